@@ -1,0 +1,164 @@
+package grader
+
+import "transitbench/data"
+
+// Totals are the scores over a group of scored stars (SPEC A5). With planets the number of scored planets on the
+// group's stars, credit the sum of the credits of their claims (1 full, ½ half) and false the number of false
+// candidates on the group's stars:
+//
+//	S = (credit − false) / planets       C = credit / planets
+//	F = 100 · false / scored stars       EB share = counted EBs with ≥ 1 counted row / counted EBs
+//
+// A ratio whose denominator is 0 is reported as 0 (never NaN); Planets, ScoredStars and CountedEBs tell the reader
+// when that happened.
+type Totals struct {
+	S           float64 `json:"S"`
+	C           float64 `json:"C"`
+	F           float64 `json:"F"`
+	EBShare     float64 `json:"eb_share"`
+	Credit      float64 `json:"credit"`
+	False       int     `json:"false"`
+	Planets     int     `json:"planets"`
+	ScoredStars int     `json:"scored_stars"`
+	CountedEBs  int     `json:"counted_ebs"`
+	EBsWithRows int     `json:"ebs_with_rows"`
+}
+
+// MESBin is the recovery of planets whose MES lies in one bin: Credit is the credit their claims earned, Planets
+// how many there are, C = Credit / Planets (0 when Planets = 0).
+type MESBin struct {
+	Credit  float64 `json:"credit"`
+	Planets int     `json:"planets"`
+	C       float64 `json:"C"`
+}
+
+// MES bin edges (SPEC A5): [4, 7.1), [7.1, 10), [10, 20]. The first bin also takes MES below 4 and the last MES
+// above 20, since the measured MES of a planet drawn at the edge may fall slightly outside [4, 20] (SPEC A4 allows
+// 5 %). 7.1 is the Kepler detection threshold.
+const (
+	MESEdgeLow  = 7.1
+	MESEdgeHigh = 10
+)
+
+// MESBins holds the three MES bins.
+type MESBins struct {
+	Low  MESBin `json:"4-7.1"`
+	Mid  MESBin `json:"7.1-10"`
+	High MESBin `json:"10-20"`
+}
+
+// CategoryCounts are the scored stars of one category, the counted rows on them and how many of those rows were
+// false candidates.
+type CategoryCounts struct {
+	Stars int `json:"stars"`
+	Rows  int `json:"rows"`
+	False int `json:"false"`
+}
+
+// Populations holds the totals over each population's scored stars. EBs and confirmed hosts carry no population,
+// so the two groups together cover the injected and untouched stars only.
+type Populations struct {
+	Random     Totals `json:"random"`
+	FalseAlarm Totals `json:"false_alarm"`
+}
+
+// Categories holds the counts over the scored stars of each scored category.
+type Categories struct {
+	Injected  CategoryCounts `json:"injected"`
+	Untouched CategoryCounts `json:"untouched"`
+	EB        CategoryCounts `json:"eb"`
+}
+
+// Summary is the score of a set of stars (SPEC A5): the totals over all scored stars and their breakdowns by
+// population, by the MES of the scored planets and by category. IgnoredStars counts the stars that are not scored
+// (confirmed hosts, uncounted EBs) and IgnoredRows the counted rows on them, which count for nothing.
+type Summary struct {
+	Totals
+	ByPopulation Populations `json:"by_population"`
+	ByMESBin     MESBins     `json:"by_mes_bin"`
+	ByCategory   Categories  `json:"by_category"`
+	IgnoredStars int         `json:"ignored_stars"`
+	IgnoredRows  int         `json:"ignored_rows"`
+}
+
+// Summarize scores the results of MatchStar over a set. Stars with Scored false contribute only to IgnoredStars
+// and IgnoredRows. Each planet falls in the MES bin of its own MES. Stars of a category other than injected,
+// untouched and eb that are scored count in the totals but in no category breakdown.
+func Summarize(results []StarResult) Summary {
+	var s Summary
+	for i := range results {
+		r := &results[i]
+		if !r.Scored {
+			s.IgnoredStars++
+			s.IgnoredRows += len(r.Rows)
+			continue
+		}
+		s.Totals.add(r)
+		switch r.Population {
+		case data.PopulationRandom:
+			s.ByPopulation.Random.add(r)
+		case data.PopulationFalseAlarm:
+			s.ByPopulation.FalseAlarm.add(r)
+		}
+		for _, p := range r.Planets {
+			b := &s.ByMESBin.Mid
+			switch {
+			case p.MES < MESEdgeLow:
+				b = &s.ByMESBin.Low
+			case p.MES >= MESEdgeHigh:
+				b = &s.ByMESBin.High
+			}
+			b.Planets++
+			b.Credit += p.Credit
+		}
+		var c *CategoryCounts
+		switch r.Category {
+		case data.CategoryInjected:
+			c = &s.ByCategory.Injected
+		case data.CategoryUntouched:
+			c = &s.ByCategory.Untouched
+		case data.CategoryEB:
+			c = &s.ByCategory.EB
+		}
+		if c != nil {
+			c.Stars++
+			c.Rows += len(r.Rows)
+			c.False += r.False
+		}
+	}
+	s.Totals.finish()
+	s.ByPopulation.Random.finish()
+	s.ByPopulation.FalseAlarm.finish()
+	for _, b := range []*MESBin{&s.ByMESBin.Low, &s.ByMESBin.Mid, &s.ByMESBin.High} {
+		b.C = ratio(b.Credit, b.Planets)
+	}
+	return s
+}
+
+func (t *Totals) add(r *StarResult) {
+	t.ScoredStars++
+	t.Planets += len(r.Planets)
+	t.Credit += r.Credit
+	t.False += r.False
+	if r.CountedEB {
+		t.CountedEBs++
+		if r.EBWithRows {
+			t.EBsWithRows++
+		}
+	}
+}
+
+func (t *Totals) finish() {
+	t.S = ratio(t.Credit-float64(t.False), t.Planets)
+	t.C = ratio(t.Credit, t.Planets)
+	t.F = 100 * ratio(float64(t.False), t.ScoredStars)
+	t.EBShare = ratio(float64(t.EBsWithRows), t.CountedEBs)
+}
+
+// ratio returns num/den, or 0 when den is 0.
+func ratio(num float64, den int) float64 {
+	if den == 0 {
+		return 0
+	}
+	return num / float64(den)
+}
