@@ -8,9 +8,14 @@ import (
 	"errors"
 	"fmt"
 	"os"
+
+	"transitbench/sandbox"
 )
 
 func main() {
+	if sandbox.IsChild() {
+		sandbox.ChildMain() // a star's sandboxed process: set up, then exec the solution
+	}
 	os.Exit(run(os.Args[1:]))
 }
 

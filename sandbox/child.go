@@ -1,0 +1,66 @@
+package sandbox
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+)
+
+// childEnv marks a process started by the runner as the sandbox's child; its value is the childConfig as JSON.
+const childEnv = "TRANSITBENCH_SANDBOX_CHILD"
+
+// childStatusFD is the child's end of the status pipe: it stays empty and is closed by the exec of the solution
+// when setup succeeds, and carries the error message when setup fails.
+const childStatusFD = 3
+
+// childConfig is what the runner tells the child: where the star and the solution are, what to hide, which
+// limits to set, which user to become, and what to execute.
+type childConfig struct {
+	Namespaces  bool     // set up the mount namespace (the process was cloned into new namespaces)
+	Star        string   // host path of the star directory, mounted at StarMount
+	Solution    string   // host path of the solution snapshot, mounted at SolutionMount
+	Bin         string   // host path of the built binary's directory, mounted at binMount; may be empty
+	Mask        []string // resolved host paths to hide
+	TmpBytes    int64
+	MemoryBytes int64
+	Processes   int
+	FileBytes   int64
+	OpenFiles   int
+	UID, GID    int // the user to become; -1 keeps the current one
+	CPU         int // the CPU to pin to; -1 leaves the affinity alone
+	Dir         string
+	Argv        []string // nil in a probe: set everything up, then exit 0
+	Env         []string
+}
+
+// IsChild reports whether this process was started by the runner as a sandbox child. A program that uses
+// Runner must call ChildMain first thing in main (and in TestMain for tests) when IsChild is true:
+//
+//	func main() {
+//		if sandbox.IsChild() {
+//			sandbox.ChildMain()
+//		}
+//		…
+//	}
+func IsChild() bool { return os.Getenv(childEnv) != "" }
+
+// ChildMain sets up the sandbox in the current process (mounts, limits, user) and executes the solution in
+// its place. It never returns. When setup fails it writes the reason to the status pipe and exits with 127.
+func ChildMain() {
+	status := os.NewFile(childStatusFD, "status")
+	var cfg childConfig
+	if err := json.Unmarshal([]byte(os.Getenv(childEnv)), &cfg); err != nil {
+		childFail(status, fmt.Errorf("reading the sandbox configuration: %w", err))
+	}
+	if err := childSetup(&cfg, status); err != nil {
+		childFail(status, err)
+	}
+	os.Exit(0) // a probe: everything was set up
+}
+
+func childFail(status *os.File, err error) {
+	if status != nil {
+		fmt.Fprint(status, err.Error())
+	}
+	os.Exit(127)
+}

@@ -1,0 +1,374 @@
+package sandbox
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// namespaceFlags are the namespaces every star gets: mounts, PIDs (killing its init kills the tree),
+// network (only a loopback interface, down), IPC and hostname.
+const namespaceFlags = syscall.CLONE_NEWNS | syscall.CLONE_NEWPID | syscall.CLONE_NEWNET |
+	syscall.CLONE_NEWIPC | syscall.CLONE_NEWUTS
+
+// child is a started sandbox child and what the runner collects from it.
+type child struct {
+	proc   *os.Process
+	waited chan waitResult
+
+	mu         sync.Mutex
+	killReason string
+	killedAt   time.Time
+	group      bool // kill the process group too (no PID namespace)
+}
+
+type waitResult struct {
+	state *os.ProcessState
+	at    time.Time
+	err   error
+}
+
+// kill ends the child, recording why; only the first reason counts. In a PID namespace the kernel then kills
+// every process of the namespace.
+func (c *child) kill(reason string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.killReason != "" {
+		return
+	}
+	c.killReason, c.killedAt = reason, time.Now()
+	if c.group {
+		syscall.Kill(-c.proc.Pid, syscall.SIGKILL)
+	}
+	c.proc.Kill()
+}
+
+func (c *child) reason() (string, time.Time) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.killReason, c.killedAt
+}
+
+// startChild starts /proc/self/exe as a sandbox child with cfg, its stdout and stderr going to the given
+// files and its status pipe to status. The start and the wait happen on one locked OS thread, because the
+// parent-death signal fires when the thread that started a child exits.
+func startChild(cfg childConfig, stdout, stderr, status *os.File) (*child, error) {
+	js, err := json.Marshal(cfg)
+	if err != nil {
+		return nil, err
+	}
+	devnull, err := os.Open(os.DevNull)
+	if err != nil {
+		return nil, err
+	}
+	defer devnull.Close()
+	sys := &syscall.SysProcAttr{Setsid: true, Pdeathsig: syscall.SIGKILL}
+	if cfg.Namespaces {
+		sys.Cloneflags = namespaceFlags
+	}
+	attr := &os.ProcAttr{
+		Env:   []string{childEnv + "=" + string(js)},
+		Files: []*os.File{devnull, stdout, stderr, status},
+		Sys:   sys,
+	}
+	c := &child{waited: make(chan waitResult, 1), group: !cfg.Namespaces}
+	started := make(chan error, 1)
+	go func() {
+		runtime.LockOSThread()
+		defer runtime.UnlockOSThread()
+		p, err := os.StartProcess("/proc/self/exe", []string{"transitbench-sandbox"}, attr)
+		if err != nil {
+			started <- err
+			return
+		}
+		c.proc = p
+		started <- nil
+		st, err := p.Wait()
+		c.waited <- waitResult{state: st, at: time.Now(), err: err}
+	}()
+	if err := <-started; err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// exec runs the child for one star and fills in res.
+func (s *starRun) exec(ctx context.Context, cfg childConfig, res Result) Result {
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		res.ExitReason, res.StderrTail = ExitStartFailed, "sandbox: "+err.Error()
+		return res
+	}
+	errR, errW, err := os.Pipe()
+	if err != nil {
+		outR.Close()
+		outW.Close()
+		res.ExitReason, res.StderrTail = ExitStartFailed, "sandbox: "+err.Error()
+		return res
+	}
+	stR, stW, err := os.Pipe()
+	if err != nil {
+		outR.Close()
+		outW.Close()
+		errR.Close()
+		errW.Close()
+		res.ExitReason, res.StderrTail = ExitStartFailed, "sandbox: "+err.Error()
+		return res
+	}
+	start := time.Now()
+	c, err := startChild(cfg, outW, errW, stW)
+	outW.Close()
+	errW.Close()
+	stW.Close()
+	if err != nil {
+		outR.Close()
+		errR.Close()
+		stR.Close()
+		res.ExitReason, res.StderrTail = ExitStartFailed, fmt.Sprintf("sandbox: starting the sandbox child: %v", err)
+		return res
+	}
+
+	var (
+		readers sync.WaitGroup
+		stdout  []byte
+		stderr  tailBuffer
+		setup   []byte
+		execAt  time.Time
+	)
+	stderr.max = s.lim.StderrBytes
+	readers.Add(3)
+	go func() {
+		defer readers.Done()
+		stdout = readCapped(outR, s.lim.StdoutBytes, func() { c.kill(ExitOutputLimit) })
+	}()
+	go func() {
+		defer readers.Done()
+		io.Copy(&stderr, errR)
+	}()
+	go func() {
+		defer readers.Done()
+		setup, _ = io.ReadAll(stR)
+		execAt = time.Now()
+	}()
+
+	timer := time.NewTimer(s.lim.WallTime)
+	defer timer.Stop()
+	var w waitResult
+wait:
+	for {
+		select {
+		case w = <-c.waited:
+			break wait
+		case <-timer.C:
+			c.kill(ExitTimeout)
+		case <-ctx.Done():
+			c.kill(ExitCancelled)
+		}
+	}
+	if cfg.UID >= 0 && !cfg.Namespaces {
+		killUser(cfg.UID) // without a PID namespace, daemons are found by their user
+	}
+	if c.group {
+		syscall.Kill(-c.proc.Pid, syscall.SIGKILL)
+	}
+	// In a PID namespace every writer is dead once its init has been reaped. Without one, a process that
+	// escaped the group could hold the pipes open: give up on them after a grace period.
+	done := make(chan struct{})
+	go func() { readers.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(2 * time.Second):
+		outR.Close()
+		errR.Close()
+		stR.Close()
+		<-done
+	}
+	outR.Close()
+	errR.Close()
+	stR.Close()
+
+	res.Stdout = stdout
+	res.StderrTail = stderr.String()
+	end := w.at
+	reason, killedAt := c.reason()
+	if reason != "" {
+		end = killedAt
+	}
+	if execAt.IsZero() || len(setup) > 0 {
+		execAt = start
+	}
+	if end.After(execAt) {
+		res.Runtime = end.Sub(execAt)
+	}
+	if w.state != nil {
+		if ru, ok := w.state.SysUsage().(*syscall.Rusage); ok {
+			res.PeakRSSBytes = ru.Maxrss * 1024
+		}
+	}
+	switch {
+	case reason != "":
+		res.ExitReason, res.ExitCode = reason, -1
+	case len(setup) > 0:
+		res.ExitReason = ExitStartFailed
+		res.StderrTail = "sandbox: setting up: " + string(setup) + "\n" + res.StderrTail
+	case w.err != nil || w.state == nil:
+		res.ExitReason, res.StderrTail = ExitStartFailed, fmt.Sprintf("sandbox: waiting for the child: %v", w.err)
+	default:
+		res.ExitReason, res.ExitCode = classify(w.state.Sys().(syscall.WaitStatus), res.StderrTail)
+	}
+	return res
+}
+
+// readCapped reads r to its end and returns at most max bytes. When more than max arrive it calls over once
+// and stops reading.
+func readCapped(r io.Reader, max int, over func()) []byte {
+	var out []byte
+	buf := make([]byte, 64<<10)
+	for {
+		n, err := r.Read(buf)
+		if len(out)+n > max {
+			out = append(out, buf[:max-len(out)]...)
+			over()
+			return out
+		}
+		out = append(out, buf[:n]...)
+		if err != nil {
+			return out
+		}
+	}
+}
+
+// tailBuffer keeps the last max bytes written to it.
+type tailBuffer struct {
+	max int
+	buf []byte
+}
+
+func (t *tailBuffer) Write(p []byte) (int, error) {
+	t.buf = append(t.buf, p...)
+	if len(t.buf) > 2*t.max {
+		t.buf = append(t.buf[:0], t.buf[len(t.buf)-t.max:]...)
+	}
+	return len(p), nil
+}
+
+func (t *tailBuffer) String() string {
+	if len(t.buf) > t.max {
+		return string(t.buf[len(t.buf)-t.max:])
+	}
+	return string(t.buf)
+}
+
+// killUser kills every process whose real user id is uid, repeating while new ones appear (a process may fork
+// between the scan and the kill; RLIMIT_NPROC bounds how often).
+func killUser(uid int) {
+	for range 20 {
+		if killUserOnce(uid) == 0 {
+			return
+		}
+	}
+}
+
+func killUserOnce(uid int) int {
+	n := 0
+	for _, pid := range userPIDs(uid) {
+		if syscall.Kill(pid, syscall.SIGKILL) == nil {
+			n++
+		}
+	}
+	return n
+}
+
+// userPIDs lists the processes whose real user id is uid.
+func userPIDs(uid int) []int {
+	entries, _ := os.ReadDir("/proc")
+	want := strconv.Itoa(uid)
+	var pids []int
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "status"))
+		if err != nil {
+			continue
+		}
+		for _, line := range strings.Split(string(b), "\n") {
+			if f, ok := strings.CutPrefix(line, "Uid:"); ok {
+				if fs := strings.Fields(f); len(fs) > 0 && fs[0] == want {
+					pids = append(pids, pid)
+				}
+				break
+			}
+		}
+	}
+	return pids
+}
+
+// allowedCPUs lists the CPUs this process may run on.
+func allowedCPUs() []int {
+	var set unix.CPUSet
+	if err := unix.SchedGetaffinity(0, &set); err != nil {
+		return nil
+	}
+	var cpus []int
+	for i := range 1024 {
+		if set.IsSet(i) {
+			cpus = append(cpus, i)
+		}
+	}
+	return cpus
+}
+
+func probe() Isolation {
+	if os.Geteuid() != 0 {
+		return Isolation{Missing: []string{"not running as root: no namespaces and no separate user, so the solution " +
+			"can read whatever your user can read, reach the network and leave processes behind"}}
+	}
+	dir, err := os.MkdirTemp("", "transitbench-probe-")
+	if err != nil {
+		return Isolation{Missing: []string{"cannot create a probe directory: " + err.Error()}}
+	}
+	defer os.RemoveAll(dir)
+	for _, d := range []string{"star", "solution"} {
+		if err := os.Mkdir(filepath.Join(dir, d), 0o755); err != nil {
+			return Isolation{Missing: []string{"cannot create a probe directory: " + err.Error()}}
+		}
+	}
+	os.Chmod(dir, 0o755)
+	uid := 2_000_000_000 + 64*(os.Getpid()%100_000) + 63
+	cfg := childConfig{
+		Namespaces: true, Star: filepath.Join(dir, "star"), Solution: filepath.Join(dir, "solution"),
+		Mask: []string{dir}, TmpBytes: 1 << 20, MemoryBytes: DefaultMemoryBytes, Processes: 16,
+		FileBytes: 1 << 20, OpenFiles: 64, UID: uid, GID: uid, CPU: -1,
+	}
+	stR, stW, err := os.Pipe()
+	if err != nil {
+		return Isolation{Missing: []string{"cannot create a pipe: " + err.Error()}}
+	}
+	defer stR.Close()
+	c, err := startChild(cfg, os.Stderr, os.Stderr, stW)
+	stW.Close()
+	if err != nil {
+		return Isolation{Missing: []string{fmt.Sprintf("the kernel refused new namespaces (%v): no network, "+
+			"filesystem or process-tree isolation", err)}}
+	}
+	msg, _ := io.ReadAll(stR)
+	w := <-c.waited
+	if len(msg) > 0 || w.err != nil || !w.state.Success() {
+		return Isolation{Missing: []string{fmt.Sprintf("setting up the namespaces failed (%s%v): no network, "+
+			"filesystem or process-tree isolation", msg, w.err)}}
+	}
+	return Isolation{}
+}

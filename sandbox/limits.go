@@ -1,0 +1,103 @@
+package sandbox
+
+import (
+	"fmt"
+	"path/filepath"
+	"time"
+)
+
+// Limits bounds what one star's run may use. A zero field takes the default named in its comment.
+type Limits struct {
+	// WallTime is the wall-clock limit of one star (default 60 s).
+	WallTime time.Duration
+	// MemoryBytes caps the solution's address space (RLIMIT_AS; default 4 GiB).
+	MemoryBytes int64
+	// Processes caps the number of processes and threads of the sandbox user (RLIMIT_NPROC; default 256).
+	Processes int
+	// FileBytes caps the size of any file the solution writes (RLIMIT_FSIZE; default 1 GiB).
+	FileBytes int64
+	// OpenFiles caps open file descriptors (RLIMIT_NOFILE; default 1024).
+	OpenFiles int
+	// TmpBytes is the size of the private tmpfs mounted at /tmp, the solution's TMPDIR and HOME (default 1 GiB).
+	// tmpfs pages are host memory that RLIMIT_AS does not count, so this is the second half of the memory cap.
+	TmpBytes int64
+	// StdoutBytes is the most stdout a solution may print; more kills it with ExitReason "output_limit"
+	// (default 1 MiB, SPEC A5).
+	StdoutBytes int
+	// StderrBytes is how much of the end of stderr is kept (default 64 KiB, SPEC A5).
+	StderrBytes int
+	// Mask lists paths (directories or files) hidden from the solution behind an empty read-only tmpfs
+	// (a file: behind an empty file). Paths that do not exist are ignored. The runner always adds the data
+	// directory (data.Home), its own working directory, the solution's source directory and the directory
+	// holding it (the workspace).
+	Mask []string
+}
+
+// Defaults of Limits (SPEC A5, A6).
+const (
+	DefaultWallTime    = 60 * time.Second
+	DefaultMemoryBytes = 4 << 30
+	DefaultProcesses   = 256
+	DefaultFileBytes   = 1 << 30
+	DefaultOpenFiles   = 1024
+	DefaultTmpBytes    = 1 << 30
+	DefaultStdoutBytes = 1 << 20
+	DefaultStderrBytes = 64 << 10
+)
+
+// withDefaults returns l with every zero field set to its default.
+func (l Limits) withDefaults() Limits {
+	if l.WallTime <= 0 {
+		l.WallTime = DefaultWallTime
+	}
+	if l.MemoryBytes <= 0 {
+		l.MemoryBytes = DefaultMemoryBytes
+	}
+	if l.Processes <= 0 {
+		l.Processes = DefaultProcesses
+	}
+	if l.FileBytes <= 0 {
+		l.FileBytes = DefaultFileBytes
+	}
+	if l.OpenFiles <= 0 {
+		l.OpenFiles = DefaultOpenFiles
+	}
+	if l.TmpBytes <= 0 {
+		l.TmpBytes = DefaultTmpBytes
+	}
+	if l.StdoutBytes <= 0 {
+		l.StdoutBytes = DefaultStdoutBytes
+	}
+	if l.StderrBytes <= 0 {
+		l.StderrBytes = DefaultStderrBytes
+	}
+	return l
+}
+
+// resolveMask makes every path absolute and resolves symbolic links, so the mount inside the sandbox covers
+// the real directory. Paths that do not exist are dropped; there is nothing to hide.
+func resolveMask(paths []string) ([]string, error) {
+	seen := map[string]bool{}
+	var out []string
+	for _, p := range paths {
+		if p == "" {
+			continue
+		}
+		abs, err := filepath.Abs(p)
+		if err != nil {
+			return nil, fmt.Errorf("sandbox: mask path %q: %w", p, err)
+		}
+		real, err := filepath.EvalSymlinks(abs)
+		if err != nil {
+			continue
+		}
+		if real == "/" {
+			return nil, fmt.Errorf("sandbox: cannot mask the filesystem root (from mask path %q): list the directories to hide instead", p)
+		}
+		if !seen[real] {
+			seen[real] = true
+			out = append(out, real)
+		}
+	}
+	return out, nil
+}

@@ -1,0 +1,37 @@
+package sandbox
+
+import (
+	"strings"
+	"sync"
+)
+
+// Isolation is what the sandbox can enforce on this machine.
+type Isolation struct {
+	// Missing lists the protections that are not available, each a short phrase; empty means full isolation.
+	Missing []string
+}
+
+// Full reports whether every protection of SPEC A6 is in force.
+func (i Isolation) Full() bool { return len(i.Missing) == 0 }
+
+// String is "full", or "degraded: " followed by what is missing. It is the value of Result.Isolation.
+func (i Isolation) String() string {
+	if i.Full() {
+		return "full"
+	}
+	return "degraded: " + strings.Join(i.Missing, "; ")
+}
+
+var (
+	probeOnce   sync.Once
+	probeResult Isolation
+)
+
+// Probe finds out once per process what the kernel allows: it starts one child in new mount, PID, network,
+// IPC and UTS namespaces that sets up the whole sandbox (mounts, limits, the unprivileged user) and exits.
+// Full isolation needs Linux and root (CI and the benchmark machines run as root); otherwise the runner
+// degrades to resource limits, a process group and, as root, a separate user.
+func Probe() Isolation {
+	probeOnce.Do(func() { probeResult = probe() })
+	return probeResult
+}

@@ -1,0 +1,302 @@
+package sandbox
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"transitbench/data"
+)
+
+// Exit reasons of a Result (SPEC A5, A6).
+const (
+	ExitOK          = "ok"           // exited with status 0
+	ExitCode        = "exit_code"    // exited with a non-zero status (Result.ExitCode)
+	ExitTimeout     = "timeout"      // ran past Limits.WallTime; the whole process tree was killed
+	ExitSignal      = "signal"       // killed by a signal (Result.ExitCode = 128 + signal number)
+	ExitOutputLimit = "output_limit" // printed more than Limits.StdoutBytes; killed as soon as it did
+	ExitMemory      = "memory"       // ran out of memory (see classify)
+	ExitStartFailed = "start_failed" // the star or the sandbox could not be set up; Result.StderrTail says why
+	ExitCancelled   = "cancelled"    // the run's context was cancelled while the star was running
+)
+
+// Job is one star to run. Prepare writes the star's files (lightcurve.csv, star.json) into dir, a fresh
+// private directory that the runner then mounts read-only for the solution and removes afterwards.
+type Job struct {
+	StarID  string
+	Prepare func(dir string) error
+}
+
+// Result is the outcome of one star.
+type Result struct {
+	StarID       string
+	Stdout       []byte        // at most Limits.StdoutBytes; only meaningful when ExitReason is "ok"
+	StderrTail   string        // the last Limits.StderrBytes of stderr (and the setup error for start_failed)
+	ExitReason   string        // one of the Exit* constants
+	ExitCode     int           // the exit status; 128+signal for "signal"; -1 when the runner killed it
+	Runtime      time.Duration // the solution's own wall time, from its exec to its end
+	Isolation    string        // Isolation.String() of the run
+	PeakRSSBytes int64         // peak resident set of the solution and the processes it waited for
+}
+
+// Runner runs a solution over many stars, each in a fresh sandboxed process (SPEC A6).
+type Runner struct {
+	Workers       int    // stars run in parallel; default runtime.NumCPU()
+	Limits        Limits // per-star limits; zero fields take their defaults
+	AllowDegraded bool   // run a hidden set even when isolation is not full
+	Hidden        bool   // the jobs belong to a hidden set: refuse to run them under degraded isolation
+	// WorkDir is where the star directories are created (default os.TempDir()). It is masked in the sandbox.
+	WorkDir string
+	// UIDBase is the first of the user ids the stars run as when the runner is root: worker w runs as
+	// UIDBase + w (mod 64), with the same group id and no supplementary groups. Separate ids per worker keep
+	// RLIMIT_NPROC, which counts per user across the machine, a per-star cap. The default, 2,000,000,000 plus
+	// 64 × (process id mod 100,000), keeps concurrent runners on one machine apart.
+	UIDBase int
+}
+
+// ErrDegraded is returned by Run for a hidden set when isolation is not full and AllowDegraded is false.
+var ErrDegraded = errors.New("sandbox: isolation is degraded")
+
+// Run runs sol on every job and sends one Result per star on results as stars finish, in completion order.
+// It calls sol.Prepare when that has not been done. The caller must keep receiving from results until Run
+// returns; Run never closes results.
+//
+// Cancelling ctx kills the running stars, which are delivered with ExitReason "cancelled"; jobs not yet
+// started are not delivered, and Run returns ctx.Err(). To resume, run again with the jobs that were not
+// delivered or were delivered as cancelled. Run returns an error without running anything when the solution
+// cannot be prepared or when a hidden set would run under degraded isolation.
+func (r *Runner) Run(ctx context.Context, sol *Solution, jobs []Job, results chan<- Result) error {
+	iso := Probe()
+	if r.Hidden && !iso.Full() && !r.AllowDegraded {
+		return fmt.Errorf("%w (%s): refusing to run a hidden set; run as root on Linux with namespaces enabled, or pass --allow-degraded", ErrDegraded, iso)
+	}
+	if err := sol.Prepare(ctx); err != nil {
+		return err
+	}
+	stage, hasBin, argv := sol.prepared()
+	if stage == "" {
+		return errNotPrepared
+	}
+	lim := r.Limits.withDefaults()
+	workDir := r.WorkDir
+	if workDir == "" {
+		workDir = os.TempDir()
+	}
+	root, err := os.MkdirTemp(workDir, "transitbench-run-")
+	if err != nil {
+		return fmt.Errorf("sandbox: creating the run directory: %w (set a writable WorkDir or TMPDIR)", err)
+	}
+	defer os.RemoveAll(root)
+
+	mask := append([]string{root, stage, sol.Dir}, lim.Mask...)
+	if ws := filepath.Dir(sol.Dir); ws != "/" {
+		mask = append(mask, ws)
+	}
+	if home, err := data.Home(); err == nil {
+		mask = append(mask, home)
+	}
+	if mask, err = resolveMask(mask); err != nil {
+		return err
+	}
+	base := r.UIDBase
+	if base <= 0 {
+		base = 2_000_000_000 + 64*(os.Getpid()%100_000)
+	}
+	workers := r.Workers
+	if workers <= 0 {
+		workers = runtime.NumCPU()
+	}
+	cpus := allowedCPUs()
+
+	queue := make(chan int)
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			st := &starRun{
+				iso: iso, lim: lim, mask: mask, stage: stage, hasBin: hasBin, argv: argv,
+				uid: -1, cpu: -1,
+			}
+			if os.Geteuid() == 0 {
+				st.uid = base + w%64
+			}
+			if len(cpus) > 0 {
+				st.cpu = cpus[w%len(cpus)]
+			}
+			for i := range queue {
+				res := st.run(ctx, filepath.Join(root, fmt.Sprintf("star-%d", i)), jobs[i])
+				results <- res
+			}
+		}()
+	}
+feed:
+	for i := range jobs {
+		select {
+		case queue <- i:
+		case <-ctx.Done():
+			break feed
+		}
+	}
+	close(queue)
+	wg.Wait()
+	return ctx.Err()
+}
+
+// starRun holds what every star of one worker shares.
+type starRun struct {
+	iso    Isolation
+	lim    Limits
+	mask   []string
+	stage  string
+	hasBin bool
+	argv   []string
+	uid    int
+	cpu    int
+}
+
+// run prepares the star in dir, runs the solution on it and removes dir.
+func (s *starRun) run(ctx context.Context, dir string, job Job) Result {
+	res := Result{StarID: job.StarID, Isolation: s.iso.String(), ExitCode: -1}
+	defer os.RemoveAll(dir)
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		res.ExitReason, res.StderrTail = ExitStartFailed, "sandbox: creating the star directory: "+err.Error()
+		return res
+	}
+	if job.Prepare != nil {
+		if err := job.Prepare(dir); err != nil {
+			res.ExitReason, res.StderrTail = ExitStartFailed, fmt.Sprintf("sandbox: preparing star %s: %v", job.StarID, err)
+			return res
+		}
+	}
+	if err := makeReadable(dir); err != nil {
+		res.ExitReason, res.StderrTail = ExitStartFailed, "sandbox: "+err.Error()
+		return res
+	}
+	if ctx.Err() != nil {
+		res.ExitReason = ExitCancelled
+		return res
+	}
+	cfg := s.config(dir)
+	return s.exec(ctx, cfg, res)
+}
+
+// config is the child's configuration for the star in dir.
+func (s *starRun) config(dir string) childConfig {
+	cfg := childConfig{
+		Namespaces:  s.iso.Full(),
+		Star:        dir,
+		Solution:    filepath.Join(s.stage, "solution"),
+		Mask:        s.mask,
+		TmpBytes:    s.lim.TmpBytes,
+		MemoryBytes: s.lim.MemoryBytes,
+		Processes:   s.lim.Processes,
+		FileBytes:   s.lim.FileBytes,
+		OpenFiles:   s.lim.OpenFiles,
+		UID:         s.uid,
+		GID:         s.uid,
+		CPU:         s.cpu,
+	}
+	if s.hasBin {
+		cfg.Bin = filepath.Join(s.stage, "bin")
+	}
+	star, sol, bin, tmp := StarMount, SolutionMount, binMount, "/tmp"
+	if !cfg.Namespaces {
+		// Without a mount namespace the solution sees the host paths and shares the host's /tmp.
+		star, sol, bin, tmp = cfg.Star, cfg.Solution, cfg.Bin, os.TempDir()
+	}
+	for _, a := range s.argv {
+		a = strings.Replace(a, SolutionMount, sol, 1)
+		a = strings.Replace(a, binMount, bin, 1)
+		cfg.Argv = append(cfg.Argv, a)
+	}
+	cfg.Argv = append(cfg.Argv, star)
+	cfg.Dir = sol
+	cfg.Env = []string{
+		"PATH=/usr/local/bin:/usr/bin:/bin",
+		"HOME=" + tmp,
+		"TMPDIR=" + tmp,
+		"LANG=C.UTF-8",
+		"OMP_NUM_THREADS=1",
+		"OPENBLAS_NUM_THREADS=1",
+		"MKL_NUM_THREADS=1",
+		"NUMEXPR_NUM_THREADS=1",
+		"GOMAXPROCS=1",
+		"PYTHONDONTWRITEBYTECODE=1",
+		"MPLCONFIGDIR=" + tmp,
+		"TRANSITBENCH_STAR_DIR=" + star,
+	}
+	return cfg
+}
+
+// makeReadable opens the star directory to the sandbox user: directories 0755, files at least 0644.
+func makeReadable(dir string) error {
+	return filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.Type()&fs.ModeSymlink != 0 {
+			return nil
+		}
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		mode := info.Mode().Perm() | 0o444
+		if d.IsDir() || mode&0o100 != 0 {
+			mode |= 0o111
+		}
+		if mode != info.Mode().Perm() {
+			return os.Chmod(path, mode)
+		}
+		return nil
+	})
+}
+
+// classify turns how the solution ended into an exit reason and code. A failure is put down to memory when
+// the solution was killed by SIGKILL that the runner did not send (the kernel's OOM killer) or when its stderr
+// ends with a known out-of-memory message (the address-space cap makes allocations fail rather than kill).
+func classify(ws syscall.WaitStatus, stderrTail string) (reason string, code int) {
+	switch {
+	case ws.Exited() && ws.ExitStatus() == 0:
+		return ExitOK, 0
+	case ws.Exited():
+		if outOfMemory(stderrTail) {
+			return ExitMemory, ws.ExitStatus()
+		}
+		return ExitCode, ws.ExitStatus()
+	case ws.Signaled():
+		code := 128 + int(ws.Signal())
+		if ws.Signal() == syscall.SIGKILL || outOfMemory(stderrTail) {
+			return ExitMemory, code
+		}
+		return ExitSignal, code
+	}
+	return ExitSignal, -1
+}
+
+// oomMessages are the ends of stderr that mean an allocation failed, from Python (MemoryError, numpy's
+// "Unable to allocate"), Go ("runtime: out of memory"), C++ (std::bad_alloc) and C/shell tools.
+var oomMessages = []string{"MemoryError", "Unable to allocate", "out of memory", "std::bad_alloc",
+	"Cannot allocate memory", "cannot allocate memory"}
+
+func outOfMemory(stderrTail string) bool {
+	tail := stderrTail
+	if len(tail) > 2048 {
+		tail = tail[len(tail)-2048:]
+	}
+	for _, m := range oomMessages {
+		if strings.Contains(tail, m) {
+			return true
+		}
+	}
+	return false
+}

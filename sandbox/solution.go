@@ -1,0 +1,296 @@
+package sandbox
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"go/parser"
+	"go/token"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+)
+
+// Kind is the form of a solution.
+type Kind string
+
+// The solution forms of SPEC A6, in the order Detect tries them.
+const (
+	KindPython     Kind = "python"     // solution/solution.py, run with python3
+	KindExecutable Kind = "executable" // solution/run, any executable file (a script with a #! line or a binary)
+	KindGo         Kind = "go"         // a Go main package in solution/, built with the system go
+)
+
+// Paths inside the sandbox. The star and the solution are bind-mounted read-only under a fresh tmpfs on /run
+// (which also hides the host's sockets there); the solution's working directory is its own directory.
+const (
+	StarMount     = "/run/star"
+	SolutionMount = "/run/solution"
+	binMount      = "/run/bin"
+)
+
+// systemPython is Debian's interpreter with python3-numpy. It is preferred over the first python3 on PATH,
+// which may be a per-user install (pyenv under /root) that the unprivileged sandbox user cannot read.
+const systemPython = "/usr/bin/python3"
+
+// maxSolutionBytes bounds the snapshot of the solution directory.
+const maxSolutionBytes = 1 << 30
+
+// Solution is a detected solution. Prepare snapshots it (and builds a Go solution) once; every star then runs
+// the snapshot, so edits made while a run is going do not change it.
+type Solution struct {
+	Dir    string // absolute path of the solution directory
+	Kind   Kind
+	Python string // the interpreter for KindPython: /usr/bin/python3 when present, else python3 from PATH
+
+	mu     sync.Mutex
+	stage  string // the snapshot root: stage/solution (and stage/bin for Go); empty before Prepare
+	argv   []string
+	hasBin bool
+}
+
+// Detect finds the solution in dir: solution.py, else an executable file named run, else a Go main package
+// (non-test .go files declaring package main).
+func Detect(dir string) (*Solution, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, fmt.Errorf("sandbox: solution directory %q: %w", dir, err)
+	}
+	st, err := os.Stat(abs)
+	if err != nil || !st.IsDir() {
+		return nil, fmt.Errorf("no solution found in %s: the directory does not exist; create it with solution.py, an executable `run`, or a Go main package", abs)
+	}
+	s := &Solution{Dir: abs}
+	if fi, err := os.Stat(filepath.Join(abs, "solution.py")); err == nil && fi.Mode().IsRegular() {
+		s.Kind = KindPython
+		s.Python = findPython()
+		if s.Python == "" {
+			return nil, fmt.Errorf("sandbox: %s needs python3, which was not found at %s or on PATH: install python3 and python3-numpy", filepath.Join(abs, "solution.py"), systemPython)
+		}
+		return s, nil
+	}
+	if fi, err := os.Stat(filepath.Join(abs, "run")); err == nil && fi.Mode().IsRegular() {
+		if fi.Mode().Perm()&0o111 == 0 {
+			return nil, fmt.Errorf("sandbox: %s is not executable: run `chmod +x %s`", filepath.Join(abs, "run"), filepath.Join(abs, "run"))
+		}
+		s.Kind = KindExecutable
+		return s, nil
+	}
+	if isGoMain(abs) {
+		s.Kind = KindGo
+		return s, nil
+	}
+	return nil, fmt.Errorf("no solution found in %s: add solution.py, an executable `run`, or a Go main package", abs)
+}
+
+func findPython() string {
+	if fi, err := os.Stat(systemPython); err == nil && !fi.IsDir() {
+		return systemPython
+	}
+	p, err := exec.LookPath("python3")
+	if err != nil {
+		return ""
+	}
+	if r, err := filepath.EvalSymlinks(p); err == nil {
+		return r
+	}
+	return p
+}
+
+// isGoMain reports whether dir holds a non-test .go file in package main.
+func isGoMain(dir string) bool {
+	files, _ := filepath.Glob(filepath.Join(dir, "*.go"))
+	for _, f := range files {
+		if strings.HasSuffix(f, "_test.go") {
+			continue
+		}
+		af, err := parser.ParseFile(token.NewFileSet(), f, nil, parser.PackageClauseOnly)
+		if err == nil && af.Name.Name == "main" {
+			return true
+		}
+	}
+	return false
+}
+
+// Prepare snapshots the solution directory into a private stage readable by the sandbox user and, for a Go
+// solution, builds it there. It is idempotent; Runner.Run calls it when it has not been called. The Go build
+// runs outside the sandbox with a clean environment: no cgo, no network (GOPROXY=off), the local toolchain
+// only (GOTOOLCHAIN=local); the solution must be self-contained (standard library only).
+func (s *Solution) Prepare(ctx context.Context) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.stage != "" {
+		return nil
+	}
+	stage, err := os.MkdirTemp("", "transitbench-solution-")
+	if err != nil {
+		return fmt.Errorf("sandbox: creating the solution snapshot: %w (is TMPDIR writable?)", err)
+	}
+	if err := os.Chmod(stage, 0o755); err != nil {
+		os.RemoveAll(stage)
+		return fmt.Errorf("sandbox: %w", err)
+	}
+	if err := copyTree(filepath.Join(stage, "solution"), s.Dir); err != nil {
+		os.RemoveAll(stage)
+		return err
+	}
+	switch s.Kind {
+	case KindPython:
+		s.argv = []string{s.Python, SolutionMount + "/solution.py"}
+	case KindExecutable:
+		s.argv = []string{SolutionMount + "/run"}
+	case KindGo:
+		if err := buildGo(ctx, s.Dir, filepath.Join(stage, "bin", "solution")); err != nil {
+			os.RemoveAll(stage)
+			return err
+		}
+		s.hasBin = true
+		s.argv = []string{binMount + "/solution"}
+	default:
+		os.RemoveAll(stage)
+		return fmt.Errorf("sandbox: unknown solution kind %q: use Detect to make a Solution", s.Kind)
+	}
+	s.stage = stage
+	return nil
+}
+
+// Close removes the snapshot made by Prepare.
+func (s *Solution) Close() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.stage == "" {
+		return nil
+	}
+	err := os.RemoveAll(s.stage)
+	s.stage = ""
+	return err
+}
+
+// prepared returns the snapshot root, whether it has a bin directory, and the solution's argv without the
+// star argument.
+func (s *Solution) prepared() (stage string, hasBin bool, argv []string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.stage, s.hasBin, append([]string(nil), s.argv...)
+}
+
+// buildGo builds the Go main package in src into the file out.
+func buildGo(ctx context.Context, src, out string) error {
+	goBin, err := exec.LookPath("go")
+	if err != nil {
+		return fmt.Errorf("sandbox: building the Go solution in %s needs the go command, which is not on PATH: install Go or write solution.py", src)
+	}
+	if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
+		return fmt.Errorf("sandbox: %w", err)
+	}
+	home, err := os.MkdirTemp("", "transitbench-gobuild-")
+	if err != nil {
+		return fmt.Errorf("sandbox: %w", err)
+	}
+	defer os.RemoveAll(home)
+	cache := os.Getenv("GOCACHE")
+	if cache == "" {
+		if d, err := os.UserCacheDir(); err == nil {
+			cache = filepath.Join(d, "go-build")
+		} else {
+			cache = filepath.Join(home, "cache")
+		}
+	}
+	args := []string{"build", "-trimpath", "-o", out}
+	if _, err := os.Stat(filepath.Join(src, "go.mod")); err != nil {
+		// No module: build the package's files directly, as `go run *.go` would.
+		files, _ := filepath.Glob(filepath.Join(src, "*.go"))
+		for _, f := range files {
+			if !strings.HasSuffix(f, "_test.go") {
+				args = append(args, filepath.Base(f))
+			}
+		}
+	} else {
+		args = append(args, ".")
+	}
+	cmd := exec.CommandContext(ctx, goBin, args...)
+	cmd.Dir = src
+	cmd.Env = []string{
+		"PATH=" + os.Getenv("PATH"),
+		"HOME=" + home,
+		"GOPATH=" + filepath.Join(home, "gopath"),
+		"GOCACHE=" + cache,
+		"GOTMPDIR=" + home,
+		"GOENV=off",
+		"GOFLAGS=",
+		"GOWORK=off",
+		"GOPROXY=off",
+		"GOTOOLCHAIN=local",
+		"CGO_ENABLED=0",
+	}
+	outb, err := cmd.CombinedOutput()
+	if err != nil {
+		return fmt.Errorf("building the Go solution in %s failed (%v): fix the build errors below and try again\n%s", src, err, strings.TrimSpace(string(outb)))
+	}
+	return nil
+}
+
+// copyTree copies the directory src to dst (which must not exist), making every directory 0755 and every
+// file 0644 (0755 when its owner may execute it) so that the sandbox user can read the copy. Symbolic links are
+// copied as links. Other file types are skipped.
+func copyTree(dst, src string) error {
+	var total int64
+	return filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return fmt.Errorf("sandbox: copying the solution: %w", err)
+		}
+		rel, _ := filepath.Rel(src, path)
+		target := filepath.Join(dst, rel)
+		switch {
+		case d.IsDir():
+			return os.MkdirAll(target, 0o755)
+		case d.Type()&fs.ModeSymlink != 0:
+			link, err := os.Readlink(path)
+			if err != nil {
+				return fmt.Errorf("sandbox: copying the solution: %w", err)
+			}
+			return os.Symlink(link, target)
+		case d.Type().IsRegular():
+			info, err := d.Info()
+			if err != nil {
+				return fmt.Errorf("sandbox: copying the solution: %w", err)
+			}
+			total += info.Size()
+			if total > maxSolutionBytes {
+				return fmt.Errorf("sandbox: the solution directory %s holds more than %d MiB: keep data sets and large files out of it", src, maxSolutionBytes>>20)
+			}
+			mode := os.FileMode(0o644)
+			if info.Mode()&0o100 != 0 {
+				mode = 0o755
+			}
+			return copyFile(target, path, mode)
+		}
+		return nil
+	})
+}
+
+func copyFile(dst, src string, mode os.FileMode) error {
+	in, err := os.Open(src)
+	if err != nil {
+		return fmt.Errorf("sandbox: copying the solution: %w", err)
+	}
+	defer in.Close()
+	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, mode)
+	if err != nil {
+		return fmt.Errorf("sandbox: copying the solution: %w", err)
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		out.Close()
+		return fmt.Errorf("sandbox: copying the solution: %w", err)
+	}
+	if err := out.Close(); err != nil {
+		return fmt.Errorf("sandbox: copying the solution: %w", err)
+	}
+	return os.Chmod(dst, mode) // the umask may have narrowed the mode given to OpenFile
+}
+
+var errNotPrepared = errors.New("sandbox: solution not prepared")
