@@ -1,0 +1,216 @@
+package sim
+
+import (
+	"math"
+
+	"transitbench/data"
+	"transitbench/engine/lc"
+)
+
+// Kinds of false alarm planted on false-alarm-population stars (SPEC A3): signals a box search picks up and
+// vetting can reject.
+const (
+	KindDesatGlitch  = "desat_glitch"  // brief dips just after each reaction-wheel desaturation, at its interval
+	KindSingleEvents = "single_events" // two or three deep aperiodic events that fold together at some period
+	KindSpotDips     = "spot_dips"     // dips from a spot group at the rotation period, varying in depth
+	KindHarmonic     = "harmonic"      // non-sinusoidal variability whose peaked minima survive detrending
+	KindGapRamps     = "gap_ramps"     // strong thermal ramps after every downlink and roll
+	KindRollingBand  = "rolling_band"  // periodic rolling-band dips inside flagged rolling-band episodes
+)
+
+// faPlan is what of a false alarm must be known before the noise exists: its kind and, for the rolling-band
+// kind (which the calendar flags), its period, phase, width and episodes.
+type faPlan struct {
+	kind      string
+	period    float64
+	t0        float64
+	widthDays float64
+	bands     []interval
+}
+
+// planFalseAlarm chooses the kind of false alarm of a false-alarm-population star by the knobs' weights
+// (stream "fa-plan"); other stars get the zero plan. The calendar calls it too, to flag rolling-band episodes.
+func planFalseAlarm(spec Spec, k *Knobs) faPlan {
+	if spec.Population != data.PopulationFalseAlarm || len(k.FalseAlarm.Kinds) == 0 {
+		return faPlan{}
+	}
+	r := stream(spec.Seed, "fa-plan")
+	total := 0.0
+	for _, kw := range k.FalseAlarm.Kinds {
+		total += kw.Weight
+	}
+	u := r.Float64() * total
+	p := faPlan{kind: k.FalseAlarm.Kinds[len(k.FalseAlarm.Kinds)-1].Kind}
+	for _, kw := range k.FalseAlarm.Kinds {
+		if u < kw.Weight {
+			p.kind = kw.Kind
+			break
+		}
+		u -= kw.Weight
+	}
+	if p.kind == KindRollingBand {
+		// Dips of 2–6 h every 1–6 d inside one to three long episodes somewhere in the year.
+		p.period = uniform(r, 1, 6)
+		p.widthDays = uniform(r, 0.08, 0.25)
+		start := k.Calendar.StartBKJD.Lo
+		p.t0 = start + p.period*r.Float64()
+		for range 1 + r.IntN(3) {
+			s := uniform(r, start, start+300)
+			p.bands = append(p.bands, interval{s, s + uniform(r, 30, 70)})
+		}
+	}
+	return p
+}
+
+// plantFalseAlarm returns the star's noise flux with its false alarm added (stream "fa-signal") and records
+// the false alarm in ans. The signal's size is set by a drawn MES: a box search folding at the recorded
+// period sees a mean depth δ̄·n_events/N_epochs over N_epochs epochs with data, so the events get
+// δ̄ = MES·σ_D(w)·√N_epochs / n_events, σ_D measured on the detrended noise.
+func plantFalseAlarm(spec Spec, k *Knobs, cal *calendar, nz *noise, fa faPlan, ans *data.Answer) []float64 {
+	r := stream(spec.Seed, "fa-signal")
+	f := append([]float64(nil), nz.flux...)
+	m := newMeter(cal, nz.flux, k)
+	target := uniform(r, k.FalseAlarm.MES.Lo, k.FalseAlarm.MES.Hi)
+	t := cal.time
+	rec := &data.FalseAlarm{Kind: fa.kind}
+	// depthFor returns the mean event depth that gives the target MES for events of width w.
+	depthFor := func(period, t0, w float64, nEvents int) float64 {
+		n := transitsWithData(m.t, period, t0, w/2)
+		if nEvents <= 0 || n == 0 {
+			return 0
+		}
+		return target * m.sigmaD(w) * math.Sqrt(float64(n)) / float64(nEvents)
+	}
+	switch fa.kind {
+	case KindDesatGlitch:
+		// A dip over w just after each desaturation's flagged cadence.
+		w := float64(2+r.IntN(3)) * lc.CadenceDays
+		off := lc.CadenceDays / 2
+		rec.PeriodDays, rec.T0Days = cal.desatPeriod, cal.desat[0]+off+w/2
+		n := transitsWithData(m.t, rec.PeriodDays, rec.T0Days, w/2)
+		a := depthFor(rec.PeriodDays, rec.T0Days, w, n)
+		for _, td := range cal.desat {
+			addBox(t, f, td+off, td+off+w, -a*uniform(r, 0.7, 1.3))
+		}
+	case KindSingleEvents:
+		// Two or three deep, sharp-edged events (SPSD residuals, spacecraft events) on epochs of a period
+		// that leaves other epochs with data and no event.
+		period := logUniform(r, 3, 40)
+		w := uniform(r, 0.08, 0.4)
+		t0 := m.t[0] + period*r.Float64()
+		var epochs []float64
+		for e := 0; t0+float64(e)*period < m.t[len(m.t)-1]; e++ {
+			mid := t0 + float64(e)*period
+			if transitsWithData(m.t, period, mid, w/2) > 0 && hasData(m.t, mid, w/2) {
+				epochs = append(epochs, mid)
+			}
+		}
+		nEv := 2 + r.IntN(2)
+		if nEv > len(epochs) {
+			nEv = len(epochs)
+		}
+		r.Shuffle(len(epochs), func(i, j int) { epochs[i], epochs[j] = epochs[j], epochs[i] })
+		chosen := epochs[:nEv]
+		a := depthFor(period, t0, w, nEv) * 2 // the triangular profile's mean is half its depth
+		for _, mid := range chosen {
+			addRecoveringDip(t, f, mid-w/2, w, a*uniform(r, 0.8, 1.2))
+		}
+		rec.PeriodDays, rec.T0Days = period, t0
+	case KindSpotDips:
+		// A spot group crossing the visible disk: a Gaussian dip (FWHM w) each rotation, its depth evolving.
+		period := uniform(r, 2, 15)
+		w := uniform(r, 0.15, 0.4)
+		t0 := m.t[0] + period*r.Float64()
+		a := depthFor(period, t0, w, transitsWithData(m.t, period, t0, w/2)) / gaussMean
+		life := uniform(r, 2, 6) * period
+		depth := 1.0
+		for e := 0; t0+float64(e)*period < t[len(t)-1]+period; e++ {
+			depth = math.Exp(-period/life)*depth + math.Sqrt(1-math.Exp(-2*period/life))*0.4*r.NormFloat64()
+			addGaussDip(t, f, t0+float64(e)*period, w, a*math.Max(0.2, 1+depth))
+		}
+		rec.PeriodDays, rec.T0Days = period, t0
+	case KindHarmonic:
+		// −A·(cos 2πφ + 0.6 cos 4πφ + 0.3 cos 6πφ)/1.9: peaked minima at φ = 0 with a broad, shallow maximum.
+		period := uniform(r, 0.3, 2)
+		t0 := m.t[0] + period*r.Float64()
+		w := 0.2 * period
+		// The mean of the normalised profile over |φ| < 0.1 is ≈ 0.86 of its minimum (numerically).
+		a := depthFor(period, t0, w, transitsWithData(m.t, period, t0, w/2)) / 0.86
+		for i, ti := range t {
+			ph := 2 * math.Pi * (ti - t0) / period
+			f[i] -= a * (math.Cos(ph) + 0.6*math.Cos(2*ph) + 0.3*math.Cos(3*ph)) / 1.9
+		}
+		rec.PeriodDays, rec.T0Days = period, t0
+	case KindGapRamps:
+		// Downward thermal ramps after every downlink and roll, A·e^(−(t−t_r)/τ).
+		tau := uniform(r, 0.1, 0.3)
+		w := 2 * tau
+		period, t0 := meanSpacing(cal.downlinks), cal.downlinks[0]+tau
+		// A ramp's mean over its first 2τ is A(1 − e^(−2))/2 ≈ 0.43 A.
+		a := depthFor(period, t0, w, len(cal.downlinks)) / 0.43
+		for _, tr := range cal.downlinks {
+			addRamp(t, f, tr, -a*uniform(r, 0.8, 1.2), tau)
+		}
+		rec.PeriodDays, rec.T0Days = period, t0
+	case KindRollingBand:
+		n := 0
+		for _, b := range fa.bands {
+			for e := math.Ceil((b.Start - fa.t0) / fa.period); fa.t0+e*fa.period < b.End; e++ {
+				if hasData(m.t, fa.t0+e*fa.period, fa.widthDays/2) {
+					n++
+				}
+			}
+		}
+		a := depthFor(fa.period, fa.t0, fa.widthDays, n)
+		for _, b := range fa.bands {
+			for e := math.Ceil((b.Start - fa.t0) / fa.period); fa.t0+e*fa.period < b.End; e++ {
+				mid := fa.t0 + e*fa.period
+				addBox(t, f, mid-fa.widthDays/2, mid+fa.widthDays/2, -a*uniform(r, 0.7, 1.3))
+			}
+		}
+		rec.PeriodDays, rec.T0Days = fa.period, fa.t0
+	}
+	ans.FalseAlarm = rec
+	return f
+}
+
+// gaussMean is the mean of a unit Gaussian dip over its FWHM: erf(√(ln 2))·√π/(2√(ln 2)) ≈ 0.8.
+var gaussMean = math.Erf(math.Sqrt(math.Ln2)) * math.Sqrt(math.Pi) / (2 * math.Sqrt(math.Ln2))
+
+// hasData reports whether a valid time lies within ±half of mid.
+func hasData(t []float64, mid, half float64) bool {
+	i := lowerBound(t, mid-half)
+	return i < len(t) && t[i] <= mid+half
+}
+
+// addBox adds a to f on [lo, hi).
+func addBox(t, f []float64, lo, hi, a float64) {
+	for i := lowerBound(t, lo); i < len(t) && t[i] < hi; i++ {
+		f[i] += a
+	}
+}
+
+// addRecoveringDip subtracts a·(1 − (t−start)/w) on [start, start+w): a sudden drop and a linear recovery.
+func addRecoveringDip(t, f []float64, start, w, a float64) {
+	for i := lowerBound(t, start); i < len(t) && t[i] < start+w; i++ {
+		f[i] -= a * (1 - (t[i]-start)/w)
+	}
+}
+
+// addGaussDip subtracts a·exp(−4 ln 2 (t−mid)²/w²), a Gaussian of FWHM w, within ±2w of mid.
+func addGaussDip(t, f []float64, mid, w, a float64) {
+	for i := lowerBound(t, mid-2*w); i < len(t) && t[i] < mid+2*w; i++ {
+		x := (t[i] - mid) / w
+		f[i] -= a * math.Exp(-4*math.Ln2*x*x)
+	}
+}
+
+// meanSpacing returns the mean interval between sorted times.
+func meanSpacing(ts []float64) float64 {
+	if len(ts) < 2 {
+		return 0
+	}
+	return (ts[len(ts)-1] - ts[0]) / float64(len(ts)-1)
+}
+
+

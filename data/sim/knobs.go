@@ -1,0 +1,245 @@
+package sim
+
+// Range is a closed interval [Lo, Hi] a quantity is drawn from (uniformly unless the field says otherwise).
+type Range struct{ Lo, Hi float64 }
+
+// Knobs holds every rate, amplitude and threshold of the simulator in one place. DefaultKnobs documents each
+// default and where it comes from; the calibration against the baseline ladder (SPEC A7) tunes these values and
+// nothing else. Changing a default changes the output: bump Version.
+type Knobs struct {
+	Calendar   CalendarKnobs
+	Star       StarKnobs
+	Noise      NoiseKnobs
+	Planet     PlanetKnobs
+	EB         EBKnobs
+	FalseAlarm FalseAlarmKnobs
+	Confirmed  ConfirmedKnobs
+	Measure    MeasureKnobs
+}
+
+// CalendarKnobs shape the observing calendar and the instrumental events flagged in the quality column.
+type CalendarKnobs struct {
+	StartBKJD           Range   // start of the first quarter, BKJD days
+	QuarterDays         Range   // length of each of the four quarters, days
+	RollGapDays         Range   // data lost at each quarterly roll, days
+	DownlinksPerQuarter int     // monthly downlinks inside a quarter (the third month ends at the roll)
+	DownlinkGapDays     Range   // data lost at each monthly downlink, days
+	EarthPointDays      Range   // cadences flagged 8 (Earth point) just before each downlink and roll, days
+	SafeModeRate        float64 // expected safe-mode events per year (Poisson)
+	SafeModeDays        Range   // data lost in a safe mode, days
+	DesatIntervalDays   Range   // interval between reaction-wheel desaturations (flag 32), days
+	DesatTwoCadence     float64 // probability that a desaturation flags two cadences instead of one
+	AttitudeTweakRate   float64 // attitude tweaks per year (flag 1, one cadence each)
+	CoarsePointRate     float64 // coarse-point episodes per year (flag 4)
+	CoarsePointDays     Range   // length of a coarse-point episode, days
+	ModuleLossProb      float64 // probability that the star falls on a failing CCD module and loses the end of a quarter
+	ModuleLossDays      Range   // data lost at the end of that quarter, days
+	CosmicRate          float64 // probability per cadence of a flagged aperture cosmic ray (flag 128)
+	OutlierRate         float64 // probability per cadence of an impulsive outlier (flag 2048)
+	SPSDRate            float64 // sudden pixel sensitivity dropouts per star-year (flag 1024 on the event cadence)
+	RollingBandProb     float64 // share of stars on a channel with rolling-band episodes (flag 131072)
+	RollingBandEpisodes Range   // number of rolling-band episodes in the year for such a star
+	RollingBandDays     Range   // length of a rolling-band episode, days
+}
+
+// StarKnobs limit the stellar parameters drawn from the fitted Kepler target distributions (fitted.go).
+type StarKnobs struct {
+	Kepmag           Range   // Kepler magnitudes kept (draws outside are redrawn)
+	CDPPScatterScale float64 // multiplies the fitted log-normal scatter of CDPP at fixed magnitude
+	CDPPScale        float64 // multiplies the fitted median CDPP
+	MassMsun         Range   // stellar masses kept, solar masses
+	RadiusRsun       Range   // stellar radii kept, solar radii
+}
+
+// NoiseKnobs set the mixture and amplitudes of the astrophysical and instrumental noise (SPEC A3).
+type NoiseKnobs struct {
+	RedFraction      Range   // share of the 6-h CDPP variance carried by granulation-like red noise
+	RedTauDays       Range   // time constant of the red noise (an Ornstein–Uhlenbeck process), days
+	SpotProb         float64 // share of stars with rotational spot modulation
+	SpotAmp          Range   // semi-amplitude of spot modulation, relative flux, log-uniform
+	SpotPeriodDays   Range   // rotation period, days, log-uniform
+	SpotLifetimeRots Range   // spot-pattern coherence time in rotations
+	PulsatorTeff     float64 // stars hotter than this (K) may pulsate (instability strip)
+	PulsatorProb     float64 // share of hot stars that pulsate
+	DeltaScutiProb   float64 // share of pulsators that are δ Scuti (p modes); the rest are γ Doradus (g modes)
+	DeltaScutiDays   Range   // δ Scuti mode periods, days, log-uniform
+	GammaDorDays     Range   // γ Doradus mode periods, days, log-uniform
+	PulsationAmp     Range   // mode semi-amplitude, relative flux, log-uniform
+	PulsationModes   Range   // number of modes (rounded down)
+	FlareTeff        float64 // stars cooler than this (K) flare
+	FlareRatePerDay  Range   // flare rate on a flaring star, per day, log-uniform
+	FlareAmp         Range   // flare peak, relative flux, log-uniform (power-law-like spread)
+	FlareDecayDays   Range   // flare e-folding decay time, days, log-uniform
+	QuarterOffset    float64 // standard deviation of the residual quarter-to-quarter flux offsets, relative flux
+	TrendAmp         Range   // amplitude of slow per-quarter trends (focus, velocity aberration), relative flux, log-uniform
+	RampAmp          Range   // amplitude of thermal settling ramps after downlinks and safe modes, relative flux, log-uniform
+	RampTauDays      Range   // e-folding time of those ramps, days
+	SPSDDepth        Range   // fractional flux drop of a sudden pixel sensitivity dropout, log-uniform
+	SPSDRecovery     Range   // share of the drop recovered exponentially after the event
+	SPSDTauDays      Range   // recovery time, days
+	OutlierSigma     Range   // size of cosmic-ray and impulsive outliers in units of the per-cadence white noise
+	RollingBandAmp   Range   // semi-amplitude of rolling-band ripples, relative flux, log-uniform
+	RollingBandDays  Range   // ripple period, days
+}
+
+// PlanetKnobs govern the injected planet (SPEC A2, A4).
+type PlanetKnobs struct {
+	MES         Range   // multiple-event statistic, uniform
+	PeriodDays  Range   // period, log-uniform, further limited to periods leaving MinTransits transits with data
+	MinTransits int     // transits with data the planet must show
+	B           Range   // impact parameter, uniform
+	MaxRpRs     float64 // largest radius ratio the depth solve may reach; a draw needing more is redrawn
+	Redraws     int     // attempts at (period, b, t0) before the largest-MES feasible draw is accepted
+	MESTolerance float64 // relative tolerance of the depth solve on the measured MES
+}
+
+// EBKnobs govern eclipsing binaries drawn from the Villanova catalogue fit (SPEC A3, A4).
+type EBKnobs struct {
+	PeriodDays          Range   // catalogue periods kept (at least two eclipses fit in the year)
+	BackgroundProb      float64 // share of EBs that are diluted background binaries with planet-like depths
+	BackgroundDilution  Range   // light fraction of a background binary in the aperture, log-uniform
+	CompanionDilution   Range   // light fraction of a bound or foreground binary (third light elsewhere), uniform
+	EllipsoidalPerMorph float64 // ellipsoidal semi-amplitude per unit morphology above EllipsoidalMorph, relative flux
+	EllipsoidalMorph    float64 // morphology above which ellipsoidal and reflection modulation appears
+	ReflectionShare     float64 // reflection semi-amplitude as a share of the ellipsoidal one
+	SecondaryMES        float64 // giveaway "secondary": secondary eclipse MES at or above this
+	OddEvenSigma        float64 // giveaway "odd_even": odd/even depth difference at or above this many σ
+	OddEvenFoldRatio    float64 // secondary/primary depth ratio above which a search folds a circular EB at P/2
+	TooDeepRpRs         float64 // giveaway "too_deep": √depth above this radius ratio
+	EllipsoidalSNR      float64 // giveaway "ellipsoidal": modulation SNR at or above this
+}
+
+// FalseAlarmKnobs govern the false signal planted on false-alarm-population stars (SPEC A2, A3).
+type FalseAlarmKnobs struct {
+	Kinds []KindWeight // the kinds of false signal and their relative frequencies
+	MES   Range        // strength of the planted signal, as the MES a box search would give it, uniform
+}
+
+// KindWeight is one kind of false alarm and its relative frequency.
+type KindWeight struct {
+	Kind   string
+	Weight float64
+}
+
+// ConfirmedKnobs govern the planets of confirmed-planet hosts (never scored).
+type ConfirmedKnobs struct {
+	Multiplicity [3]float64 // relative frequency of 1, 2 and 3 planets
+	PeriodDays   Range      // periods kept from the fitted confirmed-planet period distribution
+	MaxRpRs      float64    // radius ratios above this are redrawn
+}
+
+// MeasureKnobs set how the simulator measures noise on its own output (σ_D, CDPP, MES).
+type MeasureKnobs struct {
+	WindowDurations float64 // detrending window as a multiple of the longest duration measured
+	MinWindowDays   float64 // shortest detrending window, days
+}
+
+// DefaultKnobs returns the simulator's defaults. Sources: Kepler Data Release Notes and Archive Manual
+// (calendar, quality bits), Christiansen et al. 2012 and the KOI table fit (noise), McQuillan, Mazeh & Aigrain
+// 2014 (rotation), SPEC A2–A4 (injection, giveaways), Prša et al. 2011 / Kirk et al. 2016 (eclipsing binaries).
+func DefaultKnobs() *Knobs {
+	return &Knobs{
+		Calendar: CalendarKnobs{
+			StartBKJD:           Range{169.5, 170.0}, // Q2 began at BKJD 169.76
+			QuarterDays:         Range{89.5, 93.0},   // Q2–Q5 lasted 88.7–94.7 d; four of them span ≈ 372 d with the rolls
+			RollGapDays:         Range{1.0, 2.5},     // Q2→Q3→Q4→Q5 roll gaps were 1.3–2.9 d
+			DownlinksPerQuarter: 2,                   // one downlink a month
+			DownlinkGapDays:     Range{0.9, 1.4},     // ≈ 1 d lost per downlink (Data Release Notes)
+			EarthPointDays:      Range{0.1, 0.3},     // slew to and from Earth point is flagged (bit 8) for hours
+			SafeModeRate:        0.6,                 // Kepler entered safe mode a few times in four years of early operations
+			SafeModeDays:        Range{1.5, 4.0},     // safe modes cost days of data
+			DesatIntervalDays:   Range{2.9, 3.1},     // desaturations every ≈ 3 d in the first years
+			DesatTwoCadence:     0.3,                 // some desaturations touch two long cadences
+			AttitudeTweakRate:   3,                   // a few attitude tweaks a year (bit 1)
+			CoarsePointRate:     2,                   // occasional loss of fine point (bit 4)
+			CoarsePointDays:     Range{0.05, 0.3},
+			ModuleLossProb:      0.02, // 1 of 21 modules failed (module 3, Q4); about its share of targets lose data
+			ModuleLossDays:      Range{20, 60},
+			CosmicRate:          0.002,  // flagged aperture cosmic rays are rare per long cadence
+			OutlierRate:         0.0005, // impulsive outliers (bit 2048)
+			SPSDRate:            1.0,    // ≈ 1 SPSD per star-year on average (Data Release Notes: hundreds per quarter over the field's ≈ 160 k targets, concentrated on some)
+			RollingBandProb:     0.3,    // rolling band affects a minority of channels
+			RollingBandEpisodes: Range{2, 8},
+			RollingBandDays:     Range{0.5, 3.0},
+		},
+		Star: StarKnobs{
+			Kepmag:           Range{10, 16}, // SPEC A3: Kepler magnitude ≈ 10–16
+			CDPPScatterScale: 1,
+			CDPPScale:        1,
+			MassMsun:         Range{0.3, 2.5},
+			RadiusRsun:       Range{0.3, 6},
+		},
+		Noise: NoiseKnobs{
+			RedFraction:      Range{0.05, 0.5}, // real quiet dwarfs sit somewhat above white noise at 6–12 h (measured on the dv light curves)
+			RedTauDays:       Range{0.05, 0.4}, // granulation/flicker: hours
+			SpotProb:         0.3,              // McQuillan+2014: periods for ≈ a quarter of main-sequence targets
+			SpotAmp:          Range{1e-4, 2e-2},
+			SpotPeriodDays:   Range{1, 50},
+			SpotLifetimeRots: Range{1, 5}, // spots evolve over a few rotations
+			PulsatorTeff:     6800,        // instability strip's red edge on the main sequence
+			PulsatorProb:     0.5,
+			DeltaScutiProb:   0.5,
+			DeltaScutiDays:   Range{0.02, 0.25}, // δ Sct: 0.5–12 h
+			GammaDorDays:     Range{0.3, 3.0},   // γ Dor: 0.3–3 d
+			PulsationAmp:     Range{5e-5, 3e-3},
+			PulsationModes:   Range{1, 5},
+			FlareTeff:        4200, // flares on K/M dwarfs
+			FlareRatePerDay:  Range{0.02, 0.3},
+			FlareAmp:         Range{5e-4, 3e-2},
+			FlareDecayDays:   Range{0.01, 0.08},
+			QuarterOffset:    1e-4, // PDC normalises each quarter; what is left is ≈ 1e-4
+			TrendAmp:         Range{2e-5, 5e-4},
+			RampAmp:          Range{3e-5, 6e-4}, // thermal settling after downlinks: tens to hundreds of ppm
+			RampTauDays:      Range{0.2, 1.0},
+			SPSDDepth:        Range{1e-4, 2e-3},
+			SPSDRecovery:     Range{0.3, 0.9},
+			SPSDTauDays:      Range{0.1, 1.0},
+			OutlierSigma:     Range{4, 30},
+			RollingBandAmp:   Range{1e-5, 1.5e-4},
+			RollingBandDays:  Range{0.1, 1.0},
+		},
+		Planet: PlanetKnobs{
+			MES:          Range{4, 20},    // SPEC A2
+			PeriodDays:   Range{0.5, 120}, // SPEC A4
+			MinTransits:  3,               // SPEC A4 (as Kepler's TPS)
+			B:            Range{0, 0.9},   // SPEC A4
+			MaxRpRs:      0.25,
+			Redraws:      20,
+			MESTolerance: 0.01,
+		},
+		EB: EBKnobs{
+			PeriodDays:          Range{0.25, 120},
+			BackgroundProb:      0.45,
+			BackgroundDilution:  Range{0.002, 0.08},
+			CompanionDilution:   Range{0.5, 1.0},
+			EllipsoidalPerMorph: 0.05,
+			EllipsoidalMorph:    0.5,
+			ReflectionShare:     0.2,
+			SecondaryMES:        7.1,  // SPEC A4
+			OddEvenSigma:        5,    // SPEC A4
+			OddEvenFoldRatio:    0.5,
+			TooDeepRpRs:         0.3,  // SPEC A4
+			EllipsoidalSNR:      10,   // SPEC A4
+		},
+		FalseAlarm: FalseAlarmKnobs{
+			Kinds: []KindWeight{
+				{KindDesatGlitch, 1},
+				{KindSingleEvents, 1},
+				{KindSpotDips, 1},
+				{KindHarmonic, 1},
+				{KindGapRamps, 1},
+				{KindRollingBand, 1},
+			},
+			MES: Range{9, 25},
+		},
+		Confirmed: ConfirmedKnobs{
+			Multiplicity: [3]float64{0.7, 0.2, 0.1}, // about a fifth of Kepler hosts are multis
+			PeriodDays:   Range{0.5, 120},
+			MaxRpRs:      0.2,
+		},
+		Measure: MeasureKnobs{
+			WindowDurations: 3,
+			MinWindowDays:   1.0,
+		},
+	}
+}

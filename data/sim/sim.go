@@ -1,0 +1,140 @@
+package sim
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"transitbench/data"
+	"transitbench/engine/lc"
+)
+
+// Version names the simulator's output. Any change to what Generate returns for some Spec and the default
+// Knobs changes it, so data sets built by different versions are never mixed.
+const Version = "sim-1"
+
+// Spec identifies one star of a data set. The builder derives Seed from (Version, set name, set seed, Index).
+type Spec struct {
+	Set        string // set name ("dev", "A", "B", "train", ...)
+	Index      int    // position in the set
+	Seed       uint64 // per-star seed
+	Category   string // data.CategoryInjected | CategoryUntouched | CategoryEB | CategoryConfirmed
+	Population string // data.PopulationRandom | PopulationFalseAlarm for injected and untouched stars, "" otherwise
+	ID         string // the star id the builder assigns
+}
+
+// Result is one simulated star: its light curve, its star.json and its answer.
+type Result struct {
+	Curve  *lc.LightCurve
+	Star   data.Star
+	Answer data.Answer
+}
+
+// Errors of Generate.
+var (
+	// ErrCategory is returned for a Spec whose Category is not one of data's four categories.
+	ErrCategory = errors.New("sim: unknown category")
+	// ErrPopulation is returned for a Spec whose Population does not fit its Category.
+	ErrPopulation = errors.New("sim: population does not fit the category")
+)
+
+// Generate simulates the star spec describes. Same Spec and Knobs give bit-identical output on every machine:
+// each ingredient draws from its own random stream (see stream), nothing depends on map order, goroutines or
+// the clock. Flux is NaN exactly on the cadences whose quality has a bit of lc.DefaultQualityMask; FluxErr is
+// the per-cadence white-noise σ.
+func Generate(spec Spec, k *Knobs) (*Result, error) {
+	if err := checkSpec(spec); err != nil {
+		return nil, err
+	}
+	if k == nil {
+		k = DefaultKnobs()
+	}
+	cal := newCalendar(spec, k)
+	st := drawStar(spec, k)
+	nz := newNoise(spec, k, cal, st)
+
+	res := &Result{
+		Answer: data.Answer{ID: spec.ID, Category: spec.Category, Population: spec.Population},
+	}
+	n := len(cal.time)
+	// base is the star without its planet(s): noise, and the false alarm if the star carries one.
+	base := nz.flux
+	fa := planFalseAlarm(spec, k)
+	if fa.kind != "" {
+		base = plantFalseAlarm(spec, k, cal, nz, fa, &res.Answer)
+	}
+	m := newMeter(cal, base, k)
+	signal := make([]float64, n)
+	for i := range signal {
+		signal[i] = 1
+	}
+	var err error
+	switch spec.Category {
+	case data.CategoryInjected:
+		res.Answer.Planet, err = injectPlanet(spec, k, cal, st, m, signal)
+		res.Answer.Scored = true
+	case data.CategoryUntouched:
+		res.Answer.Scored = true
+	case data.CategoryEB:
+		res.Answer.EB, err = addEB(spec, k, cal, st, m, nz, signal)
+		res.Answer.Scored = res.Answer.EB != nil && res.Answer.EB.Counted
+	case data.CategoryConfirmed:
+		res.Answer.Confirmed, err = addConfirmed(spec, k, cal, st, m, signal)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("sim: star %q (set %s, index %d): %w", spec.ID, spec.Set, spec.Index, err)
+	}
+
+	curve := &lc.LightCurve{
+		Time:    cal.time,
+		Flux:    make([]float64, n),
+		FluxErr: make([]float64, n),
+		Quality: cal.quality,
+	}
+	for i := range n {
+		curve.FluxErr[i] = nz.sigma
+		if !cal.valid(i) {
+			curve.Flux[i] = math.NaN()
+			continue
+		}
+		curve.Flux[i] = signal[i] * base[i]
+	}
+	res.Curve = curve
+	res.Star = data.Star{
+		ID:          spec.ID,
+		Kepmag:      round(st.kepmag, 3),
+		Teff:        math.Round(st.teff),
+		Logg:        round(st.logg, 3),
+		RadiusRsun:  round(st.radius, 3),
+		MassMsun:    round(st.mass, 3),
+		CDPPppm:     m.cdppTable(),
+		CadenceDays: lc.CadenceDays,
+		TimeSystem:  "BKJD",
+	}
+	return res, nil
+}
+
+func checkSpec(spec Spec) error {
+	switch spec.Category {
+	case data.CategoryInjected, data.CategoryUntouched:
+		if spec.Population != data.PopulationRandom && spec.Population != data.PopulationFalseAlarm {
+			return fmt.Errorf("%w: %s star %q has population %q; use %q or %q", ErrPopulation,
+				spec.Category, spec.ID, spec.Population, data.PopulationRandom, data.PopulationFalseAlarm)
+		}
+	case data.CategoryEB, data.CategoryConfirmed:
+		if spec.Population != "" {
+			return fmt.Errorf("%w: %s star %q has population %q; leave it empty", ErrPopulation,
+				spec.Category, spec.ID, spec.Population)
+		}
+	default:
+		return fmt.Errorf("%w %q for star %q; use one of injected, untouched, eb, confirmed", ErrCategory,
+			spec.Category, spec.ID)
+	}
+	return nil
+}
+
+// round rounds x to d decimals.
+func round(x float64, d int) float64 {
+	p := math.Pow(10, float64(d))
+	return math.Round(x*p) / p
+}
