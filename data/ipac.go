@@ -1,0 +1,187 @@
+package data
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"strconv"
+	"strings"
+
+	"transitbench/engine/lc"
+)
+
+// ReadIPAC reads a light curve stored as an IPAC fixed-width table, as the Kepler DV time series are
+// (../shared/data/kepler/dv/*.tbl): lines starting with '\' are keywords or comments; the first line starting
+// with '|' names the columns and the pipes mark their boundaries; up to three further '|' lines give types,
+// units and null values; every other non-blank line is a data row, cut into fields at the pipe positions.
+//
+// The table needs a TIME column (BKJD days) and a flux column LC_DETREND or, failing that, LC_INIT: fractional
+// flux with 0 at the mean, converted to relative flux 1 + x. A field equal to the column's null value, "null"
+// or "nan" is NaN. The table has no error or quality column, so FluxErr is the robust point-to-point scatter of
+// the flux (RobustScatter) for every cadence and Quality is 0. Cadences are sorted and de-duplicated as
+// ReadLightCurve describes.
+func ReadIPAC(path string) (*lc.LightCurve, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("data: cannot read IPAC table: %w", err)
+	}
+	defer f.Close()
+	return parseIPAC(f, path)
+}
+
+// ipacColumn is one column of an IPAC table: its name, its byte range [lo, hi) in a line, its null value.
+type ipacColumn struct {
+	name   string
+	lo, hi int
+	null   string
+}
+
+// parseIPAC parses an IPAC light-curve table from r; name labels errors.
+func parseIPAC(r io.Reader, name string) (*lc.LightCurve, error) {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64*1024), maxLineBytes)
+	bad := func(line int, format string, a ...any) error {
+		return fmt.Errorf("%s:%d: %w: %s", name, line, ErrFormat, fmt.Sprintf(format, a...))
+	}
+	var cols []ipacColumn
+	headerRows := 0
+	iTime, iFlux := -1, -1
+	c := &lc.LightCurve{}
+	lineNo := 0
+	for sc.Scan() {
+		lineNo++
+		line := strings.TrimRight(sc.Text(), " \t\r")
+		if lineNo == 1 {
+			line = strings.TrimPrefix(line, "\ufeff")
+		}
+		if strings.TrimSpace(line) == "" || line[0] == '\\' {
+			continue
+		}
+		if line[0] == '|' {
+			if c.Len() > 0 {
+				return nil, bad(lineNo, "a '|' header line after the data rows")
+			}
+			headerRows++
+			switch headerRows {
+			case 1:
+				cols = ipacColumns(line)
+				if len(cols) == 0 {
+					return nil, bad(lineNo, "the header line names no columns")
+				}
+				for i, col := range cols {
+					switch strings.ToUpper(col.name) {
+					case "TIME":
+						iTime = i
+					case "LC_DETREND":
+						iFlux = i
+					case "LC_INIT":
+						if iFlux < 0 || strings.ToUpper(cols[iFlux].name) != "LC_DETREND" {
+							iFlux = i
+						}
+					}
+				}
+				if iTime < 0 || iFlux < 0 {
+					names := make([]string, len(cols))
+					for i, col := range cols {
+						names[i] = col.name
+					}
+					return nil, bad(lineNo, "columns %v lack TIME or a flux column (LC_DETREND or LC_INIT); give a table with both", names)
+				}
+			case 4:
+				for i, f := range ipacFields(line, cols) {
+					cols[i].null = f
+				}
+			case 2, 3:
+				// types and units: the values are parsed as numbers whatever the declared type
+			default:
+				return nil, bad(lineNo, "more than four '|' header lines")
+			}
+			continue
+		}
+		if headerRows == 0 {
+			return nil, bad(lineNo, "a data row before the '|' header line that names the columns")
+		}
+		if len(line) <= cols[iTime].lo || len(line) <= cols[iFlux].lo {
+			return nil, bad(lineNo, "the row is %d characters long and ends before the TIME or flux column", len(line))
+		}
+		t, err := ipacValue(ipacField(line, cols[iTime]), cols[iTime].null)
+		if err != nil {
+			return nil, bad(lineNo, "TIME is %q, not a number", ipacField(line, cols[iTime]))
+		}
+		x, err := ipacValue(ipacField(line, cols[iFlux]), cols[iFlux].null)
+		if err != nil {
+			return nil, bad(lineNo, "%s is %q, not a number", cols[iFlux].name, ipacField(line, cols[iFlux]))
+		}
+		c.Time = append(c.Time, t)
+		c.Flux = append(c.Flux, 1+x)
+		c.FluxErr = append(c.FluxErr, math.NaN())
+		c.Quality = append(c.Quality, 0)
+	}
+	if err := sc.Err(); err != nil {
+		if errors.Is(err, bufio.ErrTooLong) {
+			return nil, bad(lineNo+1, "a line is longer than %d bytes; this is not an IPAC light curve", maxLineBytes)
+		}
+		return nil, fmt.Errorf("data: reading %s: %w", name, err)
+	}
+	if headerRows == 0 {
+		return nil, fmt.Errorf("%s: %w: no '|' header line naming the columns; this is not an IPAC table", name, ErrFormat)
+	}
+	if c.Len() == 0 {
+		return nil, fmt.Errorf("%s: %w: the IPAC table has a header but no data rows", name, ErrEmptyFile)
+	}
+	out, err := finish(c, name)
+	if err != nil {
+		return nil, err
+	}
+	fillErr(out)
+	return out, nil
+}
+
+// ipacColumns returns the columns named by an IPAC header line: column k spans from its opening pipe to the
+// next pipe (the opening pipe's position included, since data rows put a blank or a sign there).
+func ipacColumns(line string) []ipacColumn {
+	var pipes []int
+	for i := 0; i < len(line); i++ {
+		if line[i] == '|' {
+			pipes = append(pipes, i)
+		}
+	}
+	var cols []ipacColumn
+	for k := 0; k+1 < len(pipes); k++ {
+		cols = append(cols, ipacColumn{
+			name: strings.TrimSpace(line[pipes[k]+1 : pipes[k+1]]),
+			lo:   pipes[k],
+			hi:   pipes[k+1],
+		})
+	}
+	if n := len(cols); n > 0 {
+		cols[n-1].hi = math.MaxInt // the last column takes the rest of the line
+	}
+	return cols
+}
+
+// ipacField is the trimmed text of a column in a line.
+func ipacField(line string, col ipacColumn) string {
+	lo, hi := min(col.lo, len(line)), min(col.hi, len(line))
+	return strings.TrimSpace(line[lo:hi])
+}
+
+// ipacFields cuts a line into the trimmed fields of every column.
+func ipacFields(line string, cols []ipacColumn) []string {
+	out := make([]string, len(cols))
+	for i, col := range cols {
+		out[i] = strings.Trim(ipacField(line, col), "| ")
+	}
+	return out
+}
+
+// ipacValue parses one numeric field; the null value, "null", "nan" and an empty field give NaN.
+func ipacValue(s, null string) (float64, error) {
+	if s == "" || (null != "" && s == null) || strings.EqualFold(s, "null") {
+		return math.NaN(), nil
+	}
+	return strconv.ParseFloat(s, 64)
+}

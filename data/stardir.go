@@ -1,0 +1,90 @@
+package data
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"transitbench/engine/lc"
+)
+
+// File names inside a star directory (SPEC A1).
+const (
+	LightCurveFile = "lightcurve.csv"
+	StarFile       = "star.json"
+)
+
+// ReadStarDir reads a star directory (SPEC A1): lightcurve.csv through ReadCSV and star.json.
+func ReadStarDir(dir string) (*lc.LightCurve, *Star, error) {
+	c, err := ReadCSV(filepath.Join(dir, LightCurveFile))
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return nil, nil, fmt.Errorf("data: %s is not a star directory: it has no %s", dir, LightCurveFile)
+		}
+		return nil, nil, err
+	}
+	path := filepath.Join(dir, StarFile)
+	b, err := os.ReadFile(path)
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return nil, nil, fmt.Errorf("data: %s is not a star directory: it has no %s", dir, StarFile)
+		}
+		return nil, nil, fmt.Errorf("data: cannot read star description: %w", err)
+	}
+	var s Star
+	if err := json.Unmarshal(b, &s); err != nil {
+		return nil, nil, fmt.Errorf("%s: %w: %v; it must be a JSON object as SPEC A1 describes", path, ErrFormat, err)
+	}
+	return c, &s, nil
+}
+
+// WriteStarDir writes a star directory (SPEC A1) at dir, creating it when needed: lightcurve.csv as AppendCSV
+// formats it and star.json as JSON indented by two spaces with a final newline. Existing files are replaced.
+// The bytes written are a pure function of (c, s), so data-set fingerprints can hash them. The light curve is
+// written as given: no sorting or masking.
+func WriteStarDir(dir string, c *lc.LightCurve, s *Star) error {
+	if c == nil || s == nil {
+		return fmt.Errorf("data: WriteStarDir %s: light curve and star must both be given", dir)
+	}
+	if err := c.Validate(); err != nil {
+		return fmt.Errorf("data: WriteStarDir %s: %w", dir, err)
+	}
+	js, err := encodeStar(s)
+	if err != nil {
+		return fmt.Errorf("data: WriteStarDir %s: %w", dir, err)
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("data: cannot create star directory: %w", err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, LightCurveFile), encodeCSV(c), 0o644); err != nil {
+		return fmt.Errorf("data: cannot write star directory: %w", err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, StarFile), js, 0o644); err != nil {
+		return fmt.Errorf("data: cannot write star directory: %w", err)
+	}
+	return nil
+}
+
+// encodeStar returns star.json's bytes. encoding/json sorts map keys, so the output is deterministic.
+func encodeStar(s *Star) ([]byte, error) {
+	b, err := json.MarshalIndent(s, "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	return append(b, '\n'), nil
+}
+
+// EncodeStarDir returns the exact bytes WriteStarDir would write for lightcurve.csv and star.json, for callers
+// that hash or archive a star without touching the disk.
+func EncodeStarDir(c *lc.LightCurve, s *Star) (csv, star []byte, err error) {
+	if err := c.Validate(); err != nil {
+		return nil, nil, err
+	}
+	star, err = encodeStar(s)
+	if err != nil {
+		return nil, nil, err
+	}
+	return encodeCSV(c), star, nil
+}
