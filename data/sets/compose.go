@@ -1,0 +1,125 @@
+package sets
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"fmt"
+
+	"transitbench/data"
+)
+
+// Composition counts a set's stars by category (SPEC A2).
+type Composition struct {
+	Injected  int `json:"injected"`
+	Untouched int `json:"untouched"`
+	EB        int `json:"eb"`
+	Confirmed int `json:"confirmed"`
+}
+
+// Total returns the number of stars.
+func (c Composition) Total() int { return c.Injected + c.Untouched + c.EB + c.Confirmed }
+
+func (c Composition) valid() error {
+	if c.Injected < 0 || c.Untouched < 0 || c.EB < 0 || c.Confirmed < 0 {
+		return fmt.Errorf("sets: composition %+v has a negative count", c)
+	}
+	if c.Total() == 0 {
+		return fmt.Errorf("sets: composition %+v holds no star", c)
+	}
+	return nil
+}
+
+// The compositions of SPEC A2.
+var (
+	// DevComposition is the dev set's: 196 stars.
+	DevComposition = Composition{Injected: 78, Untouched: 69, EB: 29, Confirmed: 20}
+	// HiddenComposition is that of each hidden set, A and B: 1,000 stars.
+	HiddenComposition = Composition{Injected: 400, Untouched: 350, EB: 150, Confirmed: 100}
+)
+
+// DefaultTrainStars is the train pool's size when none is asked for.
+const DefaultTrainStars = 2000
+
+// TrainComposition returns the composition of a train pool of n stars, in the proportions of the hidden sets
+// (40 % injected, 35 % untouched, 15 % eclipsing binaries, 10 % confirmed-planet hosts), rounded by the largest
+// remainder method (ties go to the category listed first) so that the counts add up to n.
+func TrainComposition(n int) Composition {
+	h := HiddenComposition
+	w := []int{h.Injected, h.Untouched, h.EB, h.Confirmed}
+	tot := h.Total()
+	cnt := make([]int, 4)
+	rem := make([]int, 4)
+	left := n
+	for i, wi := range w {
+		cnt[i] = n * wi / tot
+		rem[i] = n * wi % tot
+		left -= cnt[i]
+	}
+	for ; left > 0; left-- {
+		best := 0
+		for i := range rem {
+			if rem[i] > rem[best] {
+				best = i
+			}
+		}
+		cnt[best]++
+		rem[best] = -1
+	}
+	return Composition{Injected: cnt[0], Untouched: cnt[1], EB: cnt[2], Confirmed: cnt[3]}
+}
+
+// slot is one star's place in a set before the simulator has made it.
+type slot struct {
+	Category, Population string
+}
+
+// plan lists the category and population of every star of a set in id order. The stars are first laid out by
+// category: injected, untouched, eclipsing binaries, confirmed hosts; within injected and within untouched, the
+// random population takes ⌈n/2⌉ and the false-alarm population ⌊n/2⌋ (so dev's 69 untouched stars are 35 random
+// and 34 false-alarm); eclipsing binaries and confirmed hosts have no population. The list is then shuffled by a
+// Fisher–Yates shuffle driven by SHA-256 of (set name, set seed), so that a star's id says nothing of its category.
+func plan(name string, seed []byte, c Composition) []slot {
+	out := make([]slot, 0, c.Total())
+	add := func(n int, cat, pop string) {
+		for range n {
+			out = append(out, slot{cat, pop})
+		}
+	}
+	add((c.Injected+1)/2, data.CategoryInjected, data.PopulationRandom)
+	add(c.Injected/2, data.CategoryInjected, data.PopulationFalseAlarm)
+	add((c.Untouched+1)/2, data.CategoryUntouched, data.PopulationRandom)
+	add(c.Untouched/2, data.CategoryUntouched, data.PopulationFalseAlarm)
+	add(c.EB, data.CategoryEB, "")
+	add(c.Confirmed, data.CategoryConfirmed, "")
+	shuffle(len(out), hashKey("transitbench order", []byte(name), seed), func(i, j int) { out[i], out[j] = out[j], out[i] })
+	return out
+}
+
+// shuffle permutes n elements by Fisher–Yates: for i from n−1 down to 1 it swaps i with j = u_i mod (i+1), where
+// u_i is the first 8 bytes (big-endian) of SHA-256(key ‖ i as 8 bytes). The modulo bias is below n/2⁶⁴, and the
+// result depends on nothing but key, so it is the same on every machine and Go release.
+func shuffle(n int, key [32]byte, swap func(i, j int)) {
+	var buf [40]byte
+	copy(buf[:], key[:])
+	for i := n - 1; i > 0; i-- {
+		binary.BigEndian.PutUint64(buf[32:], uint64(i))
+		h := sha256.Sum256(buf[:])
+		j := int(binary.BigEndian.Uint64(h[:8]) % uint64(i+1))
+		swap(i, j)
+	}
+}
+
+// hashKey returns SHA-256 of a label and parts, each part preceded by its length as 8 bytes, so that no two
+// different lists of parts hash the same input.
+func hashKey(label string, parts ...[]byte) [32]byte {
+	h := sha256.New()
+	var n [8]byte
+	for _, p := range append([][]byte{[]byte(label)}, parts...) {
+		binary.BigEndian.PutUint64(n[:], uint64(len(p)))
+		h.Write(n[:])
+		h.Write(p)
+	}
+	var out [32]byte
+	h.Sum(out[:0])
+	return out
+}
