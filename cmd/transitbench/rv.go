@@ -1,0 +1,315 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"transitbench/data"
+	"transitbench/data/stargazer"
+	grv "transitbench/grader/rv"
+)
+
+func init() { register(newRVCmd) }
+
+// newRVCmd builds the RV-track command group. Task files are read from --tasks, $TRANSITBENCH_STARGAZER or
+// ../shared/data/stargazer found from the working directory or the executable (stargazer.LocateDir).
+func newRVCmd() *cobra.Command {
+	rv := &cobra.Command{
+		Use:   "rv",
+		Short: "The RV track: Stargazer radial-velocity tasks, the four-criterion gate and baselines",
+		Long: "The RV track (Stargazer). Tasks are read from --tasks DIR, else $TRANSITBENCH_STARGAZER, else the folder\n" +
+			"../shared/data/stargazer found from the working directory or the executable; 'rv generate' makes new ones.\n" +
+			"Submissions are recorded against each tier's budget in $TRANSITBENCH_HOME/rv/submissions.json.",
+	}
+	rv.PersistentFlags().String("tasks", "", "folder of task JSON files (default: $TRANSITBENCH_STARGAZER or ../shared/data/stargazer)")
+	rv.AddCommand(newRVListCmd(), newRVShowCmd(), newRVTruthcheckCmd(), newRVSubmitCmd())
+	for _, f := range rvSubcommands {
+		rv.AddCommand(f())
+	}
+	return rv
+}
+
+// rvSubcommands lets other files of this package add commands to the rv group.
+var rvSubcommands []func() *cobra.Command
+
+// loadRVTasks reads the tasks the --tasks flag (or the default location) points at.
+func loadRVTasks(cmd *cobra.Command) ([]*stargazer.Task, error) {
+	flagDir, _ := cmd.Flags().GetString("tasks")
+	dir, err := stargazer.LocateDir(flagDir)
+	if err != nil {
+		return nil, err
+	}
+	return stargazer.LoadDir(dir)
+}
+
+// tierFilter reads and checks --tier.
+func tierFilter(cmd *cobra.Command) (string, error) {
+	tier, _ := cmd.Flags().GetString("tier")
+	if err := stargazer.ValidTier(tier); err != nil {
+		return "", usageErrorf("%v", err)
+	}
+	return tier, nil
+}
+
+func newRVListCmd() *cobra.Command {
+	c := &cobra.Command{
+		Use:   "list",
+		Short: "List the RV tasks with their tier, size and budget",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			tier, err := tierFilter(cmd)
+			if err != nil {
+				return err
+			}
+			tasks, err := loadRVTasks(cmd)
+			if err != nil {
+				return err
+			}
+			type row struct {
+				Task        string           `json:"task"`
+				Tier        string           `json:"tier"`
+				NObs        int              `json:"n_obs"`
+				Instruments int              `json:"n_instruments"`
+				SpanDays    float64          `json:"span_days"`
+				Budget      stargazer.Budget `json:"budget"`
+			}
+			rows := []row{}
+			for _, t := range tasks {
+				if tier != "" && t.Tier() != tier {
+					continue
+				}
+				d := t.Data()
+				rows = append(rows, row{t.TaskID, t.Tier(), d.Len(), len(d.Instruments), d.Span(), t.Budget()})
+			}
+			if wantJSON(cmd) {
+				return writeJSON(cmd.OutOrStdout(), map[string]any{"tasks": rows})
+			}
+			w := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 0, 2, ' ', 0)
+			fmt.Fprintln(w, "TASK\tTIER\tN_OBS\tINSTR\tSPAN_D\tSUBMISSIONS")
+			for _, r := range rows {
+				fmt.Fprintf(w, "%s\t%s\t%d\t%d\t%.0f\t%d\n", r.Task, r.Tier, r.NObs, r.Instruments, r.SpanDays, r.Budget.Submissions)
+			}
+			return w.Flush()
+		},
+	}
+	c.Flags().String("tier", "", "only this tier: easy, medium, hard or real")
+	return c
+}
+
+func newRVShowCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "show TASK",
+		Short: "Show what a contestant may see of a task: the data, the star mass, t_ref, tier and budget",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			tasks, err := loadRVTasks(cmd)
+			if err != nil {
+				return err
+			}
+			t, err := stargazer.Find(tasks, args[0])
+			if err != nil {
+				return usageErrorf("%v", err)
+			}
+			v := t.View()
+			if wantJSON(cmd) {
+				return writeJSON(cmd.OutOrStdout(), v)
+			}
+			out := cmd.OutOrStdout()
+			fmt.Fprintf(out, "task %s  tier %s  M★ %.3f M☉  t_ref %.6f d  %d points  instruments %v\n",
+				v.TaskID, v.Tier, v.MStarSun, v.TRefDays, v.NObs, v.Instruments)
+			fmt.Fprintf(out, "budget: %d submissions, %d s, %d tokens\n", v.Budget.Submissions, v.Budget.Seconds, v.Budget.Tokens)
+			w := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
+			fmt.Fprintln(w, "TIME_D\tRV_MS\tSIGMA_MS\tINSTRUMENT")
+			for i := range v.TimesDays {
+				fmt.Fprintf(w, "%.6f\t%.3f\t%.3f\t%s\n", v.TimesDays[i], v.RVsMS[i], v.SigmasMS[i], v.Instrument[i])
+			}
+			return w.Flush()
+		},
+	}
+}
+
+func newRVTruthcheckCmd() *cobra.Command {
+	c := &cobra.Command{
+		Use:   "truthcheck",
+		Short: "Submit each task's own truth (jitter 0) to the gate and list which tasks it passes",
+		Long: "Submit each task's own truth (jitter 0) to the four-criterion gate. Tasks the truth fails are not\n" +
+			"solvable under the original rules; pass rates are reported on all tasks and on solvable ones. Real tasks\n" +
+			"also show the fair criterion (RMS threshold raised to the truth's own RMS).",
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			tier, err := tierFilter(cmd)
+			if err != nil {
+				return err
+			}
+			tasks, err := loadRVTasks(cmd)
+			if err != nil {
+				return err
+			}
+			type summary struct {
+				Tasks          int `json:"tasks"`
+				Solvable       int `json:"solvable"`
+				FailOKRMS      int `json:"fail_ok_rms"`
+				FailOKDeltaBIC int `json:"fail_ok_delta_bic"`
+				SolvableFair   int `json:"solvable_fair,omitempty"`
+			}
+			checks := []grv.TruthCheck{}
+			sum := map[string]*summary{}
+			for _, t := range tasks {
+				if tier != "" && t.Tier() != tier {
+					continue
+				}
+				c := grv.CheckTruth(t)
+				checks = append(checks, c)
+				s := sum[c.Tier]
+				if s == nil {
+					s = &summary{}
+					sum[c.Tier] = s
+				}
+				s.Tasks++
+				if c.Solvable {
+					s.Solvable++
+				}
+				if !c.OKRMS {
+					s.FailOKRMS++
+				}
+				if !c.OKDeltaBIC {
+					s.FailOKDeltaBIC++
+				}
+				if c.PassedFair != nil && *c.PassedFair {
+					s.SolvableFair++
+				}
+			}
+			if wantJSON(cmd) {
+				return writeJSON(cmd.OutOrStdout(), map[string]any{"tiers": sum, "tasks": checks})
+			}
+			w := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 0, 2, ' ', 0)
+			fmt.Fprintln(w, "TIER\tTASKS\tTRUTH_PASSES\tFAIL_RMS\tFAIL_DBIC\tPASSES_FAIR")
+			for _, tr := range stargazer.Tiers {
+				if s := sum[tr]; s != nil {
+					fair := "-"
+					if tr == stargazer.TierReal {
+						fair = fmt.Sprint(s.SolvableFair)
+					}
+					fmt.Fprintf(w, "%s\t%d\t%d\t%d\t%d\t%s\n", tr, s.Tasks, s.Solvable, s.FailOKRMS, s.FailOKDeltaBIC, fair)
+				}
+			}
+			return w.Flush()
+		},
+	}
+	c.Flags().String("tier", "", "only this tier: easy, medium, hard or real")
+	return c
+}
+
+// ledgerPath is where submissions are recorded: $TRANSITBENCH_HOME (or the XDG data directory)/rv/submissions.json.
+func ledgerPath() (string, error) {
+	home, err := data.Home()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(home, "rv", "submissions.json"), nil
+}
+
+func newRVSubmitCmd() *cobra.Command {
+	c := &cobra.Command{
+		Use:   "submit TASK --planets FILE|-",
+		Short: "Grade a planetary configuration with the four-criterion gate (spends one submission)",
+		Long: "Grade a planetary configuration against the task's truth with the four-criterion gate.\n" +
+			"The planets file is a JSON list of {\"P_days\", \"K_ms\" or \"m_sin_i_mjup\", \"e\", \"omega_rad\",\n" +
+			"\"l_rad\" or \"M0_rad\" or \"t_peri_days\"} or an object {\"planets\": [...], \"jitter_ms\": s}; M0 is the mean\n" +
+			"anomaly at t_ref = times_days[0]. Each graded submission counts against the tier's budget; --dry-run spends\n" +
+			"nothing and reports only what needs no truth (rms, ΔBIC/N, ok_rms, ok_delta_bic).",
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			file, _ := cmd.Flags().GetString("planets")
+			dry, _ := cmd.Flags().GetBool("dry-run")
+			if file == "" {
+				return usageErrorf("rv submit needs --planets FILE (or - for standard input)")
+			}
+			var raw []byte
+			var err error
+			if file == "-" {
+				raw, err = io.ReadAll(cmd.InOrStdin())
+			} else {
+				raw, err = os.ReadFile(file)
+			}
+			if err != nil {
+				return fmt.Errorf("cannot read the planets: %w", err)
+			}
+			sub, err := grv.ParseSubmission(raw)
+			if err != nil {
+				return usageErrorf("%v", err)
+			}
+			tasks, err := loadRVTasks(cmd)
+			if err != nil {
+				return err
+			}
+			t, err := stargazer.Find(tasks, args[0])
+			if err != nil {
+				return usageErrorf("%v", err)
+			}
+			planets, err := sub.Resolve(t.Config.Star.MStarSun, t.Observations.TimesDays[0])
+			if err != nil {
+				return usageErrorf("%v", err)
+			}
+			lp, err := ledgerPath()
+			if err != nil {
+				return err
+			}
+			ledger, err := grv.OpenLedger(lp)
+			if err != nil {
+				return err
+			}
+			budget := t.Budget().Submissions
+			left := budget - ledger.Used(t.TaskID)
+			var fb grv.Feedback
+			if dry {
+				m := grv.Metrics(t.Data(), planets, sub.JitterMS, t.MedianSigma())
+				fb = grv.DryRunFeedback(t.TaskID, max(0, left), m, ledger.Passed(t.TaskID))
+			} else {
+				res := grv.Evaluate(t, planets, sub.JitterMS)
+				if _, err := ledger.Add(t.TaskID, budget, res); err != nil {
+					return err
+				}
+				fb = grv.FeedbackFor(t.TaskID, ledger.Used(t.TaskID), budget-ledger.Used(t.TaskID), res, ledger.Passed(t.TaskID))
+			}
+			if wantJSON(cmd) {
+				return writeJSON(cmd.OutOrStdout(), fb)
+			}
+			printFeedback(cmd.OutOrStdout(), fb)
+			return nil
+		},
+	}
+	c.Flags().String("planets", "", "planets JSON file, or - for standard input")
+	c.Flags().Bool("dry-run", false, "report rms and ΔBIC/N only; spends no submission")
+	return c
+}
+
+func printFeedback(w io.Writer, fb grv.Feedback) {
+	mark := func(ok bool) string {
+		if ok {
+			return "pass"
+		}
+		return "FAIL"
+	}
+	if fb.DryRun {
+		fmt.Fprintf(w, "dry run on %s (nothing spent; %d submissions left)\n", fb.Task, fb.SubmissionsLeft)
+	} else {
+		fmt.Fprintf(w, "submission %d on %s (%d left)\n", fb.Submission, fb.Task, fb.SubmissionsLeft)
+	}
+	fmt.Fprintf(w, "  rms        %-4s  %.3f m/s (limit %.3f)\n", mark(fb.OKRMS), fb.RMSMS, fb.MaxRMSMS)
+	fmt.Fprintf(w, "  ΔBIC/N     %-4s  %.3f (must exceed 0)\n", mark(fb.OKDeltaBIC), fb.DeltaBICPerPoint)
+	if fb.OKMatch != nil {
+		fmt.Fprintf(w, "  match      %-4s  %.3f (at least 0.8)\n", mark(*fb.OKMatch), *fb.MatchScore)
+		fmt.Fprintf(w, "  count      %-4s\n", mark(*fb.OKCount))
+		fmt.Fprintf(w, "  passed     %v\n", *fb.Passed)
+	}
+	if fb.OKRMSFair != nil {
+		fmt.Fprintf(w, "  fair rms   %-4s  (threshold raised to the published solution's RMS); passed under it: %v\n", mark(*fb.OKRMSFair), *fb.PassedFair)
+	}
+	fmt.Fprintf(w, "  task passed so far: %v\n", fb.TaskPassed)
+}

@@ -1,0 +1,351 @@
+package rv
+
+import (
+	"errors"
+	"math"
+)
+
+// FitOptions bound and steer Fit.
+type FitOptions struct {
+	MinPeriodDays, MaxPeriodDays float64 // periods are clamped to this range; 0 means no bound
+	MaxE                         float64 // eccentricities are capped here (default 0.95)
+	MaxIter                      int     // Levenberg–Marquardt iterations per round (default 200)
+	FitJitter                    bool    // also fit one jitter term (alternating with the orbit fit)
+	Jitter                       float64 // fixed jitter (m/s) when FitJitter is false; the start otherwise
+}
+
+// FitResult is a fitted multi-Keplerian model.
+type FitResult struct {
+	Planets []Planet
+	Jitter  float64 // m/s
+	Eval            // offsets, residuals, RMS, χ², lnL of the best model
+	BIC     float64 // −2 lnL + (5·planets + instruments) ln N
+}
+
+// ErrNoPlanets is returned by Fit when it is given no starting planets.
+var ErrNoPlanets = errors.New("rv: fit needs at least one starting planet")
+
+// Fit refines the planets in init by Levenberg–Marquardt least squares on the weighted residuals
+// (y − model − γ)/√(σ² + s²), where the offsets γ (one per instrument) are profiled out analytically (the
+// weighted mean of y − model) and s is the jitter. Each planet is parametrised as (ln P, ln K, √e cos ω,
+// √e sin ω, λ = M0 + ω), which keeps K and P positive and is smooth through e = 0; the Jacobian is by forward
+// differences, recomputing only the perturbed planet's curve. With FitJitter the orbit fit alternates with a
+// one-dimensional maximisation of lnL over s (three rounds). The BIC counts 5 parameters per planet and one per
+// instrument, as the Stargazer gate does.
+func Fit(d *Data, init []Planet, opt FitOptions) (*FitResult, error) {
+	if len(init) == 0 {
+		return nil, ErrNoPlanets
+	}
+	if opt.MaxE <= 0 || opt.MaxE >= 1 {
+		opt.MaxE = 0.95
+	}
+	if opt.MaxIter <= 0 {
+		opt.MaxIter = 200
+	}
+	f := newFitter(d, len(init), opt)
+	theta := make([]float64, 5*len(init))
+	for j, p := range init {
+		encode(theta[5*j:5*j+5], p)
+	}
+	jit := math.Max(0, opt.Jitter)
+	rounds := 1
+	if opt.FitJitter {
+		rounds = 3
+	}
+	for r := range rounds {
+		f.setJitter(jit)
+		f.lm(theta)
+		if !opt.FitJitter {
+			break
+		}
+		planets := f.decodeAll(theta)
+		model := make([]float64, d.Len())
+		ModelRV(model, d.Times, d.TRef, planets)
+		jit = bestJitter(d, model)
+		_ = r
+	}
+	planets := f.decodeAll(theta)
+	model := make([]float64, d.Len())
+	ModelRV(model, d.Times, d.TRef, planets)
+	ev := d.Evaluate(model, jit)
+	return &FitResult{
+		Planets: planets, Jitter: jit, Eval: ev,
+		BIC: BIC(ev.LnL, NumParams(len(planets), len(d.Instruments)), d.Len()),
+	}, nil
+}
+
+// bestJitter maximises lnL(s) for a fixed model over s in [0, 10·max σ + RMS] by golden-section search on √s.
+func bestJitter(d *Data, model []float64) float64 {
+	ev := d.Evaluate(model, 0)
+	hi := ev.RMS
+	for _, s := range d.Sigmas {
+		hi = math.Max(hi, s)
+	}
+	a, b := 0.0, math.Sqrt(3*hi)
+	g := (math.Sqrt(5) - 1) / 2
+	neg := func(x float64) float64 { return -d.Evaluate(model, x*x).LnL }
+	c, e := b-g*(b-a), a+g*(b-a)
+	fc, fe := neg(c), neg(e)
+	for range 60 {
+		if fc < fe {
+			b, e, fe = e, c, fc
+			c = b - g*(b-a)
+			fc = neg(c)
+		} else {
+			a, c, fc = c, e, fe
+			e = a + g*(b-a)
+			fe = neg(e)
+		}
+	}
+	x := 0.5 * (a + b)
+	if neg(0) <= neg(x) {
+		return 0
+	}
+	return x * x
+}
+
+// fitter holds the buffers of one Levenberg–Marquardt problem.
+type fitter struct {
+	d        *Data
+	opt      FitOptions
+	np       int
+	w        []float64   // 1/√(σ² + s²)
+	wInst    []float64   // Σ w² per instrument
+	curves   [][]float64 // per-planet curves at the current θ
+	tmp      []float64
+	r        []float64 // weighted residuals
+	jac      []float64 // N × 5np, row-major
+	a, g, dl []float64
+	trial    []float64
+}
+
+func newFitter(d *Data, np int, opt FitOptions) *fitter {
+	n := d.Len()
+	f := &fitter{d: d, opt: opt, np: np, w: make([]float64, n), wInst: make([]float64, len(d.Instruments)),
+		curves: make([][]float64, np), tmp: make([]float64, n), r: make([]float64, n),
+		jac: make([]float64, n*5*np), a: make([]float64, 25*np*np), g: make([]float64, 5*np),
+		dl: make([]float64, 5*np), trial: make([]float64, 5*np)}
+	for j := range f.curves {
+		f.curves[j] = make([]float64, n)
+	}
+	return f
+}
+
+func (f *fitter) setJitter(s float64) {
+	for k := range f.wInst {
+		f.wInst[k] = 0
+	}
+	for i, sg := range f.d.Sigmas {
+		f.w[i] = 1 / math.Sqrt(sg*sg+s*s)
+		f.wInst[f.d.Inst[i]] += f.w[i] * f.w[i]
+	}
+}
+
+// encode writes a planet's fit parameters into th.
+func encode(th []float64, p Planet) {
+	se := math.Sqrt(math.Max(p.E, 0))
+	sw, cw := math.Sincos(p.OmegaRad)
+	th[0] = math.Log(p.PeriodDays)
+	th[1] = math.Log(math.Max(p.KMS, 1e-3))
+	th[2] = se * cw
+	th[3] = se * sw
+	th[4] = p.M0Rad + p.OmegaRad
+}
+
+// decode turns fit parameters into a planet, applying the period bounds and the eccentricity cap.
+func (f *fitter) decode(th []float64) Planet {
+	P := math.Exp(th[0])
+	if f.opt.MinPeriodDays > 0 {
+		P = math.Max(P, f.opt.MinPeriodDays)
+	}
+	if f.opt.MaxPeriodDays > 0 {
+		P = math.Min(P, f.opt.MaxPeriodDays)
+	}
+	h, k := th[2], th[3]
+	e := h*h + k*k
+	if e > f.opt.MaxE {
+		e = f.opt.MaxE
+	}
+	w := 0.0
+	if e > 1e-12 {
+		w = math.Atan2(k, h)
+	}
+	return Planet{PeriodDays: P, KMS: math.Min(math.Exp(th[1]), 1e5), E: e, OmegaRad: wrap(w), M0Rad: wrap(th[4] - w)}
+}
+
+func (f *fitter) decodeAll(theta []float64) []Planet {
+	out := make([]Planet, f.np)
+	for j := range out {
+		out[j] = f.decode(theta[5*j : 5*j+5])
+	}
+	return out
+}
+
+// curve writes planet j's curve at parameters th into dst.
+func (f *fitter) curve(dst, th []float64) {
+	for i := range dst {
+		dst[i] = 0
+	}
+	f.decode(th).AddRV(dst, f.d.Times, f.d.TRef)
+}
+
+// residuals fills f.r from the current curves and returns χ² (offsets profiled).
+func (f *fitter) residuals() float64 {
+	d := f.d
+	gam := make([]float64, len(d.Instruments))
+	for i := range d.RVs {
+		m := 0.0
+		for _, c := range f.curves {
+			m += c[i]
+		}
+		f.r[i] = d.RVs[i] - m
+		gam[d.Inst[i]] += f.w[i] * f.w[i] * f.r[i]
+	}
+	chi2 := 0.0
+	for i := range f.r {
+		f.r[i] = (f.r[i] - gam[d.Inst[i]]/f.wInst[d.Inst[i]]) * f.w[i]
+		chi2 += f.r[i] * f.r[i]
+	}
+	return chi2
+}
+
+// jacobian fills f.jac with ∂r_i/∂θ_p by forward differences, the offsets profiled: J = −w (∂m − ⟨∂m⟩_inst).
+func (f *fitter) jacobian(theta []float64) {
+	d := f.d
+	n, m := d.Len(), 5*f.np
+	th := make([]float64, 5)
+	mean := make([]float64, len(d.Instruments))
+	for j := range f.np {
+		for q := range 5 {
+			copy(th, theta[5*j:5*j+5])
+			h := 1e-6 * math.Max(1, math.Abs(th[q]))
+			if q == 0 {
+				h = 1e-7 // ln P: the phase drift over the span is 2π·span/P·h
+			}
+			th[q] += h
+			f.curve(f.tmp, th)
+			for k := range mean {
+				mean[k] = 0
+			}
+			for i := range n {
+				f.tmp[i] = (f.tmp[i] - f.curves[j][i]) / h
+				mean[d.Inst[i]] += f.w[i] * f.w[i] * f.tmp[i]
+			}
+			col := 5*j + q
+			for i := range n {
+				f.jac[i*m+col] = -f.w[i] * (f.tmp[i] - mean[d.Inst[i]]/f.wInst[d.Inst[i]])
+			}
+		}
+	}
+}
+
+// lm runs Levenberg–Marquardt from theta, leaving the best parameters in theta.
+func (f *fitter) lm(theta []float64) {
+	n, m := f.d.Len(), 5*f.np
+	for j := range f.np {
+		f.curve(f.curves[j], theta[5*j:5*j+5])
+	}
+	chi2 := f.residuals()
+	lambda := 1e-3
+	saved := make([][]float64, f.np)
+	for j := range saved {
+		saved[j] = make([]float64, n)
+	}
+	rsave := make([]float64, n)
+	for range f.opt.MaxIter {
+		f.jacobian(theta)
+		for p := range m {
+			f.g[p] = 0
+			for q := 0; q <= p; q++ {
+				f.a[p*m+q] = 0
+			}
+		}
+		for i := range n {
+			row := f.jac[i*m : i*m+m]
+			ri := f.r[i]
+			for p, jp := range row {
+				f.g[p] += jp * ri
+				for q := 0; q <= p; q++ {
+					f.a[p*m+q] += jp * row[q]
+				}
+			}
+		}
+		improved := false
+		for range 12 {
+			for j := range saved {
+				copy(saved[j], f.curves[j])
+			}
+			copy(rsave, f.r)
+			if !solveDamped(f.dl, f.a, f.g, m, lambda) {
+				lambda *= 10
+				continue
+			}
+			for p := range m {
+				f.trial[p] = theta[p] - f.dl[p]
+			}
+			for j := range f.np {
+				f.curve(f.curves[j], f.trial[5*j:5*j+5])
+			}
+			c2 := f.residuals()
+			if c2 < chi2 && !math.IsNaN(c2) {
+				rel := (chi2 - c2) / math.Max(chi2, 1e-300)
+				copy(theta, f.trial)
+				chi2 = c2
+				lambda = math.Max(lambda/10, 1e-12)
+				improved = true
+				if rel < 1e-10 {
+					return
+				}
+				break
+			}
+			for j := range saved {
+				copy(f.curves[j], saved[j])
+			}
+			copy(f.r, rsave)
+			lambda *= 10
+		}
+		if !improved {
+			return
+		}
+	}
+}
+
+// solveDamped solves (A + λ diag(A)) x = g for x by Cholesky, with A symmetric m×m given in its lower triangle
+// (row-major). It reports false when the damped matrix is not positive definite.
+func solveDamped(x, a, g []float64, m int, lambda float64) bool {
+	L := make([]float64, m*m)
+	for p := range m {
+		for q := 0; q <= p; q++ {
+			v := a[p*m+q]
+			if p == q {
+				v += lambda*v + 1e-12
+			}
+			for k := range q {
+				v -= L[p*m+k] * L[q*m+k]
+			}
+			if p == q {
+				if v <= 0 {
+					return false
+				}
+				L[p*m+p] = math.Sqrt(v)
+			} else {
+				L[p*m+q] = v / L[q*m+q]
+			}
+		}
+	}
+	for p := range m {
+		v := g[p]
+		for k := range p {
+			v -= L[p*m+k] * x[k]
+		}
+		x[p] = v / L[p*m+p]
+	}
+	for p := m - 1; p >= 0; p-- {
+		v := x[p]
+		for k := p + 1; k < m; k++ {
+			v -= L[k*m+p] * x[k]
+		}
+		x[p] = v / L[p*m+p]
+	}
+	return true
+}

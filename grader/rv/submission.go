@@ -1,0 +1,130 @@
+package rv
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+
+	erv "transitbench/engine/rv"
+)
+
+// SubmittedPlanet is one planet as a contestant submits it. Exactly one of KMS and MSinIMJup gives the
+// amplitude; exactly one of LRad, M0Rad and TPeriDays gives the phase. OmegaNodeRad is accepted for
+// compatibility with the original format and enters only through l (M0 = l − Ω − ω); after the load-time
+// conversion the truth has Ω = 0.
+type SubmittedPlanet struct {
+	PDays        float64  `json:"P_days"`
+	KMS          *float64 `json:"K_ms,omitempty"`
+	MSinIMJup    *float64 `json:"m_sin_i_mjup,omitempty"`
+	E            float64  `json:"e"`
+	OmegaRad     float64  `json:"omega_rad"`
+	OmegaNodeRad float64  `json:"Omega_rad,omitempty"`
+	LRad         *float64 `json:"l_rad,omitempty"`
+	M0Rad        *float64 `json:"M0_rad,omitempty"`
+	TPeriDays    *float64 `json:"t_peri_days,omitempty"`
+}
+
+// Submission is a planetary configuration and an optional jitter (m/s).
+type Submission struct {
+	Planets  []SubmittedPlanet `json:"planets"`
+	JitterMS float64           `json:"jitter_ms,omitempty"`
+}
+
+// ErrBadSubmission wraps every problem with a submission's content.
+var ErrBadSubmission = errors.New("rv: bad submission")
+
+// ParseSubmission reads a submission: either a JSON list of planets or an object {"planets": [...],
+// "jitter_ms": s}. Unknown fields are refused, so a misspelt key is not silently ignored.
+func ParseSubmission(b []byte) (*Submission, error) {
+	trim := bytes.TrimSpace(b)
+	if len(trim) == 0 {
+		return nil, fmt.Errorf("%w: empty input; give a JSON list of planets or {\"planets\": [...]}", ErrBadSubmission)
+	}
+	var s Submission
+	dec := json.NewDecoder(bytes.NewReader(trim))
+	dec.DisallowUnknownFields()
+	var err error
+	if trim[0] == '[' {
+		err = dec.Decode(&s.Planets)
+	} else {
+		err = dec.Decode(&s)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v (fields: P_days, K_ms or m_sin_i_mjup, e, omega_rad, l_rad or M0_rad or t_peri_days; optional jitter_ms)", ErrBadSubmission, err)
+	}
+	return &s, nil
+}
+
+// Resolve turns the submission into forward-model planets for a star of mStarSun with reference time tRef:
+// K from m sin i by erv.SemiAmplitude, M0 = l − Ω − ω, or M0 = 2π (t_ref − t_peri)/P. Eccentricities must lie
+// in [0, 1): the original clipped submissions at 0.8 while its truths reach 0.9, so this accepts any e < 1.
+func (s *Submission) Resolve(mStarSun, tRef float64) ([]erv.Planet, error) {
+	if !(s.JitterMS >= 0) || math.IsInf(s.JitterMS, 0) {
+		return nil, fmt.Errorf("%w: jitter_ms = %g must be finite and ≥ 0", ErrBadSubmission, s.JitterMS)
+	}
+	out := make([]erv.Planet, len(s.Planets))
+	for i, p := range s.Planets {
+		bad := func(format string, a ...any) error {
+			return fmt.Errorf("%w: planet %d: %s", ErrBadSubmission, i+1, fmt.Sprintf(format, a...))
+		}
+		if !(p.PDays > 0) || math.IsInf(p.PDays, 0) {
+			return nil, bad("P_days = %g must be a positive number", p.PDays)
+		}
+		if !(p.E >= 0 && p.E < 1) {
+			return nil, bad("e = %g must lie in [0, 1)", p.E)
+		}
+		if !finite(p.OmegaRad) || !finite(p.OmegaNodeRad) {
+			return nil, bad("omega_rad and Omega_rad must be finite")
+		}
+		var k float64
+		switch {
+		case p.KMS != nil && p.MSinIMJup != nil:
+			return nil, bad("give K_ms or m_sin_i_mjup, not both")
+		case p.KMS != nil:
+			k = *p.KMS
+		case p.MSinIMJup != nil:
+			k = erv.SemiAmplitude(*p.MSinIMJup, p.PDays, p.E, mStarSun)
+		default:
+			return nil, bad("missing amplitude: give K_ms (m/s) or m_sin_i_mjup (Jupiter masses)")
+		}
+		if !(k > 0) || math.IsInf(k, 0) {
+			return nil, bad("the semi-amplitude %g m/s must be positive", k)
+		}
+		var m0 float64
+		n := 0
+		if p.LRad != nil {
+			n++
+			m0 = erv.M0FromLongitude(*p.LRad, p.OmegaNodeRad, p.OmegaRad)
+		}
+		if p.M0Rad != nil {
+			n++
+			m0 = *p.M0Rad
+		}
+		if p.TPeriDays != nil {
+			n++
+			m0 = erv.M0FromPeriastron(*p.TPeriDays, p.PDays, tRef)
+		}
+		if n != 1 {
+			return nil, bad("give exactly one phase: l_rad, M0_rad or t_peri_days")
+		}
+		if !finite(m0) {
+			return nil, bad("the phase is not finite")
+		}
+		out[i] = erv.Planet{PeriodDays: p.PDays, KMS: k, E: p.E, OmegaRad: p.OmegaRad, M0Rad: m0}
+	}
+	return out, nil
+}
+
+// FromPlanets writes forward-model planets as a submission (K_ms, M0_rad).
+func FromPlanets(planets []erv.Planet, jitterMS float64) *Submission {
+	s := &Submission{JitterMS: jitterMS, Planets: make([]SubmittedPlanet, len(planets))}
+	for i, p := range planets {
+		k, m0 := p.KMS, p.M0Rad
+		s.Planets[i] = SubmittedPlanet{PDays: p.PeriodDays, KMS: &k, E: p.E, OmegaRad: p.OmegaRad, M0Rad: &m0}
+	}
+	return s
+}
+
+func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
