@@ -18,4 +18,6 @@ func (g simGenerator) generate(sp starSpec) (*starResult, error) {
 	return &starResult{Curve: r.Curve, Star: r.Star, Answer: r.Answer}, nil
 }
 
-func (g simGenerator) cadences(sp starSpec) ([]float64, []int32) { return sim.Cadences(sim.Spec(sp), g.knobs) }
+func (g simGenerator) cadences(sp starSpec) ([]float64, []int32) {
+	return sim.Cadences(sim.Spec(sp), g.knobs)
+}
