@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"sort"
 
 	"transitbench/data"
 	"transitbench/engine/lc"
@@ -112,7 +111,7 @@ func (r *StarResult) Outcome() string {
 
 // MatchStar matches a star's rows against its answer (SPEC A5). validTimes are the times (BKJD days) of the
 // star's valid cadences (finite flux, Quality & lc.DefaultQualityMask == 0), ascending (an unsorted slice is
-// sorted in a copy); rows are all the rows the solution gave, in output order.
+// sorted in a copy; the times must be finite); rows are all the rows the solution gave, in output order.
 //
 // Only the top MaxCountedRows rows by score count (TopRows). On a star that is not scored (a confirmed-planet
 // host, an uncounted EB) every counted row is "ignored": neither credit nor false. On a scored star the counted
@@ -169,10 +168,13 @@ func MatchStar(ans data.Answer, validTimes []float64, rows []Row) StarResult {
 		res.MES = planets[0].MES
 	}
 
-	times := validTimes
-	if !sort.Float64sAreSorted(times) {
-		times = slices.Clone(times)
-		slices.Sort(times)
+	// The times are checked for order only when a row needs them.
+	var times []float64
+	timesFor := func() []float64 {
+		if times == nil {
+			times = ascending(validTimes)
+		}
+		return times
 	}
 
 	for i := range res.Rows {
@@ -182,7 +184,7 @@ func MatchStar(ans data.Answer, validTimes []float64, rows []Row) StarResult {
 		var attempt match // the best gated attempt, claimed planets included, for the report
 		attemptJ := -1
 		for j, p := range planets {
-			m := evaluate(p, rr.Row, times)
+			m := evaluate(p, rr.Row, timesFor)
 			if m.status == "" {
 				continue
 			}
@@ -271,10 +273,10 @@ func (m match) failure() string {
 	return fmt.Sprintf("period within 1 %% of %s but f_pred %d/%d < 0.75", m.al.periodText, m.predHit, m.predObs)
 }
 
-// evaluate tests row r against planet p over the valid times.
-func evaluate(p data.Planet, r Row, times []float64) match {
+// evaluate tests row r against planet p over the valid times, which timesFor returns in ascending order.
+func evaluate(p data.Planet, r Row, timesFor func() []float64) match {
 	if !positiveFinite(p.PeriodDays) || !positiveFinite(p.DurationDays) || !finite(p.T0Days) ||
-		!positiveFinite(r.PeriodDays) || !finite(r.T0Days) || len(times) == 0 {
+		!positiveFinite(r.PeriodDays) || !finite(r.T0Days) {
 		return match{}
 	}
 	var m match
@@ -287,6 +289,10 @@ func evaluate(p data.Planet, r Row, times []float64) match {
 	}
 	if m.status == "" {
 		return m
+	}
+	times := timesFor()
+	if len(times) == 0 {
+		return m // nothing observed: every share is 0
 	}
 	half := p.DurationDays / 2
 	tau := max(half, lc.CadenceDays)
@@ -313,13 +319,11 @@ func newComb(t0, period, lo float64) comb {
 	return comb{ref: lo + off, period: period}
 }
 
-// dist returns the distance (days) from t to the nearest midtime of c.
+// dist returns the distance (days) from t to the nearest midtime of c: |φ − round(φ)|·P with φ = (t − ref)/P.
+// For t within the data span φ is at most a few thousand, so the rounding error is below 1e-12 d.
 func (c comb) dist(t float64) float64 {
-	x := math.Mod(t-c.ref, c.period)
-	if x < 0 {
-		x += c.period
-	}
-	return min(x, c.period-x)
+	phi := (t - c.ref) / c.period
+	return math.Abs(phi-math.Round(phi)) * c.period
 }
 
 // count returns how many of c's midtimes within [lo − half, hi + half] are observed (a valid time within ±half)
@@ -333,7 +337,7 @@ func (c comb) count(times []float64, lo, hi, half float64, other comb, tau float
 	start := 0 // midtimes ascend, so each search starts where the previous one ended
 	for k := k0; k <= k1; k++ {
 		tc := c.ref + k*c.period
-		i := start + sort.SearchFloat64s(times[start:], tc-half)
+		i := lowerBound(times, start, tc-half)
 		start = i
 		if i == len(times) || times[i] > tc+half {
 			continue
@@ -344,6 +348,46 @@ func (c comb) count(times []float64, lo, hi, half float64, other comb, tau float
 		}
 	}
 	return observed, hit
+}
+
+// ascending returns ts when it is in ascending order, else a sorted copy; never nil.
+func ascending(ts []float64) []float64 {
+	for i := 1; i < len(ts); i++ {
+		if ts[i] < ts[i-1] {
+			s := slices.Clone(ts)
+			slices.Sort(s)
+			return s
+		}
+	}
+	if ts == nil {
+		return []float64{}
+	}
+	return ts
+}
+
+// lowerBound returns the first index i ≥ from with times[i] ≥ x, or len(times). It gallops from `from` (steps 1,
+// 2, 4, …) before bisecting, so successive midtimes a few hundred cadences apart cost O(log gap), not O(log N).
+func lowerBound(times []float64, from int, x float64) int {
+	n := len(times)
+	if from >= n || times[from] >= x {
+		return from
+	}
+	lo, step := from, 1 // invariant: times[lo] < x
+	hi := lo + step
+	for hi < n && times[hi] < x {
+		lo, step = hi, step*2
+		hi = lo + step
+	}
+	lo, hi = lo+1, min(hi, n)
+	for lo < hi {
+		mid := int(uint(lo+hi) >> 1)
+		if times[mid] < x {
+			lo = mid + 1
+		} else {
+			hi = mid
+		}
+	}
+	return lo
 }
 
 func share(num, den int) float64 {

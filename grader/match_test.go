@@ -201,9 +201,9 @@ func TestMatchRules(t *testing.T) {
 			want{StatusFull, 37, 31, 37, 31, ""}},
 
 		// --- edge cases ---
-		// No valid cadences: nothing is observed, nothing matches.
+		// No valid cadences: nothing is observed, every share is 0/0 = 0, nothing matches.
 		{"no valid times", planetYear, nil, Row{10, 170.7, 1},
-			want{StatusFalse, 0, 0, 0, 0, "not within 1 %"}},
+			want{StatusFalse, 0, 0, 0, 0, "f_true 0/0"}},
 		// A huge period is far from every alias: false without counting midtimes.
 		{"huge period", planetYear, year, Row{1e300, 170.7, 1}, want{StatusFalse, 0, 0, 0, 0, "not within 1 %"}},
 		// A tiny period likewise (it would have 4e14 midtimes in the year).
