@@ -94,7 +94,7 @@ func drawEB(spec Spec, k *Knobs, m *meter) (*ebModel, string) {
 			continue
 		}
 		e.t0Days = m.t[0] + e.periodDays*r.Float64()
-		if transitsWithData(m.t, e.periodDays, e.t0Days, e.pWidth*e.periodDays/2) >= 2 {
+		if transitsWithData(m.t, e.periodDays, e.t0Days, e.pWidth*e.periodDays) >= 2 {
 			break
 		}
 	}
@@ -115,7 +115,7 @@ func drawEB(spec Spec, k *Knobs, m *meter) (*ebModel, string) {
 	}
 	if r.Float64() < ek.BackgroundProb {
 		class = MorphBackground
-		e.dilution = logUniform(r, ek.BackgroundDilution.Lo, ek.BackgroundDilution.Hi)
+		e.dilution = math.Min(1, logUniform(r, ek.BackgroundDepth.Lo, ek.BackgroundDepth.Hi)/e.pDepth)
 	} else {
 		e.dilution = uniform(r, ek.CompanionDilution.Lo, ek.CompanionDilution.Hi)
 	}
@@ -124,7 +124,7 @@ func drawEB(spec Spec, k *Knobs, m *meter) (*ebModel, string) {
 
 // addEB adds an eclipsing binary to signal and returns its answer with the giveaways computed on the star's
 // own noise (m measures the detrended, raw the undetrended planet-free flux).
-func addEB(spec Spec, k *Knobs, cal *calendar, st star, m *meter, nz *noise, signal []float64) (*data.EB, error) {
+func addEB(spec Spec, k *Knobs, cal *calendar, st star, m *meter, nz *starNoise, signal []float64) (*data.EB, error) {
 	e, class := drawEB(spec, k, m)
 	e.fill(cal.time, signal)
 	raw := newRawMeter(cal, nz.flux)
@@ -159,9 +159,9 @@ func giveaways(e *ebModel, ek *EBKnobs, m, raw *meter) []string {
 	var out []string
 	d := e.dilution
 	pDur, sDur := e.pWidth*e.periodDays, e.sWidth*e.periodDays
-	np := transitsWithData(m.t, e.periodDays, e.t0Days, pDur/2)
+	np := transitsWithData(m.t, e.periodDays, e.t0Days, pDur)
 	ts := e.t0Days + (e.sPhase)*e.periodDays
-	ns := transitsWithData(m.t, e.periodDays, ts, sDur/2)
+	ns := transitsWithData(m.t, e.periodDays, ts, sDur)
 	meanP := d * e.pDepth * meanProfile(e.shape)
 	meanS := d * e.sDepth * meanProfile(e.shape)
 	if ns > 0 && meanS > 0 {

@@ -66,7 +66,7 @@ func planFalseAlarm(spec Spec, k *Knobs) faPlan {
 // the false alarm in ans. The signal's size is set by a drawn MES: a box search folding at the recorded
 // period sees a mean depth δ̄·n_events/N_epochs over N_epochs epochs with data, so the events get
 // δ̄ = MES·σ_D(w)·√N_epochs / n_events, σ_D measured on the detrended noise.
-func plantFalseAlarm(spec Spec, k *Knobs, cal *calendar, nz *noise, fa faPlan, ans *data.Answer) []float64 {
+func plantFalseAlarm(spec Spec, k *Knobs, cal *calendar, nz *starNoise, fa faPlan, ans *data.Answer) []float64 {
 	r := stream(spec.Seed, "fa-signal")
 	f := append([]float64(nil), nz.flux...)
 	m := newMeter(cal, nz.flux, k)
@@ -75,7 +75,7 @@ func plantFalseAlarm(spec Spec, k *Knobs, cal *calendar, nz *noise, fa faPlan, a
 	rec := &data.FalseAlarm{Kind: fa.kind}
 	// depthFor returns the mean event depth that gives the target MES for events of width w.
 	depthFor := func(period, t0, w float64, nEvents int) float64 {
-		n := transitsWithData(m.t, period, t0, w/2)
+		n := transitsWithData(m.t, period, t0, w)
 		if nEvents <= 0 || n == 0 {
 			return 0
 		}
@@ -87,7 +87,7 @@ func plantFalseAlarm(spec Spec, k *Knobs, cal *calendar, nz *noise, fa faPlan, a
 		w := float64(2+r.IntN(3)) * lc.CadenceDays
 		off := lc.CadenceDays / 2
 		rec.PeriodDays, rec.T0Days = cal.desatPeriod, cal.desat[0]+off+w/2
-		n := transitsWithData(m.t, rec.PeriodDays, rec.T0Days, w/2)
+		n := transitsWithData(m.t, rec.PeriodDays, rec.T0Days, w)
 		a := depthFor(rec.PeriodDays, rec.T0Days, w, n)
 		for _, td := range cal.desat {
 			addBox(t, f, td+off, td+off+w, -a*uniform(r, 0.7, 1.3))
@@ -101,7 +101,7 @@ func plantFalseAlarm(spec Spec, k *Knobs, cal *calendar, nz *noise, fa faPlan, a
 		var epochs []float64
 		for e := 0; t0+float64(e)*period < m.t[len(m.t)-1]; e++ {
 			mid := t0 + float64(e)*period
-			if transitsWithData(m.t, period, mid, w/2) > 0 && hasData(m.t, mid, w/2) {
+			if hasData(m.t, mid, w/2) {
 				epochs = append(epochs, mid)
 			}
 		}
@@ -121,7 +121,7 @@ func plantFalseAlarm(spec Spec, k *Knobs, cal *calendar, nz *noise, fa faPlan, a
 		period := uniform(r, 2, 15)
 		w := uniform(r, 0.15, 0.4)
 		t0 := m.t[0] + period*r.Float64()
-		a := depthFor(period, t0, w, transitsWithData(m.t, period, t0, w/2)) / gaussMean
+		a := depthFor(period, t0, w, transitsWithData(m.t, period, t0, w)) / gaussMean
 		life := uniform(r, 2, 6) * period
 		depth := 1.0
 		for e := 0; t0+float64(e)*period < t[len(t)-1]+period; e++ {
@@ -135,7 +135,7 @@ func plantFalseAlarm(spec Spec, k *Knobs, cal *calendar, nz *noise, fa faPlan, a
 		t0 := m.t[0] + period*r.Float64()
 		w := 0.2 * period
 		// The mean of the normalised profile over |φ| < 0.1 is ≈ 0.86 of its minimum (numerically).
-		a := depthFor(period, t0, w, transitsWithData(m.t, period, t0, w/2)) / 0.86
+		a := depthFor(period, t0, w, transitsWithData(m.t, period, t0, w)) / 0.86
 		for i, ti := range t {
 			ph := 2 * math.Pi * (ti - t0) / period
 			f[i] -= a * (math.Cos(ph) + 0.6*math.Cos(2*ph) + 0.3*math.Cos(3*ph)) / 1.9
@@ -212,5 +212,3 @@ func meanSpacing(ts []float64) float64 {
 	}
 	return (ts[len(ts)-1] - ts[0]) / float64(len(ts)-1)
 }
-
-

@@ -84,12 +84,12 @@ type NoiseKnobs struct {
 
 // PlanetKnobs govern the injected planet (SPEC A2, A4).
 type PlanetKnobs struct {
-	MES         Range   // multiple-event statistic, uniform
-	PeriodDays  Range   // period, log-uniform, further limited to periods leaving MinTransits transits with data
-	MinTransits int     // transits with data the planet must show
-	B           Range   // impact parameter, uniform
-	MaxRpRs     float64 // largest radius ratio the depth solve may reach; a draw needing more is redrawn
-	Redraws     int     // attempts at (period, b, t0) before the largest-MES feasible draw is accepted
+	MES          Range   // multiple-event statistic, uniform
+	PeriodDays   Range   // period, log-uniform, further limited to periods leaving MinTransits transits with data
+	MinTransits  int     // transits with data the planet must show
+	B            Range   // impact parameter, uniform
+	MaxRpRs      float64 // largest radius ratio the depth solve may reach; a draw needing more is redrawn
+	Redraws      int     // attempts at (period, b, t0) before the largest-MES feasible draw is accepted
 	MESTolerance float64 // relative tolerance of the depth solve on the measured MES
 }
 
@@ -97,7 +97,7 @@ type PlanetKnobs struct {
 type EBKnobs struct {
 	PeriodDays          Range   // catalogue periods kept (at least two eclipses fit in the year)
 	BackgroundProb      float64 // share of EBs that are diluted background binaries with planet-like depths
-	BackgroundDilution  Range   // light fraction of a background binary in the aperture, log-uniform
+	BackgroundDepth     Range   // diluted primary depth of a background binary, log-uniform (sets its light fraction)
 	CompanionDilution   Range   // light fraction of a bound or foreground binary (third light elsewhere), uniform
 	EllipsoidalPerMorph float64 // ellipsoidal semi-amplitude per unit morphology above EllipsoidalMorph, relative flux
 	EllipsoidalMorph    float64 // morphology above which ellipsoidal and reflection modulation appears
@@ -144,8 +144,8 @@ func DefaultKnobs() *Knobs {
 			QuarterDays:         Range{89.5, 93.0},   // Q2–Q5 lasted 88.7–94.7 d; four of them span ≈ 372 d with the rolls
 			RollGapDays:         Range{1.0, 2.5},     // Q2→Q3→Q4→Q5 roll gaps were 1.3–2.9 d
 			DownlinksPerQuarter: 2,                   // one downlink a month
-			DownlinkGapDays:     Range{0.9, 1.4},     // ≈ 1 d lost per downlink (Data Release Notes)
-			EarthPointDays:      Range{0.1, 0.3},     // slew to and from Earth point is flagged (bit 8) for hours
+			DownlinkGapDays:     Range{1.0, 1.5},     // ≈ 1 d lost per downlink (Data Release Notes)
+			EarthPointDays:      Range{0.2, 0.5},     // slew to and from Earth point is flagged (bit 8) for hours
 			SafeModeRate:        0.6,                 // Kepler entered safe mode a few times in four years of early operations
 			SafeModeDays:        Range{1.5, 4.0},     // safe modes cost days of data
 			DesatIntervalDays:   Range{2.9, 3.1},     // desaturations every ≈ 3 d in the first years
@@ -210,16 +210,16 @@ func DefaultKnobs() *Knobs {
 		EB: EBKnobs{
 			PeriodDays:          Range{0.25, 120},
 			BackgroundProb:      0.45,
-			BackgroundDilution:  Range{0.002, 0.08},
+			BackgroundDepth:     Range{3e-4, 1e-2}, // planet-like depths: hot Jupiters ≈ 1 %, super-Earths ≈ 300 ppm
 			CompanionDilution:   Range{0.5, 1.0},
 			EllipsoidalPerMorph: 0.05,
 			EllipsoidalMorph:    0.5,
 			ReflectionShare:     0.2,
-			SecondaryMES:        7.1,  // SPEC A4
-			OddEvenSigma:        5,    // SPEC A4
+			SecondaryMES:        7.1, // SPEC A4
+			OddEvenSigma:        5,   // SPEC A4
 			OddEvenFoldRatio:    0.5,
-			TooDeepRpRs:         0.3,  // SPEC A4
-			EllipsoidalSNR:      10,   // SPEC A4
+			TooDeepRpRs:         0.3, // SPEC A4
+			EllipsoidalSNR:      10,  // SPEC A4
 		},
 		FalseAlarm: FalseAlarmKnobs{
 			Kinds: []KindWeight{

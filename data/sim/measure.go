@@ -4,26 +4,26 @@ import (
 	"math"
 	"slices"
 	"strconv"
-
-	"transitbench/engine/lc"
 )
 
 // meter measures noise on a star's planet-free flux the way SPEC A4 defines MES: the flux is detrended
-// (a running Tukey biweight location, split at gaps) and σ_D is the robust scatter of its mean over windows of
-// the transit duration. It keeps the valid cadences only.
+// (a running Tukey biweight location, split at gaps) and σ_D is engine/noise's SigmaD of the detrended flux. It
+// keeps the valid cadences only.
 type meter struct {
-	t, flat   []float64 // valid cadences: time (BKJD days) and detrended relative flux − 1
-	window    float64   // detrending window, days
-	cache     map[float64]float64
-	prefix    []float64 // prefix sums of flat
-	segStart  []int     // for each valid cadence, the index of the first cadence of its segment
+	t, flat []float64 // valid cadences: time (BKJD days) and detrended relative flux (median ≈ 1)
+	window  float64   // detrending window, days
+	cad     float64   // the cadence as engine/noise finds it: the median spacing of t
+	cache   map[float64]float64
+
+	// scratch buffers
+	model, tv, fv, work []float64
 }
 
-// gapDays splits the light curve into segments at gaps longer than this (days) for detrending and windows.
+// gapDays splits the light curve into segments at gaps longer than this (days) for detrending.
 const gapDays = 0.5
 
 // newMeter detrends the valid cadences of flux with a biweight window of max(MinWindowDays, WindowDurations ×
-// 12 h) (the longest duration measured, CDPP's 12 h) and prepares the prefix sums σ_D needs.
+// 12 h) (the longest duration measured is CDPP's 12 h).
 func newMeter(cal *calendar, flux []float64, k *Knobs) *meter {
 	m := &meter{cache: map[float64]float64{}}
 	var f []float64
@@ -33,75 +33,89 @@ func newMeter(cal *calendar, flux []float64, k *Knobs) *meter {
 			f = append(f, flux[i])
 		}
 	}
-	// Windows long enough to keep the longest transit durations measured (12 h for CDPP).
 	m.window = math.Max(k.Measure.MinWindowDays, k.Measure.WindowDurations*0.5)
 	trend := biweightTrend(m.t, f, m.window)
 	m.flat = make([]float64, len(f))
-	m.prefix = make([]float64, len(f)+1)
-	m.segStart = make([]int, len(f))
 	for i := range f {
-		m.flat[i] = f[i]/trend[i] - 1
-		m.prefix[i+1] = m.prefix[i] + m.flat[i]
-		if i > 0 && m.t[i]-m.t[i-1] <= gapDays {
-			m.segStart[i] = m.segStart[i-1]
-		} else {
-			m.segStart[i] = i
-		}
+		m.flat[i] = f[i] / trend[i]
 	}
+	m.init()
 	return m
 }
 
-// sigmaD returns σ_D, the scatter of the mean of the detrended flux over windows of durationDays: the window
-// starting at every valid cadence that holds at least 75 % of its expected cadences and no gap gives one mean,
-// and σ_D = 1.4826 · MAD of those means (robust against the few windows holding outliers).
+// init measures the cadence and allocates the scratch buffers.
+func (m *meter) init() {
+	n := len(m.t)
+	m.model = make([]float64, n)
+	m.tv = make([]float64, 0, n)
+	m.fv = make([]float64, 0, n)
+	m.work = make([]float64, 0, n+1)
+	if n > 1 {
+		d := m.work[:n-1]
+		for i := range d {
+			d[i] = m.t[i+1] - m.t[i]
+		}
+		m.cad = medianSelect(d)
+	}
+}
+
+// sigmaD returns σ_D of the meter's flux over windows of durationDays (as engine/noise.SigmaD), cached.
 func (m *meter) sigmaD(durationDays float64) float64 {
 	if v, ok := m.cache[durationDays]; ok {
 		return v
 	}
-	expected := durationDays / lc.CadenceDays
-	minCount := int(math.Max(1, math.Ceil(0.75*expected)))
-	means := make([]float64, 0, len(m.t))
-	j := 0
-	for i := range m.t {
-		if j < i {
-			j = i
-		}
-		for j < len(m.t) && m.t[j] < m.t[i]+durationDays {
-			j++
-		}
-		// Cadences i … j−1 lie in [t_i, t_i + D); the window must not cross a gap.
-		if j-i < minCount || m.segStart[j-1] != m.segStart[i] {
-			continue
-		}
-		means = append(means, (m.prefix[j]-m.prefix[i])/float64(j-i))
-	}
-	s := madSigma(means)
+	s := m.sigmaDOf(m.t, m.flat, durationDays)
 	m.cache[durationDays] = s
 	return s
 }
 
-// cdppTable returns CDPP at 3, 6 and 12 h in ppm, σ_D(h) × 10⁶, rounded to 0.1 ppm, keyed as star.json wants.
+// sigmaDOf computes engine/noise.SigmaD(tv, fv, durationDays) for finite, sorted tv and finite fv, with the
+// meter's cadence and selection instead of sorting (the same value, several times faster):
+// m = max(1, round(D/c)) cadences per window, windows [tᵢ, tᵢ + (m − ½)c) with at least ⌈m/2⌉ cadences,
+// σ_D = 1.4826 · MAD of the window means of f − median(f); NaN with fewer than 10 windows.
+func (m *meter) sigmaDOf(tv, fv []float64, durationDays float64) float64 {
+	const madToSigma = 1.482602218505602 // as engine/noise
+	if len(tv) < 2 || !(durationDays > 0) {
+		return math.NaN()
+	}
+	c := m.cad
+	nw := max(1, int(math.Round(durationDays/c)))
+	span := (float64(nw) - 0.5) * c
+	need := (nw + 1) / 2
+	w := append(m.work[:0], fv...)
+	med := medianSelect(w)
+	cum := append(m.work[:0], 0)
+	for i, f := range fv {
+		cum = append(cum, cum[i]+(f-med))
+	}
+	means := make([]float64, 0, len(tv))
+	j := 0
+	for i := range tv {
+		for j < len(tv) && tv[j] < tv[i]+span {
+			j++
+		}
+		if n := j - i; n >= need {
+			means = append(means, (cum[j]-cum[i])/float64(n))
+		}
+	}
+	if len(means) < 10 {
+		return math.NaN()
+	}
+	mm := medianSelect(means)
+	for i := range means {
+		means[i] = math.Abs(means[i] - mm)
+	}
+	return madToSigma * medianSelect(means)
+}
+
+// cdppTable returns CDPP at 3, 6 and 12 h in ppm (engine/noise.CDPP, σ_D(h) × 10⁶), rounded to 0.1 ppm, keyed
+// as star.json wants.
 func (m *meter) cdppTable() map[string]float64 {
 	out := map[string]float64{}
 	for _, h := range []float64{3, 6, 12} {
 		out[strconv.FormatFloat(h, 'f', 1, 64)] = round(m.sigmaD(h/24)*1e6, 1)
 	}
 	return out
-}
-
-// madSigma returns 1.4826 · median(|x − median(x)|), the standard deviation of a normal sample estimated
-// robustly. It reorders x.
-func madSigma(x []float64) float64 {
-	if len(x) == 0 {
-		return math.NaN()
-	}
-	slices.Sort(x)
-	med := median(x)
-	for i := range x {
-		x[i] = math.Abs(x[i] - med)
-	}
-	slices.Sort(x)
-	return 1.4826 * median(x)
 }
 
 // median returns the median of sorted x.
@@ -168,14 +182,12 @@ func biweightTrend(t, f []float64, windowDays float64) []float64 {
 // with the median absolute deviation MAD about it, five iterations of
 // loc ← Σ wᵢxᵢ / Σ wᵢ, wᵢ = (1 − uᵢ²)² for |uᵢ| < 1, uᵢ = (xᵢ − loc)/(5·MAD).
 func biweightLocation(x []float64, dev *[]float64) float64 {
-	slices.Sort(x)
-	loc := median(x)
+	loc := medianSelect(x)
 	d := (*dev)[:0]
 	for _, v := range x {
 		d = append(d, math.Abs(v-loc))
 	}
-	slices.Sort(d)
-	mad := median(d)
+	mad := medianSelect(d)
 	*dev = d
 	if mad == 0 {
 		return loc
@@ -198,7 +210,7 @@ func biweightLocation(x []float64, dev *[]float64) float64 {
 	return loc
 }
 
-// newRawMeter is a meter on the undetrended flux: each quarter divided by its median, minus 1. Its σ_D keeps
+// newRawMeter is a meter on the undetrended flux: each quarter divided by its median. Its σ_D keeps
 // the slow variability (spots, trends) a detrended meter removes.
 func newRawMeter(cal *calendar, flux []float64) *meter {
 	m := &meter{cache: map[float64]float64{}}
@@ -217,19 +229,10 @@ func newRawMeter(cal *calendar, flux []float64) *meter {
 		}
 		med := median(slices.Sorted(slices.Values(m.flat[s:e])))
 		for i := s; i < e; i++ {
-			m.flat[i] = m.flat[i]/med - 1
+			m.flat[i] /= med
 		}
 		s = e
 	}
-	m.prefix = make([]float64, len(m.flat)+1)
-	m.segStart = make([]int, len(m.flat))
-	for i := range m.flat {
-		m.prefix[i+1] = m.prefix[i] + m.flat[i]
-		if i > 0 && m.t[i]-m.t[i-1] <= gapDays {
-			m.segStart[i] = m.segStart[i-1]
-		} else {
-			m.segStart[i] = i
-		}
-	}
+	m.init()
 	return m
 }

@@ -7,9 +7,9 @@ import (
 	"transitbench/engine/lc"
 )
 
-// noise is a star's planet-free light curve: flux = 1 + the sum of its ingredients, and the per-cadence
+// starNoise is a star's planet-free light curve: flux = 1 + the sum of its ingredients, and the per-cadence
 // white-noise σ reported as flux_err. Each ingredient draws from its own stream.
-type noise struct {
+type starNoise struct {
 	flux  []float64
 	sigma float64 // per-cadence white noise, relative flux
 
@@ -30,11 +30,11 @@ func ouMeanVariance(tDays, tauDays float64) float64 {
 
 // newNoise builds the noise of the star. The white and red parts share the star's 6-h CDPP: a fraction f of its
 // variance is red (σ_red² · V_OU(6 h, τ) = f · CDPP²), the rest white (σ_w² / N_6h = (1 − f) · CDPP²).
-func newNoise(spec Spec, k *Knobs, cal *calendar, st star) *noise {
+func newNoise(spec Spec, k *Knobs, cal *calendar, st star) *starNoise {
 	nk := &k.Noise
 	n := len(cal.time)
 	t := cal.time
-	nz := &noise{flux: make([]float64, n)}
+	nz := &starNoise{flux: make([]float64, n)}
 	f := nz.flux
 
 	// White and granulation-like red noise.
@@ -72,7 +72,7 @@ func newNoise(spec Spec, k *Knobs, cal *calendar, st star) *noise {
 // addSpots adds quasi-periodic rotational modulation to a share SpotProb of stars:
 // Re[c₁(t) e^(2πi t/P)] + Re[c₂(t) e^(4πi t/P)], where c₁, c₂ are complex Ornstein–Uhlenbeck processes with
 // coherence time L·P (spot evolution over L rotations) and rms A and 0.3 A (A the semi-amplitude drawn).
-func (nz *noise) addSpots(r *rand.Rand, nk *NoiseKnobs, t []float64) {
+func (nz *starNoise) addSpots(r *rand.Rand, nk *NoiseKnobs, t []float64) {
 	if r.Float64() >= nk.SpotProb {
 		return
 	}
@@ -174,7 +174,7 @@ func addQuarterTrends(r *rand.Rand, nk *NoiseKnobs, cal *calendar, f []float64) 
 
 // addRamps adds thermal settling after every gap: A·e^(−(t−t_r)/τ) from the time t_r data resume, with the
 // star's own sign and a size A that varies between events.
-func (nz *noise) addRamps(r *rand.Rand, nk *NoiseKnobs, cal *calendar, f []float64) {
+func (nz *starNoise) addRamps(r *rand.Rand, nk *NoiseKnobs, cal *calendar, f []float64) {
 	amp := logUniform(r, nk.RampAmp.Lo, nk.RampAmp.Hi)
 	tau := uniform(r, nk.RampTauDays.Lo, nk.RampTauDays.Hi)
 	nz.rampSign = 1

@@ -6,103 +6,98 @@ import (
 	"math/rand/v2"
 
 	"transitbench/data"
+	"transitbench/engine/lc"
+	"transitbench/engine/noise"
 	"transitbench/engine/transit"
 )
 
 // errNoPeriod is returned when no period in the knobs' range leaves enough transits with data.
 var errNoPeriod = errors.New("no period in the planet range leaves the required transits with data; widen Planet.PeriodDays or lower Planet.MinTransits")
 
-// meanDepth returns the model's mean in-transit depth, (1/T14) ∫ (1 − F(t)) dt over first to fourth contact,
-// with the instantaneous (not exposure-averaged) flux on 256 midpoint samples.
-func meanDepth(p transit.Params) float64 {
-	const n = 256
-	d := p.DurationDays()
-	if d <= 0 {
+// transitsWithData counts the epochs t0 + nP that have data: at least max(1, ⌈D/(2c)⌉) of the sorted valid
+// times t within ±D/2 of the mid-time (c the long cadence), the rule of engine/noise.NTransitsWithData.
+func transitsWithData(t []float64, period, t0, durationDays float64) int {
+	if len(t) == 0 || !(period > 0) || !(durationDays > 0) {
 		return 0
 	}
-	p.Supersample = 1
-	var t, f [n]float64
-	for i := range t {
-		t[i] = p.T0Days + d*((float64(i)+0.5)/n-0.5)
-	}
-	p.Flux(f[:], t[:])
-	s := 0.0
-	for _, v := range f {
-		s += 1 - v
-	}
-	return s / n
-}
-
-// transitsWithData counts the epochs t0 + nP whose window ±halfDays holds at least one of the sorted valid
-// times t (SPEC A5's "observed" transit).
-func transitsWithData(t []float64, period, t0, halfDays float64) int {
-	if len(t) == 0 || period <= 0 {
-		return 0
-	}
+	half := durationDays / 2
+	need := max(1, int(math.Ceil(durationDays/(2*lc.CadenceDays)-1e-9)))
 	n := 0
-	first := math.Ceil((t[0] - halfDays - t0) / period)
-	for e := first; ; e++ {
+	for e := math.Floor((t[0] - t0) / period); ; e++ {
 		mid := t0 + e*period
-		if mid-halfDays > t[len(t)-1] {
+		if mid-half > t[len(t)-1] {
 			break
 		}
-		i := lowerBound(t, mid-halfDays)
-		if i < len(t) && t[i] <= mid+halfDays {
+		i := lowerBound(t, mid-half)
+		j := i
+		for j < len(t) && t[j] <= mid+half && j-i < need {
+			j++
+		}
+		if j-i >= need {
 			n++
 		}
 	}
 	return n
 }
 
-// mesOf returns the MES of planet p on the meter's flux (SPEC A4): MES = δ̄ / σ_D(T14) · √N, with δ̄ the mean
-// in-transit depth of the model and N the transits with data. It also returns T14 and N.
-func (m *meter) mesOf(p transit.Params) (mes, t14 float64, n int) {
-	t14 = p.DurationDays()
-	if t14 <= 0 {
-		return 0, 0, 0
+// signal returns the MES statistics of planet p on the meter's flux as engine/noise.MES defines them (SPEC A4):
+// the mean in-transit depth of p's exposure-averaged model at the valid cadences within ±T14/2 of a mid-time,
+// σ_D(T14) of the flux with every cadence within T14/2 + one cadence of a mid-time masked, and the transits
+// with data; MES = depth/σ_D·√N.
+func (m *meter) signal(p transit.Params) noise.Signal {
+	d := p.DurationDays()
+	p.Flux(m.model, m.t)
+	s := noise.Signal{MeanDepth: noise.MeanInTransitDepth(m.t, m.model, p.PeriodDays, p.T0Days, d)}
+	half := d/2 + m.cad
+	tv, fv := m.tv[:0], m.fv[:0]
+	for i, ti := range m.t {
+		dt := ti - p.T0Days
+		dt -= p.PeriodDays * math.Floor(dt/p.PeriodDays+0.5)
+		if math.Abs(dt) <= half {
+			continue
+		}
+		tv = append(tv, ti)
+		fv = append(fv, m.flat[i])
 	}
-	n = transitsWithData(m.t, p.PeriodDays, p.T0Days, t14/2)
-	return meanDepth(p) / m.sigmaD(t14) * math.Sqrt(float64(n)), t14, n
+	s.SigmaD = m.sigmaDOf(tv, fv, d)
+	s.NTransits = transitsWithData(m.t, p.PeriodDays, p.T0Days, d)
+	switch {
+	case s.NTransits == 0:
+		s.MES = 0
+	case math.IsNaN(s.SigmaD) || s.SigmaD <= 0:
+		s.MES = math.NaN()
+	default:
+		s.MES = s.MeanDepth / s.SigmaD * math.Sqrt(float64(s.NTransits))
+	}
+	return s
 }
 
-// solveRpRs returns the radius ratio k for which the MES of p (with RpRs = k) is target: bisection on k over
-// (0, kMax] of δ̄(k)/σ_D(T14(k))·√N(T14(k)). σ_D is re-measured at the new T14 in an outer loop (three rounds),
-// since it changes slowly with the duration. It returns NaN when even kMax falls short.
+// solveRpRs returns the radius ratio k at which the MES of p (with RpRs = k) is within tol of target, or NaN
+// when that needs k > kMax. Since the mean depth grows about as k², it iterates k ← k·√(target/MES(k)) from
+// k = √(target·σ_D/√N) (at most 8 rounds).
 func (m *meter) solveRpRs(p transit.Params, target, kMax, tol float64) float64 {
-	k := 0.01
-	for range 3 {
+	p.RpRs = 0.01
+	d := p.DurationDays()
+	n := transitsWithData(m.t, p.PeriodDays, p.T0Days, d)
+	if n == 0 {
+		return math.NaN()
+	}
+	k := math.Sqrt(noise.RequiredMeanDepth(target, m.sigmaD(d), n))
+	for range 8 {
+		if !(k > 0) || k > kMax {
+			return math.NaN()
+		}
 		p.RpRs = k
-		t14 := p.DurationDays()
-		if t14 <= 0 {
+		mes := m.signal(p).MES
+		if !(mes > 0) {
 			return math.NaN()
 		}
-		sd := m.sigmaD(t14)
-		n := transitsWithData(m.t, p.PeriodDays, p.T0Days, t14/2)
-		if n == 0 {
-			return math.NaN()
-		}
-		want := target * sd / math.Sqrt(float64(n)) // the mean depth that gives the target MES
-		p.RpRs = kMax
-		if meanDepth(p) < want {
-			return math.NaN()
-		}
-		lo, hi := 0.0, kMax
-		for hi-lo > 1e-7 {
-			mid := (lo + hi) / 2
-			p.RpRs = mid
-			if meanDepth(p) < want {
-				lo = mid
-			} else {
-				hi = mid
-			}
-		}
-		k = (lo + hi) / 2
-		p.RpRs = k
-		if mes, _, _ := m.mesOf(p); math.Abs(mes/target-1) < tol {
+		if math.Abs(mes/target-1) < tol {
 			return k
 		}
+		k *= math.Sqrt(target / mes)
 	}
-	return k
+	return math.NaN()
 }
 
 // drawOrbit draws a period (log-uniform in PeriodDays, kept when it leaves MinTransits transits with data), a
@@ -121,8 +116,7 @@ func drawOrbit(r *rand.Rand, pk *PlanetKnobs, m *meter, st star, prange Range) (
 			continue
 		}
 		p.RpRs = 0.01
-		half := p.DurationDays() / 2
-		if transitsWithData(m.t, p.PeriodDays, p.T0Days, half) >= pk.MinTransits {
+		if transitsWithData(m.t, p.PeriodDays, p.T0Days, p.DurationDays()) >= pk.MinTransits {
 			return p, nil
 		}
 	}
@@ -165,15 +159,15 @@ func applyPlanet(p transit.Params, m *meter, cal *calendar, signal []float64) *d
 	for i := range signal {
 		signal[i] *= model[i]
 	}
-	mes, t14, n := m.mesOf(p)
+	sig := m.signal(p)
 	return &data.Planet{
 		PeriodDays:   p.PeriodDays,
 		T0Days:       p.T0Days,
-		DurationDays: t14,
+		DurationDays: p.DurationDays(),
 		Depth:        p.Depth(),
 		RpRs:         p.RpRs,
 		B:            p.B,
-		MES:          mes,
-		NTransits:    n,
+		MES:          sig.MES,
+		NTransits:    sig.NTransits,
 	}
 }
