@@ -1,4 +1,480 @@
 package sets
 
-// ImportVersion names the importer's output.
+import (
+	"encoding/csv"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"transitbench/data"
+	"transitbench/engine/detrend"
+	"transitbench/engine/lc"
+	"transitbench/engine/noise"
+)
+
+// ImportVersion names the importer's output; sets imported by another version must be imported again.
 const ImportVersion = "kepler-import-1"
+
+// YearDays is the span of data an imported star keeps: the cadences within YearDays of its first one (SPEC A3's
+// one Kepler year of ≈ 372 d, four quarters).
+const YearDays = 372.0
+
+// ImportOptions says where an imported set's data come from.
+type ImportOptions struct {
+	// FITSDir holds Kepler long-cadence files named kplr<9-digit KIC>-<timestamp>_llc.fits, any number of
+	// quarters per star.
+	FITSDir string
+	// Labels is the label table, a CSV file described at Import.
+	Labels string
+	// Force replaces an existing set of the same name.
+	Force bool
+	// Progress, when set, is called after every imported star.
+	Progress func(Progress)
+}
+
+// ImportResult is an imported set and what was left out.
+type ImportResult struct {
+	Set *Set
+	// Unlabelled lists the KIC numbers that have FITS files but no label row; they are not imported.
+	Unlabelled []int
+}
+
+// Import builds the set name from real Kepler data (SPEC A2, "real data path"): for every star of the label
+// table, its quarters in opt.FITSDir are read with data.ReadKeplerFITS (PDCSAP flux normalised by each quarter's
+// median, stitched), the cadences within YearDays of the first are kept, and its star directory is stored in the
+// set (real light curves cannot be regenerated from a seed). Stars get ids <name>-0000, <name>-0001, … in
+// increasing KIC order; the KIC is kept in the set's metadata, not in star.json. No planet is injected: the
+// simulator exposes no injection for real light curves, so "injected" rows must describe signals already in the
+// data.
+//
+// The label table is CSV with a header row; column names are matched without regard to case, and the KOI
+// table's names are accepted as aliases:
+//
+//	kic (kepid)             Kepler Input Catalog number (required)
+//	category                injected | untouched | eb | confirmed (required)
+//	population              random | false_alarm (injected and untouched stars; default random)
+//	period (koi_period)     days
+//	t0 (koi_time0bk)        mid-transit or primary eclipse, BKJD days
+//	duration (koi_duration) T14 in hours
+//	depth (koi_depth)       ppm
+//	rp_rs (koi_ror), b (koi_impact), mes, secondary_depth (ppm), counted (true/false, eclipsing binaries),
+//	kepmag, teff, logg, radius_rsun, mass_msun (override the FITS header's stellar parameters)
+//
+// A star takes one row, except a confirmed host, which takes one row per planet. Injected and untouched stars
+// are scored; an eclipsing binary is scored when counted; confirmed hosts never. Where mes is not given it is
+// measured as SPEC A4 defines it, with a box of the row's depth and duration as the transit model. star.json's
+// CDPP values are measured on the year kept (engine/noise.CDPP on the flux flattened by engine/detrend).
+// Stellar parameters missing from both the header and the table are written as 0; a missing mass is derived
+// from logg and radius, M = 10^(logg − 4.438) · R² in solar units.
+func Import(home, name string, opt ImportOptions) (*ImportResult, error) {
+	if err := validName(name); err != nil {
+		return nil, err
+	}
+	if _, err := os.Stat(filepath.Join(setDir(home, name), manifestFile)); err == nil && !opt.Force {
+		return nil, fmt.Errorf("sets: set %s already exists in %s; give --force to replace it", name, home)
+	}
+	labels, err := readLabels(opt.Labels)
+	if err != nil {
+		return nil, err
+	}
+	files, err := fitsByKIC(opt.FITSDir)
+	if err != nil {
+		return nil, err
+	}
+	res := &ImportResult{}
+	for kic := range files {
+		if _, ok := labels[kic]; !ok {
+			res.Unlabelled = append(res.Unlabelled, kic)
+		}
+	}
+	slices.Sort(res.Unlabelled)
+	kics := make([]int, 0, len(labels))
+	var missing []string
+	for kic := range labels {
+		kics = append(kics, kic)
+		if len(files[kic]) == 0 {
+			missing = append(missing, strconv.Itoa(kic))
+		}
+	}
+	if len(missing) > 0 {
+		return nil, fmt.Errorf("sets: the label table names KIC %s, which has no kplr*_llc.fits file in %s; add the "+
+			"files or remove the rows", strings.Join(missing, ", "), opt.FITSDir)
+	}
+	slices.Sort(kics)
+
+	hidden := IsHidden(name)
+	dirPerm, filePerm := perms(hidden)
+	if err := os.MkdirAll(filepath.Join(home, "sets"), 0o755); err != nil {
+		return nil, fmt.Errorf("sets: cannot create the sets directory: %w", err)
+	}
+	tmp := buildDir(home, name)
+	if err := os.RemoveAll(tmp); err != nil {
+		return nil, fmt.Errorf("sets: cannot clear %s: %w", tmp, err)
+	}
+	if err := os.MkdirAll(filepath.Join(tmp, starsDir), dirPerm); err != nil {
+		return nil, fmt.Errorf("sets: cannot create the build directory: %w", err)
+	}
+	os.Chmod(tmp, dirPerm)
+	os.Chmod(filepath.Join(tmp, starsDir), dirPerm)
+
+	width := idWidth(name, len(kics))
+	m := manifest{Format: manifestFormat, Set: name, Kind: KindImported, Generator: ImportVersion, Hidden: hidden,
+		Stars: len(kics), IDWidth: width, Source: fmt.Sprintf("fits=%s labels=%s", abs(opt.FITSDir), abs(opt.Labels))}
+	infos := make([]StarInfo, len(kics))
+	answers := make([]data.Answer, len(kics))
+	for i, kic := range kics {
+		id := StarID(name, width, i)
+		c, st, err := importCurve(files[kic], labels[kic][0])
+		if err != nil {
+			return nil, err
+		}
+		st.ID = id
+		a, err := labelAnswer(id, labels[kic], c)
+		if err != nil {
+			return nil, err
+		}
+		csvb, sj, err := data.EncodeStarDir(c, st)
+		if err != nil {
+			return nil, fmt.Errorf("sets: encoding KIC %d: %w", kic, err)
+		}
+		aj, err := json.Marshal(a)
+		if err != nil {
+			return nil, err
+		}
+		sd := filepath.Join(tmp, starsDir, id)
+		if err := os.Mkdir(sd, dirPerm); err != nil {
+			return nil, fmt.Errorf("sets: cannot write star %s: %w", id, err)
+		}
+		for _, f := range []struct {
+			name string
+			b    []byte
+		}{{data.LightCurveFile, csvb}, {data.StarFile, sj}} {
+			if err := writeFileSync(filepath.Join(sd, f.name), f.b, filePerm); err != nil {
+				return nil, fmt.Errorf("sets: cannot write star %s: %w", id, err)
+			}
+		}
+		valid := 0
+		for j := range c.Time {
+			if c.Good(j, lc.DefaultQualityMask) {
+				valid++
+			}
+		}
+		infos[i] = StarInfo{ID: id, Index: i, Star: *st, Cadences: c.Len(), ValidCadences: valid,
+			Digest: starDigest(csvb, sj, aj), KIC: kic}
+		answers[i] = a
+		switch a.Category {
+		case data.CategoryInjected:
+			m.Composition.Injected++
+		case data.CategoryUntouched:
+			m.Composition.Untouched++
+		case data.CategoryEB:
+			m.Composition.EB++
+		case data.CategoryConfirmed:
+			m.Composition.Confirmed++
+		}
+		if opt.Progress != nil {
+			opt.Progress(Progress{Set: name, Done: i + 1, Total: len(kics)})
+		}
+	}
+	if err := writeSet(home, tmp, m, infos, answers, nil, dirPerm, filePerm); err != nil {
+		return nil, err
+	}
+	s, err := load(home, name, nil)
+	if err != nil {
+		return nil, err
+	}
+	res.Set = s
+	return res, nil
+}
+
+func abs(p string) string {
+	if a, err := filepath.Abs(p); err == nil {
+		return a
+	}
+	return p
+}
+
+var kplrName = regexp.MustCompile(`^kplr(\d{9})-\d+_llc\.fits$`)
+
+// fitsByKIC lists the Kepler long-cadence files of dir by KIC number, each list sorted by name (by time).
+func fitsByKIC(dir string) (map[int][]string, error) {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, fmt.Errorf("sets: cannot read the FITS directory: %w", err)
+	}
+	out := map[int][]string{}
+	for _, e := range ents {
+		mm := kplrName.FindStringSubmatch(e.Name())
+		if mm == nil || e.IsDir() {
+			continue
+		}
+		kic, _ := strconv.Atoi(mm[1])
+		out[kic] = append(out[kic], filepath.Join(dir, e.Name()))
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("sets: %s holds no Kepler long-cadence file (kplr<KIC>-<time>_llc.fits)", dir)
+	}
+	for _, fs := range out {
+		slices.Sort(fs)
+	}
+	return out, nil
+}
+
+// importCurve reads a star's quarters, keeps its first year and describes the star.
+func importCurve(files []string, row labelRow) (*lc.LightCurve, *data.Star, error) {
+	full, err := data.ReadKeplerFITS(files...)
+	if err != nil {
+		return nil, nil, err
+	}
+	_, h, err := data.ReadKeplerFITSFile(files[0])
+	if err != nil {
+		return nil, nil, err
+	}
+	start := full.Time[0]
+	n := 0
+	for n < full.Len() && full.Time[n] < start+YearDays {
+		n++
+	}
+	c := &lc.LightCurve{Time: full.Time[:n], Flux: full.Flux[:n], FluxErr: full.FluxErr[:n], Quality: full.Quality[:n]}
+
+	pick := func(label, header float64) float64 {
+		switch {
+		case finite(label):
+			return label
+		case finite(header):
+			return header
+		}
+		return 0
+	}
+	st := &data.Star{Kepmag: pick(row.num("kepmag"), h.Kepmag), Teff: pick(row.num("teff"), h.Teff),
+		Logg: pick(row.num("logg"), h.Logg), RadiusRsun: pick(row.num("radius_rsun"), h.RadiusRsun),
+		MassMsun: row.num("mass_msun"), CadenceDays: lc.CadenceDays, TimeSystem: "BKJD"}
+	if !finite(st.MassMsun) {
+		st.MassMsun = 0
+		if st.Logg > 0 && st.RadiusRsun > 0 {
+			st.MassMsun = math.Round(math.Pow(10, st.Logg-4.438)*st.RadiusRsun*st.RadiusRsun*1000) / 1000
+		}
+	}
+	t, flat := flattened(c)
+	st.CDPPppm = map[string]float64{}
+	for _, hrs := range []float64{3, 6, 12} {
+		v := noise.CDPP(t, flat, hrs)
+		if !finite(v) {
+			v = 0
+		}
+		st.CDPPppm[strconv.FormatFloat(hrs, 'f', 1, 64)] = math.Round(v*10) / 10
+	}
+	return c, st, nil
+}
+
+// flattened returns the times of c and its flux flattened by detrend.Flatten, NaN where a cadence is not valid.
+func flattened(c *lc.LightCurve) (t, flat []float64) {
+	f := make([]float64, c.Len())
+	for i := range f {
+		f[i] = math.NaN()
+		if c.Good(i, lc.DefaultQualityMask) {
+			f[i] = c.Flux[i]
+		}
+	}
+	flat, _ = detrend.Flatten(c.Time, f, detrend.Options{})
+	return c.Time, flat
+}
+
+// labelAnswer makes a star's answer from its label rows.
+func labelAnswer(id string, rows []labelRow, c *lc.LightCurve) (data.Answer, error) {
+	r := rows[0]
+	a := data.Answer{ID: id, Category: r.str("category")}
+	bad := func(format string, v ...any) (data.Answer, error) {
+		return data.Answer{}, fmt.Errorf("sets: label table, KIC %d (line %d): %s", r.kic, r.line, fmt.Sprintf(format, v...))
+	}
+	if len(rows) > 1 && a.Category != data.CategoryConfirmed {
+		return bad("%d rows for a %s star; only confirmed hosts take one row per planet", len(rows), a.Category)
+	}
+	switch a.Category {
+	case data.CategoryInjected, data.CategoryUntouched:
+		a.Population = r.str("population")
+		if a.Population == "" {
+			a.Population = data.PopulationRandom
+		}
+		if a.Population != data.PopulationRandom && a.Population != data.PopulationFalseAlarm {
+			return bad("population %q; use random or false_alarm", a.Population)
+		}
+		a.Scored = true
+		if a.Category == data.CategoryInjected {
+			p, err := r.planet(c)
+			if err != nil {
+				return bad("%v", err)
+			}
+			a.Planet = &p
+		}
+	case data.CategoryEB:
+		per, t0, dur, dep := r.num("period"), r.num("t0"), r.num("duration"), r.num("depth")
+		if !(per > 0) || !finite(t0) {
+			return bad("an eclipsing binary needs period and t0")
+		}
+		counted := strings.EqualFold(r.str("counted"), "true")
+		a.Scored = counted
+		a.EB = &data.EB{PeriodDays: per, T0Days: t0, PrimaryDepth: orZero(dep) / 1e6,
+			SecondaryDepth: orZero(r.num("secondary_depth")) / 1e6, PrimaryDurationDays: orZero(dur) / 24,
+			Counted: counted, Giveaway: []string{}}
+		if counted {
+			a.EB.Giveaway = []string{"label"}
+		}
+	case data.CategoryConfirmed:
+		for _, row := range rows {
+			p, err := row.planet(c)
+			if err != nil {
+				return data.Answer{}, fmt.Errorf("sets: label table, KIC %d (line %d): %v", row.kic, row.line, err)
+			}
+			a.Confirmed = append(a.Confirmed, p)
+		}
+		slices.SortFunc(a.Confirmed, func(x, y data.Planet) int { return cmpFloat(x.PeriodDays, y.PeriodDays) })
+	default:
+		return bad("category %q; use injected, untouched, eb or confirmed", a.Category)
+	}
+	return a, nil
+}
+
+func cmpFloat(a, b float64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+func orZero(x float64) float64 {
+	if finite(x) {
+		return x
+	}
+	return 0
+}
+
+func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
+
+// planet makes a planet's truth from a label row: depth from ppm to a fraction, duration from hours to days,
+// n_transits and (unless given) MES measured on the light curve.
+func (r labelRow) planet(c *lc.LightCurve) (data.Planet, error) {
+	p := data.Planet{PeriodDays: r.num("period"), T0Days: r.num("t0"), DurationDays: r.num("duration") / 24,
+		Depth: r.num("depth") / 1e6, RpRs: orZero(r.num("rp_rs")), B: orZero(r.num("b")), MES: r.num("mes")}
+	if !(p.PeriodDays > 0) || !finite(p.T0Days) || !(p.DurationDays > 0) || !(p.Depth > 0) {
+		return data.Planet{}, errors.New("a planet needs period > 0, t0, duration > 0 (hours) and depth > 0 (ppm)")
+	}
+	t, flat := flattened(c)
+	model := make([]float64, len(t))
+	for i, x := range t {
+		model[i] = 1
+		k := math.Round((x - p.T0Days) / p.PeriodDays)
+		if math.Abs(x-p.T0Days-k*p.PeriodDays) <= p.DurationDays/2 {
+			model[i] = 1 - p.Depth
+		}
+	}
+	sig := noise.MES(t, flat, model, p.PeriodDays, p.T0Days, p.DurationDays)
+	p.NTransits = sig.NTransits
+	if !finite(p.MES) {
+		p.MES = orZero(math.Round(sig.MES*100) / 100)
+	}
+	return p, nil
+}
+
+// labelRow is one row of the label table, by lower-case column name (aliases resolved).
+type labelRow struct {
+	kic, line int
+	cols      map[string]string
+}
+
+func (r labelRow) str(k string) string { return strings.TrimSpace(r.cols[k]) }
+
+// num returns a numeric column, NaN when empty or absent.
+func (r labelRow) num(k string) float64 {
+	s := r.str(k)
+	if s == "" {
+		return math.NaN()
+	}
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		return math.NaN()
+	}
+	return v
+}
+
+// labelAliases maps the KOI table's column names to the label table's.
+var labelAliases = map[string]string{"kepid": "kic", "koi_period": "period", "period_days": "period",
+	"koi_time0bk": "t0", "t0_days": "t0", "koi_duration": "duration", "duration_hours": "duration",
+	"koi_depth": "depth", "depth_ppm": "depth", "koi_ror": "rp_rs", "koi_impact": "b"}
+
+var numericLabels = []string{"period", "t0", "duration", "depth", "rp_rs", "b", "mes", "secondary_depth", "kepmag",
+	"teff", "logg", "radius_rsun", "mass_msun"}
+
+// readLabels reads the label table, grouping rows by KIC.
+func readLabels(path string) (map[int][]labelRow, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("sets: cannot read the label table: %w", err)
+	}
+	defer f.Close()
+	cr := csv.NewReader(f)
+	cr.Comment = '#'
+	cr.FieldsPerRecord = -1
+	head, err := cr.Read()
+	if err != nil {
+		return nil, fmt.Errorf("sets: label table %s has no header row: %v", path, err)
+	}
+	names := make([]string, len(head))
+	for i, h := range head {
+		h = strings.ToLower(strings.TrimSpace(h))
+		if a, ok := labelAliases[h]; ok {
+			h = a
+		}
+		names[i] = h
+	}
+	if !slices.Contains(names, "kic") || !slices.Contains(names, "category") {
+		return nil, fmt.Errorf("sets: label table %s needs the columns kic and category (it has %s)", path,
+			strings.Join(head, ", "))
+	}
+	out := map[int][]labelRow{}
+	for {
+		rec, err := cr.Read()
+		if err == io.EOF {
+			break
+		}
+		line, _ := cr.FieldPos(0)
+		if err != nil {
+			return nil, fmt.Errorf("sets: label table %s: %v", path, err)
+		}
+		r := labelRow{line: line, cols: map[string]string{}}
+		for i, v := range rec {
+			if i < len(names) {
+				r.cols[names[i]] = v
+			}
+		}
+		kic, err := strconv.Atoi(r.str("kic"))
+		if err != nil || kic <= 0 {
+			return nil, fmt.Errorf("sets: label table %s, line %d: kic %q is not a positive number", path, line, r.str("kic"))
+		}
+		r.kic = kic
+		r.cols["category"] = strings.ToLower(r.str("category"))
+		for _, k := range numericLabels {
+			if s := r.str(k); s != "" {
+				if _, err := strconv.ParseFloat(s, 64); err != nil {
+					return nil, fmt.Errorf("sets: label table %s, line %d: %s %q is not a number", path, line, k, s)
+				}
+			}
+		}
+		out[kic] = append(out[kic], r)
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("sets: label table %s has no rows", path)
+	}
+	return out, nil
+}

@@ -117,8 +117,8 @@ func Open(home, name string, opt Options) (*Set, error) {
 // check compares a loaded set with what opt asks for.
 func (s *Set) check(opt Options) error {
 	want, ok := wantedComposition(s.Name, opt)
-	if s.Name == Train && opt.Stars == 0 && opt.Composition == nil {
-		ok = false // any pool size will do
+	if s.Name == Train && opt.Stars == 0 && opt.Composition == nil || s.Kind == KindImported {
+		ok = false // any pool size will do; an imported set is what its label table made it
 	}
 	if ok && want != s.Composition {
 		hint := rebuildHint(s.Name)
