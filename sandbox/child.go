@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"runtime"
 )
 
 // childEnv marks a process started by the runner as the sandbox's child; its value is the childConfig as JSON.
@@ -47,6 +48,9 @@ func IsChild() bool { return os.Getenv(childEnv) != "" }
 // ChildMain sets up the sandbox in the current process (mounts, limits, user) and executes the solution in
 // its place. It never returns. When setup fails it writes the reason to the status pipe and exits with 127.
 func ChildMain() {
+	// Affinity, no_new_privs and the parent-death signal belong to a thread: set them on the thread that
+	// executes the solution.
+	runtime.LockOSThread()
 	status := os.NewFile(childStatusFD, "status")
 	var cfg childConfig
 	if err := json.Unmarshal([]byte(os.Getenv(childEnv)), &cfg); err != nil {

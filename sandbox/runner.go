@@ -60,6 +60,8 @@ type Runner struct {
 	// RLIMIT_NPROC, which counts per user across the machine, a per-star cap. The default, 2,000,000,000 plus
 	// 64 × (process id mod 100,000), keeps concurrent runners on one machine apart.
 	UIDBase int
+
+	isolation *Isolation // replaces Probe's answer in tests
 }
 
 // ErrDegraded is returned by Run for a hidden set when isolation is not full and AllowDegraded is false.
@@ -75,6 +77,9 @@ var ErrDegraded = errors.New("sandbox: isolation is degraded")
 // cannot be prepared or when a hidden set would run under degraded isolation.
 func (r *Runner) Run(ctx context.Context, sol *Solution, jobs []Job, results chan<- Result) error {
 	iso := Probe()
+	if r.isolation != nil {
+		iso = *r.isolation
+	}
 	if r.Hidden && !iso.Full() && !r.AllowDegraded {
 		return fmt.Errorf("%w (%s): refusing to run a hidden set; run as root on Linux with namespaces enabled, or pass --allow-degraded", ErrDegraded, iso)
 	}

@@ -1,0 +1,269 @@
+package sandbox
+
+import (
+	"fmt"
+	"net"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// Each attack is a small solution that must fail harmlessly while the run completes and records why.
+
+const secret = "SECRET-ANSWER-4242"
+
+// fakeDataDir makes a data directory readable by anybody, outside /tmp (which the sandbox replaces anyway), so
+// that only the mask stands between the solution and the answers.
+func fakeDataDir(t *testing.T) string {
+	t.Helper()
+	dir, err := os.MkdirTemp("/var/tmp", "transitbench-test-data-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	os.Chmod(dir, 0o755)
+	os.MkdirAll(filepath.Join(dir, "sets", "A"), 0o755)
+	for _, f := range []string{"answers.json", "sets/A/answers.json"} {
+		if err := os.WriteFile(filepath.Join(dir, f), []byte(`{"`+secret+`": 1}`), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// readAttempts is a script that tries every route to the answers it knows of, given their absolute path in $1's
+// "target" file, and prints whatever it reads.
+const readAttempts = `T=$(cat "$1/target")
+cat "$T/answers.json" "$T/sets/A/answers.json"
+cat "/proc/1/root$T/answers.json" "/proc/self/root$T/answers.json" "/proc/1/cwd/../../..$T/answers.json"
+cd "$1/../../../../../../../.." && cat ".$T/answers.json"
+cd /tmp && ln -s "$T" link && cat link/answers.json
+ls -la "$T" /proc/1/root/ "$1/.." 2>&1
+grep -rs "SECRET-ANS""WER" "$T" /run /tmp /var/tmp
+echo "entries=$(ls -A "$T" | wc -l)"
+for p in /proc/[0-9]*; do cat "$p/root$T/answers.json"; done
+exit 0`
+
+func TestAttackReadAnswers(t *testing.T) {
+	requireFull(t)
+	data := fakeDataDir(t)
+	sol := shellSolution(t, readAttempts)
+	star := map[string]string{"target": data}
+
+	// Control: without the mask the same script does find the answers, so the test can fail.
+	res := runOne(t, sol, Limits{}, star)
+	if !strings.Contains(string(res.Stdout), secret) {
+		t.Fatalf("control: the unmasked answers were not read (stdout %q, stderr %q); the attack script is broken",
+			truncate(string(res.Stdout)), truncate(res.StderrTail))
+	}
+	res = runOne(t, sol, Limits{Mask: []string{data}}, star)
+	assertReason(t, res, ExitOK)
+	mustNotContain(t, res, secret)
+	// The masked directory is there but empty: nothing about it is visible.
+	if !strings.Contains(string(res.Stdout), "entries=0\n") {
+		t.Errorf("ls of the masked directory: %q", truncate(string(res.Stdout)))
+	}
+}
+
+// TestAttackReadOtherStar puts the stars' directories outside /tmp and has the second star read the first by
+// its absolute host path.
+func TestAttackReadOtherStar(t *testing.T) {
+	requireFull(t)
+	work, err := os.MkdirTemp("/var/tmp", "transitbench-test-work-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(work)
+	os.Chmod(work, 0o755) // the run directory inside stays private (0700) but is also masked
+	firstDir := make(chan string, 1)
+	first := Job{StarID: "first", Prepare: func(dir string) error {
+		firstDir <- dir
+		return os.WriteFile(filepath.Join(dir, "lightcurve.csv"), []byte(secret), 0o644)
+	}}
+	sol := shellSolution(t, `T=$(cat "$1/target" 2>/dev/null) || { sleep 1; exit 0; }
+cat "$T/lightcurve.csv" "/proc/1/root$T/lightcurve.csv"; ls -la "$(dirname "$T")"; exit 0`)
+	second := Job{StarID: "second", Prepare: func(dir string) error {
+		return os.WriteFile(filepath.Join(dir, "target"), []byte(<-firstDir), 0o644)
+	}}
+	r := &Runner{Workers: 2, WorkDir: work}
+	got := runJobs(t, r, sol, first, second)
+	assertReason(t, got["second"], ExitOK)
+	mustNotContain(t, got["second"], secret)
+	// "No such file", not "Permission denied": the run directory is covered by the mask.
+	if !strings.Contains(got["second"].StderrTail, "No such file") || strings.Contains(got["second"].StderrTail, "denied") {
+		t.Errorf("stderr %q: expected the star directory to be invisible", got["second"].StderrTail)
+	}
+	checkNoSurvivors(t, r)
+}
+
+func TestAttackNetwork(t *testing.T) {
+	requireFull(t)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	var accepted atomic.Int32
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			accepted.Add(1)
+			c.Close()
+		}
+	}()
+	port := ln.Addr().(*net.TCPAddr).Port
+	sol := writeSolution(t, map[string]string{"solution.py": `import socket, subprocess, sys
+port = int(open(sys.argv[1] + "/port").read())
+for host in ("127.0.0.1", "localhost", "10.0.2.2", "8.8.8.8"):
+    try:
+        s = socket.create_connection((host, port), timeout=1)
+        print("CONNECTED", host)
+    except OSError as e:
+        print("refused", host, e, file=sys.stderr)
+print(subprocess.run(["ip", "link", "set", "lo", "up"], capture_output=True).returncode, file=sys.stderr)
+`})
+	res := runOne(t, sol, Limits{}, map[string]string{"port": strconv.Itoa(port)})
+	assertReason(t, res, ExitOK)
+	if strings.Contains(string(res.Stdout), "CONNECTED") {
+		t.Errorf("the solution connected: %q", res.Stdout)
+	}
+	if !strings.Contains(res.StderrTail, "refused 127.0.0.1") {
+		t.Errorf("stderr %q: the connection attempt did not run", res.StderrTail)
+	}
+	time.Sleep(100 * time.Millisecond)
+	if n := accepted.Load(); n != 0 {
+		t.Errorf("the listener saw %d connections from the sandbox", n)
+	}
+}
+
+func TestAttackForkBomb(t *testing.T) {
+	requireFull(t)
+	sol := shellSolution(t, `f() { f | f & }; f; sleep 60`)
+	start := time.Now()
+	res := runOne(t, sol, Limits{WallTime: 2 * time.Second, Processes: 32}, nil)
+	within(t, "run time", time.Since(start), time.Second, 15*time.Second)
+	assertReason(t, res, ExitTimeout, ExitCode)
+	// dash reports the refused fork; seeing it proves RLIMIT_NPROC, not the timeout, bounded the bomb.
+	if !strings.Contains(res.StderrTail, "fork") {
+		t.Errorf("stderr %q: expected failed forks", truncate(res.StderrTail))
+	}
+}
+
+func TestAttackMemory(t *testing.T) {
+	requireFull(t)
+	lim := Limits{MemoryBytes: 512 << 20}
+	// 50 GB at once: refused by the address-space cap.
+	res := runOne(t, writeSolution(t, map[string]string{"solution.py": "x = bytearray(50 * 10**9)\nprint('allocated')\n"}), lim, nil)
+	assertReason(t, res, ExitMemory)
+	// Growing and touching memory until refused: the peak stays under the cap.
+	res = runOne(t, writeSolution(t, map[string]string{"solution.py": `chunks = []
+while True:
+    chunks.append(bytearray(32 << 20))
+    print(len(chunks), flush=True)
+`}), lim, nil)
+	assertReason(t, res, ExitMemory)
+	if res.PeakRSSBytes > lim.MemoryBytes || res.PeakRSSBytes < 256<<20 {
+		t.Errorf("peak RSS %d MiB, want between 256 MiB and the 512 MiB cap", res.PeakRSSBytes>>20)
+	}
+}
+
+func TestAttackDisk(t *testing.T) {
+	requireFull(t)
+	// A 10 GB file: the file-size cap stops it (SIGXFSZ is ignored by PID 1, so the write fails instead).
+	res := runOne(t, shellSolution(t, `head -c 10G /dev/zero > /tmp/big; echo "status $?"; ls -l /tmp/big`),
+		Limits{FileBytes: 8 << 20}, nil)
+	if !strings.Contains(res.StderrTail, "File size limit exceeded") && !strings.Contains(res.StderrTail, "File too large") {
+		t.Errorf("stderr %q: expected the file-size cap", truncate(res.StderrTail))
+	}
+	if !strings.Contains(string(res.Stdout), " 8388608 ") {
+		t.Errorf("stdout %q: the file should stop at 8 MiB", res.Stdout)
+	}
+	// Many files under the size cap fill the tmpfs instead.
+	res = runOne(t, shellSolution(t, `for i in 1 2 3 4 5 6; do head -c 4M /dev/zero > /tmp/f$i || exit 9; done`),
+		Limits{FileBytes: 8 << 20, TmpBytes: 16 << 20}, nil)
+	if res.ExitCode != 9 || !strings.Contains(res.StderrTail, "No space left") {
+		t.Errorf("exit %d, stderr %q: expected the tmpfs cap", res.ExitCode, res.StderrTail)
+	}
+}
+
+func TestAttackWriteReadOnly(t *testing.T) {
+	requireFull(t)
+	sol := shellSolution(t, `for f in "$1/new" "$1/lightcurve.csv" ./new ./run /run/new /new /var/tmp/new /dev/shm/../new "$HOME/../new"; do
+  (echo x > "$f") 2>/dev/null && echo "WROTE $f"
+done
+touch /tmp/ok && echo tmp-writable`)
+	res := runOne(t, sol, Limits{}, map[string]string{"lightcurve.csv": "time,flux\n"})
+	assertReason(t, res, ExitOK)
+	if string(res.Stdout) != "tmp-writable\n" {
+		t.Errorf("stdout %q: a read-only path was written, or /tmp was not writable", res.Stdout)
+	}
+	if b, err := os.ReadFile(filepath.Join(sol.Dir, "run")); err != nil || !strings.Contains(string(b), "WROTE") {
+		t.Errorf("the solution source changed: %q, %v", b, err)
+	}
+}
+
+func TestAttackOutputFlood(t *testing.T) {
+	requireFull(t)
+	start := time.Now()
+	res := runOne(t, shellSolution(t, `head -c 100000000 /dev/zero | tr '\0' 'a'; echo finished >&2`), Limits{}, nil)
+	assertReason(t, res, ExitOutputLimit)
+	if len(res.Stdout) != DefaultStdoutBytes {
+		t.Errorf("kept %d bytes of stdout, want %d", len(res.Stdout), DefaultStdoutBytes)
+	}
+	if strings.Contains(res.StderrTail, "finished") {
+		t.Error("the solution was not killed early: it printed all 100 MB")
+	}
+	within(t, "run time", time.Since(start), 0, 5*time.Second)
+}
+
+func TestAttackSleepForever(t *testing.T) {
+	requireFull(t)
+	start := time.Now()
+	res := runOne(t, shellSolution(t, `sleep 1000 & setsid sleep 1000 & while :; do :; done`), Limits{WallTime: 1500 * time.Millisecond}, nil)
+	assertReason(t, res, ExitTimeout)
+	within(t, "runtime", res.Runtime, 1400*time.Millisecond, 3*time.Second)
+	within(t, "run time", time.Since(start), 1400*time.Millisecond, 5*time.Second)
+}
+
+// TestAttackDaemon leaves a daemonised child behind; the solution itself exits at once and successfully.
+func TestAttackDaemon(t *testing.T) {
+	requireFull(t)
+	sol := shellSolution(t, `setsid sh -c 'trap "" HUP TERM; while :; do echo alive >&2; sleep 0.05; done' </dev/null >/dev/null &
+D=$!; sleep 0.3; kill -0 $D && echo daemon-running`)
+	r := &Runner{Workers: 1, UIDBase: testUIDBase}
+	res := runJobs(t, r, sol, starJob("d", nil))["d"]
+	assertReason(t, res, ExitOK)
+	if string(res.Stdout) != "daemon-running\n" || !strings.Contains(res.StderrTail, "alive") {
+		t.Fatalf("the daemon did not start: stdout %q stderr %q", res.Stdout, res.StderrTail)
+	}
+	checkNoSurvivors(t, r)
+	time.Sleep(200 * time.Millisecond)
+	checkNoSurvivors(t, r)
+}
+
+func TestAttackSignals(t *testing.T) {
+	requireFull(t)
+	sol := shellSolution(t, `kill -9 "$PPID"; kill -9 1; kill -9 -1; kill -9 "$(cat "$1/runner")"; kill -9 0
+echo still-here; echo "ppid=$PPID pid=$$"`)
+	res := runOne(t, sol, Limits{}, map[string]string{"runner": strconv.Itoa(os.Getpid())})
+	if !strings.Contains(string(res.Stdout), "still-here") || !strings.Contains(string(res.Stdout), "pid=1") {
+		t.Errorf("stdout %q stderr %q: the solution should run on as PID 1", res.Stdout, res.StderrTail)
+	}
+	// The runner is alive (this test runs in it) and still runs stars.
+	res = runOne(t, shellSolution(t, "echo next"), Limits{}, nil)
+	assertReason(t, res, ExitOK)
+	if string(res.Stdout) != "next\n" {
+		t.Errorf("the next star printed %q", res.Stdout)
+	}
+	if err := syscallKill0(os.Getppid()); err != nil {
+		t.Errorf("the test's parent process is gone: %v", err)
+	}
+	_ = fmt.Sprint()
+}

@@ -1,0 +1,147 @@
+package sandbox
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// testUIDBase gives this test process its own sandbox user ids, so that checks for surviving processes see
+// only this package's stars.
+var testUIDBase = 2_100_000_000 + 64*(os.Getpid()%600)
+
+// requireFull fails the test when the machine cannot give full isolation: the attack tests check protections
+// that only exist with namespaces (run them as root on Linux, as CI does).
+func requireFull(t *testing.T) {
+	t.Helper()
+	if iso := Probe(); !iso.Full() {
+		t.Fatalf("isolation is %s: this test needs root on Linux with namespaces", iso)
+	}
+}
+
+// writeSolution creates dir/solution with the given files; names ending in "run" are made executable.
+func writeSolution(t *testing.T, files map[string]string) *Solution {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "solution")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for name, body := range files {
+		mode := os.FileMode(0o644)
+		if name == "run" {
+			mode = 0o755
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), mode); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sol, err := Detect(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { sol.Close() })
+	return sol
+}
+
+// shellSolution is a solution whose run is the given /bin/sh script.
+func shellSolution(t *testing.T, script string) *Solution {
+	return writeSolution(t, map[string]string{"run": "#!/bin/sh\n" + script + "\n"})
+}
+
+// starJob writes files into the star directory.
+func starJob(id string, files map[string]string) Job {
+	return Job{StarID: id, Prepare: func(dir string) error {
+		for name, body := range files {
+			if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o600); err != nil {
+				return err
+			}
+		}
+		return nil
+	}}
+}
+
+// runJobs runs the jobs and returns the results by star id, failing on a Run error.
+func runJobs(t *testing.T, r *Runner, sol *Solution, jobs ...Job) map[string]Result {
+	t.Helper()
+	got, err := runJobsErr(context.Background(), r, sol, jobs...)
+	if err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	return got
+}
+
+func runJobsErr(ctx context.Context, r *Runner, sol *Solution, jobs ...Job) (map[string]Result, error) {
+	if r.UIDBase == 0 {
+		r.UIDBase = testUIDBase
+	}
+	ch := make(chan Result)
+	errc := make(chan error, 1)
+	go func() { errc <- r.Run(ctx, sol, jobs, ch); close(ch) }()
+	got := map[string]Result{}
+	for res := range ch {
+		got[res.StarID] = res
+	}
+	return got, <-errc
+}
+
+// runOne runs sol on one star holding the given files, with limits lim, and returns its result.
+func runOne(t *testing.T, sol *Solution, lim Limits, files map[string]string) Result {
+	t.Helper()
+	r := &Runner{Workers: 1, Limits: lim}
+	res := runJobs(t, r, sol, starJob("s", files))["s"]
+	if res.StarID != "s" {
+		t.Fatalf("no result delivered")
+	}
+	checkNoSurvivors(t, r)
+	return res
+}
+
+// checkNoSurvivors fails when any process of the runner's sandbox users is still alive.
+func checkNoSurvivors(t *testing.T, r *Runner) {
+	t.Helper()
+	for w := range 64 {
+		if pids := userPIDs(r.UIDBase + w); len(pids) > 0 {
+			t.Errorf("processes of sandbox user %d survived the run: %v", r.UIDBase+w, pids)
+			killUser(r.UIDBase + w)
+		}
+	}
+}
+
+func assertReason(t *testing.T, res Result, want ...string) {
+	t.Helper()
+	for _, w := range want {
+		if res.ExitReason == w {
+			return
+		}
+	}
+	t.Errorf("exit reason %q (code %d), want one of %v; stdout %q, stderr %q",
+		res.ExitReason, res.ExitCode, want, truncate(string(res.Stdout)), truncate(res.StderrTail))
+}
+
+func truncate(s string) string {
+	if len(s) > 600 {
+		return s[:300] + " … " + s[len(s)-300:]
+	}
+	return s
+}
+
+// within fails when d is outside [lo, hi].
+func within(t *testing.T, what string, d, lo, hi time.Duration) {
+	t.Helper()
+	if d < lo || d > hi {
+		t.Errorf("%s = %v, want within [%v, %v]", what, d, lo, hi)
+	}
+}
+
+func mustNotContain(t *testing.T, res Result, secret string) {
+	t.Helper()
+	if strings.Contains(string(res.Stdout), secret) || strings.Contains(res.StderrTail, secret) {
+		t.Errorf("the solution read %q: stdout %q, stderr %q", secret, truncate(string(res.Stdout)), truncate(res.StderrTail))
+	}
+}
+
+func syscallKill0(pid int) error { return syscall.Kill(pid, 0) }

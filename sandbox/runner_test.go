@@ -1,0 +1,227 @@
+package sandbox
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// TestPythonSolutionReadsStar runs the normal case: a Python solution with numpy reads its star and prints rows.
+func TestPythonSolutionReadsStar(t *testing.T) {
+	requireFull(t)
+	sol := writeSolution(t, map[string]string{"solution.py": `import os, sys
+import numpy as np
+d = np.genfromtxt(os.path.join(sys.argv[1], "lightcurve.csv"), delimiter=",", names=True)
+print("period_days,t0_days,score")
+print(f"{d['time'].size:.1f},{d['flux'].mean():.4f},{len(os.sched_getaffinity(0))}")
+print(os.environ["OPENBLAS_NUM_THREADS"], os.environ["HOME"], os.getcwd(), sys.argv[1], os.getuid() != 0, file=sys.stderr)
+`})
+	res := runOne(t, sol, Limits{}, map[string]string{
+		"lightcurve.csv": "time,flux,flux_err,quality\n131.5,0.999,0.001,0\n131.52,1.001,0.001,0\n131.54,1.000,0.001,8\n",
+		"star.json":      `{"id":"x"}`,
+	})
+	assertReason(t, res, ExitOK)
+	// 3 rows, mean flux (0.999+1.001+1.000)/3 = 1.0000, one CPU.
+	if want := "period_days,t0_days,score\n3.0,1.0000,1\n"; string(res.Stdout) != want {
+		t.Errorf("stdout %q, want %q (stderr %q)", res.Stdout, want, res.StderrTail)
+	}
+	if want := "1 /tmp " + SolutionMount + " " + StarMount + " True\n"; res.StderrTail != want {
+		t.Errorf("stderr %q, want %q", res.StderrTail, want)
+	}
+	if res.Isolation != "full" || res.ExitCode != 0 {
+		t.Errorf("isolation %q, exit code %d", res.Isolation, res.ExitCode)
+	}
+	// numpy alone takes tens of MiB resident.
+	if res.PeakRSSBytes < 10<<20 || res.Runtime <= 0 || res.Runtime > 30*time.Second {
+		t.Errorf("peak RSS %d B, runtime %v: implausible", res.PeakRSSBytes, res.Runtime)
+	}
+}
+
+func TestExitReasons(t *testing.T) {
+	requireFull(t)
+	cases := []struct {
+		name, script string
+		reason       string
+		code         int
+	}{
+		{"ok", "echo fine", ExitOK, 0},
+		{"exit code", "echo oops >&2; exit 3", ExitCode, 3},
+		// A fault is delivered even to the PID-namespace init: 128 + SIGSEGV (11).
+		{"signal", `exec /usr/bin/python3 -c 'import ctypes; ctypes.string_at(0)'`, ExitSignal, 139},
+		{"memory message", "echo 'MemoryError' >&2; exit 1", ExitMemory, 1},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			res := runOne(t, shellSolution(t, c.script), Limits{}, nil)
+			if res.ExitReason != c.reason || res.ExitCode != c.code {
+				t.Errorf("got %s/%d, want %s/%d (stderr %q)", res.ExitReason, res.ExitCode, c.reason, c.code, res.StderrTail)
+			}
+		})
+	}
+}
+
+func TestStartFailed(t *testing.T) {
+	requireFull(t)
+	sol := shellSolution(t, "echo should-not-run")
+	r := &Runner{Workers: 1}
+	got := runJobs(t, r, sol, Job{StarID: "bad", Prepare: func(string) error { return errors.New("no light curve") }})
+	res := got["bad"]
+	assertReason(t, res, ExitStartFailed)
+	if !strings.Contains(res.StderrTail, "no light curve") || len(res.Stdout) != 0 {
+		t.Errorf("stderr %q stdout %q", res.StderrTail, res.Stdout)
+	}
+	// A solution whose interpreter does not exist fails at the exec, inside the sandbox.
+	res = runOne(t, writeSolution(t, map[string]string{"run": "#!/nonexistent/interpreter\n"}), Limits{}, nil)
+	assertReason(t, res, ExitStartFailed)
+	if !strings.Contains(res.StderrTail, "no such file") {
+		t.Errorf("stderr %q, want the exec error", res.StderrTail)
+	}
+}
+
+// TestParallelStreaming runs more stars than workers and checks that every star gets its own result, each
+// pinned to a single CPU, and that results arrive as stars finish (the quick star before the slow one).
+func TestParallelStreaming(t *testing.T) {
+	requireFull(t)
+	sol := shellSolution(t, `cat "$1/id"; grep Cpus_allowed_list /proc/self/status | tr -d ' \t'; sleep "$(cat "$1/sleep")"`)
+	var jobs []Job
+	for i := range 6 {
+		sleep := "0"
+		if i == 0 {
+			sleep = "1"
+		}
+		jobs = append(jobs, starJob(fmt.Sprintf("star-%d", i), map[string]string{"id": fmt.Sprintf("id-%d\n", i), "sleep": sleep}))
+	}
+	r := &Runner{Workers: 2, UIDBase: testUIDBase}
+	ch := make(chan Result)
+	go func() { r.Run(context.Background(), sol, jobs, ch); close(ch) }()
+	var order []string
+	for res := range ch {
+		order = append(order, res.StarID)
+		assertReason(t, res, ExitOK)
+		lines := strings.Split(strings.TrimSpace(string(res.Stdout)), "\n")
+		if len(lines) != 2 || lines[0] != "id-"+strings.TrimPrefix(res.StarID, "star-") {
+			t.Errorf("%s: stdout %q", res.StarID, res.Stdout)
+			continue
+		}
+		if cpus := strings.TrimPrefix(lines[1], "Cpus_allowed_list:"); strings.ContainsAny(cpus, "-,") {
+			t.Errorf("%s: allowed CPUs %q, want one", res.StarID, cpus)
+		}
+	}
+	if len(order) != len(jobs) {
+		t.Fatalf("got %d results, want %d", len(order), len(jobs))
+	}
+	if order[len(order)-1] != "star-0" {
+		t.Errorf("completion order %v: the slow star-0 should come last", order)
+	}
+	checkNoSurvivors(t, r)
+}
+
+// TestCancel cancels a run in the middle: the running stars are delivered as cancelled, the others not at all,
+// and nothing of them survives.
+func TestCancel(t *testing.T) {
+	requireFull(t)
+	sol := shellSolution(t, "sleep 30 & sleep 30")
+	jobs := []Job{starJob("a", nil), starJob("b", nil), starJob("c", nil)}
+	r := &Runner{Workers: 2}
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(500*time.Millisecond, cancel)
+	start := time.Now()
+	got, err := runJobsErr(ctx, r, sol, jobs...)
+	if !errors.Is(err, context.Canceled) {
+		t.Errorf("Run returned %v, want context.Canceled", err)
+	}
+	within(t, "cancel latency", time.Since(start), 400*time.Millisecond, 5*time.Second)
+	if len(got) != 2 {
+		t.Errorf("got %d results, want the 2 running stars", len(got))
+	}
+	for id, res := range got {
+		if res.ExitReason != ExitCancelled {
+			t.Errorf("%s: reason %s, want cancelled", id, res.ExitReason)
+		}
+	}
+	checkNoSurvivors(t, r)
+}
+
+// TestHiddenRefusedWhenDegraded checks the refusal, and that AllowDegraded runs with limits but no namespaces.
+func TestHiddenRefusedWhenDegraded(t *testing.T) {
+	sol := shellSolution(t, "echo ran; grep NoNewPrivs /proc/self/status")
+	degraded := Isolation{Missing: []string{"test: pretend the kernel refused namespaces"}}
+	r := &Runner{Workers: 1, Hidden: true, isolation: &degraded}
+	_, err := runJobsErr(context.Background(), r, sol, starJob("h", nil))
+	if !errors.Is(err, ErrDegraded) || !strings.Contains(err.Error(), "--allow-degraded") {
+		t.Fatalf("Run on a hidden set under degraded isolation: %v, want ErrDegraded naming --allow-degraded", err)
+	}
+	r.AllowDegraded = true
+	got := runJobs(t, r, sol, starJob("h", nil))
+	res := got["h"]
+	assertReason(t, res, ExitOK)
+	if res.Isolation != degraded.String() || !strings.HasPrefix(res.Isolation, "degraded: ") {
+		t.Errorf("isolation %q, want %q", res.Isolation, degraded)
+	}
+	if string(res.Stdout) != "ran\nNoNewPrivs:\t1\n" {
+		t.Errorf("stdout %q", res.Stdout)
+	}
+	checkNoSurvivors(t, r)
+}
+
+func TestClassify(t *testing.T) {
+	exited := func(code int) syscall.WaitStatus { return syscall.WaitStatus(code << 8) }
+	signaled := func(sig syscall.Signal) syscall.WaitStatus { return syscall.WaitStatus(sig) }
+	cases := []struct {
+		ws     syscall.WaitStatus
+		stderr string
+		reason string
+		code   int
+	}{
+		{exited(0), "", ExitOK, 0},
+		{exited(0), "MemoryError", ExitOK, 0},
+		{exited(2), "boom", ExitCode, 2},
+		{exited(1), "numpy.core._exceptions._ArrayMemoryError: Unable to allocate 373. GiB", ExitMemory, 1},
+		{exited(2), "fatal error: runtime: out of memory", ExitMemory, 2},
+		{signaled(syscall.SIGSEGV), "", ExitSignal, 139},
+		{signaled(syscall.SIGKILL), "", ExitMemory, 137}, // the OOM killer; the runner's own kills are recorded before classify
+	}
+	for _, c := range cases {
+		reason, code := classify(c.ws, c.stderr)
+		if reason != c.reason || code != c.code {
+			t.Errorf("classify(%v, %q) = %s/%d, want %s/%d", c.ws, c.stderr, reason, code, c.reason, c.code)
+		}
+	}
+}
+
+func TestTailBufferAndReadCapped(t *testing.T) {
+	tb := tailBuffer{max: 4}
+	for _, s := range []string{"ab", "cdefg", "h", "ijklmnopq"} {
+		tb.Write([]byte(s))
+	}
+	if tb.String() != "nopq" {
+		t.Errorf("tail %q, want nopq", tb.String())
+	}
+	overs := 0
+	out := readCapped(strings.NewReader(strings.Repeat("x", 100)), 10, func() { overs++ })
+	if len(out) != 10 || overs != 1 {
+		t.Errorf("readCapped kept %d bytes, over called %d times; want 10 and 1", len(out), overs)
+	}
+	out = readCapped(strings.NewReader("exactly10!"), 10, func() { overs++ })
+	if string(out) != "exactly10!" || overs != 1 {
+		t.Errorf("readCapped at the limit: %q, over %d", out, overs)
+	}
+}
+
+func TestResolveMask(t *testing.T) {
+	dir := t.TempDir()
+	link := dir + "/link"
+	os.Symlink(dir, link)
+	got, err := resolveMask([]string{link, dir, dir + "/missing", ""})
+	if err != nil || len(got) != 1 || got[0] != dir {
+		t.Errorf("resolveMask = %v, %v; want [%s]", got, err, dir)
+	}
+	if _, err := resolveMask([]string{"/"}); err == nil {
+		t.Error("resolveMask accepted the filesystem root")
+	}
+}
