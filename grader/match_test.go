@@ -233,6 +233,20 @@ func TestMatchRules(t *testing.T) {
 	}
 }
 
+func TestMatchMidtimeGuard(t *testing.T) {
+	// A (nonsensical) planet of period 1e-4 d would have 372 / 1e-4 = 3.7 million midtimes in the year, more than
+	// MaxMidtimes (1,048,576): it is treated as having no observed midtime instead of being counted.
+	p := data.Planet{PeriodDays: 1e-4, T0Days: 170, DurationDays: 1e-5, MES: 10}
+	res := MatchStar(injected("s", p, data.PopulationRandom), year, []Row{{1e-4, 170, 1}})
+	checkRow(t, res.Rows[0], want{StatusFalse, 0, 0, 0, 0, "f_true 0/0"})
+	// Just under the bound the count is done: P = 372 / 1e6 d, D = 2 cadences, the truth as the row.
+	p = data.Planet{PeriodDays: 372.0 / 1e6, T0Days: 170, DurationDays: 2 * lc.CadenceDays, MES: 10}
+	res = MatchStar(injected("s", p, data.PopulationRandom), year, []Row{{p.PeriodDays, 170, 1}})
+	if r := res.Rows[0]; r.Status != StatusFull || r.TrueObserved < 900000 {
+		t.Errorf("P = 0.372 ms: %+v, want full with ≈ 1e6 observed midtimes", r)
+	}
+}
+
 func TestMatchUnsortedTimes(t *testing.T) {
 	rev := make([]float64, len(year))
 	for i, x := range year {

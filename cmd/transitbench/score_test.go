@@ -93,8 +93,17 @@ func TestScoreTruthRows(t *testing.T) {
 	}
 	for _, st := range rep.Stars {
 		for _, r := range st.Rows {
-			if st.Category == data.CategoryInjected && st.Scored && (r.Status != grader.StatusFull || r.FTrue != 1 || r.FPred != 1) {
+			if st.Category != data.CategoryInjected || !st.Scored {
+				continue
+			}
+			if r.Status != grader.StatusFull || r.FTrue != 1 || r.FPred != 1 {
 				t.Errorf("%s: truth row %+v, want full with f_true = f_pred = 1", st.StarID, r)
+			}
+			// The simulator counts a transit with data when half its window has cadences (engine/noise), the
+			// matcher when one cadence is in it (SPEC A5): the matcher never sees fewer.
+			if n := s.Answers[st.StarID].Planet.NTransits; r.TrueObserved < n {
+				t.Errorf("%s: %d observed midtimes, fewer than the answer's %d transits with data",
+					st.StarID, r.TrueObserved, n)
 			}
 		}
 	}
