@@ -1,0 +1,390 @@
+package vet
+
+import (
+	"math"
+	"slices"
+	"sort"
+
+	"transitbench/engine/noise"
+	"transitbench/engine/transit"
+)
+
+// Star holds what Compute may know about the host star; a zero field means unknown.
+type Star struct {
+	RadiusRsun float64 // stellar radius, R☉
+	MassMsun   float64 // stellar mass, M☉
+}
+
+// Features are the vetting statistics of one candidate. Depths are fractions of the flux (positive for a
+// dimming), times in days, phases in [0, 1) of the period from the primary's mid-time. Errors and
+// significances use σ_D (noise.SigmaD at the candidate's duration, transits masked): a set of cadences
+// spanning n_eff = n/m transit windows (n cadences, m = D/cadence per window) has a mean-depth error of
+// σ_D/√n_eff, which counts the red noise on the transit's time scale, unlike a per-cadence error. A statistic
+// that cannot be measured (no data, unknown star) is 0.
+type Features struct {
+	PeriodDays   float64 `json:"period_days"`
+	T0Days       float64 `json:"t0_days"`
+	DurationDays float64 `json:"duration_days"`
+
+	// NTransits counts the transits with data (noise.NTransitsWithData: at least half the window covered).
+	NTransits int `json:"n_transits"`
+	// Depth is the baseline (median out-of-transit flux) minus the mean flux within ±D/2 of the mid-times;
+	// DepthErr = σ_D/√n_eff its error, DepthSNR their ratio.
+	Depth    float64 `json:"depth"`
+	DepthErr float64 `json:"depth_err"`
+	DepthSNR float64 `json:"depth_snr"`
+	// SigmaD is the noise on the duration's time scale; MES = Depth/σ_D·√NTransits (SPEC A4, box depth).
+	SigmaD float64 `json:"sigma_d"`
+	MES    float64 `json:"mes"`
+
+	// Odd and even transits (epochs k odd or even, k = round((t − t0)/P)): their depths and the significance
+	// of the difference, |odd − even| / √(err_odd² + err_even²). A binary folded at half its period has
+	// alternating depths.
+	OddDepth     float64 `json:"odd_depth"`
+	EvenDepth    float64 `json:"even_depth"`
+	OddEvenSigma float64 `json:"odd_even_sigma"`
+
+	// The deepest box of the same duration at any other phase (its window clear of the primary's): its depth
+	// and error, its significance on the MES scale (depth/σ_D·√n_eff, so ≥ 7.1 is a detection) and its phase.
+	SecondaryDepth    float64 `json:"secondary_depth"`
+	SecondaryDepthErr float64 `json:"secondary_depth_err"`
+	SecondaryMES      float64 `json:"secondary_mes"`
+	SecondaryPhase    float64 `json:"secondary_phase"`
+
+	// Shape from a least-squares trapezoid fit to the folded transit (smoothed by the exposure): VShape is the
+	// ingress fraction, T12/(T14/2), 0 for a box and 1 for a V; the fitted depth and total duration.
+	VShape                float64 `json:"v_shape"`
+	TrapezoidDepth        float64 `json:"trapezoid_depth"`
+	TrapezoidDurationDays float64 `json:"trapezoid_duration_days"`
+
+	// SingleEventFraction is max_k SNR_k² / Σ_k SNR_k² over the transits with data, SNR_k being transit k's
+	// depth significance (dimmings only): ≈ 1/N for a steady signal, near 1 when one event carries it.
+	SingleEventFraction float64 `json:"single_event_fraction"`
+	MaxSingleEventSNR   float64 `json:"max_single_event_snr"`
+
+	// RpRs ≈ √(TrapezoidDepth): the radius ratio the depth implies for a dark disk (no limb darkening).
+	RpRs float64 `json:"rp_rs"`
+	// ExpectedDurationDays is the T14 of a central (b = 0) transit of a body of radius RpRs on a circular
+	// orbit at this period around the star (transit.DurationT14 with transit.ARs); DurationRatio is
+	// DurationDays / ExpectedDurationDays. A planet has a ratio ≤ 1 (b > 0 shortens it); much above 1 points to a
+	// larger or lower-density primary than the star's, i.e. an eclipsing binary or a wrong star. 0 without the
+	// star's radius and mass.
+	ExpectedDurationDays float64 `json:"expected_duration_days"`
+	DurationRatio        float64 `json:"duration_ratio"`
+}
+
+// Compute returns the Features of the candidate (periodDays, t0Days, durationDays = T14) on a light curve:
+// t the times in days (sorted), flat the detrended flux (median ≈ 1; NaN marks a cadence that is not valid).
+// star may be nil. It panics if len(t) != len(flat).
+func Compute(t, flat []float64, periodDays, t0Days, durationDays float64, star *Star) Features {
+	f := Features{PeriodDays: periodDays, T0Days: t0Days, DurationDays: durationDays}
+	if len(t) != len(flat) {
+		panic("vet: time and flux differ in length")
+	}
+	if !(periodDays > 0) || !(durationDays > 0) {
+		return f
+	}
+	c := newCurve(t, flat, periodDays, t0Days, durationDays)
+	if c == nil {
+		return f
+	}
+	f.NTransits = noise.NTransitsWithData(c.t, periodDays, t0Days, durationDays)
+	f.SigmaD = noise.SigmaD(c.t, c.masked(), durationDays)
+	if !(f.SigmaD > 0) {
+		f.SigmaD = 0
+		return f
+	}
+
+	c.primary(&f)
+	c.secondary(&f)
+	c.shape(&f)
+	if f.TrapezoidDepth > 0 {
+		f.RpRs = math.Sqrt(f.TrapezoidDepth)
+	}
+	if star != nil && star.RadiusRsun > 0 && star.MassMsun > 0 {
+		aRs := transit.ARs(periodDays, star.MassMsun, star.RadiusRsun)
+		f.ExpectedDurationDays = transit.DurationT14(periodDays, aRs, f.RpRs, 0)
+		if f.ExpectedDurationDays > 0 {
+			f.DurationRatio = durationDays / f.ExpectedDurationDays
+		}
+	}
+	return f
+}
+
+// curve is the valid part of a light curve with each cadence's place relative to the candidate.
+type curve struct {
+	t, y     []float64 // valid cadences: time and dimming, baseline − flux
+	dt       []float64 // time from the nearest mid-transit, in [−P/2, P/2)
+	epoch    []int     // k of the nearest mid-transit t0 + kP
+	period   float64
+	duration float64
+	cadence  float64
+	m        float64 // cadences in a full transit window, D / cadence
+}
+
+// newCurve keeps the valid cadences and measures the baseline (median flux outside the transit windows).
+func newCurve(t, flat []float64, period, t0, duration float64) *curve {
+	c := &curve{period: period, duration: duration}
+	var flux []float64
+	for i := range t {
+		if finite(t[i]) && finite(flat[i]) {
+			c.t = append(c.t, t[i])
+			flux = append(flux, flat[i])
+		}
+	}
+	if len(c.t) < 3 {
+		return nil
+	}
+	diffs := make([]float64, len(c.t)-1)
+	for i := range diffs {
+		diffs[i] = c.t[i+1] - c.t[i]
+	}
+	c.cadence = median(diffs)
+	c.m = math.Max(1, duration/c.cadence)
+	c.dt = make([]float64, len(c.t))
+	c.epoch = make([]int, len(c.t))
+	var out []float64
+	for i, ti := range c.t {
+		k := math.Floor((ti-t0)/period + 0.5)
+		c.epoch[i] = int(k)
+		c.dt[i] = ti - t0 - k*period
+		if math.Abs(c.dt[i]) > duration/2+c.cadence {
+			out = append(out, flux[i])
+		}
+	}
+	base := median(out)
+	if len(out) == 0 {
+		base = median(slices.Clone(flux))
+	}
+	c.y = make([]float64, len(flux))
+	for i := range flux {
+		c.y[i] = base - flux[i]
+	}
+	return c
+}
+
+// masked returns the flux (as −dimming) with the transit windows set to NaN, for σ_D.
+func (c *curve) masked() []float64 {
+	out := make([]float64, len(c.y))
+	for i := range c.y {
+		out[i] = -c.y[i]
+		if math.Abs(c.dt[i]) <= c.duration/2+c.cadence {
+			out[i] = math.NaN()
+		}
+	}
+	return out
+}
+
+// errFor returns the error of a mean depth over n cadences: σ_D/√(n/m).
+func (c *curve) errFor(sigmaD float64, n int) float64 {
+	return sigmaD / math.Sqrt(float64(n)/c.m)
+}
+
+// primary measures the depth, odd/even depths and the single-event statistics.
+func (c *curve) primary(f *Features) {
+	type acc struct {
+		sum float64
+		n   int
+	}
+	var all, odd, even acc
+	events := map[int]*acc{}
+	for i, dt := range c.dt {
+		if math.Abs(dt) > c.duration/2 {
+			continue
+		}
+		y := c.y[i]
+		all.sum += y
+		all.n++
+		k := c.epoch[i]
+		if k%2 == 0 {
+			even.sum += y
+			even.n++
+		} else {
+			odd.sum += y
+			odd.n++
+		}
+		e := events[k]
+		if e == nil {
+			e = &acc{}
+			events[k] = e
+		}
+		e.sum += y
+		e.n++
+	}
+	if all.n == 0 {
+		return
+	}
+	f.Depth = all.sum / float64(all.n)
+	f.DepthErr = c.errFor(f.SigmaD, all.n)
+	f.DepthSNR = f.Depth / f.DepthErr
+	f.MES = f.Depth / f.SigmaD * math.Sqrt(float64(f.NTransits))
+
+	if odd.n > 0 && even.n > 0 {
+		f.OddDepth = odd.sum / float64(odd.n)
+		f.EvenDepth = even.sum / float64(even.n)
+		eo, ee := c.errFor(f.SigmaD, odd.n), c.errFor(f.SigmaD, even.n)
+		f.OddEvenSigma = math.Abs(f.OddDepth-f.EvenDepth) / math.Hypot(eo, ee)
+	}
+
+	need := max(1, int(math.Ceil(c.m/2-1e-9)))
+	var sum2, max2 float64
+	for _, e := range events {
+		if e.n < need {
+			continue
+		}
+		snr := e.sum / float64(e.n) / c.errFor(f.SigmaD, e.n)
+		if snr <= 0 {
+			continue
+		}
+		sum2 += snr * snr
+		if snr*snr > max2 {
+			max2 = snr * snr
+			f.MaxSingleEventSNR = snr
+		}
+	}
+	if sum2 > 0 {
+		f.SingleEventFraction = max2 / sum2
+	}
+}
+
+// secondary scans the phase for the deepest box of the primary's duration whose window stays clear of the
+// primary's (centres from D to P − D after the primary), in steps of D/4.
+func (c *curve) secondary(f *Features) {
+	type point struct{ x, y float64 }
+	pts := make([]point, 0, len(c.t))
+	for i, dt := range c.dt {
+		if math.Abs(dt) <= c.duration/2+c.cadence {
+			continue
+		}
+		x := dt
+		if x < 0 {
+			x += c.period
+		}
+		pts = append(pts, point{x, c.y[i]})
+	}
+	if len(pts) == 0 {
+		return
+	}
+	sort.Slice(pts, func(i, j int) bool { return pts[i].x < pts[j].x })
+	xs := make([]float64, len(pts))
+	cum := make([]float64, len(pts)+1)
+	for i, p := range pts {
+		xs[i] = p.x
+		cum[i+1] = cum[i] + p.y
+	}
+	need := max(1, int(math.Ceil(c.m/2-1e-9)))
+	half := c.duration / 2
+	step := c.duration / 4
+	best := math.Inf(-1)
+	for xc := c.duration; xc <= c.period-c.duration; xc += step {
+		lo := sort.SearchFloat64s(xs, xc-half)
+		hi := sort.SearchFloat64s(xs, xc+half)
+		n := hi - lo
+		if n < need {
+			continue
+		}
+		depth := (cum[hi] - cum[lo]) / float64(n)
+		errD := c.errFor(f.SigmaD, n)
+		if snr := depth / errD; snr > best {
+			best = snr
+			f.SecondaryDepth, f.SecondaryDepthErr, f.SecondaryMES = depth, errD, snr
+			f.SecondaryPhase = xc / c.period
+		}
+	}
+}
+
+// shape fits a trapezoid, smoothed by the exposure (one cadence), to the folded transit binned in D/30-wide
+// bins over ±D: the total duration T on a grid of 0.7–1.3 D and the ingress fraction on 0.02–1; the depth by
+// linear least squares for each shape. The bins are weighted by their counts.
+func (c *curve) shape(f *Features) {
+	const nb = 60
+	width := 2 * c.duration / nb
+	var sum [nb]float64
+	var cnt [nb]float64
+	for i, dt := range c.dt {
+		j := int(math.Floor((dt + c.duration) / width))
+		if j < 0 || j >= nb {
+			continue
+		}
+		sum[j] += c.y[i]
+		cnt[j]++
+	}
+	var xs, ys, ws []float64
+	for j := range nb {
+		if cnt[j] > 0 {
+			xs = append(xs, -c.duration+(float64(j)+0.5)*width)
+			ys = append(ys, sum[j]/cnt[j])
+			ws = append(ws, cnt[j])
+		}
+	}
+	if len(xs) < 4 {
+		return
+	}
+	s := make([]float64, len(xs))
+	bestChi2 := math.Inf(1)
+	for ti := 0; ti <= 12; ti++ {
+		total := c.duration * (0.7 + 0.05*float64(ti))
+		for fi := 0; fi <= 49; fi++ {
+			ingress := 0.02 + 0.02*float64(fi)
+			var sy, ss float64
+			for j, x := range xs {
+				s[j] = smoothedTrapezoid(x, total, ingress, c.cadence)
+				sy += ws[j] * s[j] * ys[j]
+				ss += ws[j] * s[j] * s[j]
+			}
+			if ss == 0 {
+				continue
+			}
+			depth := sy / ss
+			var chi2 float64
+			for j := range xs {
+				r := ys[j] - depth*s[j]
+				chi2 += ws[j] * r * r
+			}
+			if chi2 < bestChi2 {
+				bestChi2 = chi2
+				f.VShape, f.TrapezoidDepth, f.TrapezoidDurationDays = ingress, depth, total
+			}
+		}
+	}
+}
+
+// smoothedTrapezoid is the unit-depth trapezoid of total duration total and ingress fraction ingress
+// (ingress time = ingress · total/2), averaged over an exposure of the given length with 5 midpoint samples.
+func smoothedTrapezoid(x, total, ingress, exposure float64) float64 {
+	const n = 5
+	var s float64
+	for j := range n {
+		s += trapezoid(x+exposure*((float64(j)+0.5)/n-0.5), total, ingress)
+	}
+	return s / n
+}
+
+// trapezoid is 1 on the flat bottom |x| ≤ total/2 − τ, falls linearly to 0 at |x| = total/2, τ = ingress·total/2.
+func trapezoid(x, total, ingress float64) float64 {
+	half := total / 2
+	tau := ingress * half
+	ax := math.Abs(x)
+	switch {
+	case ax >= half:
+		return 0
+	case ax <= half-tau:
+		return 1
+	}
+	return (half - ax) / tau
+}
+
+// median returns the median of x, reordering x; NaN for an empty slice.
+func median(x []float64) float64 {
+	n := len(x)
+	if n == 0 {
+		return math.NaN()
+	}
+	slices.Sort(x)
+	if n%2 == 1 {
+		return x[n/2]
+	}
+	return (x[n/2-1] + x[n/2]) / 2
+}
+
+func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }

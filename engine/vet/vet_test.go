@@ -1,0 +1,203 @@
+package vet
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"transitbench/engine/transit"
+)
+
+const cadence = 29.4244 / 1440 // Kepler long cadence, days
+
+// year returns a Kepler-like year of valid cadence times (17.6 k, starting at BKJD 131.5, with a 1-d gap every
+// 30 d) and white noise of per-cadence σ around 1.
+func year(sigma float64, seed uint64) (t, f []float64) {
+	rng := rand.New(rand.NewPCG(seed, 11))
+	for i := 0; len(t) < 17600; i++ {
+		ti := 131.5 + float64(i)*cadence
+		if math.Mod(ti-131.5, 30) > 29 {
+			continue
+		}
+		t = append(t, ti)
+		f = append(f, 1+sigma*rng.NormFloat64())
+	}
+	return t, f
+}
+
+// inject multiplies f by the model flux of p.
+func inject(t, f []float64, p transit.Params) {
+	m := make([]float64, len(t))
+	p.Flux(m, t)
+	for i := range f {
+		f[i] *= m[i]
+	}
+}
+
+var sun = &Star{RadiusRsun: 1, MassMsun: 1}
+
+// planet is a 2.7 R⊕ planet (k = 0.025) on a 5.3-d orbit around the Sun, b = 0.3 (depth ≈ 750 ppm, T14 ≈ 3 h):
+// with 150 ppm per cadence its MES is ≈ 50.
+func planet() transit.Params {
+	p := transit.Params{PeriodDays: 5.3, T0Days: 133.3, RpRs: 0.025, ARs: transit.ARs(5.3, 1, 1), B: 0.3}
+	p.U1, p.U2 = transit.LimbDarkening(5772, 4.44)
+	return p
+}
+
+func TestPlanetLooksLikeAPlanet(t *testing.T) {
+	times, flux := year(150e-6, 1)
+	p := planet()
+	inject(times, flux, p)
+	f := Compute(times, flux, p.PeriodDays, p.T0Days, p.DurationDays(), sun)
+	t.Logf("%+v", f)
+	if f.MES < 30 || f.DepthSNR < 30 {
+		t.Errorf("MES %.1f, depth SNR %.1f: the planet should be detected strongly", f.MES, f.DepthSNR)
+	}
+	// The box depth over T14 is below the limb-darkened centre depth: between half and all of it.
+	if d := p.Depth(); f.Depth < 0.5*d || f.Depth > d {
+		t.Errorf("depth %.0f ppm, model's deepest point %.0f ppm", f.Depth*1e6, d*1e6)
+	}
+	if f.NTransits < 60 || f.NTransits > 70 {
+		t.Errorf("%d transits with data, want ≈ 66 (a year at 5.3 d, some in gaps)", f.NTransits)
+	}
+	// No secondary, no odd/even difference: noise-level values (the secondary is the best of ≈ 170 trials,
+	// so its significance reaches ≈ 3 by chance).
+	if f.OddEvenSigma > 3 || f.SecondaryMES > 5 {
+		t.Errorf("odd/even %.1fσ, secondary MES %.1f: want noise-level values", f.OddEvenSigma, f.SecondaryMES)
+	}
+	// Ingress fraction of this transit: T12/(T14/2) ≈ 2k/(1+k)/(1−b²) ≈ 0.05; limb darkening rounds the bottom,
+	// so the trapezoid takes a somewhat longer ingress.
+	if f.VShape > 0.4 {
+		t.Errorf("V-shape %.2f: a small planet's transit is box-like", f.VShape)
+	}
+	if f.SingleEventFraction > 0.1 {
+		t.Errorf("single-event fraction %.2f: 66 equal transits should give ≈ 1/66", f.SingleEventFraction)
+	}
+	// T14 of a b = 0.3 transit is √(1−b²) ≈ 0.95 of the central one.
+	if f.DurationRatio < 0.85 || f.DurationRatio > 1.05 {
+		t.Errorf("duration ratio %.2f, want ≈ 0.95", f.DurationRatio)
+	}
+	if math.Abs(f.RpRs/p.RpRs-1) > 0.2 {
+		t.Errorf("Rp/R★ from the depth %.4f, injected %.4f", f.RpRs, p.RpRs)
+	}
+}
+
+func TestSecondaryEclipse(t *testing.T) {
+	times, flux := year(150e-6, 2)
+	p := planet()
+	inject(times, flux, p)
+	// A secondary eclipse at phase 0.5 with 40 % of the primary's depth: a uniform dark disk passing behind.
+	s := transit.Params{PeriodDays: p.PeriodDays, T0Days: p.T0Days + p.PeriodDays/2, RpRs: 0.016, ARs: p.ARs, B: p.B}
+	inject(times, flux, s)
+	f := Compute(times, flux, p.PeriodDays, p.T0Days, p.DurationDays(), sun)
+	if f.SecondaryMES < 10 {
+		t.Errorf("secondary MES %.1f, want a clear detection", f.SecondaryMES)
+	}
+	if math.Abs(f.SecondaryPhase-0.5) > 0.01 {
+		t.Errorf("secondary phase %.3f, want 0.5", f.SecondaryPhase)
+	}
+	if want := s.Depth(); f.SecondaryDepth < 0.5*want || f.SecondaryDepth > 1.1*want {
+		t.Errorf("secondary depth %.0f ppm, planted %.0f ppm", f.SecondaryDepth*1e6, want*1e6)
+	}
+}
+
+func TestOddEven(t *testing.T) {
+	times, flux := year(150e-6, 3)
+	p := planet()
+	// A binary at twice the period whose two eclipses differ: 750 and 450 ppm deep, folded at P.
+	a, b := p, p
+	a.PeriodDays, b.PeriodDays = 2*p.PeriodDays, 2*p.PeriodDays
+	b.T0Days = p.T0Days + p.PeriodDays
+	b.RpRs = 0.019
+	inject(times, flux, a)
+	inject(times, flux, b)
+	f := Compute(times, flux, p.PeriodDays, p.T0Days, p.DurationDays(), sun)
+	if f.OddEvenSigma < 5 {
+		t.Errorf("odd/even %.1fσ (odd %.0f, even %.0f ppm): want ≥ 5σ", f.OddEvenSigma, f.OddDepth*1e6, f.EvenDepth*1e6)
+	}
+	if f.EvenDepth <= f.OddDepth {
+		t.Errorf("even epochs (k = 0, 2, …) hold the deeper eclipse: even %.0f, odd %.0f ppm", f.EvenDepth*1e6, f.OddDepth*1e6)
+	}
+}
+
+func TestVShape(t *testing.T) {
+	times, flux := year(150e-6, 4)
+	// A grazing eclipse: a disk of 0.3 R★ at impact parameter 1.15 covers only the limb (V-shaped, ≈ 0.4 % deep).
+	p := transit.Params{PeriodDays: 3.1, T0Days: 132.4, RpRs: 0.3, ARs: 8, B: 1.15, U1: 0.4, U2: 0.26}
+	inject(times, flux, p)
+	f := Compute(times, flux, p.PeriodDays, p.T0Days, p.DurationDays(), sun)
+	// A grazing eclipse's sides are curved (the chord of the covered limb), so the best trapezoid is a
+	// near-V (measured: 0.78) rather than exactly 1; the planet above fits ≈ 0.3.
+	if f.VShape < 0.7 {
+		t.Errorf("V-shape %.2f for a grazing eclipse, want ≥ 0.7", f.VShape)
+	}
+	if math.Abs(f.TrapezoidDurationDays/p.DurationDays()-1) > 0.2 {
+		t.Errorf("trapezoid duration %.3f d, model T14 %.3f d", f.TrapezoidDurationDays, p.DurationDays())
+	}
+}
+
+func TestSingleEventDominates(t *testing.T) {
+	times, flux := year(150e-6, 5)
+	// One 2,000-ppm, 4-h dip (a single deep event) and nothing else, folded at an arbitrary 6.1 d.
+	const tEvent, dur = 245.1, 4.0 / 24
+	for i, ti := range times {
+		if math.Abs(ti-tEvent) < dur/2 {
+			flux[i] -= 2000e-6
+		}
+	}
+	f := Compute(times, flux, 6.1, tEvent, dur, sun)
+	if f.SingleEventFraction < 0.8 {
+		t.Errorf("single-event fraction %.2f, want ≥ 0.8", f.SingleEventFraction)
+	}
+	if f.MaxSingleEventSNR < 10 {
+		t.Errorf("the event's SNR %.1f, want ≥ 10", f.MaxSingleEventSNR)
+	}
+}
+
+func TestDurationTooLongForTheStar(t *testing.T) {
+	times, flux := year(150e-6, 6)
+	// A 12-h eclipse at 5.3 d: three times what a central transit of the Sun lasts at that period (≈ 3.1 h
+	// scaled by 1 + k), as from a giant host or a binary.
+	p := planet()
+	p.ARs /= 4
+	inject(times, flux, p)
+	f := Compute(times, flux, p.PeriodDays, p.T0Days, p.DurationDays(), sun)
+	if f.DurationRatio < 2.5 {
+		t.Errorf("duration ratio %.2f for a 12-h eclipse at 5.3 d around the Sun, want ≥ 2.5", f.DurationRatio)
+	}
+	if g := Compute(times, flux, p.PeriodDays, p.T0Days, p.DurationDays(), nil); g.DurationRatio != 0 || g.ExpectedDurationDays != 0 {
+		t.Error("without a star the duration statistics should be 0")
+	}
+}
+
+func TestComputeDegenerate(t *testing.T) {
+	times, flux := year(150e-6, 7)
+	if f := Compute(times, flux, 0, 0, 0.1, nil); f.MES != 0 || f.NTransits != 0 {
+		t.Errorf("zero period: %+v", f)
+	}
+	nan := make([]float64, len(times))
+	for i := range nan {
+		nan[i] = math.NaN()
+	}
+	if f := Compute(times, nan, 5, 133, 0.1, nil); f.NTransits != 0 || f.Depth != 0 {
+		t.Errorf("no valid flux: %+v", f)
+	}
+}
+
+func BenchmarkCompute(b *testing.B) {
+	times, flux := year(150e-6, 8)
+	p := planet()
+	inject(times, flux, p)
+	d := p.DurationDays()
+	for b.Loop() {
+		Compute(times, flux, p.PeriodDays, p.T0Days, d, sun)
+	}
+}
+
+func BenchmarkComputeLongPeriod(b *testing.B) {
+	// A 90-d candidate with a 2-h duration: the secondary scan tries ≈ 4,300 phases.
+	times, flux := year(150e-6, 9)
+	for b.Loop() {
+		Compute(times, flux, 90, 150, 2.0/24, sun)
+	}
+}
