@@ -138,7 +138,8 @@ func (r *StarResult) Outcome() string {
 //
 // A planet whose period or duration is not a positive finite number, or a row whose fields are not finite or whose
 // period is not positive (ParseRows never returns one), matches nothing. With no valid times nothing is
-// observed, so nothing matches. Cost: O(M log N) per evaluated row for M midtimes in the span and N valid times.
+// observed, so nothing matches. Cost: at most O(M log N) per evaluated row for M midtimes in the span and N valid
+// times.
 func MatchStar(ans data.Answer, validTimes []float64, rows []Row) StarResult {
 	res := StarResult{
 		StarID:     ans.ID,
@@ -147,6 +148,7 @@ func MatchStar(ans data.Answer, validTimes []float64, rows []Row) StarResult {
 		Scored:     ans.Scored,
 		RowsGiven:  len(rows),
 		CountedEB:  ans.Scored && ans.Category == data.CategoryEB,
+		Planets:    []PlanetResult{}, // [] rather than null in JSON
 	}
 	top := TopRows(rows, MaxCountedRows)
 	res.Rows = make([]RowResult, len(top))

@@ -1,6 +1,7 @@
 package grader
 
 import (
+	"encoding/json"
 	"math"
 	"strings"
 	"testing"
@@ -359,6 +360,10 @@ func TestMatchCategories(t *testing.T) {
 			if res.False != c.false || res.Credit != 0 || res.EBWithRows != c.ebRows || res.Outcome() != c.outcome {
 				t.Errorf("false %d credit %g eb_with_rows %v outcome %q, want %d, 0, %v, %q",
 					res.False, res.Credit, res.EBWithRows, res.Outcome(), c.false, c.ebRows, c.outcome)
+			}
+			if b, err := json.Marshal(res); err != nil || !strings.Contains(string(b), `"rows":[`) ||
+				!strings.Contains(string(b), `"planets":[`) {
+				t.Errorf("JSON %s (error %v): want rows and planets as arrays", b, err)
 			}
 			if res.StarID != c.ans.ID || res.Category != c.ans.Category || res.Scored != c.ans.Scored {
 				t.Errorf("identity %q %q %v not copied from the answer", res.StarID, res.Category, res.Scored)
