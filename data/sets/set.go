@@ -167,8 +167,8 @@ func StarID(name string, width, index int) string { return fmt.Sprintf("%s-%0*d"
 func planFor(home, name string, opt Options, gen generator) (*buildPlan, error) {
 	comp, ok := wantedComposition(name, opt)
 	if !ok {
-		return nil, fmt.Errorf("%w: there is no set %q in %s; build a standard set (dev, A, B, train), import one "+
-			"with 'transitbench data import', or give a composition", ErrNotBuilt, name, home)
+		return nil, fmt.Errorf("%w: there is no set %q in %s; build a standard set (dev, A, B, train) or "+
+			"import one with 'transitbench data import' (a custom simulated set needs Options.Composition)", ErrNotBuilt, name, home)
 	}
 	if err := comp.valid(); err != nil {
 		return nil, err
