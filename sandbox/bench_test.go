@@ -1,0 +1,42 @@
+package sandbox
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// BenchmarkRunTrivial measures the runner's overhead per star: one worker, a shell `run` that prints one line,
+// a star directory with one small file. The time per op is the whole cost of a star: its directory, the
+// namespaces, the mounts, the limits, the exec and the wait.
+func BenchmarkRunTrivial(b *testing.B) {
+	dir := filepath.Join(b.TempDir(), "solution")
+	os.Mkdir(dir, 0o755)
+	os.WriteFile(filepath.Join(dir, "run"), []byte("#!/bin/sh\necho 1.0,2.0,3.0\n"), 0o755)
+	sol, err := Detect(dir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer sol.Close()
+	if err := sol.Prepare(context.Background()); err != nil {
+		b.Fatal(err)
+	}
+	jobs := make([]Job, b.N)
+	for i := range jobs {
+		jobs[i] = starJob("s", map[string]string{"star.json": `{"id":"s"}`})
+	}
+	r := &Runner{Workers: 1, UIDBase: testUIDBase}
+	ch := make(chan Result, b.N)
+	b.ResetTimer()
+	if err := r.Run(context.Background(), sol, jobs, ch); err != nil {
+		b.Fatal(err)
+	}
+	b.StopTimer()
+	close(ch)
+	for res := range ch {
+		if res.ExitReason != ExitOK || string(res.Stdout) != "1.0,2.0,3.0\n" {
+			b.Fatalf("%s: %q %q", res.ExitReason, res.Stdout, res.StderrTail)
+		}
+	}
+}
