@@ -97,7 +97,12 @@ func cadenceDays(t []float64) float64 {
 	return median(d)
 }
 
-// median returns the median of x, reordering x; O(n) on average (quickselect). It is NaN for an empty slice.
+// Median returns the median of x, reordering x; O(n) on average (quickselect). It is NaN for an empty slice.
+func Median(x []float64) float64 { return median(x) }
+
+// CadenceDays returns the median spacing of sorted times: the cadence of a light curve with gaps.
+func CadenceDays(t []float64) float64 { return cadenceDays(t) }
+
 func median(x []float64) float64 {
 	n := len(x)
 	if n == 0 {

@@ -3,7 +3,6 @@ package vet
 import (
 	"math"
 	"slices"
-	"sort"
 
 	"transitbench/engine/noise"
 	"transitbench/engine/transit"
@@ -135,11 +134,7 @@ func newCurve(t, flat []float64, period, t0, duration float64) *curve {
 	if len(c.t) < 3 {
 		return nil
 	}
-	diffs := make([]float64, len(c.t)-1)
-	for i := range diffs {
-		diffs[i] = c.t[i+1] - c.t[i]
-	}
-	c.cadence = median(diffs)
+	c.cadence = noise.CadenceDays(c.t)
 	c.m = math.Max(1, duration/c.cadence)
 	c.dt = make([]float64, len(c.t))
 	c.epoch = make([]int, len(c.t))
@@ -152,9 +147,9 @@ func newCurve(t, flat []float64, period, t0, duration float64) *curve {
 			out = append(out, flux[i])
 		}
 	}
-	base := median(out)
+	base := noise.Median(out)
 	if len(out) == 0 {
-		base = median(slices.Clone(flux))
+		base = noise.Median(slices.Clone(flux))
 	}
 	c.y = make([]float64, len(flux))
 	for i := range flux {
@@ -248,10 +243,17 @@ func (c *curve) primary(f *Features) {
 }
 
 // secondary scans the phase for the deepest box of the primary's duration whose window stays clear of the
-// primary's (centres from D to P − D after the primary), in steps of D/4.
+// primary's (centres from D to P − D after the primary), in steps of D/4. The cadences are accumulated in
+// phase bins D/8 wide, and a box is 8 consecutive bins, so the scan costs O(n + P/D).
 func (c *curve) secondary(f *Features) {
-	type point struct{ x, y float64 }
-	pts := make([]point, 0, len(c.t))
+	const perBox = 8
+	width := c.duration / perBox
+	nb := int(math.Ceil(c.period / width))
+	if nb < 3*perBox {
+		return
+	}
+	sum := make([]float64, nb+1)
+	cnt := make([]int, nb+1)
 	for i, dt := range c.dt {
 		if math.Abs(dt) <= c.duration/2+c.cadence {
 			continue
@@ -260,35 +262,28 @@ func (c *curve) secondary(f *Features) {
 		if x < 0 {
 			x += c.period
 		}
-		pts = append(pts, point{x, c.y[i]})
+		j := min(int(x/width), nb-1)
+		sum[j+1] += c.y[i]
+		cnt[j+1]++
 	}
-	if len(pts) == 0 {
-		return
-	}
-	sort.Slice(pts, func(i, j int) bool { return pts[i].x < pts[j].x })
-	xs := make([]float64, len(pts))
-	cum := make([]float64, len(pts)+1)
-	for i, p := range pts {
-		xs[i] = p.x
-		cum[i+1] = cum[i] + p.y
+	for j := 1; j <= nb; j++ { // prefix sums: bins [a, b) hold sum[b] − sum[a]
+		sum[j] += sum[j-1]
+		cnt[j] += cnt[j-1]
 	}
 	need := max(1, int(math.Ceil(c.m/2-1e-9)))
-	half := c.duration / 2
-	step := c.duration / 4
 	best := math.Inf(-1)
-	for xc := c.duration; xc <= c.period-c.duration; xc += step {
-		lo := sort.SearchFloat64s(xs, xc-half)
-		hi := sort.SearchFloat64s(xs, xc+half)
-		n := hi - lo
+	for lo := perBox / 2; lo+perBox <= nb-perBox/2; lo += perBox / 4 {
+		hi := lo + perBox
+		n := cnt[hi] - cnt[lo]
 		if n < need {
 			continue
 		}
-		depth := (cum[hi] - cum[lo]) / float64(n)
+		depth := (sum[hi] - sum[lo]) / float64(n)
 		errD := c.errFor(f.SigmaD, n)
 		if snr := depth / errD; snr > best {
 			best = snr
 			f.SecondaryDepth, f.SecondaryDepthErr, f.SecondaryMES = depth, errD, snr
-			f.SecondaryPhase = xc / c.period
+			f.SecondaryPhase = (float64(lo) + perBox/2) * width / c.period
 		}
 	}
 }
@@ -372,19 +367,6 @@ func trapezoid(x, total, ingress float64) float64 {
 		return 1
 	}
 	return (half - ax) / tau
-}
-
-// median returns the median of x, reordering x; NaN for an empty slice.
-func median(x []float64) float64 {
-	n := len(x)
-	if n == 0 {
-		return math.NaN()
-	}
-	slices.Sort(x)
-	if n%2 == 1 {
-		return x[n/2]
-	}
-	return (x[n/2-1] + x[n/2]) / 2
 }
 
 func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
