@@ -57,7 +57,9 @@ type NoiseKnobs struct {
 	RedTauDays       Range   // time constant of the red noise (an Ornstein–Uhlenbeck process), days
 	SpotProb         float64 // share of stars with rotational spot modulation
 	SpotAmp          Range   // semi-amplitude of spot modulation, relative flux, log-uniform
-	SpotPeriodDays   Range   // rotation period, days, log-uniform
+	SpotPeriodDays   Range   // rotation periods kept, days
+	SpotPeriodMedian float64 // median rotation period, days (log-normal)
+	SpotPeriodDex    float64 // scatter of log10 rotation period
 	SpotLifetimeRots Range   // spot-pattern coherence time in rotations
 	PulsatorTeff     float64 // stars hotter than this (K) may pulsate (instability strip)
 	PulsatorProb     float64 // share of hot stars that pulsate
@@ -170,18 +172,20 @@ func DefaultKnobs() *Knobs {
 			RadiusRsun:       Range{0.3, 6},
 		},
 		Noise: NoiseKnobs{
-			RedFraction:      Range{0.05, 0.5}, // real quiet dwarfs sit somewhat above white noise at 6–12 h (measured on the dv light curves)
-			RedTauDays:       Range{0.05, 0.4}, // granulation/flicker: hours
-			SpotProb:         0.3,              // McQuillan+2014: periods for ≈ a quarter of main-sequence targets
-			SpotAmp:          Range{1e-4, 2e-2},
-			SpotPeriodDays:   Range{1, 50},
+			RedFraction:      Range{0.2, 0.7},   // the dv light curves' residuals are red at 1–10 c/d (PSD slope ≈ −0.15); see the realism test
+			RedTauDays:       Range{0.05, 0.4},  // granulation/flicker: hours
+			SpotProb:         0.3,               // McQuillan+2014: periods for ≈ a quarter of main-sequence targets
+			SpotAmp:          Range{1e-4, 1e-2}, // McQuillan+2014: R_var ≈ 0.1–2 %, most below 1 %
+			SpotPeriodDays:   Range{1, 50},      // SPEC A3
+			SpotPeriodMedian: 15,                // McQuillan+2014: periods of main-sequence stars peak at ≈ 10–30 d
+			SpotPeriodDex:    0.3,
 			SpotLifetimeRots: Range{1, 5}, // spots evolve over a few rotations
 			PulsatorTeff:     6800,        // instability strip's red edge on the main sequence
 			PulsatorProb:     0.5,
 			DeltaScutiProb:   0.5,
 			DeltaScutiDays:   Range{0.02, 0.25}, // δ Sct: 0.5–12 h
 			GammaDorDays:     Range{0.3, 3.0},   // γ Dor: 0.3–3 d
-			PulsationAmp:     Range{5e-5, 3e-3},
+			PulsationAmp:     Range{5e-5, 2e-3},
 			PulsationModes:   Range{1, 5},
 			FlareTeff:        4200, // flares on K/M dwarfs
 			FlareRatePerDay:  Range{0.02, 0.3},

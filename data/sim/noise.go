@@ -69,45 +69,41 @@ func newNoise(spec Spec, k *Knobs, cal *calendar, st star) *starNoise {
 	return nz
 }
 
-// addSpots adds quasi-periodic rotational modulation to a share SpotProb of stars:
-// Re[c₁(t) e^(2πi t/P)] + Re[c₂(t) e^(4πi t/P)], where c₁, c₂ are complex Ornstein–Uhlenbeck processes with
-// coherence time L·P (spot evolution over L rotations) and rms A and 0.3 A (A the semi-amplitude drawn).
+// addSpots adds quasi-periodic rotational modulation to a share SpotProb of stars, with a log-normal rotation
+// period P (clamped to SpotPeriodDays) and a log-uniform semi-amplitude A. The modulation is
+// Re[c₁(t) e^(2πi t/P)] + Re[c₂(t) e^(4πi t/P)], where each slowly varying complex amplitude c(t) is a sum of
+// J = 6 terms g_j e^(2πi ν_j t) with complex Gaussian g_j (rms A/√J for c₁, 0.3 A/√J for c₂) and frequency
+// offsets ν_j ~ N(0, 1/(2πτ)): a smooth spot evolution whose coherence falls as e^(−Δt²/2τ²), τ = L·P with L
+// drawn from SpotLifetimeRots. Each term is one sinusoid of frequency h/P + ν_j, so the sum is exact and cheap.
 func (nz *starNoise) addSpots(r *rand.Rand, nk *NoiseKnobs, t []float64) {
 	if r.Float64() >= nk.SpotProb {
 		return
 	}
-	p := logUniform(r, nk.SpotPeriodDays.Lo, nk.SpotPeriodDays.Hi)
+	p := clamp(nk.SpotPeriodMedian*math.Pow(10, nk.SpotPeriodDex*r.NormFloat64()), nk.SpotPeriodDays.Lo, nk.SpotPeriodDays.Hi)
 	amp := logUniform(r, nk.SpotAmp.Lo, nk.SpotAmp.Hi)
-	life := uniform(r, nk.SpotLifetimeRots.Lo, nk.SpotLifetimeRots.Hi) * p
+	tau := uniform(r, nk.SpotLifetimeRots.Lo, nk.SpotLifetimeRots.Hi) * p
 	nz.spotPeriod, nz.spotAmp = p, amp
-	// The complex amplitudes evolve on a coarse grid and are interpolated linearly.
-	const step = 0.25 // days
-	t0 := t[0]
-	m := int((t[len(t)-1]-t0)/step) + 2
-	type cpx struct{ re1, im1, re2, im2 float64 }
-	grid := make([]cpx, m)
-	a := math.Exp(-step / life)
-	s := math.Sqrt(1 - a*a)
-	sd := amp / math.Sqrt2 // rms of each quadrature so that |c| has rms amp
-	c := cpx{sd * r.NormFloat64(), sd * r.NormFloat64(), 0.3 * sd * r.NormFloat64(), 0.3 * sd * r.NormFloat64()}
-	for j := range grid {
-		grid[j] = c
-		c.re1 = a*c.re1 + s*sd*r.NormFloat64()
-		c.im1 = a*c.im1 + s*sd*r.NormFloat64()
-		c.re2 = a*c.re2 + 0.3*s*sd*r.NormFloat64()
-		c.im2 = a*c.im2 + 0.3*s*sd*r.NormFloat64()
+	const terms = 6
+	type wave struct{ freq, re, im float64 }
+	var waves []wave
+	for h := 1; h <= 2; h++ {
+		sd := amp / math.Sqrt(2*terms)
+		if h == 2 {
+			sd *= 0.3
+		}
+		for range terms {
+			nu := r.NormFloat64() / (2 * math.Pi * tau)
+			waves = append(waves, wave{float64(h)/p + nu, sd * r.NormFloat64(), sd * r.NormFloat64()})
+		}
 	}
+	t0 := t[0]
 	for i, ti := range t {
-		x := (ti - t0) / step
-		j := int(x)
-		w := x - float64(j)
-		g0, g1 := grid[j], grid[j+1]
-		re1, im1 := g0.re1+w*(g1.re1-g0.re1), g0.im1+w*(g1.im1-g0.im1)
-		re2, im2 := g0.re2+w*(g1.re2-g0.re2), g0.im2+w*(g1.im2-g0.im2)
-		ph := 2 * math.Pi * ti / p
-		s1, c1 := math.Sincos(ph)
-		s2, c2 := math.Sincos(2 * ph)
-		nz.flux[i] += re1*c1 - im1*s1 + re2*c2 - im2*s2
+		x := 0.0
+		for _, w := range waves {
+			s, c := math.Sincos(2 * math.Pi * w.freq * (ti - t0))
+			x += w.re*c - w.im*s
+		}
+		nz.flux[i] += x
 	}
 }
 

@@ -49,20 +49,11 @@ func Generate(spec Spec, k *Knobs) (*Result, error) {
 	if k == nil {
 		k = DefaultKnobs()
 	}
-	cal := newCalendar(spec, k)
-	st := drawStar(spec, k)
-	nz := newNoise(spec, k, cal, st)
-
 	res := &Result{
 		Answer: data.Answer{ID: spec.ID, Category: spec.Category, Population: spec.Population},
 	}
+	cal, st, nz, base := buildBase(spec, k, &res.Answer)
 	n := len(cal.time)
-	// base is the star without its planet(s): noise, and the false alarm if the star carries one.
-	base := nz.flux
-	fa := planFalseAlarm(spec, k)
-	if fa.kind != "" {
-		base = plantFalseAlarm(spec, k, cal, nz, fa, &res.Answer)
-	}
 	m := newMeter(cal, base, k)
 	signal := make([]float64, n)
 	for i := range signal {
@@ -112,6 +103,19 @@ func Generate(spec Spec, k *Knobs) (*Result, error) {
 		TimeSystem:  "BKJD",
 	}
 	return res, nil
+}
+
+// buildBase simulates the star without its planets or binary: the calendar, the star, its noise and base, the
+// noise with the false alarm of a false-alarm-population star added (recorded in ans). MES is measured on base.
+func buildBase(spec Spec, k *Knobs, ans *data.Answer) (*calendar, star, *starNoise, []float64) {
+	cal := newCalendar(spec, k)
+	st := drawStar(spec, k)
+	nz := newNoise(spec, k, cal, st)
+	base := nz.flux
+	if fa := planFalseAlarm(spec, k); fa.kind != "" {
+		base = plantFalseAlarm(spec, k, cal, nz, fa, ans)
+	}
+	return cal, st, nz, base
 }
 
 func checkSpec(spec Spec) error {
