@@ -18,6 +18,7 @@ const childStatusFD = 3
 // limits to set, which user to become, and what to execute.
 type childConfig struct {
 	Namespaces  bool     // set up the mount namespace (the process was cloned into new namespaces)
+	UserNS      bool     // the namespaces are inside a new user namespace, where this process is root
 	Star        string   // host path of the star directory, mounted at StarMount
 	Solution    string   // host path of the solution snapshot, mounted at SolutionMount
 	Bin         string   // host path of the built binary's directory, mounted at binMount; may be empty
@@ -27,7 +28,7 @@ type childConfig struct {
 	Processes   int
 	FileBytes   int64
 	OpenFiles   int
-	UID, GID    int // the user to become; -1 keeps the current one
+	UID, GID    int // the user to become (in a user namespace: the host user that its root maps to); -1 keeps the current one
 	CPU         int // the CPU to pin to; -1 leaves the affinity alone
 	Dir         string
 	Argv        []string // nil in a probe: set everything up, then exit 0

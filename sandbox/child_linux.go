@@ -53,7 +53,10 @@ func childSetup(cfg *childConfig, status *os.File) error {
 			return fmt.Errorf("setting %s to %d: %w", l.name, l.value, err)
 		}
 	}
-	if cfg.UID >= 0 {
+	if err := dropCapabilityBounds(); err != nil {
+		return err
+	}
+	if cfg.UID >= 0 && !cfg.UserNS {
 		if err := syscall.Setgroups(nil); err != nil {
 			return fmt.Errorf("dropping supplementary groups: %w", err)
 		}
@@ -84,6 +87,34 @@ func childSetup(cfg *childConfig, status *os.File) error {
 	}
 	err = syscall.Exec(argv0, cfg.Argv, cfg.Env)
 	return fmt.Errorf("executing %s: %w", cfg.Argv[0], err)
+}
+
+// Secure bits (linux/securebits.h): an exec by root grants no capabilities, for good, and no ambient ones.
+const (
+	secbitNoRoot                  = 1 << 0
+	secbitNoRootLocked            = 1 << 1
+	secbitNoCapAmbientRaise       = 1 << 6
+	secbitNoCapAmbientRaiseLocked = 1 << 7
+)
+
+// dropCapabilityBounds empties the capability bounding set and makes the exec of the solution grant no
+// capabilities even to root. That matters in a user namespace, where the solution runs as its root and would
+// otherwise hold CAP_SYS_ADMIN over its own mounts (and could unmount the masks); as real root the change of
+// user clears the capabilities anyway, and this is a second lock.
+func dropCapabilityBounds() error {
+	for c := 0; c <= 63; c++ {
+		if err := unix.Prctl(unix.PR_CAPBSET_DROP, uintptr(c), 0, 0, 0); err != nil {
+			if errors.Is(err, unix.EINVAL) {
+				break // past the last capability this kernel knows
+			}
+			return fmt.Errorf("dropping capability %d from the bounding set: %w", c, err)
+		}
+	}
+	bits := secbitNoRoot | secbitNoRootLocked | secbitNoCapAmbientRaise | secbitNoCapAmbientRaiseLocked
+	if err := unix.Prctl(unix.PR_SET_SECUREBITS, uintptr(bits), 0, 0, 0); err != nil {
+		return fmt.Errorf("prctl(PR_SET_SECUREBITS): %w", err)
+	}
+	return nil
 }
 
 // lookPath resolves a bare command name against the PATH in env.

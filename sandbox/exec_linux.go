@@ -77,6 +77,19 @@ func startChild(cfg childConfig, stdout, stderr, status *os.File) (*child, error
 	if cfg.Namespaces {
 		sys.Cloneflags = namespaceFlags
 	}
+	if cfg.UserNS {
+		// Root of the new user namespace is the star's user when the runner is root, else the runner's user.
+		uid, gid := os.Getuid(), os.Getgid()
+		if cfg.UID >= 0 {
+			uid, gid = cfg.UID, cfg.GID
+		}
+		sys.Cloneflags |= syscall.CLONE_NEWUSER
+		sys.UidMappings = []syscall.SysProcIDMap{{ContainerID: 0, HostID: uid, Size: 1}}
+		sys.GidMappings = []syscall.SysProcIDMap{{ContainerID: 0, HostID: gid, Size: 1}}
+		// Only root may allow setgroups in the new namespace (and then clears the supplementary groups).
+		sys.GidMappingsEnableSetgroups = isRoot()
+		sys.Credential = &syscall.Credential{Uid: 0, Gid: 0, NoSetGroups: !isRoot()}
+	}
 	attr := &os.ProcAttr{
 		Env:   []string{childEnv + "=" + string(js)},
 		Files: []*os.File{devnull, stdout, stderr, status},
@@ -331,44 +344,60 @@ func allowedCPUs() []int {
 	return cpus
 }
 
+func isRoot() bool { return os.Geteuid() == 0 }
+
 func probe() Isolation {
-	if os.Geteuid() != 0 {
-		return Isolation{Missing: []string{"not running as root: no namespaces and no separate user, so the solution " +
-			"can read whatever your user can read, reach the network and leave processes behind"}}
+	if isRoot() {
+		if err := probeNamespaces(false); err != nil {
+			return Isolation{Missing: []string{err.Error() + ": no network, filesystem or process-tree isolation"}}
+		}
+		return Isolation{namespaces: true}
 	}
+	if err := probeNamespaces(true); err != nil {
+		return Isolation{Missing: []string{"not running as root, and " + err.Error() + ": no namespaces and no " +
+			"separate user, so the solution can read whatever your user can read, reach the network and leave " +
+			"processes behind"}}
+	}
+	return Isolation{namespaces: true, userNS: true, Missing: []string{"not running as root: no separate user " +
+		"(the solution runs as your user, in a user namespace, and can read what your user can read outside the masks)"}}
+}
+
+// probeNamespaces starts one child that sets up a whole sandbox around empty directories and exits.
+func probeNamespaces(userNS bool) error {
 	dir, err := os.MkdirTemp("", "transitbench-probe-")
 	if err != nil {
-		return Isolation{Missing: []string{"cannot create a probe directory: " + err.Error()}}
+		return fmt.Errorf("cannot create a probe directory (%v)", err)
 	}
 	defer os.RemoveAll(dir)
 	for _, d := range []string{"star", "solution"} {
 		if err := os.Mkdir(filepath.Join(dir, d), 0o755); err != nil {
-			return Isolation{Missing: []string{"cannot create a probe directory: " + err.Error()}}
+			return fmt.Errorf("cannot create a probe directory (%v)", err)
 		}
 	}
 	os.Chmod(dir, 0o755)
-	uid := 2_000_000_000 + 64*(os.Getpid()%100_000) + 63
+	uid := -1
+	if isRoot() {
+		uid = 2_000_000_000 + 64*(os.Getpid()%100_000) + 63
+	}
 	cfg := childConfig{
-		Namespaces: true, Star: filepath.Join(dir, "star"), Solution: filepath.Join(dir, "solution"),
+		Namespaces: true, UserNS: userNS, Star: filepath.Join(dir, "star"), Solution: filepath.Join(dir, "solution"),
 		Mask: []string{dir}, TmpBytes: 1 << 20, MemoryBytes: DefaultMemoryBytes, Processes: 16,
 		FileBytes: 1 << 20, OpenFiles: 64, UID: uid, GID: uid, CPU: -1,
 	}
 	stR, stW, err := os.Pipe()
 	if err != nil {
-		return Isolation{Missing: []string{"cannot create a pipe: " + err.Error()}}
+		return fmt.Errorf("cannot create a pipe (%v)", err)
 	}
 	defer stR.Close()
 	c, err := startChild(cfg, os.Stderr, os.Stderr, stW)
 	stW.Close()
 	if err != nil {
-		return Isolation{Missing: []string{fmt.Sprintf("the kernel refused new namespaces (%v): no network, "+
-			"filesystem or process-tree isolation", err)}}
+		return fmt.Errorf("the kernel refused new namespaces (%v)", err)
 	}
 	msg, _ := io.ReadAll(stR)
 	w := <-c.waited
 	if len(msg) > 0 || w.err != nil || !w.state.Success() {
-		return Isolation{Missing: []string{fmt.Sprintf("setting up the namespaces failed (%s%v): no network, "+
-			"filesystem or process-tree isolation", msg, w.err)}}
+		return fmt.Errorf("setting up the namespaces failed (%s%v)", msg, w.err)
 	}
-	return Isolation{}
+	return nil
 }

@@ -9,6 +9,9 @@ import (
 type Isolation struct {
 	// Missing lists the protections that are not available, each a short phrase; empty means full isolation.
 	Missing []string
+
+	namespaces bool // run each star in new namespaces
+	userNS     bool // add a user namespace (the way in for a runner that is not root)
 }
 
 // Full reports whether every protection of SPEC A6 is in force.
@@ -29,8 +32,9 @@ var (
 
 // Probe finds out once per process what the kernel allows: it starts one child in new mount, PID, network,
 // IPC and UTS namespaces that sets up the whole sandbox (mounts, limits, the unprivileged user) and exits.
-// Full isolation needs Linux and root (CI and the benchmark machines run as root); otherwise the runner
-// degrades to resource limits, a process group and, as root, a separate user.
+// Full isolation needs Linux and root (CI and the benchmark machines run as root). A runner that is not root
+// gets the same namespaces inside a user namespace where the kernel allows one, but no separate user; with no
+// namespaces at all it degrades to resource limits, a process group and, as root, a separate user.
 func Probe() Isolation {
 	probeOnce.Do(func() { probeResult = probe() })
 	return probeResult

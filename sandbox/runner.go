@@ -100,6 +100,11 @@ func (r *Runner) Run(ctx context.Context, sol *Solution, jobs []Job, results cha
 		return fmt.Errorf("sandbox: creating the run directory: %w (set a writable WorkDir or TMPDIR)", err)
 	}
 	defer os.RemoveAll(root)
+	// Traversable but not listable: a star's user reaches its own directory (needed when the host path is
+	// what the solution sees) but cannot find the others' randomly named ones.
+	if err := os.Chmod(root, 0o711); err != nil {
+		return fmt.Errorf("sandbox: %w", err)
+	}
 
 	mask := append([]string{root, stage, sol.Dir}, lim.Mask...)
 	if ws := filepath.Dir(sol.Dir); ws != "/" {
@@ -131,14 +136,14 @@ func (r *Runner) Run(ctx context.Context, sol *Solution, jobs []Job, results cha
 				iso: iso, lim: lim, mask: mask, stage: stage, hasBin: hasBin, argv: argv,
 				uid: -1, cpu: -1,
 			}
-			if os.Geteuid() == 0 {
+			if isRoot() {
 				st.uid = base + w%64
 			}
 			if len(cpus) > 0 {
 				st.cpu = cpus[w%len(cpus)]
 			}
 			for i := range queue {
-				res := st.run(ctx, filepath.Join(root, fmt.Sprintf("star-%d", i)), jobs[i])
+				res := st.run(ctx, root, jobs[i])
 				results <- res
 			}
 		}()
@@ -168,11 +173,15 @@ type starRun struct {
 	cpu    int
 }
 
-// run prepares the star in dir, runs the solution on it and removes dir.
-func (s *starRun) run(ctx context.Context, dir string, job Job) Result {
+// run prepares the star in a new directory under root, runs the solution on it and removes the directory.
+func (s *starRun) run(ctx context.Context, root string, job Job) Result {
 	res := Result{StarID: job.StarID, Isolation: s.iso.String(), ExitCode: -1}
-	defer os.RemoveAll(dir)
-	if err := os.Mkdir(dir, 0o755); err != nil {
+	dir, err := os.MkdirTemp(root, "star-")
+	if err == nil {
+		defer os.RemoveAll(dir)
+		err = os.Chmod(dir, 0o755)
+	}
+	if err != nil {
 		res.ExitReason, res.StderrTail = ExitStartFailed, "sandbox: creating the star directory: "+err.Error()
 		return res
 	}
@@ -197,7 +206,8 @@ func (s *starRun) run(ctx context.Context, dir string, job Job) Result {
 // config is the child's configuration for the star in dir.
 func (s *starRun) config(dir string) childConfig {
 	cfg := childConfig{
-		Namespaces:  s.iso.Full(),
+		Namespaces:  s.iso.namespaces,
+		UserNS:      s.iso.userNS,
 		Star:        dir,
 		Solution:    filepath.Join(s.stage, "solution"),
 		Mask:        s.mask,

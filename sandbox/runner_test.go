@@ -149,7 +149,7 @@ func TestCancel(t *testing.T) {
 
 // TestHiddenRefusedWhenDegraded checks the refusal, and that AllowDegraded runs with limits but no namespaces.
 func TestHiddenRefusedWhenDegraded(t *testing.T) {
-	sol := shellSolution(t, "echo ran; grep NoNewPrivs /proc/self/status")
+	sol := shellSolution(t, `echo ran; grep NoNewPrivs /proc/self/status; cat "$1/star.json"; ls "$1/.." 2>&1 | grep -c denied`)
 	degraded := Isolation{Missing: []string{"test: pretend the kernel refused namespaces"}}
 	r := &Runner{Workers: 1, Hidden: true, isolation: &degraded}
 	_, err := runJobsErr(context.Background(), r, sol, starJob("h", nil))
@@ -157,13 +157,14 @@ func TestHiddenRefusedWhenDegraded(t *testing.T) {
 		t.Fatalf("Run on a hidden set under degraded isolation: %v, want ErrDegraded naming --allow-degraded", err)
 	}
 	r.AllowDegraded = true
-	got := runJobs(t, r, sol, starJob("h", nil))
+	got := runJobs(t, r, sol, starJob("h", map[string]string{"star.json": "{}\n"}))
 	res := got["h"]
 	assertReason(t, res, ExitOK)
 	if res.Isolation != degraded.String() || !strings.HasPrefix(res.Isolation, "degraded: ") {
 		t.Errorf("isolation %q, want %q", res.Isolation, degraded)
 	}
-	if string(res.Stdout) != "ran\nNoNewPrivs:\t1\n" {
+	// The star is readable at its host path, and its siblings cannot be listed.
+	if string(res.Stdout) != "ran\nNoNewPrivs:\t1\n{}\n1\n" {
 		t.Errorf("stdout %q", res.Stdout)
 	}
 	checkNoSurvivors(t, r)
