@@ -1,0 +1,163 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	_ "modernc.org/sqlite" // registers the "sqlite" database/sql driver
+)
+
+// FileName is the database's usual name inside the data directory.
+const FileName = "results.db"
+
+// Errors of the store; test for them with errors.Is.
+var (
+	ErrNotFound    = errors.New("store: not found")
+	ErrRunFinished = errors.New("store: run is finished")
+	ErrNewerSchema = errors.New("store: database written by a newer transitbench")
+)
+
+// busyTimeoutMS is how long a connection waits for another writer (another goroutine or process) before
+// giving up with "database is locked".
+const busyTimeoutMS = 10000
+
+// timeLayout is how timestamps are stored: UTC, millisecond precision, sorting as text in time order.
+const timeLayout = "2006-01-02T15:04:05.000Z"
+
+// Store is an open results database. It is safe for concurrent use by several goroutines, and several
+// processes may open the same file: SQLite's write-ahead log lets readers run beside one writer, and writers
+// wait up to 10 s for each other.
+type Store struct {
+	db   *sql.DB
+	path string
+}
+
+// Open opens the results database at path, creating it (and its directory) when missing, and brings its
+// schema up to date. Connections use the write-ahead log (journal_mode=WAL, synchronous=NORMAL: a commit is
+// durable against a crash of the program, and against power loss up to the last checkpoint), enforce foreign
+// keys, wait 10 s on a busy database and take the write lock when a transaction begins, so concurrent writers
+// queue instead of failing. A file that is not a SQLite database gives an error saying so.
+func Open(path string) (*Store, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, fmt.Errorf("store: %w", err)
+	}
+	if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
+		return nil, fmt.Errorf("store: cannot create the directory of the results database: %w", err)
+	}
+	u := url.URL{Scheme: "file", Path: abs}
+	dsn := u.String() + fmt.Sprintf("?_busy_timeout=%d&_journal_mode=WAL&_synchronous=NORMAL&_foreign_keys=1&_txlock=immediate", busyTimeoutMS)
+	db, err := sql.Open("sqlite", dsn)
+	if err != nil {
+		return nil, fmt.Errorf("store: opening %s: %w", abs, err)
+	}
+	s := &Store{db: db, path: abs}
+	if err := s.migrate(context.Background()); err != nil {
+		db.Close()
+		if errors.Is(err, ErrNewerSchema) {
+			return nil, err
+		}
+		return nil, fmt.Errorf("store: %s is not a usable results database (%v); move it aside to start a new one "+
+			"(the runs recorded in it are lost) or restore it from a backup", abs, err)
+	}
+	return s, nil
+}
+
+// Close closes the database.
+func (s *Store) Close() error { return s.db.Close() }
+
+// Path returns the database file's absolute path.
+func (s *Store) Path() string { return s.path }
+
+// DB returns the underlying database handle, for ad-hoc read-only queries (the schema is in migrations.go).
+func (s *Store) DB() *sql.DB { return s.db }
+
+// Check runs SQLite's quick_check over the whole file and returns an error describing the first problems
+// found. It reads every page, so it takes time in proportion to the file size.
+func (s *Store) Check(ctx context.Context) error {
+	rows, err := s.db.QueryContext(ctx, "PRAGMA quick_check")
+	if err != nil {
+		return fmt.Errorf("store: checking %s: %w", s.path, err)
+	}
+	defer rows.Close()
+	var problems []string
+	for rows.Next() {
+		var msg string
+		if err := rows.Scan(&msg); err != nil {
+			return fmt.Errorf("store: checking %s: %w", s.path, err)
+		}
+		for _, line := range strings.Split(msg, "\n") {
+			if line = strings.TrimSpace(line); line != "" && line != "ok" && !strings.HasPrefix(line, "***") {
+				problems = append(problems, line)
+			}
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("store: checking %s: %w", s.path, err)
+	}
+	if len(problems) > 0 {
+		const show = 3
+		more := ""
+		if len(problems) > show {
+			more = fmt.Sprintf(" and %d more problems", len(problems)-show)
+			problems = problems[:show]
+		}
+		return fmt.Errorf("store: %s is damaged: %s%s; restore it from a backup or move it aside",
+			s.path, strings.Join(problems, "; "), more)
+	}
+	return nil
+}
+
+// inTx runs f in a transaction (BEGIN IMMEDIATE: the write lock is taken at the start), committing when f
+// returns nil and rolling back otherwise.
+func (s *Store) inTx(ctx context.Context, f func(tx *sql.Tx) error) error {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	if err := f(tx); err != nil {
+		tx.Rollback()
+		return err
+	}
+	return tx.Commit()
+}
+
+func formatTime(t time.Time) string { return t.UTC().Format(timeLayout) }
+
+func parseTime(s sql.NullString) time.Time {
+	if !s.Valid || s.String == "" {
+		return time.Time{}
+	}
+	t, err := time.Parse(timeLayout, s.String)
+	if err != nil {
+		return time.Time{}
+	}
+	return t
+}
+
+// jsonText turns a JSON payload into the value stored: NULL for an empty payload, the text otherwise. It
+// rejects text that is not JSON, so every stored payload parses.
+func jsonText(what string, b json.RawMessage) (any, error) {
+	if len(b) == 0 {
+		return nil, nil
+	}
+	if !json.Valid(b) {
+		return nil, fmt.Errorf("store: %s is not valid JSON", what)
+	}
+	return string(b), nil
+}
+
+func rawJSON(s sql.NullString) json.RawMessage {
+	if !s.Valid {
+		return nil
+	}
+	return json.RawMessage(s.String)
+}
