@@ -36,8 +36,9 @@ type Features struct {
 	SigmaD float64 `json:"sigma_d"`
 	MES    float64 `json:"mes"`
 
-	// Odd and even transits (epochs k odd or even, k = round((t − t0)/P)): their depths and the significance
-	// of the difference, |odd − even| / √(err_odd² + err_even²). A binary folded at half its period has
+	// Odd and even transits (epochs k odd or even, k = round((t − t0)/P)): the depth of the fitted trapezoid
+	// (see TrapezoidDepth) in each, and the significance of the difference, |odd − even| /
+	// √(err_odd² + err_even²) (errors as oddEven describes). A binary folded at half its period has
 	// alternating depths.
 	OddDepth     float64 `json:"odd_depth"`
 	EvenDepth    float64 `json:"even_depth"`
@@ -97,6 +98,7 @@ func Compute(t, flat []float64, periodDays, t0Days, durationDays float64, star *
 	c.primary(&f)
 	c.secondary(&f)
 	c.shape(&f)
+	c.oddEven(&f)
 	if f.TrapezoidDepth > 0 {
 		f.RpRs = math.Sqrt(f.TrapezoidDepth)
 	}
@@ -175,13 +177,13 @@ func (c *curve) errFor(sigmaD float64, n int) float64 {
 	return sigmaD / math.Sqrt(float64(n)/c.m)
 }
 
-// primary measures the depth, odd/even depths and the single-event statistics.
+// primary measures the depth and the single-event statistics.
 func (c *curve) primary(f *Features) {
 	type acc struct {
 		sum float64
 		n   int
 	}
-	var all, odd, even acc
+	var all acc
 	events := map[int]*acc{}
 	for i, dt := range c.dt {
 		if math.Abs(dt) > c.duration/2 {
@@ -191,13 +193,6 @@ func (c *curve) primary(f *Features) {
 		all.sum += y
 		all.n++
 		k := c.epoch[i]
-		if k%2 == 0 {
-			even.sum += y
-			even.n++
-		} else {
-			odd.sum += y
-			odd.n++
-		}
 		e := events[k]
 		if e == nil {
 			e = &acc{}
@@ -213,13 +208,6 @@ func (c *curve) primary(f *Features) {
 	f.DepthErr = c.errFor(f.SigmaD, all.n)
 	f.DepthSNR = f.Depth / f.DepthErr
 	f.MES = f.Depth / f.SigmaD * math.Sqrt(float64(f.NTransits))
-
-	if odd.n > 0 && even.n > 0 {
-		f.OddDepth = odd.sum / float64(odd.n)
-		f.EvenDepth = even.sum / float64(even.n)
-		eo, ee := c.errFor(f.SigmaD, odd.n), c.errFor(f.SigmaD, even.n)
-		f.OddEvenSigma = math.Abs(f.OddDepth-f.EvenDepth) / math.Hypot(eo, ee)
-	}
 
 	need := max(1, int(math.Ceil(c.m/2-1e-9)))
 	var sum2, max2 float64
@@ -342,6 +330,74 @@ func (c *curve) shape(f *Features) {
 			}
 		}
 	}
+}
+
+// oddEven fits the depth of the trapezoid found by shape to the odd and to the even transits separately:
+// δ = Σ s·y / Σ s² over the parity's cadences, s the template at each cadence's phase. Fitting the template
+// rather than averaging a box keeps the phase sampling of each transit (how many cadences fall on ingress)
+// out of the depths, which matters at high SNR. Each depth's error is the larger of σ_D·√(m/Σ s²) (the
+// noise) and the scatter of the single-transit template depths (1.4826·MAD) over √(their number) (anything
+// else that varies from transit to transit), the latter when at least 3 transits of the parity have at least
+// half the fullest transit's template weight.
+func (c *curve) oddEven(f *Features) {
+	if f.TrapezoidDurationDays == 0 || f.TrapezoidDepth == 0 {
+		return
+	}
+	type acc struct{ sy, ss float64 }
+	var parity [2]acc
+	events := map[int]*acc{}
+	for i, dt := range c.dt {
+		s := smoothedTrapezoid(dt, f.TrapezoidDurationDays, f.VShape, c.cadence)
+		if s == 0 {
+			continue
+		}
+		k := c.epoch[i]
+		p := &parity[k&1] // k&1 is 1 for odd k, negative ones included
+		p.sy += s * c.y[i]
+		p.ss += s * s
+		e := events[k]
+		if e == nil {
+			e = &acc{}
+			events[k] = e
+		}
+		e.sy += s * c.y[i]
+		e.ss += s * s
+	}
+	if parity[0].ss == 0 || parity[1].ss == 0 {
+		return
+	}
+	var full float64
+	for _, e := range events {
+		full = math.Max(full, e.ss)
+	}
+	var single [2][]float64
+	for k, e := range events {
+		if e.ss >= full/2 {
+			single[k&1] = append(single[k&1], e.sy/e.ss)
+		}
+	}
+	var depth, err [2]float64
+	for p := range 2 {
+		depth[p] = parity[p].sy / parity[p].ss
+		err[p] = f.SigmaD * math.Sqrt(c.m/parity[p].ss)
+		if n := len(single[p]); n >= 3 {
+			err[p] = math.Max(err[p], madToSigma*mad(single[p])/math.Sqrt(float64(n)))
+		}
+	}
+	f.EvenDepth, f.OddDepth = depth[0], depth[1]
+	f.OddEvenSigma = math.Abs(depth[1]-depth[0]) / math.Hypot(err[0], err[1])
+}
+
+// madToSigma converts a median absolute deviation to a normal standard deviation, 1/Φ⁻¹(3/4).
+const madToSigma = 1.482602218505602
+
+// mad returns the median absolute deviation of x from its median, reordering x.
+func mad(x []float64) float64 {
+	med := noise.Median(x)
+	for i := range x {
+		x[i] = math.Abs(x[i] - med)
+	}
+	return noise.Median(x)
 }
 
 // smoothedTrapezoid is the unit-depth trapezoid of total duration total and ingress fraction ingress
