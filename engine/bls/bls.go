@@ -1,0 +1,453 @@
+package bls
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"sync"
+	"sync/atomic"
+)
+
+// Objective selects what a box is scored by; both follow astropy's BoxLeastSquares exactly.
+type Objective int
+
+const (
+	// SNR scores a box by the signal-to-noise of its depth: depth/depth_err.
+	SNR Objective = iota
+	// Likelihood scores a box by its log likelihood relative to a constant: ½·W_in·depth².
+	Likelihood
+)
+
+// String returns "snr" or "likelihood".
+func (o Objective) String() string {
+	switch o {
+	case SNR:
+		return "snr"
+	case Likelihood:
+		return "likelihood"
+	}
+	return fmt.Sprintf("Objective(%d)", int(o))
+}
+
+// ParseObjective returns the objective named "snr" or "likelihood".
+func ParseObjective(s string) (Objective, error) {
+	switch s {
+	case "snr":
+		return SNR, nil
+	case "likelihood":
+		return Likelihood, nil
+	}
+	return 0, fmt.Errorf("%w: %q (use snr or likelihood)", ErrObjective, s)
+}
+
+// Errors returned by Search; test for them with errors.Is.
+var (
+	ErrEmpty          = errors.New("bls: no data")
+	ErrLengthMismatch = errors.New("bls: t, y and dy differ in length")
+	ErrAllNaN         = errors.New("bls: no cadence has a finite time, flux and positive error")
+	ErrTooFewPoints   = errors.New("bls: too few finite points")
+	ErrUnsorted       = errors.New("bls: times are not sorted")
+	ErrDuplicateTime  = errors.New("bls: duplicate times")
+	ErrEmptyGrid      = errors.New("bls: the grid has no periods or no durations")
+	ErrBadGrid        = errors.New("bls: invalid grid")
+	ErrSpanTooShort   = errors.New("bls: data span shorter than the longest trial period")
+	ErrObjective      = errors.New("bls: unknown objective")
+)
+
+// MinPoints is the smallest number of usable cadences Search accepts.
+const MinPoints = 10
+
+// minWeight is the smallest normalised weight (inverse variance over its mean) a cadence may have: errors
+// more than 1000 times the typical one mark a cadence unusable. Windows whose summed normalised weight is
+// below emptyWeight hold no cadence: emptyWeight sits far above the rounding of the prefix sums (≈ N·2⁻⁵² ≈
+// 1e-11 for N = 10⁵) and below the weight of any usable cadence.
+const (
+	minWeight   = 1e-6
+	emptyWeight = 1e-7
+)
+
+// Result is a BLS periodogram. Slices are indexed like the grid's periods.
+type Result struct {
+	Objective Objective
+	Periods   []float64 // trial periods, days
+	Power     []float64 // the objective of the best box at each period (SNR, or log likelihood); 0 when no box dips
+	Durations []float64 // best box's duration, days (a whole number of phase bins)
+	T0        []float64 // best box's mid-transit time, days, in [t_first, t_first + P)
+	Depth     []float64 // weighted mean out of transit − weighted mean in transit (flux units)
+	DepthErr  []float64 // √(1/W_in + 1/W_out), W = Σ 1/dy² (flux units)
+	SNR       []float64 // Depth/DepthErr
+	LogLike   []float64 // ½·W_in·Depth² (astropy's log_likelihood, relative to a constant model)
+
+	NPoints  int     // cadences used
+	SpanDays float64 // last − first time used
+
+	t []float64 // times of the cadences used, for counting transits
+}
+
+// prepared holds the cadences Search uses: times relative to the first, weights normalised to mean 1,
+// weighted flux deviations from the weighted mean, and their totals.
+type prepared struct {
+	tref      float64
+	pts       []point
+	sumW      float64
+	sumWY     float64 // ≈ 0 up to rounding
+	ivarScale float64 // mean inverse variance: real weights are w·ivarScale
+}
+
+// point is one cadence as the fold reads it: time since tref (days), normalised weight w, and w·(y − ȳ).
+type point struct{ t, w, wy float64 }
+
+// Search computes the BLS periodogram of the light curve (t days, y flux, dy its 1σ error; dy nil means unit
+// errors, as astropy's dy=None) over grid g, scoring boxes by obj.
+//
+// For a box with in-transit cadences I and the rest O, with weights w = 1/dy²: W_in = Σ_I w, W_out = Σ_O w,
+// ȳ_in = Σ_I w·y / W_in, ȳ_out likewise; depth = ȳ_out − ȳ_in, depth_err = √(1/W_in + 1/W_out),
+// snr = depth/depth_err, log_like = ½·W_in·depth² (the log likelihood of the box model minus that of a
+// constant, as astropy computes it). Only boxes with depth > 0 and cadences both in and out of transit count.
+// The power at a period is the best box's snr (SNR) or log_like (Likelihood), maximised over start phase and
+// duration; the other columns describe that box.
+//
+// Cadences with a non-finite time, flux or error, a non-positive error, or an error over 1000 times the rms
+// error are skipped. The remaining times must increase strictly (ErrUnsorted, ErrDuplicateTime: sort the
+// data and drop repeated cadences first; the data readers do). Other errors: ErrEmpty, ErrLengthMismatch,
+// ErrAllNaN, ErrTooFewPoints (fewer than MinPoints), ErrEmptyGrid, ErrBadGrid, ErrSpanTooShort.
+func Search(t, y, dy []float64, g Grid, obj Objective) (*Result, error) {
+	if obj != SNR && obj != Likelihood {
+		return nil, fmt.Errorf("%w: %d", ErrObjective, int(obj))
+	}
+	d, err := prepare(t, y, dy)
+	if err != nil {
+		return nil, err
+	}
+	span := d.pts[len(d.pts)-1].t
+	if err := checkGrid(g, span); err != nil {
+		return nil, err
+	}
+	np := len(g.Periods)
+	r := &Result{
+		Objective: obj,
+		Periods:   append([]float64(nil), g.Periods...),
+		Power:     make([]float64, np),
+		Durations: make([]float64, np),
+		T0:        make([]float64, np),
+		Depth:     make([]float64, np),
+		DepthErr:  make([]float64, np),
+		SNR:       make([]float64, np),
+		LogLike:   make([]float64, np),
+		NPoints:   len(d.pts),
+		SpanDays:  span,
+		t:         make([]float64, len(d.pts)),
+	}
+	for i, pt := range d.pts {
+		r.t[i] = pt.t + d.tref
+	}
+	os := g.PhaseOversample
+	if os <= 0 {
+		os = DefaultPhaseOversample
+	}
+	workers := max(g.Workers, 1)
+	if workers == 1 {
+		s := newSearcher(d, g, os, obj)
+		for p := range np {
+			s.period(r, p)
+		}
+		return r, nil
+	}
+	// Periods are handed out in blocks from a shared counter, so that slow (long) periods balance out.
+	const block = 32
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			s := newSearcher(d, g, os, obj)
+			for {
+				lo := int(next.Add(block)) - block
+				if lo >= np {
+					return
+				}
+				for p := lo; p < min(lo+block, np); p++ {
+					s.period(r, p)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	return r, nil
+}
+
+func prepare(t, y, dy []float64) (*prepared, error) {
+	if len(t) == 0 && len(y) == 0 {
+		return nil, ErrEmpty
+	}
+	if len(y) != len(t) || (dy != nil && len(dy) != len(t)) {
+		return nil, fmt.Errorf("%w: len(t) = %d, len(y) = %d, len(dy) = %d", ErrLengthMismatch, len(t), len(y), len(dy))
+	}
+	keep := make([]int, 0, len(t))
+	var ivarSum float64
+	for i := range t {
+		if !finite(t[i]) || !finite(y[i]) {
+			continue
+		}
+		if dy != nil {
+			if !finite(dy[i]) || !(dy[i] > 0) {
+				continue
+			}
+			ivarSum += 1 / (dy[i] * dy[i])
+		}
+		keep = append(keep, i)
+	}
+	if len(keep) == 0 {
+		return nil, fmt.Errorf("%w (%d cadences given)", ErrAllNaN, len(t))
+	}
+	ivarScale := 1.0
+	if dy != nil {
+		ivarScale = ivarSum / float64(len(keep))
+		k := keep[:0]
+		for _, i := range keep {
+			if 1/(dy[i]*dy[i])/ivarScale >= minWeight {
+				k = append(k, i)
+			}
+		}
+		keep = k
+	}
+	if len(keep) < MinPoints {
+		return nil, fmt.Errorf("%w: %d usable cadences, need at least %d", ErrTooFewPoints, len(keep), MinPoints)
+	}
+	for k := 1; k < len(keep); k++ {
+		a, b := t[keep[k-1]], t[keep[k]]
+		if b < a {
+			return nil, fmt.Errorf("%w: t[%d] = %v follows t[%d] = %v; sort the cadences by time", ErrUnsorted, keep[k], b, keep[k-1], a)
+		}
+		if b == a {
+			return nil, fmt.Errorf("%w: t[%d] = t[%d] = %v; keep one cadence per time", ErrDuplicateTime, keep[k-1], keep[k], a)
+		}
+	}
+	d := &prepared{
+		tref:      t[keep[0]],
+		pts:       make([]point, len(keep)),
+		ivarScale: ivarScale,
+	}
+	var sw, swy float64
+	for k, i := range keep {
+		p := &d.pts[k]
+		p.t = t[i] - d.tref
+		p.w = 1
+		if dy != nil {
+			p.w = 1 / (dy[i] * dy[i]) / ivarScale
+		}
+		sw += p.w
+		swy += p.w * y[i]
+	}
+	mean := swy / sw
+	for k, i := range keep {
+		p := &d.pts[k]
+		p.wy = p.w * (y[i] - mean)
+		d.sumWY += p.wy
+	}
+	d.sumW = sw
+	return d, nil
+}
+
+func checkGrid(g Grid, span float64) error {
+	if len(g.Periods) == 0 || len(g.Durations) == 0 {
+		return ErrEmptyGrid
+	}
+	for i, d := range g.Durations {
+		if !finite(d) || !(d > 0) {
+			return fmt.Errorf("%w: duration %v is not a positive number of days", ErrBadGrid, d)
+		}
+		if i > 0 && d <= g.Durations[i-1] {
+			return fmt.Errorf("%w: durations must increase (%v follows %v)", ErrBadGrid, d, g.Durations[i-1])
+		}
+	}
+	ranged := g.DurLo != nil || g.DurHi != nil
+	if ranged && (len(g.DurLo) != len(g.Periods) || len(g.DurHi) != len(g.Periods)) {
+		return fmt.Errorf("%w: DurLo and DurHi need one entry per period", ErrBadGrid)
+	}
+	pmax := 0.0
+	for p, per := range g.Periods {
+		if !finite(per) || !(per > 0) {
+			return fmt.Errorf("%w: period %v is not a positive number of days", ErrBadGrid, per)
+		}
+		pmax = math.Max(pmax, per)
+		dmax := g.Durations[len(g.Durations)-1]
+		if ranged {
+			lo, hi := g.DurLo[p], g.DurHi[p]
+			if lo < 0 || hi > len(g.Durations) || lo >= hi {
+				return fmt.Errorf("%w: duration range [%d, %d) of period %v is empty or out of bounds", ErrBadGrid, lo, hi, per)
+			}
+			dmax = g.Durations[hi-1]
+		}
+		if dmax >= per {
+			return fmt.Errorf("%w: duration %v d is not shorter than period %v d; lower the durations or raise the periods", ErrBadGrid, dmax, per)
+		}
+	}
+	if span < pmax {
+		return fmt.Errorf("%w: data span %.4g d, longest period %.4g d; lower the maximum period", ErrSpanTooShort, span, pmax)
+	}
+	return nil
+}
+
+// bin is one phase bin's (or prefix's) weighted flux deviation and weight.
+type bin struct{ wy, w float64 }
+
+// searcher holds one goroutine's work buffer: the phase bins of the current period, turned into prefix sums.
+type searcher struct {
+	d    *prepared
+	g    Grid
+	os   int
+	obj  Objective
+	bins []bin
+}
+
+func newSearcher(d *prepared, g Grid, os int, obj Objective) *searcher {
+	// The longest buffer: the most bins of any period plus the longest box, plus one for the prefix origin.
+	n := 2
+	for p, per := range g.Periods {
+		lo := 0
+		if g.DurLo != nil {
+			lo = g.DurLo[p]
+		}
+		nb := int(math.Ceil(per * float64(os) / g.Durations[lo]))
+		n = max(n, 2*nb+2)
+	}
+	return &searcher{d: d, g: g, os: os, obj: obj, bins: make([]bin, n)}
+}
+
+// period searches period index p and stores its best box in r.
+func (s *searcher) period(r *Result, p int) {
+	d, g := s.d, s.g
+	per := g.Periods[p]
+	lo, hi := 0, len(g.Durations)
+	if g.DurLo != nil {
+		lo, hi = g.DurLo[p], g.DurHi[p]
+	}
+	dmin := g.Durations[lo]
+	nb := int(math.Ceil(per * float64(s.os) / dmin))
+	bw := per / float64(nb)
+	kmax := min(int(math.Round(g.Durations[hi-1]/bw)), nb)
+
+	// Fold: a cadence at phase fraction φ = ((t − tref)/P) mod 1 goes to bin ⌊φ·nb⌋, stored at index +1 so
+	// that index 0 is the prefix origin. φ is taken in 32-bit fixed point: u = (t − tref)·2³²/P truncated to
+	// an integer keeps its low 32 bits, φ·2³², exact to 2⁻¹¹ of a unit for spans up to 10⁴ periods; the bin
+	// is then (u·nb) >> 32, always below nb.
+	c := s.bins[:nb+kmax+1]
+	clear(c[:nb+1])
+	scale := 0x1p32 / per
+	unb := uint64(nb)
+	for _, pt := range d.pts {
+		u := uint64(uint32(int64(pt.t * scale)))
+		k := int((u*unb)>>32) + 1
+		c[k].wy += pt.wy
+		c[k].w += pt.w
+	}
+	// Wrap: bins nb+1 … nb+kmax repeat bins 1 … kmax, so boxes may run past phase P.
+	copy(c[nb+1:nb+kmax+1], c[1:kmax+1])
+	for k := 1; k < len(c); k++ {
+		c[k].wy += c[k-1].wy
+		c[k].w += c[k-1].w
+	}
+
+	// Scan boxes. The flux deviations are centred on their weighted mean, so Y = Σ w·y = 0 (to rounding) and
+	// a box with sums Y_in, W_in, W_out = W − W_in has depth = −Y_in·W/(W_in·W_out). Hence, for Y_in < 0,
+	// snr² ∝ Y_in²/(W_in·W_out) and log_like ∝ Y_in²/(W_in·W_out²). The best box maximises −Y_in|Y_in|/den,
+	// compared by cross-multiplication to keep divisions and square roots out of the loop.
+	b := best{q: 0, den: 1, n: -1}
+	prevK, prevStride := -1, -1
+	for j := lo; j < hi; j++ {
+		dur := g.Durations[j]
+		k := max(int(math.Round(dur/bw)), 1)
+		if k >= nb {
+			break
+		}
+		stride := max(int(dur/dmin), 1)
+		if k == prevK && stride == prevStride {
+			continue
+		}
+		prevK, prevStride = k, stride
+		b.k = k
+		if s.obj == Likelihood {
+			scanLikelihood(&b, c[:nb], c[k:k+nb], stride, d.sumW)
+		} else {
+			scanSNR(&b, c[:nb], c[k:k+nb], stride, d.sumW)
+		}
+	}
+	if b.n < 0 {
+		r.Power[p], r.Durations[p], r.T0[p] = 0, math.NaN(), math.NaN()
+		return
+	}
+	win := c[b.n+b.bestK].w - c[b.n].w
+	yin := c[b.n+b.bestK].wy - c[b.n].wy
+	s.store(r, p, win, yin, b.n, b.bestK, bw)
+}
+
+// best is the best box of a period so far: its score q/den (q = −Y_in|Y_in|), start bin n and length bestK;
+// k is the length of the boxes being scanned.
+type best struct {
+	q, den      float64
+	n, k, bestK int
+}
+
+// scanSNR scores the boxes starting at every stride-th bin: box n has prefix sums cs[n] at its start and
+// ce[n] at its end; den = W_in·W_out.
+func scanSNR(b *best, cs, ce []bin, stride int, sumW float64) {
+	ce = ce[:len(cs)]
+	bq, bden := b.q, b.den
+	for n := 0; n < len(cs); n += stride {
+		win := ce[n].w - cs[n].w
+		yin := ce[n].wy - cs[n].wy
+		wout := sumW - win
+		if -yin*math.Abs(yin)*bden > bq*(win*wout) && win > emptyWeight && wout > emptyWeight {
+			bq, bden = -yin*math.Abs(yin), win*wout
+			b.n, b.bestK = n, b.k
+		}
+	}
+	b.q, b.den = bq, bden
+}
+
+// scanLikelihood is scanSNR for the likelihood: den = W_in·W_out².
+func scanLikelihood(b *best, cs, ce []bin, stride int, sumW float64) {
+	ce = ce[:len(cs)]
+	bq, bden := b.q, b.den
+	for n := 0; n < len(cs); n += stride {
+		win := ce[n].w - cs[n].w
+		yin := ce[n].wy - cs[n].wy
+		wout := sumW - win
+		if -yin*math.Abs(yin)*bden > bq*(win*wout*wout) && win > emptyWeight && wout > emptyWeight {
+			bq, bden = -yin*math.Abs(yin), win*wout*wout
+			b.n, b.bestK = n, b.k
+		}
+	}
+	b.q, b.den = bq, bden
+}
+
+// store computes the reported quantities of the best box (bins n … n+k−1 of width bw) from its sums.
+func (s *searcher) store(r *Result, p int, win, yin float64, n, k int, bw float64) {
+	d := s.d
+	per := r.Periods[p]
+	wout := d.sumW - win
+	depth := (d.sumWY-yin)/wout - yin/win
+	// Real inverse-variance sums are the normalised ones times ivarScale.
+	depthErr := math.Sqrt((1/win + 1/wout) / d.ivarScale)
+	snr := depth / depthErr
+	ll := 0.5 * win * d.ivarScale * depth * depth
+	mid := (float64(n) + 0.5*float64(k)) * bw
+	if mid >= per {
+		mid -= per
+	}
+	r.Durations[p] = float64(k) * bw
+	r.T0[p] = d.tref + mid
+	r.Depth[p] = depth
+	r.DepthErr[p] = depthErr
+	r.SNR[p] = snr
+	r.LogLike[p] = ll
+	if s.obj == Likelihood {
+		r.Power[p] = ll
+	} else {
+		r.Power[p] = snr
+	}
+}
+
+func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
