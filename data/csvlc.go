@@ -1,12 +1,8 @@
 package data
 
 import (
-	"bufio"
-	"errors"
 	"fmt"
-	"io"
 	"math"
-	"os"
 	"strconv"
 	"strings"
 
@@ -26,18 +22,16 @@ const maxLineBytes = 1 << 20
 // column every cadence gets the robust point-to-point scatter of the flux (RobustScatter); without a quality
 // column every cadence gets 0. Cadences are sorted and de-duplicated as ReadLightCurve describes.
 func ReadCSV(path string) (*lc.LightCurve, error) {
-	f, err := os.Open(path)
+	text, err := readText(path, "CSV light curve")
 	if err != nil {
-		return nil, fmt.Errorf("data: cannot read CSV light curve: %w", err)
+		return nil, err
 	}
-	defer f.Close()
-	return parseCSV(f, path)
+	return parseCSV(text, path)
 }
 
-// parseCSV parses a CSV light curve from r; name labels errors.
-func parseCSV(r io.Reader, name string) (*lc.LightCurve, error) {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64*1024), maxLineBytes)
+// parseCSV parses a CSV light curve held in text; name labels errors.
+func parseCSV(text, name string) (*lc.LightCurve, error) {
+	ls := lines{text: text}
 	const want = "expected columns time,flux[,flux_err[,quality]]"
 	bad := func(line int, format string, a ...any) error {
 		return fmt.Errorf("%s:%d: %w: %s", name, line, ErrFormat, fmt.Sprintf(format, a...))
@@ -45,12 +39,18 @@ func parseCSV(r io.Reader, name string) (*lc.LightCurve, error) {
 	// col[k] is the field index of time, flux, flux_err, quality, or -1 when absent.
 	col := [4]int{-1, -1, -1, -1}
 	nfields := 0
-	c := &lc.LightCurve{}
+	c := newCurve(strings.Count(text, "\n") + 1)
 	var fields []string
-	lineNo := 0
-	for sc.Scan() {
-		lineNo++
-		line := strings.TrimSpace(sc.Text())
+	for {
+		line, ok, err := ls.next()
+		if err != nil {
+			return nil, bad(ls.no, "%v; this is not a light-curve CSV", err)
+		}
+		if !ok {
+			break
+		}
+		lineNo := ls.no
+		line = strings.TrimSpace(line)
 		if lineNo == 1 {
 			line = strings.TrimPrefix(line, "\ufeff")
 		}
@@ -115,12 +115,6 @@ func parseCSV(r io.Reader, name string) (*lc.LightCurve, error) {
 		c.Flux = append(c.Flux, v[1])
 		c.FluxErr = append(c.FluxErr, v[2])
 		c.Quality = append(c.Quality, q)
-	}
-	if err := sc.Err(); err != nil {
-		if errors.Is(err, bufio.ErrTooLong) {
-			return nil, bad(lineNo+1, "a line is longer than %d bytes; this is not a light-curve CSV", maxLineBytes)
-		}
-		return nil, fmt.Errorf("data: reading %s: %w", name, err)
 	}
 	if c.Len() == 0 {
 		return nil, fmt.Errorf("%s: %w: no data rows; %s", name, ErrEmptyFile, want)

@@ -32,7 +32,7 @@ func TestParseCSVForms(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			c, err := parseCSV(strings.NewReader(tc.text), "x.csv")
+			c, err := parseCSV(tc.text, "x.csv")
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -52,7 +52,7 @@ func TestParseCSVForms(t *testing.T) {
 
 func TestParseCSVTwoColumnsEstimatesError(t *testing.T) {
 	text := "0,1.000\n1,1.002\n2,0.999\n3,1.003\n4,1.000\n5,1.001\n"
-	c, err := parseCSV(strings.NewReader(text), "two.csv")
+	c, err := parseCSV(text, "two.csv")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,7 +89,7 @@ func TestParseCSVBadInput(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := parseCSV(strings.NewReader(tc.text), "bad.csv")
+			_, err := parseCSV(tc.text, "bad.csv")
 			if err == nil {
 				t.Fatal("no error")
 			}
@@ -144,7 +144,7 @@ func FuzzParseCSV(f *testing.F) {
 	f.Add([]byte("quality,flux,time\n1,nan,3\n"))
 	f.Add([]byte("# c\n\n1,2,3\n"))
 	f.Fuzz(func(t *testing.T, b []byte) {
-		c, err := parseCSV(strings.NewReader(string(b)), "fuzz.csv")
+		c, err := parseCSV(string(b), "fuzz.csv")
 		if err != nil {
 			if !strings.Contains(err.Error(), "fuzz.csv") {
 				t.Fatalf("error %q does not name the file", err)
@@ -154,7 +154,7 @@ func FuzzParseCSV(f *testing.F) {
 		checkParsed(t, c)
 		// What was read must survive a write and a re-read unchanged up to the written precision.
 		// Times written with 7 decimals can merge into duplicates, which may leave only NaN flux behind.
-		back, err := parseCSV(strings.NewReader(string(AppendCSV(nil, c))), "again.csv")
+		back, err := parseCSV(string(AppendCSV(nil, c)), "again.csv")
 		if err != nil && !errors.Is(err, ErrNoValidCadences) {
 			t.Fatalf("re-reading written CSV: %v", err)
 		}

@@ -1,12 +1,8 @@
 package data
 
 import (
-	"bufio"
-	"errors"
 	"fmt"
-	"io"
 	"math"
-	"os"
 	"strconv"
 	"strings"
 
@@ -24,12 +20,11 @@ import (
 // the flux (RobustScatter) for every cadence and Quality is 0. Cadences are sorted and de-duplicated as
 // ReadLightCurve describes.
 func ReadIPAC(path string) (*lc.LightCurve, error) {
-	f, err := os.Open(path)
+	text, err := readText(path, "IPAC table")
 	if err != nil {
-		return nil, fmt.Errorf("data: cannot read IPAC table: %w", err)
+		return nil, err
 	}
-	defer f.Close()
-	return parseIPAC(f, path)
+	return parseIPAC(text, path)
 }
 
 // ipacColumn is one column of an IPAC table: its name, its byte range [lo, hi) in a line, its null value.
@@ -39,21 +34,26 @@ type ipacColumn struct {
 	null   string
 }
 
-// parseIPAC parses an IPAC light-curve table from r; name labels errors.
-func parseIPAC(r io.Reader, name string) (*lc.LightCurve, error) {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64*1024), maxLineBytes)
+// parseIPAC parses an IPAC light-curve table held in text; name labels errors.
+func parseIPAC(text, name string) (*lc.LightCurve, error) {
+	ls := lines{text: text}
 	bad := func(line int, format string, a ...any) error {
 		return fmt.Errorf("%s:%d: %w: %s", name, line, ErrFormat, fmt.Sprintf(format, a...))
 	}
 	var cols []ipacColumn
 	headerRows := 0
 	iTime, iFlux := -1, -1
-	c := &lc.LightCurve{}
-	lineNo := 0
-	for sc.Scan() {
-		lineNo++
-		line := strings.TrimRight(sc.Text(), " \t\r")
+	c := newCurve(strings.Count(text, "\n") + 1)
+	for {
+		line, ok, err := ls.next()
+		if err != nil {
+			return nil, bad(ls.no, "%v; this is not an IPAC light curve", err)
+		}
+		if !ok {
+			break
+		}
+		lineNo := ls.no
+		line = strings.TrimRight(line, " \t")
 		if lineNo == 1 {
 			line = strings.TrimPrefix(line, "\ufeff")
 		}
@@ -119,12 +119,6 @@ func parseIPAC(r io.Reader, name string) (*lc.LightCurve, error) {
 		c.Flux = append(c.Flux, 1+x)
 		c.FluxErr = append(c.FluxErr, math.NaN())
 		c.Quality = append(c.Quality, 0)
-	}
-	if err := sc.Err(); err != nil {
-		if errors.Is(err, bufio.ErrTooLong) {
-			return nil, bad(lineNo+1, "a line is longer than %d bytes; this is not an IPAC light curve", maxLineBytes)
-		}
-		return nil, fmt.Errorf("data: reading %s: %w", name, err)
 	}
 	if headerRows == 0 {
 		return nil, fmt.Errorf("%s: %w: no '|' header line naming the columns; this is not an IPAC table", name, ErrFormat)

@@ -85,7 +85,7 @@ const ipacSmall = `\fixlen = T
 `
 
 func TestParseIPACNullsSortingDuplicates(t *testing.T) {
-	c, err := parseIPAC(strings.NewReader(ipacSmall), "small.tbl")
+	c, err := parseIPAC(ipacSmall, "small.tbl")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -118,7 +118,7 @@ func TestParseIPACBadInput(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := parseIPAC(strings.NewReader(tc.text), "bad.tbl")
+			_, err := parseIPAC(tc.text, "bad.tbl")
 			if err == nil {
 				t.Fatal("no error")
 			}
@@ -172,7 +172,7 @@ func FuzzParseIPAC(f *testing.F) {
 	f.Add([]byte("|TIME|LC_DETREND|\n1 2\n"))
 	f.Add([]byte("\\\n|"))
 	f.Fuzz(func(t *testing.T, b []byte) {
-		c, err := parseIPAC(strings.NewReader(string(b)), "fuzz.tbl")
+		c, err := parseIPAC(string(b), "fuzz.tbl")
 		if err != nil {
 			if !strings.Contains(err.Error(), "fuzz.tbl") {
 				t.Fatalf("error %q does not name the file", err)

@@ -9,6 +9,7 @@ import (
 	"os"
 	"slices"
 	"sort"
+	"strings"
 
 	"transitbench/engine/lc"
 )
@@ -137,6 +138,51 @@ func finish(c *lc.LightCurve, name string) (*lc.LightCurve, error) {
 		return nil, fmt.Errorf("%s: %w; check the flux column", name, ErrNoValidCadences)
 	}
 	return out, nil
+}
+
+// lines iterates over the lines of a text file held in memory, counting them from 1. A line excludes its
+// "\n" and a trailing "\r".
+type lines struct {
+	text string
+	no   int
+}
+
+// next returns the next line; ok is false at the end of the text. A line longer than maxLineBytes is an
+// error, since no light-curve format has one.
+func (l *lines) next() (line string, ok bool, err error) {
+	if l.text == "" {
+		return "", false, nil
+	}
+	l.no++
+	i := strings.IndexByte(l.text, '\n')
+	if i < 0 {
+		line, l.text = l.text, ""
+	} else {
+		line, l.text = l.text[:i], l.text[i+1:]
+	}
+	if len(line) > maxLineBytes {
+		return "", false, fmt.Errorf("line %d is longer than %d bytes", l.no, maxLineBytes)
+	}
+	return strings.TrimSuffix(line, "\r"), true, nil
+}
+
+// readText reads a whole text file; what names the format for the error.
+func readText(path, what string) (string, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return "", fmt.Errorf("data: cannot read %s: %w", what, err)
+	}
+	return string(b), nil
+}
+
+// newCurve returns an empty light curve with room for n cadences.
+func newCurve(n int) *lc.LightCurve {
+	return &lc.LightCurve{
+		Time:    make([]float64, 0, n),
+		Flux:    make([]float64, 0, n),
+		FluxErr: make([]float64, 0, n),
+		Quality: make([]int32, 0, n),
+	}
 }
 
 func isFinite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
