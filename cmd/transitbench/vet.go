@@ -1,0 +1,119 @@
+package main
+
+import (
+	"fmt"
+	"math"
+	"os"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"transitbench/data"
+	"transitbench/engine/detrend"
+	"transitbench/engine/lc"
+	"transitbench/engine/vet"
+)
+
+func init() { register(newVetCmd) }
+
+// vetReport is the JSON output of 'transitbench vet'.
+type vetReport struct {
+	File              string       `json:"file"`
+	ValidCadences     int          `json:"valid_cadences"`
+	DetrendWindowDays float64      `json:"detrend_window_days"`
+	RadiusRsun        float64      `json:"radius_rsun,omitempty"`
+	MassMsun          float64      `json:"mass_msun,omitempty"`
+	Features          vet.Features `json:"features"`
+}
+
+func newVetCmd() *cobra.Command {
+	var period, t0, duration, radius, mass float64
+	cmd := &cobra.Command{
+		Use:   "vet FILE --period P --t0 T --duration D",
+		Short: "Vetting statistics of a candidate transit on a light curve",
+		Long: `Compute the vetting statistics of a candidate (period and mid-transit time in days, BKJD; duration T14
+in days) on a light curve: depth and its error, MES, transits with data, odd/even depth difference, the
+strongest secondary eclipse at the same period, the transit's shape (trapezoid ingress fraction), the share
+of the signal in the strongest single event, and the duration against the star's density.
+
+FILE is anything 'transitbench' reads (Kepler FITS, IPAC table, CSV, a star directory). Cadences flagged by
+the default quality mask are dropped and the flux is flattened with a time-windowed biweight three times the
+duration wide (engine/detrend). The star's radius and mass come from --radius and --mass, or from star.json
+when FILE is a star directory; without them the duration statistics are 0.
+
+--json prints {"file", "valid_cadences", "detrend_window_days", "radius_rsun", "mass_msun", "features": {...}}
+with the fields of engine/vet.Features (depths as fractions, times in days, phases in [0, 1)).`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			for _, name := range []string{"period", "t0", "duration"} {
+				if !cmd.Flags().Changed(name) {
+					return usageErrorf("vet needs --period, --t0 and --duration (days); --%s is missing", name)
+				}
+			}
+			if !(period > 0) || !(duration > 0) || duration >= period || math.IsNaN(t0) {
+				return usageErrorf("vet: --period (%g) and --duration (%g) must be positive days with duration < period", period, duration)
+			}
+			path := args[0]
+			c, err := data.ReadLightCurve(path)
+			if err != nil {
+				return err
+			}
+			if fi, err := os.Stat(path); err == nil && fi.IsDir() && !cmd.Flags().Changed("radius") && !cmd.Flags().Changed("mass") {
+				if _, star, err := data.ReadStarDir(path); err == nil && star != nil {
+					radius, mass = star.RadiusRsun, star.MassMsun
+				}
+			}
+			c = c.Clean(lc.DefaultQualityMask)
+			if c.Len() == 0 {
+				return fmt.Errorf("%s has no valid cadence after the default quality mask: nothing to vet", path)
+			}
+			window := detrend.WindowFor(duration)
+			flat, _ := detrend.Flatten(c.Time, c.Flux, detrend.Options{WindowDays: window})
+			var star *vet.Star
+			if radius > 0 && mass > 0 {
+				star = &vet.Star{RadiusRsun: radius, MassMsun: mass}
+			}
+			rep := vetReport{File: path, ValidCadences: c.Len(), DetrendWindowDays: window, RadiusRsun: radius, MassMsun: mass,
+				Features: vet.Compute(c.Time, flat, period, t0, duration, star)}
+			if wantJSON(cmd) {
+				return writeJSON(cmd.OutOrStdout(), rep)
+			}
+			return printVet(cmd, rep)
+		},
+	}
+	cmd.Flags().Float64Var(&period, "period", 0, "orbital period, days")
+	cmd.Flags().Float64Var(&t0, "t0", 0, "a mid-transit time, days (BKJD for Kepler data)")
+	cmd.Flags().Float64Var(&duration, "duration", 0, "transit duration T14, days")
+	cmd.Flags().Float64Var(&radius, "radius", 0, "stellar radius, R☉ (optional)")
+	cmd.Flags().Float64Var(&mass, "mass", 0, "stellar mass, M☉ (optional)")
+	return cmd
+}
+
+// printVet writes the features as a two-column table with units.
+func printVet(cmd *cobra.Command, rep vetReport) error {
+	f := rep.Features
+	w := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 0, 2, ' ', 0)
+	ppm := func(x float64) string { return fmt.Sprintf("%.1f ppm", x*1e6) }
+	lines := [][2]string{
+		{"candidate", fmt.Sprintf("P %.6f d  t0 %.5f  T14 %.2f h", f.PeriodDays, f.T0Days, 24*f.DurationDays)},
+		{"light curve", fmt.Sprintf("%s, %d valid cadences, detrend window %.2f d", rep.File, rep.ValidCadences, rep.DetrendWindowDays)},
+		{"transits with data", fmt.Sprint(f.NTransits)},
+		{"depth", fmt.Sprintf("%s ± %s  (%.1fσ)", ppm(f.Depth), ppm(f.DepthErr), f.DepthSNR)},
+		{"MES", fmt.Sprintf("%.2f  (σ_D %s)", f.MES, ppm(f.SigmaD))},
+		{"odd / even", fmt.Sprintf("%s / %s  (%.1fσ apart)", ppm(f.OddDepth), ppm(f.EvenDepth), f.OddEvenSigma)},
+		{"secondary", fmt.Sprintf("%s ± %s at phase %.3f  (MES %.1f)", ppm(f.SecondaryDepth), ppm(f.SecondaryDepthErr), f.SecondaryPhase, f.SecondaryMES)},
+		{"shape", fmt.Sprintf("V-shape %.2f, trapezoid depth %s, T14 %.2f h", f.VShape, ppm(f.TrapezoidDepth), 24*f.TrapezoidDurationDays)},
+		{"single event", fmt.Sprintf("%.2f of SNR², strongest event %.1fσ", f.SingleEventFraction, f.MaxSingleEventSNR)},
+		{"Rp/R★", fmt.Sprintf("%.4f", f.RpRs)},
+	}
+	if f.ExpectedDurationDays > 0 {
+		lines = append(lines, [2]string{"duration vs star", fmt.Sprintf("%.2f × the central-transit T14 of %.2f h (R★ %.2f, M★ %.2f)",
+			f.DurationRatio, 24*f.ExpectedDurationDays, rep.RadiusRsun, rep.MassMsun)})
+	} else {
+		lines = append(lines, [2]string{"duration vs star", "unknown (give --radius and --mass)"})
+	}
+	for _, l := range lines {
+		fmt.Fprintf(w, "%s\t%s\n", l[0], l[1])
+	}
+	return w.Flush()
+}
