@@ -571,3 +571,22 @@ func BenchmarkPutOutcome(b *testing.B) {
 		}
 	}
 }
+
+func TestOpenOddPath(t *testing.T) {
+	// The path goes into a SQLite URI: spaces, '?', '#' and '%' must be escaped, not taken as URI syntax.
+	path := filepath.Join(t.TempDir(), "my data?x=1#frag%20", "results.db")
+	s, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.CreateRun(ctx, Run{Kind: KindDev, Set: "dev"}); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	if _, err := os.Stat(path); err != nil {
+		t.Fatalf("database not at the path given: %v", err)
+	}
+	if s.Path() != path {
+		t.Errorf("Path() = %q, want %q", s.Path(), path)
+	}
+}
