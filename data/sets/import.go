@@ -78,6 +78,11 @@ func Import(home, name string, opt ImportOptions) (*ImportResult, error) {
 	if err := validName(name); err != nil {
 		return nil, err
 	}
+	release, err := lockBuild(home, lockKey(name))
+	if err != nil {
+		return nil, err
+	}
+	defer release()
 	if _, err := os.Stat(filepath.Join(setDir(home, name), manifestFile)); err == nil && !opt.Force {
 		return nil, fmt.Errorf("sets: set %s already exists in %s; give --force to replace it", name, home)
 	}
@@ -238,12 +243,7 @@ func importCurve(files []string, row labelRow) (*lc.LightCurve, *data.Star, erro
 	if err != nil {
 		return nil, nil, err
 	}
-	start := full.Time[0]
-	n := 0
-	for n < full.Len() && full.Time[n] < start+YearDays {
-		n++
-	}
-	c := &lc.LightCurve{Time: full.Time[:n], Flux: full.Flux[:n], FluxErr: full.FluxErr[:n], Quality: full.Quality[:n]}
+	c := firstYear(full)
 
 	pick := func(label, header float64) float64 {
 		switch {
@@ -273,6 +273,15 @@ func importCurve(files []string, row labelRow) (*lc.LightCurve, *data.Star, erro
 		st.CDPPppm[strconv.FormatFloat(hrs, 'f', 1, 64)] = math.Round(v*10) / 10
 	}
 	return c, st, nil
+}
+
+// firstYear returns the cadences of c (sorted by time) within YearDays of its first one: t < t₀ + YearDays.
+func firstYear(c *lc.LightCurve) *lc.LightCurve {
+	n := 0
+	for n < c.Len() && c.Time[n] < c.Time[0]+YearDays {
+		n++
+	}
+	return &lc.LightCurve{Time: c.Time[:n], Flux: c.Flux[:n], FluxErr: c.FluxErr[:n], Quality: c.Quality[:n]}
 }
 
 // flattened returns the times of c and its flux flattened by detrend.Flatten, NaN where a cadence is not valid.

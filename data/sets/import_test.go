@@ -160,3 +160,19 @@ func TestImportLabelErrors(t *testing.T) {
 		}
 	}
 }
+
+func TestFirstYear(t *testing.T) {
+	// Two Kepler years of long cadence; the first 372 days are kept.
+	c := &lc.LightCurve{}
+	for i := range 2 * 17800 {
+		c.Time = append(c.Time, 131.5+float64(i)*lc.CadenceDays)
+		c.Flux = append(c.Flux, 1)
+		c.FluxErr = append(c.FluxErr, 1e-4)
+		c.Quality = append(c.Quality, 0)
+	}
+	y := firstYear(c)
+	last := y.Time[y.Len()-1]
+	if last >= 131.5+YearDays || last < 131.5+YearDays-lc.CadenceDays || y.Validate() != nil {
+		t.Errorf("first year ends at %.4f with %d cadences", last, y.Len())
+	}
+}

@@ -140,6 +140,11 @@ func InstallSeedFile(home, file string, force bool) error {
 	if err != nil {
 		return err
 	}
+	release, err := lockBuild(home, lockKey(A))
+	if err != nil {
+		return err
+	}
+	defer release()
 	old, err := readSecretSeed(home)
 	switch {
 	case err == nil && bytes.Equal(old, seed):

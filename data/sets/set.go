@@ -1,7 +1,6 @@
 package sets
 
 import (
-	"bytes"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -39,11 +38,12 @@ type Set struct {
 	IDs         []string
 	Answers     map[string]data.Answer
 
-	dir    string
-	hidden bool
-	infos  map[string]*StarInfo
-	specs  map[string]starSpec // simulated sets
-	gen    generator
+	dir        string
+	hidden     bool
+	answersSHA string
+	infos      map[string]*StarInfo
+	specs      map[string]starSpec // simulated sets
+	gen        generator
 
 	mu    sync.Mutex
 	cache []*starResult // the most recently made stars, newest last
@@ -104,6 +104,19 @@ func Open(home, name string, opt Options) (*Set, error) {
 		return nil, fmt.Errorf("sets: set %s was imported from %s; import it again with 'transitbench data import' "+
 			"instead of rebuilding it", name, m.Source)
 	}
+	release, err := lockBuild(home, lockKey(name))
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	if !opt.Force {
+		// Another process may have built the set while this one waited for the lock.
+		if s, err := load(home, name, gen); err == nil {
+			return s, s.check(opt)
+		} else if !errors.Is(err, ErrNotBuilt) {
+			return nil, err
+		}
+	}
 	p, err := planFor(home, name, opt, gen)
 	if err != nil {
 		return nil, err
@@ -112,6 +125,14 @@ func Open(home, name string, opt Options) (*Set, error) {
 		return nil, err
 	}
 	return load(home, name, gen)
+}
+
+// lockKey names the build lock of a set: the hidden sets share one, since they share the secret seed.
+func lockKey(name string) string {
+	if IsHidden(name) {
+		return "hidden"
+	}
+	return name
 }
 
 // check compares a loaded set with what opt asks for.
@@ -278,7 +299,7 @@ func load(home, name string, gen generator) (*Set, error) {
 	}
 	s := &Set{Name: name, Kind: m.Kind, Generator: m.Generator, Fingerprint: m.Fingerprint, Composition: m.Composition,
 		IDs: make([]string, m.Stars), Answers: make(map[string]data.Answer, m.Stars), dir: dir, hidden: m.Hidden,
-		infos: make(map[string]*StarInfo, m.Stars), gen: gen}
+		infos: make(map[string]*StarInfo, m.Stars), gen: gen, answersSHA: m.AnswersSHA256}
 	for i := range infos {
 		id := StarID(name, m.IDWidth, i)
 		if infos[i].ID != id || answers[i].ID != id || infos[i].Index != i {
@@ -481,9 +502,9 @@ func (s *Set) AnswersJSON() ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("sets: cannot read the answers of set %s: %w", s.Name, err)
 	}
-	var check []data.Answer
-	if err := json.NewDecoder(bytes.NewReader(b)).Decode(&check); err != nil || len(check) != len(s.IDs) {
-		return nil, fmt.Errorf("%w: answers of set %s changed since it was opened; %s", ErrCorrupt, s.Name, rebuildHint(s.Name))
+	if sha256Hex(b) != s.answersSHA {
+		return nil, fmt.Errorf("%w: the answers of set %s changed since it was opened; %s", ErrCorrupt, s.Name,
+			rebuildHint(s.Name))
 	}
 	return b, nil
 }

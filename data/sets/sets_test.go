@@ -3,6 +3,7 @@ package sets
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"math"
 	"os"
@@ -218,6 +219,28 @@ func TestStarAndValidTimes(t *testing.T) {
 	}
 }
 
+func TestAnswersJSON(t *testing.T) {
+	home := t.TempDir()
+	s := openFake(t, home, Dev, Options{Composition: &small})
+	b, err := s.AnswersJSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []data.Answer
+	if err := json.Unmarshal(b, &got); err != nil || len(got) != len(s.IDs) {
+		t.Fatalf("answers.json holds %d answers: %v", len(got), err)
+	}
+	for i, a := range got {
+		if a.ID != s.IDs[i] || a.Category != s.Answers[a.ID].Category {
+			t.Errorf("answer %d is %+v", i, a)
+		}
+	}
+	os.WriteFile(filepath.Join(s.Dir(), answersFile), append(b, ' '), 0o644)
+	if _, err := s.AnswersJSON(); !errors.Is(err, ErrCorrupt) {
+		t.Errorf("changed answers.json gave %v", err)
+	}
+}
+
 func TestDriftingGeneratorDetected(t *testing.T) {
 	home := t.TempDir()
 	g := &fakeGen{}
@@ -406,5 +429,32 @@ func TestPublicSetsShareNoStar(t *testing.T) {
 			}
 			seen[sp.Seed] = id
 		}
+	}
+}
+
+func TestConcurrentOpenBuildsOnce(t *testing.T) {
+	home := t.TempDir()
+	g := &fakeGen{}
+	comp := Composition{Injected: 10, Untouched: 10, EB: 5, Confirmed: 5}
+	fps := make(chan string, 4)
+	for range 4 {
+		go func() {
+			s, err := Open(home, Dev, Options{Composition: &comp, gen: g})
+			if err != nil {
+				t.Error(err)
+				fps <- ""
+				return
+			}
+			fps <- s.Fingerprint
+		}()
+	}
+	first := <-fps
+	for range 3 {
+		if fp := <-fps; fp != first || fp == "" {
+			t.Errorf("concurrent opens gave fingerprints %q and %q", first, fp)
+		}
+	}
+	if n := g.calls.Load(); n != int64(comp.Total()) {
+		t.Errorf("four concurrent opens made %d stars, want %d (one build)", n, comp.Total())
 	}
 }

@@ -1,0 +1,74 @@
+package sets
+
+import (
+	"path/filepath"
+	"testing"
+)
+
+// benchmarkBuild builds set name with the real simulator in a fresh data directory per iteration.
+func benchmarkBuild(b *testing.B, name string) {
+	for b.Loop() {
+		b.StopTimer()
+		home := b.TempDir()
+		b.StartTimer()
+		s, err := Open(home, name, Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.ReportMetric(float64(len(s.IDs)), "stars")
+	}
+}
+
+// BenchmarkBuildDev builds the 196-star dev set (SPEC A2); run with -benchtime=1x -count=5 for a median.
+func BenchmarkBuildDev(b *testing.B) { benchmarkBuild(b, Dev) }
+
+// BenchmarkBuildA builds the 1,000-star hidden set A; run with -benchtime=1x -count=3.
+func BenchmarkBuildA(b *testing.B) { benchmarkBuild(b, A) }
+
+// openSmall opens a 12-star simulated set for the per-star benchmarks.
+func openSmall(b *testing.B) *Set {
+	comp := Composition{Injected: 4, Untouched: 4, EB: 2, Confirmed: 2}
+	s, err := Open(b.TempDir(), "bench", Options{Composition: &comp})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return s
+}
+
+// BenchmarkStar materialises a star that is not in the cache (the simulator's cost per star).
+func BenchmarkStar(b *testing.B) {
+	s := openSmall(b)
+	i := 0
+	for b.Loop() {
+		if _, _, err := s.Star(s.IDs[i%len(s.IDs)]); err != nil {
+			b.Fatal(err)
+		}
+		i++
+	}
+}
+
+// BenchmarkValidTimes computes one star's valid times from its calendar alone.
+func BenchmarkValidTimes(b *testing.B) {
+	s := openSmall(b)
+	i := 0
+	for b.Loop() {
+		if _, err := s.ValidTimes(s.IDs[i%len(s.IDs)]); err != nil {
+			b.Fatal(err)
+		}
+		i++
+	}
+}
+
+// BenchmarkWriteStarDir writes one star's directory, regenerating it and checking its digest.
+func BenchmarkWriteStarDir(b *testing.B) {
+	s := openSmall(b)
+	dir := b.TempDir()
+	i := 0
+	for b.Loop() {
+		id := s.IDs[i%len(s.IDs)]
+		if err := s.WriteStarDir(id, filepath.Join(dir, id)); err != nil {
+			b.Fatal(err)
+		}
+		i++
+	}
+}
