@@ -35,8 +35,19 @@ type childConfig struct {
 	Env         []string
 }
 
-// IsChild reports whether this process was started by the runner as a sandbox child. A program that uses
-// Runner must call ChildMain first thing in main (and in TestMain for tests) when IsChild is true:
+// The package's initialisation turns a sandbox child into the solution before the importing packages'
+// init functions and main run. So every program and test binary that links this package serves as the
+// sandbox child without further code, and a test binary that forgot the hook cannot start its own tests
+// again inside the sandbox.
+func init() {
+	if IsChild() {
+		ChildMain()
+	}
+}
+
+// IsChild reports whether this process was started by the runner as a sandbox child. The package's init
+// already calls ChildMain in that case; a main function may repeat the check to make the entry point
+// explicit:
 //
 //	func main() {
 //		if sandbox.IsChild() {

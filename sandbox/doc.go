@@ -9,8 +9,9 @@
 //	go func() { err = r.Run(ctx, sol, jobs, results); close(results) }()
 //	for res := range results { … }
 //
-// A program that uses Runner must start with `if sandbox.IsChild() { sandbox.ChildMain() }` in main (and in
-// TestMain for tests): each star re-executes the program itself (/proc/self/exe) as the sandbox's child.
+// Each star re-executes the running program (/proc/self/exe) as the sandbox's child. The package's init
+// function recognises the child and turns it into the solution, so any program or test binary that links
+// the package works unchanged; cmd/transitbench also says so at the top of main (IsChild, ChildMain).
 //
 // # What a star's process sees (full isolation)
 //
