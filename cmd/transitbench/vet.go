@@ -11,6 +11,7 @@ import (
 	"transitbench/data"
 	"transitbench/engine/detrend"
 	"transitbench/engine/lc"
+	"transitbench/engine/noise"
 	"transitbench/engine/vet"
 )
 
@@ -24,6 +25,9 @@ type vetReport struct {
 	RadiusRsun        float64      `json:"radius_rsun,omitempty"`
 	MassMsun          float64      `json:"mass_msun,omitempty"`
 	Features          vet.Features `json:"features"`
+	// RawModulation is the modulation at the period measured on the flux before detrending (normalised by its
+	// median), where a binary's ellipsoidal variation survives.
+	RawModulation vet.Modulation `json:"raw_modulation"`
 }
 
 func newVetCmd() *cobra.Command {
@@ -41,8 +45,9 @@ the default quality mask are dropped and the flux is flattened with a time-windo
 duration wide (engine/detrend). The star's radius and mass come from --radius and --mass, or from star.json
 when FILE is a star directory; without them the duration statistics are 0.
 
---json prints {"file", "valid_cadences", "detrend_window_days", "radius_rsun", "mass_msun", "features": {...}}
-with the fields of engine/vet.Features (depths as fractions, times in days, phases in [0, 1)).`,
+--json prints {"file", "valid_cadences", "detrend_window_days", "radius_rsun", "mass_msun", "features": {...},
+"raw_modulation": {...}} with the fields of engine/vet.Features and engine/vet.Modulation (depths and
+amplitudes as fractions, times in days, phases in [0, 1)); raw_modulation is measured before detrending.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			for _, name := range []string{"period", "t0", "duration"} {
@@ -74,7 +79,8 @@ with the fields of engine/vet.Features (depths as fractions, times in days, phas
 				star = &vet.Star{RadiusRsun: radius, MassMsun: mass}
 			}
 			rep := vetReport{File: path, ValidCadences: c.Len(), DetrendWindowDays: window, RadiusRsun: radius, MassMsun: mass,
-				Features: vet.Compute(c.Time, flat, period, t0, duration, star)}
+				Features:      vet.Compute(c.Time, flat, period, t0, duration, star),
+				RawModulation: vet.MeasureModulation(c.Time, normalised(c.Flux), period, t0, duration)}
 			if wantJSON(cmd) {
 				return writeJSON(cmd.OutOrStdout(), rep)
 			}
@@ -112,8 +118,28 @@ func printVet(cmd *cobra.Command, rep vetReport) error {
 	} else {
 		lines = append(lines, [2]string{"duration vs star", "unknown (give --radius and --mass)"})
 	}
+	m := rep.RawModulation
+	lines = append(lines,
+		[2]string{"ellipsoidal (raw)", fmt.Sprintf("%s  (SNR %.1f; detrended: SNR %.1f)", ppm(m.EllipsoidalAmp), m.EllipsoidalSNR, f.EllipsoidalSNR)},
+		[2]string{"reflection (raw)", fmt.Sprintf("%s  (SNR %.1f; detrended: SNR %.1f)", ppm(m.ReflectionAmp), m.ReflectionSNR, f.ReflectionSNR)})
 	for _, l := range lines {
 		fmt.Fprintf(w, "%s\t%s\n", l[0], l[1])
 	}
 	return w.Flush()
+}
+
+// normalised returns flux divided by its median (of the finite values).
+func normalised(flux []float64) []float64 {
+	var ok []float64
+	for _, f := range flux {
+		if !math.IsNaN(f) && !math.IsInf(f, 0) {
+			ok = append(ok, f)
+		}
+	}
+	med := noise.Median(ok)
+	out := make([]float64, len(flux))
+	for i, f := range flux {
+		out[i] = f / med
+	}
+	return out
 }

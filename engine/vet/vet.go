@@ -71,6 +71,11 @@ type Features struct {
 	// star's radius and mass.
 	ExpectedDurationDays float64 `json:"expected_duration_days"`
 	DurationRatio        float64 `json:"duration_ratio"`
+
+	// Modulation at the orbital period of the flux Compute was given (MeasureModulation). On detrended flux a
+	// modulation slower than the detrending window is mostly gone; measure the flux before detrending for the
+	// ellipsoidal test of a binary.
+	Modulation
 }
 
 // Compute returns the Features of the candidate (periodDays, t0Days, durationDays = T14) on a light curve:
@@ -99,6 +104,7 @@ func Compute(t, flat []float64, periodDays, t0Days, durationDays float64, star *
 	c.secondary(&f)
 	c.shape(&f)
 	c.oddEven(&f)
+	f.Modulation = MeasureModulation(t, flat, periodDays, t0Days, durationDays)
 	if f.TrapezoidDepth > 0 {
 		f.RpRs = math.Sqrt(f.TrapezoidDepth)
 	}

@@ -73,6 +73,9 @@ func TestPlanetLooksLikeAPlanet(t *testing.T) {
 	if f.SingleEventFraction > 0.1 {
 		t.Errorf("single-event fraction %.2f: 66 equal transits should give ≈ 1/66", f.SingleEventFraction)
 	}
+	if f.EllipsoidalSNR > 5 || f.ReflectionSNR > 5 {
+		t.Errorf("ellipsoidal SNR %.1f, reflection SNR %.1f: a planet shows none", f.EllipsoidalSNR, f.ReflectionSNR)
+	}
 	// T14 of a b = 0.3 transit is √(1−b²) ≈ 0.95 of the central one.
 	if f.DurationRatio < 0.85 || f.DurationRatio > 1.05 {
 		t.Errorf("duration ratio %.2f, want ≈ 0.95", f.DurationRatio)
@@ -168,6 +171,39 @@ func TestDurationTooLongForTheStar(t *testing.T) {
 	if g := Compute(times, flux, p.PeriodDays, p.T0Days, p.DurationDays(), nil); g.DurationRatio != 0 || g.ExpectedDurationDays != 0 {
 		t.Error("without a star the duration statistics should be 0")
 	}
+}
+
+func TestModulation(t *testing.T) {
+	// A close binary's ellipsoidal variation, 300 ppm at half the 1.7-d period, on 150-ppm noise: ≈ 17,000
+	// cadences give a coefficient error of 150·√(2/17000) ≈ 1.6 ppm, so an SNR near 190.
+	times, flux := year(150e-6, 10)
+	const period, t0 = 1.7, 132.05
+	for i, ti := range times {
+		flux[i] *= 1 - 300e-6*math.Cos(4*math.Pi*(ti-t0)/period)
+	}
+	m := MeasureModulation(times, flux, period, t0, 0.1)
+	if m.EllipsoidalSNR < 100 || math.Abs(m.EllipsoidalAmp/300e-6-1) > 0.05 {
+		t.Errorf("ellipsoidal %.0f ppm at SNR %.1f, planted 300 ppm", m.EllipsoidalAmp*1e6, m.EllipsoidalSNR)
+	}
+	if m.ReflectionSNR > 5 {
+		t.Errorf("reflection SNR %.1f with no reflection planted", m.ReflectionSNR)
+	}
+
+	// A spotted star (0.5 % rotational modulation at 12.7 d whose phase wanders) shows no modulation at 5.3 d:
+	// the noise on the P/4 time scale holds the spots, so they do not pass for a binary's signal.
+	times, flux = year(150e-6, 11)
+	rng := rand.New(rand.NewPCG(12, 13))
+	phase := 0.0
+	for i, ti := range times {
+		phase += 0.02 * rng.NormFloat64()
+		flux[i] *= 1 + 0.005*math.Sin(2*math.Pi*ti/12.7+phase)
+	}
+	m = MeasureModulation(times, flux, 5.3, 133.3, 0.13)
+	if m.EllipsoidalSNR > 10 || m.ReflectionSNR > 10 {
+		t.Errorf("spotted star: ellipsoidal SNR %.1f, reflection SNR %.1f; want < 10", m.EllipsoidalSNR, m.ReflectionSNR)
+	}
+	t.Logf("spotted star at 5.3 d: ellipsoidal %.0f ppm (SNR %.1f), reflection %.0f ppm (SNR %.1f)",
+		m.EllipsoidalAmp*1e6, m.EllipsoidalSNR, m.ReflectionAmp*1e6, m.ReflectionSNR)
 }
 
 func TestComputeDegenerate(t *testing.T) {
