@@ -166,6 +166,9 @@ func newCurve(t, flat []float64, period, t0, duration float64) *curve {
 	return c
 }
 
+// nEpochs returns the number of epochs from the first cadence's to the last's.
+func (c *curve) nEpochs() int { return c.epoch[len(c.epoch)-1] - c.epoch[0] + 1 }
+
 // masked returns the flux (as −dimming) with the transit windows set to NaN, for σ_D.
 func (c *curve) masked() []float64 {
 	out := make([]float64, len(c.y))
@@ -190,7 +193,7 @@ func (c *curve) primary(f *Features) {
 		n   int
 	}
 	var all acc
-	events := map[int]*acc{}
+	events := make([]acc, c.nEpochs()) // indexed by k − first epoch, so sums run in time order
 	for i, dt := range c.dt {
 		if math.Abs(dt) > c.duration/2 {
 			continue
@@ -198,12 +201,7 @@ func (c *curve) primary(f *Features) {
 		y := c.y[i]
 		all.sum += y
 		all.n++
-		k := c.epoch[i]
-		e := events[k]
-		if e == nil {
-			e = &acc{}
-			events[k] = e
-		}
+		e := &events[c.epoch[i]-c.epoch[0]]
 		e.sum += y
 		e.n++
 	}
@@ -218,7 +216,7 @@ func (c *curve) primary(f *Features) {
 	need := max(1, int(math.Ceil(c.m/2-1e-9)))
 	var sum2, max2 float64
 	for _, e := range events {
-		if e.n < need {
+		if e.n == 0 || e.n < need {
 			continue
 		}
 		snr := e.sum / float64(e.n) / c.errFor(f.SigmaD, e.n)
@@ -351,7 +349,7 @@ func (c *curve) oddEven(f *Features) {
 	}
 	type acc struct{ sy, ss float64 }
 	var parity [2]acc
-	events := map[int]*acc{}
+	events := make([]acc, c.nEpochs())
 	for i, dt := range c.dt {
 		s := smoothedTrapezoid(dt, f.TrapezoidDurationDays, f.VShape, c.cadence)
 		if s == 0 {
@@ -361,11 +359,7 @@ func (c *curve) oddEven(f *Features) {
 		p := &parity[k&1] // k&1 is 1 for odd k, negative ones included
 		p.sy += s * c.y[i]
 		p.ss += s * s
-		e := events[k]
-		if e == nil {
-			e = &acc{}
-			events[k] = e
-		}
+		e := &events[k-c.epoch[0]]
 		e.sy += s * c.y[i]
 		e.ss += s * s
 	}
@@ -377,8 +371,9 @@ func (c *curve) oddEven(f *Features) {
 		full = math.Max(full, e.ss)
 	}
 	var single [2][]float64
-	for k, e := range events {
-		if e.ss >= full/2 {
+	for j, e := range events {
+		if e.ss > 0 && e.ss >= full/2 {
+			k := c.epoch[0] + j
 			single[k&1] = append(single[k&1], e.sy/e.ss)
 		}
 	}
