@@ -322,3 +322,14 @@ func checkParsed(t *testing.T, c *lc.LightCurve) {
 		t.Fatal("read succeeded without a finite flux")
 	}
 }
+
+// BenchmarkReadKeplerFITS stitches the three Kepler-90 quarters (10,025 table rows).
+func BenchmarkReadKeplerFITS(b *testing.B) {
+	paths := []string{keplerPath(b, 0), keplerPath(b, 1), keplerPath(b, 2)}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := ReadKeplerFITS(paths...); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -182,3 +182,14 @@ func FuzzParseIPAC(f *testing.F) {
 		checkParsed(t, c)
 	})
 }
+
+// BenchmarkReadIPAC reads a whole-mission DV table (64,422 rows).
+func BenchmarkReadIPAC(b *testing.B) {
+	p := filepath.Join(dvDir, dvTables[0].file)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := ReadIPAC(p); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

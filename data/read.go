@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"math/bits"
 	"os"
 	"slices"
 	"sort"
@@ -214,15 +215,61 @@ func RobustScatter(flux []float64) float64 {
 	return 1.4826 * median(d) / math.Sqrt2
 }
 
-// median returns the median of x, reordering x. It returns NaN for an empty slice.
+// median returns the median of x (the mean of the two middle values for an even length), reordering x. It
+// returns NaN for an empty slice. x must not hold NaN. It runs in linear expected time (quickselect), falling
+// back to sorting the remaining range when partitioning goes badly.
 func median(x []float64) float64 {
 	n := len(x)
 	if n == 0 {
 		return math.NaN()
 	}
-	slices.Sort(x)
+	k := n / 2
+	selectKth(x, k)
+	m := x[k]
 	if n%2 == 1 {
-		return x[n/2]
+		return m
 	}
-	return 0.5 * (x[n/2-1] + x[n/2])
+	lo := x[0]
+	for _, v := range x[1:k] {
+		lo = max(lo, v)
+	}
+	return 0.5 * (lo + m)
+}
+
+// selectKth reorders x so that x[k] is the value a sort would put there, with no larger value before it and
+// no smaller one after it.
+func selectKth(x []float64, k int) {
+	lo, hi := 0, len(x)-1
+	for budget := 2 * bits.Len(uint(len(x))); hi > lo; budget-- {
+		if budget == 0 {
+			slices.Sort(x[lo : hi+1])
+			return
+		}
+		// Median-of-three pivot, then Hoare partition.
+		mid := lo + (hi-lo)/2
+		a, b, c := x[lo], x[mid], x[hi]
+		pivot := max(min(a, b), min(max(a, b), c))
+		i, j := lo, hi
+		for i <= j {
+			for x[i] < pivot {
+				i++
+			}
+			for x[j] > pivot {
+				j--
+			}
+			if i <= j {
+				x[i], x[j] = x[j], x[i]
+				i++
+				j--
+			}
+		}
+		switch {
+		case k <= j:
+			hi = j
+		case k >= i:
+			lo = i
+		default:
+			return // j < k < i: x[k] equals the pivot and sits between the parts
+		}
+	}
 }
