@@ -148,7 +148,8 @@ func TestAttackForkBomb(t *testing.T) {
 	sol := shellSolution(t, `f() { f | f & }; f; sleep 60`)
 	start := time.Now()
 	res := runOne(t, sol, Limits{WallTime: 2 * time.Second, Processes: 32}, nil)
-	within(t, "run time", time.Since(start), time.Second, 15*time.Second)
+	// It ends by the timeout, or earlier when the shell itself cannot fork the final sleep.
+	within(t, "run time", time.Since(start), 0, 15*time.Second)
 	assertReason(t, res, ExitTimeout, ExitCode)
 	// dash reports the refused fork; seeing it proves RLIMIT_NPROC, not the timeout, bounded the bomb.
 	if !strings.Contains(res.StderrTail, "fork") {
