@@ -26,7 +26,7 @@ type Params struct {
 	T0Days     float64 // a mid-transit time
 	RpRs       float64 // planet radius / stellar radius, k
 	ARs        float64 // semi-major axis / stellar radius
-	B          float64 // impact parameter, ARs·cos i
+	B          float64 // impact parameter, ARs·cos i (its sign does not matter)
 	U1, U2     float64 // quadratic limb-darkening coefficients
 
 	// ExposureDays is the integration time of one cadence; 0 means lc.CadenceDays (29.4244 min).
@@ -94,11 +94,11 @@ func (p Params) Flux(dst, t []float64) {
 // halfContactDays returns half the time between first and last contact, T14/2, or 0 when there is no transit;
 // P/4 when the star is so close that the disk overlaps it during the whole front half of the orbit.
 func (p Params) halfContactDays() float64 {
-	k := p.RpRs
-	if k <= 0 || p.PeriodDays <= 0 || p.ARs <= p.B || p.B >= 1+k || p.B < 0 {
+	k, b := p.RpRs, math.Abs(p.B)
+	if k <= 0 || p.PeriodDays <= 0 || p.ARs <= b || b >= 1+k {
 		return 0
 	}
-	s2 := ((1+k)*(1+k) - p.B*p.B) / ((p.ARs - p.B) * (p.ARs + p.B))
+	s2 := ((1+k)*(1+k) - b*b) / ((p.ARs - b) * (p.ARs + b))
 	if s2 >= 1 {
 		return p.PeriodDays / 4
 	}

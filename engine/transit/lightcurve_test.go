@@ -104,6 +104,16 @@ func TestFluxShape(t *testing.T) {
 			t.Errorf("flux not symmetric/periodic: %v", g)
 		}
 	}
+	// The sign of the impact parameter does not matter.
+	q := p
+	q.B = -p.B
+	h := make([]float64, len(times))
+	q.Flux(h, times)
+	for i := range h {
+		if h[i] != f[i] {
+			t.Fatalf("B = %v and %v give different fluxes at t=%v", p.B, q.B, times[i])
+		}
+	}
 	// Depth: a uniform star behind a centred disk loses k².
 	if d := (Params{PeriodDays: 1, ARs: 5, RpRs: 0.1}).Depth(); math.Abs(d-0.01) > 1e-15 {
 		t.Errorf("Depth = %v, want 0.01", d)

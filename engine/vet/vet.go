@@ -281,8 +281,9 @@ func (c *curve) secondary(f *Features) {
 }
 
 // shape fits a trapezoid, smoothed by the exposure (one cadence), to the folded transit binned in D/30-wide
-// bins over ±D: the total duration T on a grid of 0.7–1.3 D and the ingress fraction on 0.02–1; the depth by
-// linear least squares for each shape. The bins are weighted by their counts.
+// bins over ±D, the depth by linear least squares for each shape. The total duration T runs over 0.5–1.5 D
+// and the ingress fraction over 0.02–1, first on a coarse grid (steps 0.1 D and 0.1), then on a fine one
+// (steps 0.02 D and 0.02) around the coarse optimum. The bins are weighted by their counts.
 func (c *curve) shape(f *Features) {
 	const nb = 60
 	width := 2 * c.duration / nb
@@ -309,29 +310,41 @@ func (c *curve) shape(f *Features) {
 	}
 	s := make([]float64, len(xs))
 	bestChi2 := math.Inf(1)
-	for ti := 0; ti <= 12; ti++ {
-		total := c.duration * (0.7 + 0.05*float64(ti))
-		for fi := 0; fi <= 49; fi++ {
-			ingress := 0.02 + 0.02*float64(fi)
-			var sy, ss float64
-			for j, x := range xs {
-				s[j] = smoothedTrapezoid(x, total, ingress, c.cadence)
-				sy += ws[j] * s[j] * ys[j]
-				ss += ws[j] * s[j] * s[j]
-			}
-			if ss == 0 {
-				continue
-			}
-			depth := sy / ss
-			var chi2 float64
-			for j := range xs {
-				r := ys[j] - depth*s[j]
-				chi2 += ws[j] * r * r
-			}
-			if chi2 < bestChi2 {
-				bestChi2 = chi2
-				f.VShape, f.TrapezoidDepth, f.TrapezoidDurationDays = ingress, depth, total
-			}
+	var bestT, bestF float64 // T in units of D, ingress fraction
+	try := func(tRel, ingress float64) {
+		if tRel < 0.5-1e-9 || tRel > 1.5+1e-9 || ingress < 0.02-1e-9 || ingress > 1+1e-9 {
+			return
+		}
+		total := tRel * c.duration
+		var sy, ss float64
+		for j, x := range xs {
+			s[j] = smoothedTrapezoid(x, total, ingress, c.cadence)
+			sy += ws[j] * s[j] * ys[j]
+			ss += ws[j] * s[j] * s[j]
+		}
+		if ss == 0 {
+			return
+		}
+		depth := sy / ss
+		var chi2 float64
+		for j := range xs {
+			r := ys[j] - depth*s[j]
+			chi2 += ws[j] * r * r
+		}
+		if chi2 < bestChi2 {
+			bestChi2, bestT, bestF = chi2, tRel, ingress
+			f.VShape, f.TrapezoidDepth, f.TrapezoidDurationDays = ingress, depth, total
+		}
+	}
+	for i := 0; i <= 10; i++ {
+		for j := 0; j <= 10; j++ {
+			try(0.5+0.1*float64(i), math.Max(0.02, 0.1*float64(j)))
+		}
+	}
+	t0, f0 := bestT, bestF
+	for i := -5; i <= 5; i++ {
+		for j := -5; j <= 5; j++ {
+			try(t0+0.02*float64(i), f0+0.02*float64(j))
 		}
 	}
 }

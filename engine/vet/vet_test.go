@@ -80,6 +80,10 @@ func TestPlanetLooksLikeAPlanet(t *testing.T) {
 	if f.DurationRatio < 0.85 || f.DurationRatio > 1.05 {
 		t.Errorf("duration ratio %.2f, want ≈ 0.95", f.DurationRatio)
 	}
+	// A search's duration grid is coarse: given 1.8 × T14, the trapezoid still finds the transit's own duration.
+	if g := Compute(times, flux, p.PeriodDays, p.T0Days, 1.8*p.DurationDays(), sun); math.Abs(g.TrapezoidDurationDays/p.DurationDays()-1) > 0.15 {
+		t.Errorf("trapezoid T14 %.3f d from a 1.8× duration guess, model T14 %.3f d", g.TrapezoidDurationDays, p.DurationDays())
+	}
 	if math.Abs(f.RpRs/p.RpRs-1) > 0.2 {
 		t.Errorf("Rp/R★ from the depth %.4f, injected %.4f", f.RpRs, p.RpRs)
 	}
