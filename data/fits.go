@@ -2,7 +2,9 @@ package data
 
 import (
 	"bytes"
+	"compress/gzip"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"reflect"
@@ -64,7 +66,7 @@ func ReadKeplerFITS(paths ...string) (*lc.LightCurve, error) {
 	return finish(all, name)
 }
 
-// ReadKeplerFITSFile reads one Kepler long-cadence file: the LIGHTCURVE extension's TIME (BKJD days),
+// ReadKeplerFITSFile reads one Kepler long-cadence file (plain or gzip-compressed): the LIGHTCURVE extension's TIME (BKJD days),
 // PDCSAP_FLUX and PDCSAP_FLUX_ERR (e⁻/s, not normalised) and SAP_QUALITY, and the header facts. Rows with a
 // NaN time are dropped (counted in NaNTimes); NaN flux is kept as NaN. The result is sorted as ReadLightCurve
 // describes. MedianFlux is the median PDCSAP flux over valid cadences (finite time and flux, no bit of
@@ -78,7 +80,35 @@ func ReadKeplerFITSFile(path string) (*lc.LightCurve, KeplerHeader, error) {
 	if err != nil {
 		return nil, KeplerHeader{}, fmt.Errorf("data: cannot read Kepler FITS file: %w", err)
 	}
+	if bytes.HasPrefix(raw, gzipMagic) {
+		if raw, err = gunzip(raw); err != nil {
+			return nil, KeplerHeader{}, fmt.Errorf("%s: %w: the file is gzip-compressed but does not decompress (%v); download it again",
+				path, ErrFormat, err)
+		}
+	}
 	return decodeKeplerFITS(raw, path)
+}
+
+// gzipMagic starts every gzip stream (RFC 1952).
+var gzipMagic = []byte{0x1f, 0x8b}
+
+// maxFITSBytes bounds a decompressed FITS file; a Kepler long-cadence quarter is about 0.5 MB.
+const maxFITSBytes = 1 << 30
+
+// gunzip decompresses a gzip stream of at most maxFITSBytes.
+func gunzip(raw []byte) ([]byte, error) {
+	zr, err := gzip.NewReader(bytes.NewReader(raw))
+	if err != nil {
+		return nil, err
+	}
+	out, err := io.ReadAll(io.LimitReader(zr, maxFITSBytes+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(out) > maxFITSBytes {
+		return nil, fmt.Errorf("more than %d bytes once decompressed", maxFITSBytes)
+	}
+	return out, nil
 }
 
 // decodeKeplerFITS decodes the bytes of a Kepler light-curve file; path labels errors.

@@ -2,6 +2,7 @@ package data
 
 import (
 	"bytes"
+	"compress/gzip"
 	"encoding/binary"
 	"errors"
 	"math"
@@ -331,5 +332,39 @@ func BenchmarkReadKeplerFITS(b *testing.B) {
 		if _, err := ReadKeplerFITS(paths...); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+func TestReadKeplerFITSGzip(t *testing.T) {
+	raw, err := os.ReadFile(keplerPath(t, 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var z bytes.Buffer
+	zw := gzip.NewWriter(&z)
+	zw.Write(raw)
+	zw.Close()
+	dir := t.TempDir()
+	p := filepath.Join(dir, "kplr011442793-2010009091648_llc.fits.gz")
+	if err := os.WriteFile(p, z.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	plain, err := ReadLightCurve(keplerPath(t, 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := ReadLightCurve(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Len() != plain.Len() || c.Time[7] != plain.Time[7] || c.Flux[7] != plain.Flux[7] {
+		t.Errorf("gzip-compressed file reads differently: %d cadences, want %d", c.Len(), plain.Len())
+	}
+	cut := filepath.Join(dir, "cut.fits.gz")
+	if err := os.WriteFile(cut, z.Bytes()[:z.Len()/2], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ReadLightCurve(cut); err == nil || !strings.Contains(err.Error(), "does not decompress") {
+		t.Errorf("truncated gzip file: %v", err)
 	}
 }

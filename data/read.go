@@ -28,7 +28,7 @@ var (
 // ReadLightCurve reads the light curve at path, detecting its format:
 //   - a directory is a star directory (SPEC A1), read with ReadStarDir;
 //   - a file starting with the FITS magic "SIMPLE  =" is a Kepler long-cadence file, read with ReadKeplerFITS
-//     (so its flux is normalised by its median);
+//     (so its flux is normalised by its median); so is a gzip-compressed file (.fits.gz);
 //   - a file whose first non-blank character is '\' or '|' is an IPAC table, read with ReadIPAC;
 //   - anything else is plain CSV, read with ReadCSV.
 //
@@ -68,7 +68,7 @@ const (
 
 // detectFormat classifies a file by its first bytes.
 func detectFormat(head []byte) fileFormat {
-	if bytes.HasPrefix(head, []byte("SIMPLE  =")) {
+	if bytes.HasPrefix(head, []byte("SIMPLE  =")) || bytes.HasPrefix(head, gzipMagic) {
 		return formatFITS
 	}
 	trimmed := bytes.TrimLeft(head, " \t\r\n\ufeff")
