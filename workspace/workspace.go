@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"text/template"
 	"time"
+
+	"transitbench/data/sets"
 )
 
 //go:embed templates/TASK.md.tmpl starter/go/main.go starter/python/solution.py
@@ -39,7 +41,10 @@ type Config struct {
 	Lang     string    `json:"lang"`
 	Created  time.Time `json:"created"`
 	DevSet   string    `json:"dev_set"`             // the set whose stars are in data/dev ("dev", or a mini task id)
-	DevStars []string  `json:"dev_stars,omitempty"` // the labelled stars, in order
+	Task     string    `json:"task,omitempty"`      // the mini task of a mini workspace
+	DevStars []string  `json:"dev_stars,omitempty"` // the labelled stars of a mini workspace, in order
+	// DevComposition is the dev set's composition when it is not SPEC A2's (small sets for tests).
+	DevComposition *sets.Composition `json:"dev_composition,omitempty"`
 	// Fingerprint of the dev set the workspace was made from; a rebuilt set with another fingerprint is reported.
 	Fingerprint string `json:"fingerprint,omitempty"`
 }

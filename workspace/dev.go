@@ -1,0 +1,430 @@
+package workspace
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"transitbench/data/sets"
+	"transitbench/grader"
+	"transitbench/grader/store"
+	"transitbench/sandbox"
+)
+
+// InitOptions tune Init.
+type InitOptions struct {
+	Home   string // data directory; "" means data.Home()
+	Preset string // "survey" (default) or "mini"
+	Lang   string // "go" (default) or "python": the starter's language
+	// Task is the mini task whose labelled stars fill data/dev (preset mini; default mini-dev-00000000).
+	Task string
+	// SetProgress reports the progress of building the dev set (or the mini task's pool) the first time.
+	SetProgress func(sets.Progress)
+	// StarProgress reports the stars written into data/dev.
+	StarProgress func(done, total int)
+	// Compositions, when set, gives the dev set another composition than SPEC A2's (small sets for tests).
+	Compositions map[string]sets.Composition
+}
+
+// Init creates a workspace in dir (SPEC A8): TASK.md, data/dev/ with the labelled stars and their answers,
+// the starter in solution/, and the state directory. dir must not exist or be empty. Hidden sets never enter it.
+func Init(dir string, opt InitOptions) (*Workspace, error) {
+	if opt.Preset == "" {
+		opt.Preset = "survey"
+	}
+	if opt.Lang == "" {
+		opt.Lang = "go"
+	}
+	preset, ok := Presets[opt.Preset]
+	if !ok {
+		return nil, fmt.Errorf("workspace: unknown preset %q: use survey or mini", opt.Preset)
+	}
+	if opt.Lang != "go" && opt.Lang != "python" {
+		return nil, fmt.Errorf("workspace: unknown language %q: use go or python", opt.Lang)
+	}
+	if opt.Preset == "mini" && opt.Task == "" {
+		opt.Task = "mini-dev-00000000"
+	}
+	if opt.Preset != "mini" && opt.Task != "" {
+		return nil, fmt.Errorf("workspace: a task goes with --preset mini")
+	}
+	root, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, err
+	}
+	if ents, err := os.ReadDir(root); err == nil && len(ents) > 0 {
+		return nil, fmt.Errorf("%w: %s: choose a new directory", ErrExists, root)
+	}
+	home, err := (&RunOptions{Home: opt.Home}).home()
+	if err != nil {
+		return nil, err
+	}
+	set, ids, err := devStars(home, opt)
+	if err != nil {
+		return nil, err
+	}
+	cfg := Config{Preset: preset.Name, Lang: opt.Lang, Created: time.Now().UTC().Truncate(time.Second),
+		DevSet: set.Name, Task: opt.Task, Fingerprint: set.Fingerprint}
+	if opt.Task != "" {
+		cfg.DevStars = ids
+	} else if c, ok := opt.Compositions[sets.Dev]; ok {
+		cfg.DevComposition = &c
+	}
+	// Write into a temporary sibling and rename, so an interrupted init leaves no half-made workspace.
+	if err := os.MkdirAll(filepath.Dir(root), 0o755); err != nil {
+		return nil, err
+	}
+	tmp, err := os.MkdirTemp(filepath.Dir(root), ".init-*")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(tmp)
+	if err := writeWorkspace(tmp, set, ids, cfg, preset, opt); err != nil {
+		return nil, err
+	}
+	_ = os.Remove(root) // an empty directory the user made beforehand
+	if err := os.Rename(tmp, root); err != nil {
+		return nil, err
+	}
+	return &Workspace{Root: root, Config: cfg}, nil
+}
+
+// devStars opens the labelled stars of a new workspace: the dev set, or a mini task's labelled stars.
+func devStars(home string, opt InitOptions) (*sets.Set, []string, error) {
+	if opt.Task != "" {
+		m, err := sets.OpenMiniTask(home, opt.Task, sets.Options{Progress: opt.SetProgress})
+		if err != nil {
+			return nil, nil, err
+		}
+		return m.Set, m.Labelled, nil
+	}
+	ro := RunOptions{SetProgress: opt.SetProgress, Compositions: opt.Compositions}
+	set, err := sets.Open(home, sets.Dev, ro.setOptions(sets.Dev))
+	if err != nil {
+		return nil, nil, err
+	}
+	return set, set.IDs, nil
+}
+
+func writeWorkspace(root string, set *sets.Set, ids []string, cfg Config, preset Preset, opt InitOptions) error {
+	dev := filepath.Join(root, "data", "dev")
+	for i, id := range ids {
+		if err := set.WriteStarDir(id, filepath.Join(dev, id)); err != nil {
+			return err
+		}
+		if opt.StarProgress != nil {
+			opt.StarProgress(i+1, len(ids))
+		}
+	}
+	answers := make([]any, 0, len(ids))
+	for _, id := range ids {
+		answers = append(answers, set.Answers[id])
+	}
+	if err := writeJSON(filepath.Join(dev, "answers.json"), answers); err != nil {
+		return err
+	}
+	if err := writeStarter(filepath.Join(root, "solution"), opt.Lang); err != nil {
+		return err
+	}
+	task, err := renderTask(preset, opt.Lang, len(ids), sandbox.DefaultWallTime, int(sandbox.DefaultMemoryBytes>>30))
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(root, "TASK.md"), task, 0o644); err != nil {
+		return err
+	}
+	return writeJSON(filepath.Join(root, StateDir, "workspace.json"), cfg)
+}
+
+func writeJSON(path string, v any) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(path, append(b, '\n'), 0o644)
+}
+
+// devIDs returns the stars a dev run covers: the workspace's labelled stars.
+func (w *Workspace) devIDs(set *sets.Set) []string {
+	if len(w.Config.DevStars) > 0 {
+		return w.Config.DevStars
+	}
+	return set.IDs
+}
+
+// openDevSet opens the set the workspace's labelled stars come from.
+func (w *Workspace) openDevSet(home string, opt RunOptions) (*sets.Set, error) {
+	name := w.Config.DevSet
+	if name == "" {
+		name = sets.Dev
+	}
+	so := opt.setOptions(name)
+	if w.Config.DevComposition != nil {
+		so.Composition = w.Config.DevComposition
+	}
+	set, err := sets.Open(home, name, so)
+	if err != nil {
+		return nil, err
+	}
+	if w.Config.Fingerprint != "" && set.Fingerprint != w.Config.Fingerprint {
+		return nil, fmt.Errorf("workspace: the %s set in %s (fingerprint %.12s) is not the one this workspace was made from (%.12s): "+
+			"make a new workspace with 'transitbench init'", name, home, set.Fingerprint, w.Config.Fingerprint)
+	}
+	return set, nil
+}
+
+// Dev runs the current solution on the workspace's labelled stars exactly as grading would (SPEC A8,
+// TransitBench's run_dev), streaming an Event per star, and records the run. An interrupted dev run of the same
+// solution (same content hash) over the same stars is resumed unless opt.Fresh is set.
+func (w *Workspace) Dev(ctx context.Context, opt RunOptions, events chan<- Event) (*Report, error) {
+	home, err := opt.home()
+	if err != nil {
+		return nil, err
+	}
+	hash, _, err := HashTree(w.SolutionDir())
+	if err != nil {
+		return nil, err
+	}
+	sol, err := sandbox.Detect(w.SolutionDir())
+	if err != nil {
+		return nil, err
+	}
+	defer sol.Close()
+	set, err := w.openDevSet(home, opt)
+	if err != nil {
+		return nil, err
+	}
+	ids, err := selectStars(w.devIDs(set), opt)
+	if err != nil {
+		return nil, err
+	}
+	st, err := OpenStore(home)
+	if err != nil {
+		return nil, err
+	}
+	defer st.Close()
+	var resume int64
+	if !opt.Fresh {
+		resume, err = interruptedRun(ctx, st, KindDev, set.Name, w.Root, hash, len(ids))
+		if err != nil {
+			return nil, err
+		}
+	}
+	return runSet(ctx, st, set, sol, ids, KindDev, w.Root, hash, nil, resume, opt, events)
+}
+
+// interruptedRun finds the latest run of kind on set by this workspace and solution that did not finish, over
+// the same number of stars, to resume; 0 when there is none.
+func interruptedRun(ctx context.Context, st *store.Store, kind, set, label, hash string, stars int) (int64, error) {
+	runs, err := st.Runs(ctx, store.RunFilter{Kind: kind, Set: set, Label: label, SolutionHash: hash, Limit: 1})
+	if err != nil {
+		return 0, err
+	}
+	if len(runs) == 1 && runs[0].Status != "done" && runs[0].Status != "failed" && runs[0].Stars == stars {
+		return runs[0].ID, nil
+	}
+	return 0, nil
+}
+
+// GradeReport is the result of grading a frozen solution (SPEC A8): S on A is the score, B replicates it.
+type GradeReport struct {
+	Frozen string  `json:"frozen"`
+	Again  bool    `json:"again"`
+	A      *Report `json:"A"`
+	B      *Report `json:"B"`
+	Dev    *Report `json:"dev"`
+}
+
+// ErrAlreadyGraded is returned by Grade for a frozen solution graded before, unless RunOptions.Again is set.
+var ErrAlreadyGraded = errors.New("workspace: this frozen solution was graded already")
+
+// FrozenDir is where a frozen solution's copy lives in the data directory.
+func FrozenDir(home, hash string) string { return filepath.Join(home, "frozen", hash) }
+
+// Freeze hashes solution/ and stores its frozen copy and snapshot record; it returns the hash and the
+// snapshot as stored (with the gradings done so far).
+func (w *Workspace) Freeze(ctx context.Context, home string, st *store.Store) (string, store.Snapshot, error) {
+	hash, entries, err := HashTree(w.SolutionDir())
+	if err != nil {
+		return "", store.Snapshot{}, err
+	}
+	dst := FrozenDir(home, hash)
+	if _, err := os.Stat(dst); errors.Is(err, os.ErrNotExist) {
+		if err := os.MkdirAll(filepath.Dir(dst), 0o700); err != nil {
+			return "", store.Snapshot{}, err
+		}
+		tmp, err := os.MkdirTemp(filepath.Dir(dst), ".freeze-*")
+		if err != nil {
+			return "", store.Snapshot{}, err
+		}
+		if err := CopyTree(w.SolutionDir(), tmp, entries); err != nil {
+			os.RemoveAll(tmp)
+			return "", store.Snapshot{}, err
+		}
+		if h2, _, err := HashTree(tmp); err != nil || h2 != hash {
+			os.RemoveAll(tmp)
+			return "", store.Snapshot{}, fmt.Errorf("workspace: solution/ changed while it was being frozen: try again")
+		}
+		if err := os.Rename(tmp, dst); err != nil {
+			os.RemoveAll(tmp)
+			return "", store.Snapshot{}, err
+		}
+	}
+	snap, err := st.Snapshot(ctx, hash)
+	if err != nil {
+		files, _ := json.Marshal(entries)
+		if err := st.PutSnapshot(ctx, store.Snapshot{Hash: hash, Files: files}); err != nil {
+			return "", store.Snapshot{}, err
+		}
+		if snap, err = st.Snapshot(ctx, hash); err != nil {
+			return "", store.Snapshot{}, err
+		}
+	}
+	return hash, snap, nil
+}
+
+// GradeSets are the sets a grading runs, in order: A gives the score, B replicates it, dev is reported beside.
+var GradeSets = []string{sets.A, sets.B, sets.Dev}
+
+// Grade freezes solution/ (its content hash), then runs the frozen copy once on A, on B and on the dev stars,
+// and records S on each (SPEC A8). A frozen hash is graded once: a second grading needs opt.Again and is
+// recorded as such. Limit and Stars are ignored: grading covers every star.
+func (w *Workspace) Grade(ctx context.Context, opt RunOptions, events chan<- Event) (*GradeReport, error) {
+	home, err := opt.home()
+	if err != nil {
+		return nil, err
+	}
+	st, err := OpenStore(home)
+	if err != nil {
+		return nil, err
+	}
+	defer st.Close()
+	hash, snap, err := w.Freeze(ctx, home, st)
+	if err != nil {
+		return nil, err
+	}
+	if snap.GradedOn(sets.A) && !opt.Again {
+		return nil, fmt.Errorf("%w (frozen %.12s, first graded %s): grading is once per solution; change the solution, or pass --again to grade it again (recorded as a re-run)",
+			ErrAlreadyGraded, hash, snap.Graded[0].At.Format(time.RFC3339))
+	}
+	sol, err := sandbox.Detect(FrozenDir(home, hash))
+	if err != nil {
+		return nil, err
+	}
+	defer sol.Close()
+	var flags []string
+	if opt.Again || len(snap.Graded) > 0 {
+		flags = []string{store.FlagAgain}
+	}
+	rep := &GradeReport{Frozen: hash, Again: len(flags) > 0}
+	opt.Limit, opt.Stars = 0, nil
+	for _, name := range GradeSets {
+		var set *sets.Set
+		var ids []string
+		if name == sets.Dev {
+			set, err = w.openDevSet(home, opt)
+			if err == nil {
+				ids = w.devIDs(set)
+			}
+		} else {
+			set, err = sets.Open(home, name, opt.setOptions(name))
+			if err == nil {
+				ids = set.IDs
+			}
+		}
+		if err != nil {
+			return rep, err
+		}
+		r, err := runSet(ctx, st, set, sol, ids, KindGrade, w.Root, hash, flags, 0, opt, events)
+		switch name {
+		case sets.A:
+			rep.A = r
+		case sets.B:
+			rep.B = r
+		default:
+			rep.Dev = r
+		}
+		if err != nil {
+			return rep, err
+		}
+		if err := st.MarkGraded(ctx, hash, name, r.RunID); err != nil {
+			return rep, err
+		}
+	}
+	return rep, nil
+}
+
+// LastOutcomes returns the per-star results of the workspace's latest run on set (any kind), by star id, and
+// that run; an empty map when there is none.
+func (w *Workspace) LastOutcomes(ctx context.Context, home, set string) (map[string]grader.StarResult, *store.Run, error) {
+	st, err := OpenStore(home)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer st.Close()
+	runs, err := st.Runs(ctx, store.RunFilter{Set: set, Label: w.Root, Limit: 1})
+	if err != nil || len(runs) == 0 {
+		return map[string]grader.StarResult{}, nil, err
+	}
+	outs, err := st.Outcomes(ctx, runs[0].ID)
+	if err != nil {
+		return nil, nil, err
+	}
+	m := make(map[string]grader.StarResult, len(outs))
+	for _, o := range outs {
+		if sr, err := StarResultOf(o); err == nil {
+			m[o.StarID] = sr
+		}
+	}
+	return m, &runs[0], nil
+}
+
+// MiniResult is the outcome of a mini task (SPEC A8): reward = clip((credit − false)/8, −1, 1) over its hidden stars.
+type MiniResult struct {
+	Task    string  `json:"task"`
+	Reward  float64 `json:"reward"`
+	Credit  float64 `json:"credit"`
+	False   int     `json:"false"`
+	RunID   int64   `json:"run_id"`
+	Seconds float64 `json:"seconds"`
+}
+
+// Mini runs the workspace's solution on the hidden stars of a mini task and returns its reward.
+func (w *Workspace) Mini(ctx context.Context, task string, opt RunOptions, events chan<- Event) (*MiniResult, error) {
+	home, err := opt.home()
+	if err != nil {
+		return nil, err
+	}
+	m, err := sets.OpenMiniTask(home, task, sets.Options{Progress: opt.SetProgress})
+	if err != nil {
+		return nil, err
+	}
+	hash, _, err := HashTree(w.SolutionDir())
+	if err != nil {
+		return nil, err
+	}
+	sol, err := sandbox.Detect(w.SolutionDir())
+	if err != nil {
+		return nil, err
+	}
+	defer sol.Close()
+	st, err := OpenStore(home)
+	if err != nil {
+		return nil, err
+	}
+	defer st.Close()
+	opt.Limit, opt.Stars = 0, nil
+	r, err := runSet(ctx, st, m.Set, sol, m.Hidden, KindMini, task, hash, nil, 0, opt, events)
+	if err != nil {
+		return nil, err
+	}
+	return &MiniResult{Task: task, Reward: sets.MiniReward(r.Credit, float64(r.False)), Credit: r.Credit, False: r.False,
+		RunID: r.RunID, Seconds: r.Seconds}, nil
+}

@@ -1,0 +1,236 @@
+package workspace
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"transitbench/data"
+	"transitbench/data/sets"
+	"transitbench/sandbox"
+)
+
+// TestMain lets the test binary serve as the sandbox's child process, as cmd/transitbench's main does.
+func TestMain(m *testing.M) {
+	if sandbox.IsChild() {
+		sandbox.ChildMain()
+	}
+	os.Exit(m.Run())
+}
+
+// small compositions keep the tests quick: the real sets are 196 and 1,000 stars.
+var small = map[string]sets.Composition{
+	sets.Dev: {Injected: 4, Untouched: 3, EB: 2, Confirmed: 1},
+	sets.A:   {Injected: 3, Untouched: 2, EB: 2, Confirmed: 1},
+	sets.B:   {Injected: 3, Untouched: 2, EB: 2, Confirmed: 1},
+}
+
+// oracleSolution writes an executable `run` that looks its star's id up in star.json and prints the true
+// ephemeris of the star's scored planet, taken from answers the test knows — and, on every star, one row at a
+// period no planet has. So every planet gets full credit and every scored star one false candidate.
+func oracleSolution(t *testing.T, dir string, answers map[string]data.Answer) {
+	t.Helper()
+	var cases strings.Builder
+	ids := make([]string, 0, len(answers))
+	for id := range answers {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	for _, id := range ids {
+		if ps := answers[id]; ps.Planet != nil {
+			fmt.Fprintf(&cases, "  %s) echo %.8f,%.8f,10 ;;\n", id, ps.Planet.PeriodDays, ps.Planet.T0Days)
+		}
+	}
+	script := "#!/bin/sh\n" +
+		"id=$(sed -n 's/.*\"id\": *\"\\([^\"]*\\)\".*/\\1/p' \"$1/star.json\")\n" +
+		"echo period_days,t0_days,score\n" +
+		"case \"$id\" in\n" + cases.String() + "esac\n" +
+		"echo 1.2345678,170.5,1\n"
+	if err := os.RemoveAll(dir); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "run"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func openSmall(home, name string) (*sets.Set, error) {
+	c := small[name]
+	return sets.Open(home, name, sets.Options{Composition: &c})
+}
+
+func newTestWorkspace(t *testing.T) (*Workspace, string) {
+	t.Helper()
+	home := t.TempDir()
+	ws, err := Init(filepath.Join(t.TempDir(), "ws"), InitOptions{Home: home, Lang: "python", Compositions: small})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ws, home
+}
+
+func TestInitWritesTheBox(t *testing.T) {
+	ws, home := newTestWorkspace(t)
+	for _, p := range []string{"TASK.md", "solution/solution.py", "data/dev/answers.json", StateDir + "/workspace.json"} {
+		if _, err := os.Stat(filepath.Join(ws.Root, p)); err != nil {
+			t.Errorf("workspace lacks %s: %v", p, err)
+		}
+	}
+	set, err := openSmall(home, sets.Dev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range set.IDs {
+		c, s, err := data.ReadStarDir(filepath.Join(ws.DevDir(), id))
+		if err != nil {
+			t.Fatalf("star %s: %v", id, err)
+		}
+		if s.ID != id || c.Len() < 10000 {
+			t.Errorf("star %s: id %q, %d cadences", id, s.ID, c.Len())
+		}
+	}
+	// Hidden data never enters the workspace.
+	filepath.Walk(ws.Root, func(p string, info os.FileInfo, err error) error {
+		if strings.Contains(p, "secret") || strings.Contains(filepath.Base(p), "A-") {
+			t.Errorf("workspace holds %s", p)
+		}
+		return nil
+	})
+	if _, err := Init(ws.Root, InitOptions{Home: home, Compositions: small}); !errors.Is(err, ErrExists) {
+		t.Errorf("Init over an existing workspace: %v, want ErrExists", err)
+	}
+	reopened, err := Open(filepath.Join(ws.Root, "solution"))
+	if err != nil || reopened.Root != ws.Root {
+		t.Errorf("Open from a subdirectory: %v, root %v", err, reopened)
+	}
+}
+
+func TestDevScoresAndStores(t *testing.T) {
+	ws, home := newTestWorkspace(t)
+	set, err := openSmall(home, sets.Dev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	oracleSolution(t, ws.SolutionDir(), set.Answers)
+	events := make(chan Event, 64)
+	rep, err := ws.Dev(context.Background(), RunOptions{Home: home, Workers: 2}, events)
+	if err != nil {
+		t.Fatal(err)
+	}
+	close(events)
+	n := 0
+	for range events {
+		n++
+	}
+	if n != len(set.IDs) || rep.StarsRun != len(set.IDs) || !rep.Complete {
+		t.Fatalf("events %d, stars run %d, complete %v; want %d stars", n, rep.StarsRun, rep.Complete, len(set.IDs))
+	}
+	sum := set.Summary()
+	// Every scored planet is found: credit = planets. Every scored star got the one extra row, false.
+	if rep.Credit != float64(sum.Planets) || rep.False != sum.ScoredStars {
+		t.Errorf("credit %.1f false %d; want %d and %d", rep.Credit, rep.False, sum.Planets, sum.ScoredStars)
+	}
+	wantS := float64(sum.Planets-sum.ScoredStars) / float64(sum.Planets)
+	if math.Abs(rep.S-wantS) > 1e-12 || rep.C != 1 {
+		t.Errorf("S %.4f C %.4f; want %.4f and 1", rep.S, rep.C, wantS)
+	}
+	if rep.Isolation == "" || rep.Failures != (Failures{}) {
+		t.Errorf("isolation %q failures %+v", rep.Isolation, rep.Failures)
+	}
+	last, run, err := ws.LastOutcomes(context.Background(), home, sets.Dev)
+	if err != nil || run == nil || run.ID != rep.RunID || len(last) != len(set.IDs) {
+		t.Fatalf("LastOutcomes: %v, run %+v, %d outcomes", err, run, len(last))
+	}
+	// A finished run is not resumed: the next dev run is a new one.
+	rep2, err := ws.Dev(context.Background(), RunOptions{Home: home, Limit: 2}, nil)
+	if err != nil || rep2.RunID == rep.RunID || rep2.StarsRun != 2 {
+		t.Errorf("second dev run: %v, id %d (first %d), %d stars", err, rep2.RunID, rep.RunID, rep2.StarsRun)
+	}
+}
+
+func TestDevResumesAnInterruptedRun(t *testing.T) {
+	ws, home := newTestWorkspace(t)
+	set, err := openSmall(home, sets.Dev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	oracleSolution(t, ws.SolutionDir(), set.Answers)
+	// Cancel after the third star has been stored.
+	ctx, cancel := context.WithCancel(context.Background())
+	events := make(chan Event)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for ev := range events {
+			if ev.Done == 3 {
+				cancel()
+			}
+		}
+	}()
+	rep, err := ws.Dev(ctx, RunOptions{Home: home, Workers: 1}, events)
+	close(events)
+	<-done
+	if !errors.Is(err, context.Canceled) || rep == nil || rep.Complete {
+		t.Fatalf("interrupted run: err %v, report %+v", err, rep)
+	}
+	if rep.StarsRun < 3 || rep.StarsRun >= len(set.IDs) {
+		t.Fatalf("interrupted run kept %d stars, want 3 to %d", rep.StarsRun, len(set.IDs)-1)
+	}
+	kept := rep.StarsRun
+	rep2, err := ws.Dev(context.Background(), RunOptions{Home: home, Workers: 2}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep2.RunID != rep.RunID || rep2.Resumed != kept || rep2.StarsRun != len(set.IDs) || !rep2.Complete {
+		t.Errorf("resumed run: id %d (want %d), resumed %d (want %d), stars %d", rep2.RunID, rep.RunID, rep2.Resumed, kept, rep2.StarsRun)
+	}
+	if rep2.C != 1 {
+		t.Errorf("resumed run C = %.3f, want 1", rep2.C)
+	}
+}
+
+func TestGradeOnceOnly(t *testing.T) {
+	ws, home := newTestWorkspace(t)
+	// A plain solution: one row everywhere, the same period; its score on each set is whatever it is.
+	if err := os.RemoveAll(ws.SolutionDir()); err != nil {
+		t.Fatal(err)
+	}
+	writeTree(t, ws.SolutionDir(), map[string]string{"run": "#!/bin/sh\necho period_days,t0_days,score\necho 3.3,171.0,5\n"})
+	os.Chmod(filepath.Join(ws.SolutionDir(), "run"), 0o755)
+	opt := RunOptions{Home: home, Workers: 2, Compositions: small}
+	rep, err := ws.Grade(context.Background(), opt, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.A == nil || rep.B == nil || rep.Dev == nil || rep.Again {
+		t.Fatalf("grade report %+v", rep)
+	}
+	if rep.A.StarsRun != small[sets.A].Total() || rep.B.StarsRun != small[sets.B].Total() || rep.Dev.StarsRun != small[sets.Dev].Total() {
+		t.Errorf("stars run A %d B %d dev %d", rep.A.StarsRun, rep.B.StarsRun, rep.Dev.StarsRun)
+	}
+	if _, err := os.Stat(filepath.Join(FrozenDir(home, rep.Frozen), "run")); err != nil {
+		t.Errorf("frozen copy missing: %v", err)
+	}
+	// The same solution again: refused without Again.
+	if _, err := ws.Grade(context.Background(), opt, nil); !errors.Is(err, ErrAlreadyGraded) {
+		t.Fatalf("second grade: %v, want ErrAlreadyGraded", err)
+	}
+	opt.Again = true
+	rep2, err := ws.Grade(context.Background(), opt, nil)
+	if err != nil || !rep2.Again || rep2.Frozen != rep.Frozen {
+		t.Fatalf("grade --again: %v, %+v", err, rep2)
+	}
+	// The same solution scores the same on the same data (SPEC: determinism).
+	if rep2.A.S != rep.A.S || rep2.B.S != rep.B.S || rep2.Dev.S != rep.Dev.S {
+		t.Errorf("regrade changed the score: A %.4f→%.4f B %.4f→%.4f", rep.A.S, rep2.A.S, rep.B.S, rep2.B.S)
+	}
+}
