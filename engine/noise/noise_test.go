@@ -5,6 +5,8 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"transitbench/engine/transit"
 )
 
 // cadence is the Kepler long cadence in days (29.4244 min).
@@ -165,5 +167,31 @@ func BenchmarkMES(b *testing.B) {
 	model := boxModel(times, 10.3, 135, 0.2, 1e-4)
 	for b.Loop() {
 		MES(times, flux, model, 10.3, 135, 0.2)
+	}
+}
+
+func TestRpRsForMES(t *testing.T) {
+	times, flux := whiteLightCurve(17600, 250e-6, 21)
+	p := transit.Params{PeriodDays: 23.7, T0Days: 150.2, RpRs: 0.05, ARs: transit.ARs(23.7, 0.9, 0.85), B: 0.6, U1: 0.45, U2: 0.22}
+	for _, target := range []float64{4, 7.1, 20} {
+		q, s, err := RpRsForMES(times, flux, p, target)
+		if err != nil {
+			t.Fatalf("target %v: %v", target, err)
+		}
+		// SPEC A4 asks for the measured MES within 5 % of the drawn one; this search gets within 0.1 %.
+		if math.Abs(s.MES/target-1) > 1e-3 {
+			t.Errorf("target %v: MES %v", target, s.MES)
+		}
+		// Check independently: inject and measure again.
+		model := make([]float64, len(times))
+		q.Flux(model, times)
+		again := MES(times, flux, model, q.PeriodDays, q.T0Days, q.DurationDays())
+		if again.MES != s.MES {
+			t.Errorf("target %v: re-measured MES %v, returned %v", target, again.MES, s.MES)
+		}
+		t.Logf("MES %.2f: Rp/R★ %.5f, depth %.0f ppm, N %d", s.MES, q.RpRs, q.Depth()*1e6, s.NTransits)
+	}
+	if _, _, err := RpRsForMES(times[:100], flux[:100], p, 7.1); err != ErrNoTransitData {
+		t.Errorf("no transit in the first 2 days: err = %v, want ErrNoTransitData", err)
 	}
 }
