@@ -62,9 +62,9 @@ func SigmaD(t, flat []float64, durationDays float64) float64 {
 }
 
 // CDPP returns the combined differential photometric precision at the given duration in hours, in ppm:
-// 10⁶ · SigmaD(t, flat, durationHours/24). It is the noise a transit of that duration has to beat; Kepler's
-// pipeline computes its CDPP with a wavelet-based matched filter instead (Christiansen et al. 2012), which
-// agrees with this estimate for white noise and runs somewhat lower on stars with strong red noise.
+// 10⁶ · SigmaD(t, flat, durationHours/24). It is the noise a transit of that duration has to beat. Kepler's
+// pipeline computes its CDPP differently (a wavelet-based whitening filter, Christiansen et al. 2012); for
+// white noise both reduce to σ/√m, otherwise the two need not agree.
 func CDPP(t, flat []float64, durationHours float64) (ppm float64) {
 	return 1e6 * SigmaD(t, flat, durationHours/24)
 }
