@@ -283,27 +283,22 @@ func (t *tailBuffer) String() string {
 	return string(t.buf)
 }
 
-// killUser kills every process whose real user id is uid, repeating while new ones appear (a process may fork
-// between the scan and the kill; RLIMIT_NPROC bounds how often).
+// killUser kills every process whose real user id is uid, and scans again until none is left alive (a process
+// may fork between the scan and the kill, and a killed one takes a moment to die); it gives up after a second.
 func killUser(uid int) {
-	for range 20 {
-		if killUserOnce(uid) == 0 {
+	for range 100 {
+		pids := userPIDs(uid)
+		if len(pids) == 0 {
 			return
 		}
-	}
-}
-
-func killUserOnce(uid int) int {
-	n := 0
-	for _, pid := range userPIDs(uid) {
-		if syscall.Kill(pid, syscall.SIGKILL) == nil {
-			n++
+		for _, pid := range pids {
+			syscall.Kill(pid, syscall.SIGKILL)
 		}
+		time.Sleep(10 * time.Millisecond)
 	}
-	return n
 }
 
-// userPIDs lists the processes whose real user id is uid.
+// userPIDs lists the live processes whose real user id is uid (zombies, already dead, are left out).
 func userPIDs(uid int) []int {
 	entries, _ := os.ReadDir("/proc")
 	want := strconv.Itoa(uid)
@@ -317,9 +312,13 @@ func userPIDs(uid int) []int {
 		if err != nil {
 			continue
 		}
+		zombie := false
 		for _, line := range strings.Split(string(b), "\n") {
+			if f, ok := strings.CutPrefix(line, "State:"); ok {
+				zombie = strings.HasPrefix(strings.TrimSpace(f), "Z")
+			}
 			if f, ok := strings.CutPrefix(line, "Uid:"); ok {
-				if fs := strings.Fields(f); len(fs) > 0 && fs[0] == want {
+				if fs := strings.Fields(f); len(fs) > 0 && fs[0] == want && !zombie {
 					pids = append(pids, pid)
 				}
 				break
