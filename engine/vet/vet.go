@@ -123,6 +123,8 @@ type curve struct {
 	t, y     []float64 // valid cadences: time and dimming, baseline − flux
 	dt       []float64 // time from the nearest mid-transit, in [−P/2, P/2)
 	epoch    []int     // k of the nearest mid-transit t0 + kP
+	kMin     int       // smallest and largest epoch
+	kMax     int
 	period   float64
 	duration float64
 	cadence  float64
@@ -150,6 +152,12 @@ func newCurve(t, flat []float64, period, t0, duration float64) *curve {
 	for i, ti := range c.t {
 		k := math.Floor((ti-t0)/period + 0.5)
 		c.epoch[i] = int(k)
+		if i == 0 || c.epoch[i] < c.kMin {
+			c.kMin = c.epoch[i]
+		}
+		if i == 0 || c.epoch[i] > c.kMax {
+			c.kMax = c.epoch[i]
+		}
 		c.dt[i] = ti - t0 - k*period
 		if math.Abs(c.dt[i]) > duration/2+c.cadence {
 			out = append(out, flux[i])
@@ -166,8 +174,8 @@ func newCurve(t, flat []float64, period, t0, duration float64) *curve {
 	return c
 }
 
-// nEpochs returns the number of epochs from the first cadence's to the last's.
-func (c *curve) nEpochs() int { return c.epoch[len(c.epoch)-1] - c.epoch[0] + 1 }
+// nEpochs returns the number of epochs from the earliest cadence's to the latest's (c.kMin onwards).
+func (c *curve) nEpochs() int { return c.kMax - c.kMin + 1 }
 
 // masked returns the flux (as −dimming) with the transit windows set to NaN, for σ_D.
 func (c *curve) masked() []float64 {
@@ -201,7 +209,7 @@ func (c *curve) primary(f *Features) {
 		y := c.y[i]
 		all.sum += y
 		all.n++
-		e := &events[c.epoch[i]-c.epoch[0]]
+		e := &events[c.epoch[i]-c.kMin]
 		e.sum += y
 		e.n++
 	}
@@ -372,7 +380,7 @@ func (c *curve) oddEven(f *Features) {
 		p := &parity[k&1] // k&1 is 1 for odd k, negative ones included
 		p.sy += s * c.y[i]
 		p.ss += s * s
-		e := &events[k-c.epoch[0]]
+		e := &events[k-c.kMin]
 		e.sy += s * c.y[i]
 		e.ss += s * s
 	}
@@ -386,7 +394,7 @@ func (c *curve) oddEven(f *Features) {
 	var single [2][]float64
 	for j, e := range events {
 		if e.ss > 0 && e.ss >= full/2 {
-			k := c.epoch[0] + j
+			k := c.kMin + j
 			single[k&1] = append(single[k&1], e.sy/e.ss)
 		}
 	}
