@@ -134,25 +134,40 @@ func DefaultGrid(t []float64, opt GridOptions) Grid {
 	o := opt.withDefaults(span)
 	g := Grid{Durations: LogDurations(o.DurMinDays, o.DurMaxDays, o.DurStep)}
 	for _, p := range OfirPeriods(o.PMinDays, o.PMaxDays, span, o.Oversample, o.RStarRsun, o.MStarMsun) {
-		tp := tSunDays * math.Cbrt(p/yearDays)
-		dlo := durationFactorLo * tp / o.DurStep
-		dhi := math.Min(durationFactorHi*tp*o.DurStep, maxDutyCycle*p)
-		a, _ := slices.BinarySearch(g.Durations, dlo)
-		b, _ := slices.BinarySearch(g.Durations, math.Nextafter(dhi, math.Inf(1)))
-		if a >= len(g.Durations) {
-			a = len(g.Durations) - 1
-		}
-		if b <= a {
-			if g.Durations[a] > maxDutyCycle*p {
-				continue // no duration fits this period
-			}
-			b = a + 1
+		a, b := DurationRange(p, g.Durations, o.DurStep)
+		if a == b {
+			continue // no duration fits this period
 		}
 		g.Periods = append(g.Periods, p)
 		g.DurLo = append(g.DurLo, a)
 		g.DurHi = append(g.DurHi, b)
 	}
 	return g
+}
+
+// DurationRange returns the index range [lo, hi) of the ascending durations (days) that DefaultGrid tries at
+// period p: those inside the physical window [0.2, 3.3]·T☉(p), T☉(p) = 13 h·(p/365.25 d)^(1/3), widened by
+// the factor step on each side, and at most 15 % of p. When the window misses every duration, the nearest
+// duration is used if it is at most 15 % of p; otherwise lo = hi (the period cannot be searched).
+func DurationRange(p float64, durations []float64, step float64) (lo, hi int) {
+	if len(durations) == 0 {
+		return 0, 0
+	}
+	tp := tSunDays * math.Cbrt(p/yearDays)
+	dlo := durationFactorLo * tp / step
+	dhi := math.Min(durationFactorHi*tp*step, maxDutyCycle*p)
+	lo, _ = slices.BinarySearch(durations, dlo)
+	hi, _ = slices.BinarySearch(durations, math.Nextafter(dhi, math.Inf(1)))
+	if lo >= len(durations) {
+		lo = len(durations) - 1
+	}
+	if hi <= lo {
+		if durations[lo] > maxDutyCycle*p {
+			return lo, lo
+		}
+		hi = lo + 1
+	}
+	return lo, hi
 }
 
 // OfirPeriods returns periods from pmin to pmax days, ascending, sampled uniformly in f^(1/3) (f = 1/P) with
