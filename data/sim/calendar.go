@@ -25,7 +25,7 @@ type calendar struct {
 	desat       []float64  // times of the reaction-wheel desaturations
 	desatPeriod float64    // their interval, days
 	spsd        []int      // cadence indices of sudden pixel sensitivity dropouts
-	outliers    []int      // cadence indices of cosmic-ray hits and impulsive outliers
+	outliers    []int      // cadence indices of impulsive outliers (flagged 2048) and unflagged cosmic-ray hits
 	bands       []interval // rolling-band episodes
 }
 
@@ -45,27 +45,24 @@ func newCalendar(spec Spec, k *Knobs) *calendar {
 	r := stream(spec.Seed, "calendar")
 	c := &calendar{}
 
-	// Quarters separated by roll gaps; monthly downlinks inside each quarter.
-	var gaps []interval
-	var downlinkGaps []interval
-	t := uniform(r, ck.StartBKJD.Lo, ck.StartBKJD.Hi)
-	start := t
-	for q := 0; q < 4; q++ {
-		length := uniform(r, ck.QuarterDays.Lo, ck.QuarterDays.Hi)
-		c.quarters = append(c.quarters, interval{t, t + length})
-		for d := 1; d <= ck.DownlinksPerQuarter; d++ {
-			mid := t + length*float64(d)/float64(ck.DownlinksPerQuarter+1) + uniform(r, -0.3, 0.3)
-			g := interval{mid, mid + uniform(r, ck.DownlinkGapDays.Lo, ck.DownlinkGapDays.Hi)}
-			downlinkGaps = append(downlinkGaps, g)
-		}
-		t += length
-		if q < 3 {
-			g := interval{t, t + uniform(r, ck.RollGapDays.Lo, ck.RollGapDays.Hi)}
-			downlinkGaps = append(downlinkGaps, g)
-			t = g.End
-		}
+	// Twelve months of M days; a gap starts at the end of each of the first eleven (a downlink, or a roll
+	// after every third month); the quarters are three months each.
+	month := uniform(r, ck.MonthDays.Lo, ck.MonthDays.Hi)
+	start := uniform(r, ck.StartBKJD.Lo, ck.StartBKJD.Hi)
+	end := start + 12*month
+	var gaps, downlinkGaps []interval
+	for q := range 4 {
+		c.quarters = append(c.quarters, interval{start + 3*float64(q)*month, start + 3*float64(q+1)*month})
 	}
-	end := t
+	for j := 1; j <= 11; j++ {
+		g := interval{Start: start + float64(j)*month}
+		if j%3 == 0 {
+			g.End = g.Start + uniform(r, ck.RollGapDays.Lo, ck.RollGapDays.Hi)
+		} else {
+			g.End = g.Start + uniform(r, ck.DownlinkGapDays.Lo, ck.DownlinkGapDays.Hi)
+		}
+		downlinkGaps = append(downlinkGaps, g)
+	}
 	gaps = append(gaps, downlinkGaps...)
 	for range poisson(r, ck.SafeModeRate) {
 		s := uniform(r, start+5, end-5)
@@ -130,16 +127,31 @@ func newCalendar(spec Spec, k *Knobs) *calendar {
 		s := uniform(r, start, end)
 		c.flagSpan(interval{s, s + uniform(r, ck.CoarsePointDays.Lo, ck.CoarsePointDays.Hi)}, lc.QCoarsePoint)
 	}
-	// Per-cadence events: flagged cosmic rays and impulsive outliers.
+	for range poisson(r, ck.NoFinePointRate) {
+		s := uniform(r, start, end)
+		c.flagSpan(interval{s, s + uniform(r, 0.05, 0.3)}, lc.QNoFinePoint)
+	}
+	// Per-cadence events: impulsive outliers and unflagged cosmic-ray hits (which touch the flux), and flags
+	// that do not (corrected aperture and collateral cosmic rays, zero crossings, detector anomalies).
 	for i := range c.time {
 		u := r.Float64()
 		switch {
-		case u < ck.CosmicRate:
+		case u < ck.CosmicRate: // detected and corrected on board: flagged, flux untouched
 			c.quality[i] |= lc.QApertureCosmic
-			c.outliers = append(c.outliers, i)
 		case u < ck.CosmicRate+ck.OutlierRate:
 			c.quality[i] |= lc.QImpulsiveOutlier
 			c.outliers = append(c.outliers, i)
+		case u < ck.CosmicRate+ck.OutlierRate+ck.UnflaggedHitRate:
+			c.outliers = append(c.outliers, i)
+		}
+		u = r.Float64()
+		switch {
+		case u < ck.CollateralRate:
+			c.quality[i] |= lc.QCollateralCosmic
+		case u < ck.CollateralRate+ck.ZeroCrossingRate:
+			c.quality[i] |= lc.QZeroCrossing
+		case u < ck.CollateralRate+ck.ZeroCrossingRate+ck.AnomalyRate:
+			c.quality[i] |= lc.QDetectorAnomaly
 		}
 	}
 	for range poisson(r, ck.SPSDRate) {

@@ -93,25 +93,20 @@ func plantFalseAlarm(spec Spec, k *Knobs, cal *calendar, nz *starNoise, fa faPla
 			addBox(t, f, td+off, td+off+w, -a*uniform(r, 0.7, 1.3))
 		}
 	case KindSingleEvents:
-		// Two or three deep, sharp-edged events (SPSD residuals, spacecraft events) on epochs of a period
-		// that leaves other epochs with data and no event.
-		period := logUniform(r, 3, 40)
+		// Three deep, sharp-edged events (SPSD residuals, spacecraft events) on three epochs of a long period
+		// that leaves other epochs with data and no event, or none.
+		period := logUniform(r, 40, 0.3*(m.t[len(m.t)-1]-m.t[0]))
 		w := uniform(r, 0.08, 0.4)
 		t0 := m.t[0] + period*r.Float64()
 		var epochs []float64
 		for e := 0; t0+float64(e)*period < m.t[len(m.t)-1]; e++ {
-			mid := t0 + float64(e)*period
-			if hasData(m.t, mid, w/2) {
+			if mid := t0 + float64(e)*period; hasData(m.t, mid, w/2) {
 				epochs = append(epochs, mid)
 			}
 		}
-		nEv := 2 + r.IntN(2)
-		if nEv > len(epochs) {
-			nEv = len(epochs)
-		}
 		r.Shuffle(len(epochs), func(i, j int) { epochs[i], epochs[j] = epochs[j], epochs[i] })
-		chosen := epochs[:nEv]
-		a := depthFor(period, t0, w, nEv) * 2 // the triangular profile's mean is half its depth
+		chosen := epochs[:min(3, len(epochs))]
+		a := depthFor(period, t0, w, len(chosen)) * 2 // the triangular profile's mean is half its depth
 		for _, mid := range chosen {
 			addRecoveringDip(t, f, mid-w/2, w, a*uniform(r, 0.8, 1.2))
 		}

@@ -20,9 +20,8 @@ type Knobs struct {
 // CalendarKnobs shape the observing calendar and the instrumental events flagged in the quality column.
 type CalendarKnobs struct {
 	StartBKJD           Range   // start of the first quarter, BKJD days
-	QuarterDays         Range   // length of each of the four quarters, days
+	MonthDays           Range   // interval between downlinks, days; a quarter is three months, the year twelve
 	RollGapDays         Range   // data lost at each quarterly roll, days
-	DownlinksPerQuarter int     // monthly downlinks inside a quarter (the third month ends at the roll)
 	DownlinkGapDays     Range   // data lost at each monthly downlink, days
 	EarthPointDays      Range   // cadences flagged 8 (Earth point) just before each downlink and roll, days
 	SafeModeRate        float64 // expected safe-mode events per year (Poisson)
@@ -34,7 +33,12 @@ type CalendarKnobs struct {
 	CoarsePointDays     Range   // length of a coarse-point episode, days
 	ModuleLossProb      float64 // probability that the star falls on a failing CCD module and loses the end of a quarter
 	ModuleLossDays      Range   // data lost at the end of that quarter, days
-	CosmicRate          float64 // probability per cadence of a flagged aperture cosmic ray (flag 128)
+	CosmicRate          float64 // probability per cadence of a flagged, corrected aperture cosmic ray (flag 128; flux untouched)
+	UnflaggedHitRate    float64 // probability per cadence of an unflagged cosmic-ray hit (a positive outlier)
+	CollateralRate      float64 // probability per cadence of a collateral cosmic ray flag (8192; flux untouched)
+	ZeroCrossingRate    float64 // probability per cadence of a reaction-wheel zero-crossing flag (16; flux untouched)
+	AnomalyRate         float64 // probability per cadence of a detector-anomaly flag (16384, masked)
+	NoFinePointRate     float64 // no-fine-point episodes per year (flag 32768; flux untouched)
 	OutlierRate         float64 // probability per cadence of an impulsive outlier (flag 2048)
 	SPSDRate            float64 // sudden pixel sensitivity dropouts per star-year (flag 1024 on the event cadence)
 	RollingBandProb     float64 // share of stars on a channel with rolling-band episodes (flag 131072)
@@ -79,7 +83,7 @@ type NoiseKnobs struct {
 	SPSDDepth        Range   // fractional flux drop of a sudden pixel sensitivity dropout, log-uniform
 	SPSDRecovery     Range   // share of the drop recovered exponentially after the event
 	SPSDTauDays      Range   // recovery time, days
-	OutlierSigma     Range   // size of cosmic-ray and impulsive outliers in units of the per-cadence white noise
+	OutlierSigma     Range   // size of unflagged cosmic-ray hits and impulsive outliers in units of the per-cadence white noise
 	RollingBandAmp   Range   // semi-amplitude of rolling-band ripples, relative flux, log-uniform
 	RollingBandDays  Range   // ripple period, days
 }
@@ -143,10 +147,9 @@ func DefaultKnobs() *Knobs {
 	return &Knobs{
 		Calendar: CalendarKnobs{
 			StartBKJD:           Range{169.5, 170.0}, // Q2 began at BKJD 169.76
-			QuarterDays:         Range{89.5, 93.0},   // Q2–Q5 lasted 88.7–94.7 d; four of them span ≈ 372 d with the rolls
+			MonthDays:           Range{30.4, 31.0},   // Q2–Q5 (BKJD 169.8–538.2, 368 d) held eleven downlinks and rolls
 			RollGapDays:         Range{1.0, 2.5},     // Q2→Q3→Q4→Q5 roll gaps were 1.3–2.9 d
-			DownlinksPerQuarter: 2,                   // one downlink a month
-			DownlinkGapDays:     Range{1.0, 1.5},     // ≈ 1 d lost per downlink (Data Release Notes)
+			DownlinkGapDays:     Range{1.0, 1.2},     // ≈ 1 d lost per downlink (Data Release Notes)
 			EarthPointDays:      Range{0.2, 0.5},     // slew to and from Earth point is flagged (bit 8) for hours
 			SafeModeRate:        0.6,                 // Kepler entered safe mode a few times in four years of early operations
 			SafeModeDays:        Range{1.5, 4.0},     // safe modes cost days of data
@@ -157,7 +160,12 @@ func DefaultKnobs() *Knobs {
 			CoarsePointDays:     Range{0.05, 0.3},
 			ModuleLossProb:      0.02, // 1 of 21 modules failed (module 3, Q4); about its share of targets lose data
 			ModuleLossDays:      Range{20, 60},
-			CosmicRate:          0.002,  // flagged aperture cosmic rays are rare per long cadence
+			CosmicRate:          0.02, // Kepler-90 Q3/Q5 files: 68–90 cadences of 4,400 flagged 128
+			UnflaggedHitRate:    0.001,
+			CollateralRate:      0.03,   // same files: 100–152 flagged 8192
+			ZeroCrossingRate:    0.02,   // same files: 68–105 flagged 16
+			AnomalyRate:         0.0025, // same files: 9–13 flagged 16384
+			NoFinePointRate:     8,      // same files: 33–77 cadences flagged 32768 per quarter, in short episodes
 			OutlierRate:         0.0005, // impulsive outliers (bit 2048)
 			SPSDRate:            1.0,    // ≈ 1 SPSD per star-year on average (Data Release Notes: hundreds per quarter over the field's ≈ 160 k targets, concentrated on some)
 			RollingBandProb:     0.3,    // rolling band affects a minority of channels
@@ -172,7 +180,7 @@ func DefaultKnobs() *Knobs {
 			RadiusRsun:       Range{0.3, 6},
 		},
 		Noise: NoiseKnobs{
-			RedFraction:      Range{0.2, 0.7},   // the dv light curves' residuals are red at 1–10 c/d (PSD slope ≈ −0.15); see the realism test
+			RedFraction:      Range{0.1, 0.55},  // the dv light curves' residuals are red at 1–10 c/d (PSD slope ≈ −0.15); see the realism test
 			RedTauDays:       Range{0.05, 0.4},  // granulation/flicker: hours
 			SpotProb:         0.3,               // McQuillan+2014: periods for ≈ a quarter of main-sequence targets
 			SpotAmp:          Range{1e-4, 1e-2}, // McQuillan+2014: R_var ≈ 0.1–2 %, most below 1 %
@@ -234,7 +242,7 @@ func DefaultKnobs() *Knobs {
 				{KindGapRamps, 1},
 				{KindRollingBand, 1},
 			},
-			MES: Range{9, 25},
+			MES: Range{10, 25}, // strong enough to stand above the noise's own box-search peaks (SNR ≈ 8–12)
 		},
 		Confirmed: ConfirmedKnobs{
 			Multiplicity: [3]float64{0.7, 0.2, 0.1}, // about a fifth of Kepler hosts are multis

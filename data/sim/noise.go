@@ -204,8 +204,8 @@ func addSPSD(r *rand.Rand, nk *NoiseKnobs, cal *calendar, f []float64) {
 	}
 }
 
-// addOutliers adds the calendar's cosmic rays (positive) and impulsive outliers (either sign), of OutlierSigma
-// times the white-noise σ.
+// addOutliers adds the calendar's unflagged cosmic-ray hits (positive) and impulsive outliers (either sign), of
+// OutlierSigma times the white-noise σ.
 func addOutliers(r *rand.Rand, nk *NoiseKnobs, cal *calendar, sigma float64, f []float64) {
 	for _, i := range cal.outliers {
 		a := logUniform(r, nk.OutlierSigma.Lo, nk.OutlierSigma.Hi) * sigma

@@ -77,7 +77,7 @@ func TestGenerateIsDeterministic(t *testing.T) {
 // simulator's output changes it: bump sim.Version, then update this value.
 const (
 	goldenVersion = "sim-1"
-	goldenDigest  = "GOLDEN"
+	goldenDigest  = "9a92c8f35a410bc891d66c332f9da6611f82f02e55dc121e0dade807e5687439"
 )
 
 func TestGoldenDigest(t *testing.T) {
@@ -156,7 +156,7 @@ func TestCalendarFacts(t *testing.T) {
 		if span := tm[len(tm)-1] - tm[0]; span < 360 || span > 378 {
 			t.Errorf("star %d spans %.1f d, want ≈ 372 d", i, span)
 		}
-		gaps := 0
+		gaps, lost := 0, false
 		var gapTimes []float64
 		for j := 1; j < len(tm); j++ {
 			steps := (tm[j] - tm[0]) / lc.CadenceDays
@@ -167,12 +167,14 @@ func TestCalendarFacts(t *testing.T) {
 				gaps++
 				gapTimes = append(gapTimes, tm[j])
 			}
+			// A star on a failing module loses weeks (Kepler-90's Q4, SIMULATOR-NOTES).
+			lost = lost || tm[j]-tm[j-1] > 10
 		}
 		// 8 monthly downlinks and 3 rolls, sometimes a safe mode or a failed module on top.
 		if gaps < 11 || gaps > 14 {
 			t.Errorf("star %d has %d gaps longer than 12 h, want 11 (8 downlinks, 3 rolls) plus a few", i, gaps)
 		}
-		for j := 1; j < len(gapTimes); j++ {
+		for j := 1; j < len(gapTimes) && !lost; j++ {
 			if d := gapTimes[j] - gapTimes[j-1]; d > 40 {
 				t.Errorf("star %d: %.1f d between gaps at %.1f and %.1f; downlinks are monthly", i, d, gapTimes[j-1], gapTimes[j])
 			}
@@ -198,11 +200,12 @@ func TestCalendarFacts(t *testing.T) {
 		if med := spacing[len(spacing)/2]; med < 2.85 || med > 3.15 { // the knobs draw 2.9–3.1 d, on a 0.02-d grid
 			t.Errorf("star %d: median desaturation spacing %.3f d, want ≈ 3 d", i, med)
 		}
-		if len(desat) < 110 || len(desat) > 130 {
+		if !lost && (len(desat) < 110 || len(desat) > 130) {
 			t.Errorf("star %d: %d desaturations in the year, want ≈ 372/3 ≈ 124 less those in gaps", i, len(desat))
 		}
 	}
 	slices.Sort(counts)
+	t.Logf("valid cadences: min %d, median %d, max %d", counts[0], counts[len(counts)/2], counts[len(counts)-1])
 	// SPEC A3: ≈ 16–17 k valid cadences; a star on a failing module may lose a month or two.
 	if med := counts[len(counts)/2]; med < 16000 || med > 17000 {
 		t.Errorf("median valid cadences %d, want 16,000–17,000 (all: %v)", med, counts)
