@@ -72,29 +72,37 @@ func MeasureModulation(t, flux []float64, periodDays, t0Days, durationDays float
 	if n < 20 {
 		return m
 	}
-	// Normal equations of the five-term harmonic model.
+	// Normal equations of the five-term harmonic model (upper triangle, mirrored), one Sincos per cadence.
 	const k = 5
 	var ata [k * k]float64
 	var aty [k]float64
-	var row [k]float64
+	rows := make([][k]float64, n)
 	for i, x := range xs {
 		s1, c1 := math.Sincos(x)
-		s2, c2 := 2*s1*c1, c1*c1-s1*s1
-		row = [k]float64{1, c1, s1, c2, s2}
+		r := [k]float64{1, c1, s1, c1*c1 - s1*s1, 2 * s1 * c1}
+		rows[i] = r
+		y := ys[i]
 		for a := range k {
-			aty[a] += row[a] * ys[i]
-			for b := range k {
-				ata[a*k+b] += row[a] * row[b]
+			aty[a] += r[a] * y
+			for b := a; b < k; b++ {
+				ata[a*k+b] += r[a] * r[b]
 			}
+		}
+	}
+	for a := range k {
+		for b := range a {
+			ata[a*k+b] = ata[b*k+a]
 		}
 	}
 	var coef mat.VecDense
 	if err := coef.SolveVec(mat.NewDense(k, k, ata[:]), mat.NewVecDense(k, aty[:])); err != nil {
 		return m
 	}
-	for j, x := range xs {
-		s1, c1 := math.Sincos(x)
-		model := coef.AtVec(0) + coef.AtVec(1)*c1 + coef.AtVec(2)*s1 + coef.AtVec(3)*(c1*c1-s1*s1) + coef.AtVec(4)*2*s1*c1
+	for j, r := range rows {
+		var model float64
+		for a := range k {
+			model += coef.AtVec(a) * r[a]
+		}
 		resid[idx[j]] = 1 + ys[j] - model
 	}
 	window := math.Min(periodDays/4, 5)
