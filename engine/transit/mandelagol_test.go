@@ -166,6 +166,29 @@ func TestQuadraticFluxRandom(t *testing.T) {
 	t.Logf("largest difference from direct integration: %.2g", worst)
 }
 
+// TestQuadraticFluxCentral checks the centred disk (z = 0) against its closed form: the disk hides the
+// annuli r < p, so with μ = √(1 − r²) and I(μ)μ dμ = −I r dr,
+//
+//	F = 1 − G(√(1−p²)) / G(0),   G(a) = ∫ₐ¹ [1 − u1(1−μ) − u2(1−μ)²] μ dμ,
+//
+// a polynomial integral (G(0) = 1/2 − u1/6 − u2/12 = Ω/2).
+func TestQuadraticFluxCentral(t *testing.T) {
+	prim := func(m, u1, u2 float64) float64 { // antiderivative of the integrand of G
+		m2, m3, m4 := m*m, m*m*m, m*m*m*m
+		return m2/2 - u1*(m2/2-m3/3) - u2*(m2/2-2*m3/3+m4/4)
+	}
+	for _, u := range [][2]float64{{0, 0}, {1, 0}, {0.4, 0.26}, {0.1, 0.8}} {
+		for _, p := range []float64{0.001, 0.02, 0.1, 0.5, 0.9, 0.999} {
+			u1, u2 := u[0], u[1]
+			g := func(a float64) float64 { return prim(1, u1, u2) - prim(a, u1, u2) }
+			want := 1 - g(math.Sqrt(1-p*p))/g(0)
+			if got := QuadraticFlux(0, p, u1, u2); math.Abs(got-want) > 1e-14 {
+				t.Errorf("QuadraticFlux(0, %g, %g, %g) = %.16f, closed form %.16f", p, u1, u2, got, want)
+			}
+		}
+	}
+}
+
 func TestQuadraticFluxLimits(t *testing.T) {
 	// Uniform disk: the covered fraction of a disk by a smaller one inside it is p².
 	if got := QuadraticFlux(0.3, 0.1, 0, 0); math.Abs(got-0.99) > 1e-15 {
