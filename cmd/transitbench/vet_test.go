@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"transitbench/data"
 	"transitbench/engine/lc"
 	"transitbench/engine/transit"
 )
@@ -94,6 +95,24 @@ func TestVetKepler77(t *testing.T) {
 	}
 	if f.SecondaryMES > 7.1 || f.SingleEventFraction > 0.05 || f.VShape > 0.6 {
 		t.Errorf("a confirmed hot Jupiter should pass: %+v", f)
+	}
+}
+
+// TestVetStarDir reads a star directory: the stellar radius and mass come from its star.json.
+func TestVetStarDir(t *testing.T) {
+	csvPath, p := writePlanetCSV(t)
+	c, err := data.ReadLightCurve(csvPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(t.TempDir(), "star")
+	star := &data.Star{ID: "s1", Teff: 5772, Logg: 4.44, RadiusRsun: 1, MassMsun: 1, CadenceDays: lc.CadenceDays, TimeSystem: "BKJD"}
+	if err := data.WriteStarDir(dir, c, star); err != nil {
+		t.Fatal(err)
+	}
+	rep := vetJSON(t, dir, "--period", "5.3", "--t0", "133.3", "--duration", fmt.Sprint(p.DurationDays()))
+	if rep.RadiusRsun != 1 || rep.MassMsun != 1 || rep.Features.DurationRatio == 0 {
+		t.Errorf("star.json not used: radius %v, mass %v, duration ratio %v", rep.RadiusRsun, rep.MassMsun, rep.Features.DurationRatio)
 	}
 }
 
