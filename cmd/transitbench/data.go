@@ -32,7 +32,7 @@ secret.seed in the data directory (mode 0600), made at their first build.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error { return cmd.Help() },
 	}
-	cmd.AddCommand(newDataBuildCmd(), newDataSummaryCmd(), newDataShowCmd(), newDataMiniCmd(), newDataImportCmd())
+	cmd.AddCommand(newDataBuildCmd(), newDataStatusCmd(), newDataSummaryCmd(), newDataShowCmd(), newDataMiniCmd(), newDataImportCmd())
 	return cmd
 }
 
@@ -161,6 +161,44 @@ func openSetForCmd(cmd *cobra.Command, name string) (*sets.Set, error) {
 		return nil, usageErrorf("%v", err)
 	}
 	return s, err
+}
+
+func newDataStatusCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "status",
+		Short: "List the data directory's sets: built, half-built or missing",
+		Long: `List the standard sets and every other set in the data directory, without building or checking them:
+whether each is built, and whether an interrupted build waits to be continued (by the next build or the next
+command that opens the set).
+
+--json prints a list of {"set", "built", "interrupted", "stars_done", "stars", "generator"}.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			home, err := data.Home()
+			if err != nil {
+				return err
+			}
+			list := sets.List(home)
+			if wantJSON(cmd) {
+				return writeJSON(cmd.OutOrStdout(), list)
+			}
+			tw := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 0, 2, ' ', 0)
+			fmt.Fprintf(tw, "set\tstate\tstars\tgenerator\n")
+			for _, st := range list {
+				state := "not built"
+				switch {
+				case st.Built && st.Interrupted:
+					state = fmt.Sprintf("built; a rebuild stopped at %d stars", st.StarsDone)
+				case st.Built:
+					state = "built"
+				case st.Interrupted:
+					state = fmt.Sprintf("half-built: %d of %d stars (the next build continues)", st.StarsDone, st.Stars)
+				}
+				fmt.Fprintf(tw, "%s\t%s\t%d\t%s\n", st.Set, state, st.Stars, st.Generator)
+			}
+			return tw.Flush()
+		},
+	}
 }
 
 func newDataSummaryCmd() *cobra.Command {

@@ -60,6 +60,14 @@ func TestDataCommands(t *testing.T) {
 		t.Errorf("human show output:\n%s", human)
 	}
 
+	var status []sets.Status
+	if err := json.Unmarshal(runCmd(t, "data", "status", "--json"), &status); err != nil {
+		t.Fatal(err)
+	}
+	if len(status) != 4 || status[3].Set != "train" || !status[3].Built || status[3].Stars != 30 || status[0].Built {
+		t.Errorf("status %+v", status)
+	}
+
 	var mini sets.Mini
 	if err := json.Unmarshal(runCmd(t, "data", "mini", "--task", "mini-train-00000001", "--json"), &mini); err != nil {
 		t.Fatal(err)

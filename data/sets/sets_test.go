@@ -292,6 +292,9 @@ func TestInterruptedBuildResumes(t *testing.T) {
 	if _, err := os.Stat(setDir(home, Dev)); !os.IsNotExist(err) {
 		t.Fatalf("a half-built set is in place: %v", err)
 	}
+	if st := StatusOf(home, Dev); st.Built || !st.Interrupted || st.StarsDone < stopAt || st.Stars != comp.Total() {
+		t.Errorf("status of the half-built set: %+v", st)
+	}
 	// Tear the journal's last line, as a crash in mid-write would.
 	jp := filepath.Join(buildDir(home, Dev), journalFile)
 	jb, _ := os.ReadFile(jp)
@@ -318,6 +321,20 @@ func TestInterruptedBuildResumes(t *testing.T) {
 	}
 	if _, err := os.Stat(buildDir(home, Dev)); !os.IsNotExist(err) {
 		t.Errorf("build directory left behind: %v", err)
+	}
+	if st := StatusOf(home, Dev); !st.Built || st.Interrupted || st.Stars != comp.Total() {
+		t.Errorf("status of the finished set: %+v", st)
+	}
+	if st := StatusOf(home, Train); st.Built || st.Interrupted {
+		t.Errorf("status of a set never built: %+v", st)
+	}
+	openFake(t, home, "zeta", Options{Composition: &small})
+	var listed []string
+	for _, st := range List(home) {
+		listed = append(listed, st.Set)
+	}
+	if !slices.Equal(listed, []string{Dev, A, B, Train, "zeta"}) {
+		t.Errorf("List gives %v", listed)
 	}
 }
 
