@@ -1,0 +1,500 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"transitbench/data"
+	"transitbench/data/sets"
+	"transitbench/grader"
+	"transitbench/grader/store"
+	"transitbench/sandbox"
+	"transitbench/workspace"
+)
+
+func init() {
+	register(newInitCmd)
+	register(newDevCmd)
+	register(newGradeCmd)
+	register(newRunsCmd)
+	register(newStarCmd)
+	register(newMiniCmd)
+}
+
+func newInitCmd() *cobra.Command {
+	var preset, lang, task string
+	cmd := &cobra.Command{
+		Use:   "init DIR",
+		Short: "Create a contestant's workspace",
+		Long: `Create a contestant's workspace in DIR (SPEC A8): TASK.md (the task, the rules, the output format, the
+scoring and the budget), data/dev/ (the 196 labelled dev stars and answers.json), solution/ (the starter: a BLS
+search in Go, or in Python with numpy) and the state directory .transitbench/. The dev set is built first if
+needed. Hidden sets never enter a workspace.
+
+--preset mini makes a mini-task workspace (--task, default mini-dev-00000000): its data/dev holds the task's 12
+labelled stars; 'transitbench mini run' scores the task's hidden stars.
+
+--json prints {"workspace", "preset", "lang", "task", "dev_stars"}.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if _, ok := workspace.Presets[preset]; !ok {
+				return usageErrorf("--preset %q: use survey or mini", preset)
+			}
+			if lang != "go" && lang != "python" {
+				return usageErrorf("--lang %q: use go or python", lang)
+			}
+			if task != "" && preset != "mini" {
+				return usageErrorf("--task goes with --preset mini")
+			}
+			home, err := data.Home()
+			if err != nil {
+				return err
+			}
+			stderr := cmd.ErrOrStderr()
+			build := newProgressPrinter(stderr, "building")
+			write := newProgressPrinter(stderr, "writing")
+			ws, err := workspace.Init(args[0], workspace.InitOptions{Home: home, Preset: preset, Lang: lang, Task: task,
+				SetProgress: build.update,
+				StarProgress: func(done, total int) {
+					write.update(sets.Progress{Set: "data/dev", Done: done, Total: total})
+				}})
+			if err != nil {
+				if errors.Is(err, workspace.ErrExists) {
+					return &usageError{err}
+				}
+				return err
+			}
+			n := len(ws.Config.DevStars)
+			if n == 0 {
+				entries, _ := os.ReadDir(ws.DevDir())
+				n = len(entries) - 1 // answers.json
+			}
+			if wantJSON(cmd) {
+				return writeJSON(cmd.OutOrStdout(), map[string]any{"workspace": ws.Root, "preset": ws.Config.Preset,
+					"lang": ws.Config.Lang, "task": ws.Config.Task, "dev_stars": n})
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "workspace %s: %d labelled stars in data/dev, the %s starter in solution/; read TASK.md, then run 'transitbench dev' there\n",
+				ws.Root, n, ws.Config.Lang)
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&preset, "preset", "survey", "budget preset: survey or mini")
+	cmd.Flags().StringVar(&lang, "lang", "go", "the starter's language: go or python")
+	cmd.Flags().StringVar(&task, "task", "", "the mini task (with --preset mini)")
+	return cmd
+}
+
+// defaultWorkspaceDir is the workspace used when none is given and the working directory is not in one.
+func defaultWorkspaceDir(home string) string { return filepath.Join(home, "workspace") }
+
+// openWorkspace opens --workspace DIR, else the workspace around the working directory, else the default
+// workspace in the data directory (created on first use, so a fresh install works with no set-up).
+func openWorkspace(cmd *cobra.Command, dir, home string) (*workspace.Workspace, error) {
+	if dir != "" {
+		return workspace.Open(dir)
+	}
+	if ws, err := workspace.Open("."); err == nil {
+		return ws, nil
+	} else if !errors.Is(err, workspace.ErrNotWorkspace) {
+		return nil, err
+	}
+	def := defaultWorkspaceDir(home)
+	if ws, err := workspace.Open(def); err == nil {
+		fmt.Fprintf(cmd.ErrOrStderr(), "using the default workspace %s\n", def)
+		return ws, nil
+	}
+	fmt.Fprintf(cmd.ErrOrStderr(), "no workspace here: creating the default workspace %s\n", def)
+	build := newProgressPrinter(cmd.ErrOrStderr(), "building")
+	return workspace.Init(def, workspace.InitOptions{Home: home, SetProgress: build.update})
+}
+
+// runFlags are the flags shared by dev, grade and mini run.
+type runFlags struct {
+	workspace     string
+	workers       int
+	allowDegraded bool
+	timeout       float64
+}
+
+func (f *runFlags) add(cmd *cobra.Command) {
+	cmd.Flags().StringVar(&f.workspace, "workspace", "", "the workspace (default: the one around the working directory, else the default workspace)")
+	cmd.Flags().IntVar(&f.workers, "workers", 0, "stars run at once (default: the number of CPUs)")
+	cmd.Flags().BoolVar(&f.allowDegraded, "allow-degraded", false, "run hidden sets even when the sandbox cannot isolate fully")
+	cmd.Flags().Float64Var(&f.timeout, "timeout", 60, "wall-clock seconds per star")
+}
+
+func (f *runFlags) options(home string) (workspace.RunOptions, error) {
+	if f.workers < 0 {
+		return workspace.RunOptions{}, usageErrorf("--workers must be positive")
+	}
+	if !(f.timeout > 0) {
+		return workspace.RunOptions{}, usageErrorf("--timeout must be a positive number of seconds")
+	}
+	return workspace.RunOptions{Home: home, Workers: f.workers, AllowDegraded: f.allowDegraded,
+		Limits: sandbox.Limits{WallTime: secondsDuration(f.timeout)}}, nil
+}
+
+// interruptible returns a context cancelled by Ctrl-C or SIGTERM.
+func interruptible(cmd *cobra.Command) (context.Context, context.CancelFunc) {
+	return signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+}
+
+// runEvents shows a run's progress on w and returns the channel to pass to the workspace and a function that
+// waits for the display to finish.
+func runEvents(w io.Writer) (chan workspace.Event, func()) {
+	events := make(chan workspace.Event)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		printers := map[string]*progressPrinter{}
+		for ev := range events {
+			p := printers[ev.Set]
+			if p == nil {
+				p = newProgressPrinter(w, "running on")
+				printers[ev.Set] = p
+			}
+			p.update(sets.Progress{Set: ev.Set, Done: ev.Done, Total: ev.Total})
+		}
+	}()
+	return events, func() { close(events); <-done }
+}
+
+func newDevCmd() *cobra.Command {
+	var rf runFlags
+	var limit int
+	var stars string
+	var fresh bool
+	cmd := &cobra.Command{
+		Use:   "dev",
+		Short: "Run the current solution on the labelled dev stars and score it",
+		Long: `Run the workspace's current solution on its labelled dev stars exactly as grading would (each star in the
+sandbox: 60 s, one CPU, no network), then print S, C, F, the EB share and the breakdowns. Per-star outcomes are
+stored for 'transitbench star', 'transitbench runs' and the terminal UI.
+
+An interrupted run (Ctrl-C) keeps its finished stars; running dev again with the same solution resumes it
+(--fresh starts over).
+
+--json prints {"run_id", "set", "stars_run", "resumed", "S", "C", "F", "eb_share", "credit", "false", "planets",
+"scored_stars", "counted_ebs", "ebs_with_rows", "by_population", "by_mes_bin", "by_category", "ignored_stars",
+"ignored_rows", "failures": {"timeout", "crash", "output_limit"}, "isolation", "seconds", "solution_hash",
+"complete"}. Exit status 1 when the run was interrupted or failed.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if limit < 0 {
+				return usageErrorf("--limit must be positive")
+			}
+			home, err := data.Home()
+			if err != nil {
+				return err
+			}
+			opt, err := rf.options(home)
+			if err != nil {
+				return err
+			}
+			opt.Limit, opt.Fresh = limit, fresh
+			if stars != "" {
+				opt.Stars = strings.Split(stars, ",")
+			}
+			ws, err := openWorkspace(cmd, rf.workspace, home)
+			if err != nil {
+				return err
+			}
+			build := newProgressPrinter(cmd.ErrOrStderr(), "building")
+			opt.SetProgress = build.update
+			ctx, stop := interruptible(cmd)
+			defer stop()
+			events, wait := runEvents(cmd.ErrOrStderr())
+			rep, err := ws.Dev(ctx, opt, events)
+			wait()
+			if rep != nil {
+				if wantJSON(cmd) {
+					if jerr := writeJSON(cmd.OutOrStdout(), rep); jerr != nil {
+						return jerr
+					}
+				} else {
+					printReport(cmd.OutOrStdout(), rep)
+				}
+			}
+			if err != nil && errors.Is(err, context.Canceled) {
+				return fmt.Errorf("interrupted: %d stars kept in run %d; run 'transitbench dev' again to resume", rep.StarsRun, rep.RunID)
+			}
+			return err
+		},
+	}
+	rf.add(cmd)
+	cmd.Flags().IntVar(&limit, "limit", 0, "run only the first N stars")
+	cmd.Flags().StringVar(&stars, "stars", "", "run only these stars (comma-separated ids)")
+	cmd.Flags().BoolVar(&fresh, "fresh", false, "start a new run instead of resuming an interrupted one")
+	return cmd
+}
+
+func newGradeCmd() *cobra.Command {
+	var rf runFlags
+	var again bool
+	cmd := &cobra.Command{
+		Use:   "grade",
+		Short: "Freeze the solution and grade it once on the hidden sets",
+		Long: `Freeze solution/ (its content hash; the frozen copy is kept in the data directory), run it once on the hidden
+set A (the score), once on B (the replication) and on the dev stars, and record the three results. A frozen
+solution is graded once: grading the same content again needs --again and is recorded as a re-run. Hidden sets
+are refused under degraded sandbox isolation unless --allow-degraded.
+
+--json prints {"frozen", "again", "A": {…as dev --json}, "B": {…}, "dev": {…}}.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			home, err := data.Home()
+			if err != nil {
+				return err
+			}
+			opt, err := rf.options(home)
+			if err != nil {
+				return err
+			}
+			opt.Again = again
+			ws, err := openWorkspace(cmd, rf.workspace, home)
+			if err != nil {
+				return err
+			}
+			build := newProgressPrinter(cmd.ErrOrStderr(), "building")
+			opt.SetProgress = build.update
+			ctx, stop := interruptible(cmd)
+			defer stop()
+			events, wait := runEvents(cmd.ErrOrStderr())
+			rep, err := ws.Grade(ctx, opt, events)
+			wait()
+			if rep != nil && (err == nil || rep.A != nil) {
+				if wantJSON(cmd) {
+					if jerr := writeJSON(cmd.OutOrStdout(), rep); jerr != nil {
+						return jerr
+					}
+				} else {
+					fmt.Fprintf(cmd.OutOrStdout(), "frozen %s%s\n", rep.Frozen, map[bool]string{true: " (graded again)"}[rep.Again])
+					for _, r := range []*workspace.Report{rep.A, rep.B, rep.Dev} {
+						if r != nil {
+							printReport(cmd.OutOrStdout(), r)
+						}
+					}
+				}
+			}
+			if errors.Is(err, workspace.ErrAlreadyGraded) || errors.Is(err, sandbox.ErrDegraded) {
+				return &usageError{err}
+			}
+			return err
+		},
+	}
+	rf.add(cmd)
+	cmd.Flags().BoolVar(&again, "again", false, "grade a solution that was graded before (recorded as a re-run)")
+	return cmd
+}
+
+// printReport prints a run's score as a short table.
+func printReport(w io.Writer, r *workspace.Report) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	state := ""
+	if !r.Complete {
+		state = "  (incomplete)"
+	}
+	fmt.Fprintf(tw, "set %s\trun %d\t%d stars\t%.1f s\t%s%s\n", r.Set, r.RunID, r.StarsRun, r.Seconds, r.Isolation, state)
+	fmt.Fprintf(tw, "  S\t%.3f\t(%.1f points)\n", r.S, 100*r.S)
+	fmt.Fprintf(tw, "  C\t%.3f\t(credit %.1f of %d planets)\n", r.C, r.Credit, r.Planets)
+	fmt.Fprintf(tw, "  F\t%.1f\t(%d false candidates on %d scored stars)\n", r.F, r.False, r.ScoredStars)
+	fmt.Fprintf(tw, "  EB share\t%.3f\t(%d of %d counted EBs flagged)\n", r.EBShare, r.EBsWithRows, r.CountedEBs)
+	fmt.Fprintf(tw, "  random\tS %.3f\tC %.3f\tF %.1f\n", r.ByPopulation.Random.S, r.ByPopulation.Random.C, r.ByPopulation.Random.F)
+	fmt.Fprintf(tw, "  false-alarm\tS %.3f\tC %.3f\tF %.1f\n", r.ByPopulation.FalseAlarm.S, r.ByPopulation.FalseAlarm.C, r.ByPopulation.FalseAlarm.F)
+	b := r.ByMESBin
+	fmt.Fprintf(tw, "  C by MES\t4–7.1 %.2f (%d)\t7.1–10 %.2f (%d)\t10–20 %.2f (%d)\n", b.Low.C, b.Low.Planets, b.Mid.C, b.Mid.Planets, b.High.C, b.High.Planets)
+	if f := r.Failures; f != (workspace.Failures{}) {
+		fmt.Fprintf(tw, "  failures\ttimeout %d\tcrash %d\toutput limit %d\n", f.Timeout, f.Crash, f.OutputLimit)
+	}
+	tw.Flush()
+}
+
+func newRunsCmd() *cobra.Command {
+	var set, kind string
+	var limit int
+	cmd := &cobra.Command{
+		Use:   "runs",
+		Short: "List past runs",
+		Long: `List past runs (dev, grade, mini) from the results store in the data directory, newest first.
+
+--json prints a list of {"id", "kind", "set", "label" (the workspace), "solution_hash", "started", "finished",
+"status", "isolation", "stars", "summary", "flags"}.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			home, err := data.Home()
+			if err != nil {
+				return err
+			}
+			st, err := workspace.OpenStore(home)
+			if err != nil {
+				return err
+			}
+			defer st.Close()
+			runs, err := st.Runs(cmd.Context(), store.RunFilter{Set: set, Kind: kind, Limit: limit})
+			if err != nil {
+				return err
+			}
+			if wantJSON(cmd) {
+				if runs == nil {
+					runs = []store.Run{}
+				}
+				return writeJSON(cmd.OutOrStdout(), runs)
+			}
+			tw := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 0, 2, ' ', 0)
+			fmt.Fprintln(tw, "RUN\tKIND\tSET\tSTARS\tSTATUS\tSTARTED\tSOLUTION\tWORKSPACE")
+			for _, r := range runs {
+				fmt.Fprintf(tw, "%d\t%s\t%s\t%d\t%s\t%s\t%.12s\t%s\n", r.ID, r.Kind, r.Set, r.Stars, r.Status,
+					r.Started.Local().Format("2006-01-02 15:04"), r.SolutionHash, r.Label)
+			}
+			return tw.Flush()
+		},
+	}
+	cmd.Flags().StringVar(&set, "set", "", "only runs on this set")
+	cmd.Flags().StringVar(&kind, "kind", "", "only runs of this kind (dev, grade, mini)")
+	cmd.Flags().IntVar(&limit, "limit", 20, "at most this many runs (0: all)")
+	return cmd
+}
+
+// starOutcomeJSON is what 'transitbench star --json' prints.
+type starOutcomeJSON struct {
+	store.Outcome
+	Result grader.StarResult `json:"result"`
+}
+
+func newStarCmd() *cobra.Command {
+	var run int64
+	cmd := &cobra.Command{
+		Use:   "star ID",
+		Short: "Show one star's outcome in a run",
+		Long: `Show one star's outcome in a run (default: the latest run that has the star): the rows the solution printed,
+how each matched, the runtime, the exit reason and the end of stderr.
+
+--json prints {"run_id", "star_id", "status", "credit", "false", "runtime_ms", "exit_reason", "stderr_tail",
+"isolation", "rows", "matches", "updated", "result"}.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			home, err := data.Home()
+			if err != nil {
+				return err
+			}
+			st, err := workspace.OpenStore(home)
+			if err != nil {
+				return err
+			}
+			defer st.Close()
+			id := args[0]
+			if run == 0 {
+				runs, err := st.Runs(cmd.Context(), store.RunFilter{})
+				if err != nil {
+					return err
+				}
+				for _, r := range runs {
+					if _, err := st.Outcome(cmd.Context(), r.ID, id); err == nil {
+						run = r.ID
+						break
+					}
+				}
+				if run == 0 {
+					return fmt.Errorf("no run has star %s: run 'transitbench dev' first, or check the id", id)
+				}
+			}
+			o, err := st.Outcome(cmd.Context(), run, id)
+			if err != nil {
+				return fmt.Errorf("star %s in run %d: %w (see 'transitbench runs')", id, run, err)
+			}
+			sr, _ := workspace.StarResultOf(o)
+			if wantJSON(cmd) {
+				return writeJSON(cmd.OutOrStdout(), starOutcomeJSON{Outcome: o, Result: sr})
+			}
+			w := cmd.OutOrStdout()
+			fmt.Fprintf(w, "star %s  run %d  %s  exit %s  %d ms  %s\n", id, run, o.Status, o.ExitReason, o.RuntimeMS, o.Isolation)
+			for _, p := range sr.Planets {
+				fmt.Fprintf(w, "  planet P %.5f d  t0 %.4f  T14 %.2f h  MES %.1f  %s\n", p.PeriodDays, p.T0Days, 24*p.DurationDays, p.MES, p.Status)
+			}
+			for _, r := range sr.Rows {
+				fmt.Fprintf(w, "  row %d  P %.5f d  t0 %.4f  score %.3g  %s  f_true %.2f  f_pred %.2f %s\n", r.Rank, r.PeriodDays, r.T0Days, r.Score,
+					r.Status, r.FTrue, r.FPred, r.Note)
+			}
+			if o.StderrTail != "" {
+				fmt.Fprintf(w, "stderr (end):\n%s\n", o.StderrTail)
+			}
+			return nil
+		},
+	}
+	cmd.Flags().Int64Var(&run, "run", 0, "the run (default: the latest that has the star)")
+	return cmd
+}
+
+func newMiniCmd() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "mini",
+		Short: "The mini taskset (SPEC A8)",
+		Args:  cobra.NoArgs,
+		RunE:  func(cmd *cobra.Command, args []string) error { return cmd.Help() },
+	}
+	var rf runFlags
+	var task string
+	run := &cobra.Command{
+		Use:   "run --task ID",
+		Short: "Run the workspace's solution on a mini task's hidden stars and print the reward",
+		Long: `Run the workspace's solution on the 16 hidden stars of a mini task (mini-train-%08d drawn from the train pool,
+mini-dev-00000000 … 31 from the dev pool; 8 injected planets) and print the reward
+clip((credit − false) / 8, −1, 1).
+
+--json prints {"task", "reward", "credit", "false", "run_id", "seconds"}.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if task == "" {
+				return usageErrorf("--task is required (e.g. mini-dev-00000007)")
+			}
+			if _, _, err := sets.ParseMiniTask(task); err != nil {
+				return &usageError{err}
+			}
+			home, err := data.Home()
+			if err != nil {
+				return err
+			}
+			opt, err := rf.options(home)
+			if err != nil {
+				return err
+			}
+			ws, err := openWorkspace(cmd, rf.workspace, home)
+			if err != nil {
+				return err
+			}
+			build := newProgressPrinter(cmd.ErrOrStderr(), "building")
+			opt.SetProgress = build.update
+			ctx, stop := interruptible(cmd)
+			defer stop()
+			events, wait := runEvents(cmd.ErrOrStderr())
+			res, err := ws.Mini(ctx, task, opt, events)
+			wait()
+			if err != nil {
+				return err
+			}
+			if wantJSON(cmd) {
+				return writeJSON(cmd.OutOrStdout(), res)
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "%s  reward %.3f  (credit %.1f, false %d)\n", res.Task, res.Reward, res.Credit, res.False)
+			return nil
+		},
+	}
+	rf.add(run)
+	run.Flags().StringVar(&task, "task", "", "the mini task id")
+	cmd.AddCommand(run)
+	return cmd
+}
+
+// secondsDuration converts seconds to a time.Duration.
+func secondsDuration(s float64) time.Duration { return time.Duration(s * float64(time.Second)) }
