@@ -3,6 +3,7 @@ package vet
 import (
 	"math"
 	"slices"
+	"sort"
 
 	"transitbench/engine/noise"
 	"transitbench/engine/transit"
@@ -61,6 +62,15 @@ type Features struct {
 	// depth significance (dimmings only): ≈ 1/N for a steady signal, near 1 when one event carries it.
 	SingleEventFraction float64 `json:"single_event_fraction"`
 	MaxSingleEventSNR   float64 `json:"max_single_event_snr"`
+
+	// EventChi2 is the reduced χ² of the single-transit depths (the trapezoid template fitted to each transit
+	// with data, see oddEven) about their weighted mean, errors σ_D·√(m/Σ s²): ≈ 1 for a steady transit in
+	// noise of level σ_D, large when the "transits" differ (glitches, spots, a few unrelated events).
+	EventChi2 float64 `json:"event_chi2"`
+	// GapEdgeFraction is the share of the transits with data whose mid-time lies within 1 d after the end of
+	// a gap longer than 0.5 d, where thermal settling ramps sit. Kepler-like data (a gap every ≈ 30 d) give a
+	// steady signal about 1/30 per day of period coverage; ramps folded together give much more.
+	GapEdgeFraction float64 `json:"gap_edge_fraction"`
 
 	// RpRs ≈ √(TrapezoidDepth): the radius ratio the depth implies for a dark disk (no limb darkening).
 	RpRs float64 `json:"rp_rs"`
@@ -126,6 +136,7 @@ type curve struct {
 	kMin     int       // smallest and largest epoch
 	kMax     int
 	period   float64
+	t0       float64
 	duration float64
 	cadence  float64
 	m        float64 // cadences in a full transit window, D / cadence
@@ -133,7 +144,7 @@ type curve struct {
 
 // newCurve keeps the valid cadences and measures the baseline (median flux outside the transit windows).
 func newCurve(t, flat []float64, period, t0, duration float64) *curve {
-	c := &curve{period: period, duration: duration}
+	c := &curve{period: period, t0: t0, duration: duration}
 	var flux []float64
 	for i := range t {
 		if finite(t[i]) && finite(flat[i]) {
@@ -239,6 +250,30 @@ func (c *curve) primary(f *Features) {
 	}
 	if sum2 > 0 {
 		f.SingleEventFraction = max2 / sum2
+	}
+
+	// Transits just after a gap: gap ends are sorted, so a binary search finds the last one before each mid-time.
+	const minGap, settle = 0.5, 1.0 // days
+	var gapEnds []float64
+	for i := 1; i < len(c.t); i++ {
+		if c.t[i]-c.t[i-1] > minGap {
+			gapEnds = append(gapEnds, c.t[i])
+		}
+	}
+	withData, nearGap := 0, 0
+	for j, e := range events {
+		if e.n == 0 || e.n < need {
+			continue
+		}
+		withData++
+		mid := c.t0 + float64(c.kMin+j)*c.period
+		g := sort.SearchFloat64s(gapEnds, mid) // gapEnds[g-1] < mid ≤ gapEnds[g]
+		if g > 0 && mid-gapEnds[g-1] <= settle {
+			nearGap++
+		}
+	}
+	if withData > 0 {
+		f.GapEdgeFraction = float64(nearGap) / float64(withData)
 	}
 }
 
@@ -357,7 +392,8 @@ func (c *curve) shape(f *Features) {
 	}
 }
 
-// oddEven fits the depth of the trapezoid found by shape to the odd and to the even transits separately:
+// oddEven fits the depth of the trapezoid found by shape to the odd and to the even transits separately, and
+// to each transit for EventChi2:
 // δ = Σ s·y / Σ s² over the parity's cadences, s the template at each cadence's phase. Fitting the template
 // rather than averaging a box keeps the phase sampling of each transit (how many cadences fall on ingress)
 // out of the depths, which matters at high SNR. Each depth's error is the larger of σ_D·√(m/Σ s²) (the
@@ -392,11 +428,23 @@ func (c *curve) oddEven(f *Features) {
 		full = math.Max(full, e.ss)
 	}
 	var single [2][]float64
+	var sw, swd, swd2 float64 // Σ w, Σ w·δ, Σ w·δ² with w = 1/σ_k², for the event χ²
+	nEvents := 0
 	for j, e := range events {
 		if e.ss > 0 && e.ss >= full/2 {
 			k := c.kMin + j
-			single[k&1] = append(single[k&1], e.sy/e.ss)
+			d := e.sy / e.ss
+			single[k&1] = append(single[k&1], d)
+			w := e.ss / (c.m * f.SigmaD * f.SigmaD)
+			sw += w
+			swd += w * d
+			swd2 += w * d * d
+			nEvents++
 		}
+	}
+	if nEvents >= 2 {
+		// Σ w (δ − δ̄)² = Σ wδ² − (Σ wδ)²/Σ w.
+		f.EventChi2 = math.Max(0, swd2-swd*swd/sw) / float64(nEvents-1)
 	}
 	var depth, err [2]float64
 	for p := range 2 {

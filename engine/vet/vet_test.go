@@ -73,6 +73,10 @@ func TestPlanetLooksLikeAPlanet(t *testing.T) {
 	if f.SingleEventFraction > 0.1 {
 		t.Errorf("single-event fraction %.2f: 66 equal transits should give ≈ 1/66", f.SingleEventFraction)
 	}
+	// Steady transits: χ² ≈ 1; the gaps (one per 30 d, 1 d of settling) catch ≈ 1/30 of them.
+	if f.EventChi2 > 2 || f.GapEdgeFraction > 0.15 {
+		t.Errorf("event χ² %.2f, gap-edge fraction %.2f: want ≈ 1 and ≈ 0.03", f.EventChi2, f.GapEdgeFraction)
+	}
 	if f.EllipsoidalSNR > 5 || f.ReflectionSNR > 5 {
 		t.Errorf("ellipsoidal SNR %.1f, reflection SNR %.1f: a planet shows none", f.EllipsoidalSNR, f.ReflectionSNR)
 	}
@@ -208,6 +212,52 @@ func TestModulation(t *testing.T) {
 	}
 	t.Logf("spotted star at 5.3 d: ellipsoidal %.0f ppm (SNR %.1f), reflection %.0f ppm (SNR %.1f)",
 		m.EllipsoidalAmp*1e6, m.EllipsoidalSNR, m.ReflectionAmp*1e6, m.ReflectionSNR)
+}
+
+func TestUnsteadyEvents(t *testing.T) {
+	times, flux := year(150e-6, 14)
+	p := planet()
+	// Four unrelated 1,500-ppm dips on the planet's ephemeris (epochs 3, 17, 30, 51) and nothing at the other
+	// ≈ 60 epochs: a few deep events folded together.
+	for _, k := range []float64{3, 17, 30, 51} {
+		mid := p.T0Days + k*p.PeriodDays
+		for i, ti := range times {
+			if math.Abs(ti-mid) < p.DurationDays()/2 {
+				flux[i] -= 1500e-6
+			}
+		}
+	}
+	f := Compute(times, flux, p.PeriodDays, p.T0Days, p.DurationDays(), sun)
+	// Each dip is ≈ 1500/σ_D·… ≈ 25σ alone, the other transits ≈ 0: the χ² of the depths is ≈ 4·25²/60 ≫ 1.
+	if f.EventChi2 < 10 {
+		t.Errorf("event χ² %.1f for four events among 60 epochs, want ≫ 1", f.EventChi2)
+	}
+	if f.SingleEventFraction < 0.15 || f.SingleEventFraction > 0.4 {
+		t.Errorf("single-event fraction %.2f, want ≈ 1/4", f.SingleEventFraction)
+	}
+}
+
+func TestRampsAfterGaps(t *testing.T) {
+	times, flux := year(150e-6, 15)
+	// A thermal settling ramp after every gap: −800 ppm decaying with a 0.15-d time constant.
+	var ends []float64
+	for i := 1; i < len(times); i++ {
+		if times[i]-times[i-1] > 0.5 {
+			ends = append(ends, times[i])
+		}
+	}
+	for _, e := range ends {
+		for i, ti := range times {
+			if ti >= e {
+				flux[i] -= 800e-6 * math.Exp(-(ti-e)/0.15)
+			}
+		}
+	}
+	// The gaps recur every 30 d: a search at 30 d folds the ramps into a "transit".
+	f := Compute(times, flux, 30, ends[0]+0.1, 0.25, sun)
+	if f.GapEdgeFraction < 0.9 {
+		t.Errorf("gap-edge fraction %.2f for ramps folded at the gap period, want ≈ 1", f.GapEdgeFraction)
+	}
 }
 
 func TestComputeDegenerate(t *testing.T) {
