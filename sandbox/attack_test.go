@@ -175,6 +175,30 @@ while True:
 	}
 }
 
+// TestAttackMemoryTree spreads memory over many processes, each under the per-process cap: the watchdog on
+// the tree's resident memory stops it.
+func TestAttackMemoryTree(t *testing.T) {
+	requireFull(t)
+	sol := writeSolution(t, map[string]string{"solution.py": `import os, time
+for i in range(8):
+    if os.fork() == 0:
+        x = bytearray(200 << 20)  # bytearray zero-fills: 200 MiB resident
+        print("child", i, "allocated", flush=True)
+        time.sleep(30)
+        os._exit(0)
+time.sleep(30)
+`})
+	start := time.Now()
+	res := runOne(t, sol, Limits{MemoryBytes: 512 << 20, WallTime: 20 * time.Second}, nil)
+	assertReason(t, res, ExitMemory)
+	within(t, "run time", time.Since(start), 0, 10*time.Second)
+	// Killed between 512 MiB and a few more children's worth of memory (one watchdog interval).
+	t.Logf("peak tree RSS %d MiB", res.PeakRSSBytes>>20)
+	if res.PeakRSSBytes <= 512<<20 || res.PeakRSSBytes > 1700<<20 {
+		t.Errorf("peak tree RSS %d MiB, want just over the 512 MiB cap", res.PeakRSSBytes>>20)
+	}
+}
+
 func TestAttackDisk(t *testing.T) {
 	requireFull(t)
 	// A 10 GB file: the file-size cap stops it (SIGXFSZ is ignored by PID 1, so the write fails instead).

@@ -50,8 +50,11 @@
 // why), cancelled. "memory" is inferred: RLIMIT_AS makes allocations fail rather than kill, so a failure whose
 // stderr ends with a known out-of-memory message (MemoryError, "Unable to allocate", "out of memory",
 // std::bad_alloc, "Cannot allocate memory"), or a SIGKILL the runner did not send (the OOM killer), counts as
-// memory. Runtime is the solution's own wall time, from its exec to its end; PeakRSSBytes is the peak resident
-// set of the solution and the children it waited for (it includes the few MiB of the child before its exec).
+// memory. The runner also sums the resident memory of the star's whole process tree every 100 ms and kills the
+// star with reason memory when the sum passes Limits.MemoryBytes (RLIMIT_AS alone would let a tree of processes
+// hold Processes × MemoryBytes). Runtime is the solution's own wall time, from its exec to its end; PeakRSSBytes is the peak resident
+// set of the solution and the children it waited for (it includes the few MiB of the child before its exec),
+// or the largest sum over the tree the watchdog saw, whichever is larger.
 //
 // # Degraded isolation
 //

@@ -177,6 +177,15 @@ func (s *starRun) exec(ctx context.Context, cfg childConfig, res Result) Result 
 
 	timer := time.NewTimer(s.lim.WallTime)
 	defer timer.Stop()
+	// RLIMIT_AS caps each process; the watchdog caps the whole tree, which could otherwise hold
+	// Processes × MemoryBytes.
+	interval := memoryWatchInterval
+	if !cfg.Namespaces {
+		interval *= 5 // each look scans the whole /proc
+	}
+	watch := time.NewTicker(interval)
+	defer watch.Stop()
+	var treePeak int64
 	var w waitResult
 wait:
 	for {
@@ -187,6 +196,12 @@ wait:
 			c.kill(ExitTimeout)
 		case <-ctx.Done():
 			c.kill(ExitCancelled)
+		case <-watch.C:
+			rss := treeRSS(c.proc.Pid, cfg.Namespaces)
+			treePeak = max(treePeak, rss)
+			if rss > s.lim.MemoryBytes {
+				c.kill(ExitMemory)
+			}
 		}
 	}
 	if cfg.UID >= 0 && !cfg.Namespaces {
@@ -229,6 +244,7 @@ wait:
 			res.PeakRSSBytes = ru.Maxrss * 1024
 		}
 	}
+	res.PeakRSSBytes = max(res.PeakRSSBytes, treePeak)
 	switch {
 	case reason != "":
 		res.ExitReason, res.ExitCode = reason, -1
@@ -241,6 +257,64 @@ wait:
 		res.ExitReason, res.ExitCode = classify(w.state.Sys().(syscall.WaitStatus), res.StderrTail)
 	}
 	return res
+}
+
+// memoryWatchInterval is how often the runner sums the resident memory of a star's process tree.
+const memoryWatchInterval = 100 * time.Millisecond
+
+// treeRSS returns the resident memory of pid and all its descendants, in bytes. When pid is the init of its
+// own PID namespace, its processes are exactly those listed in the namespace's /proc, reached through
+// /proc/PID/root/proc: a few reads. Otherwise the whole /proc is scanned for the tree under pid (this kernel
+// has no /proc/PID/task/TID/children). Processes that end during the scan are skipped.
+func treeRSS(pid int, ownNamespace bool) int64 {
+	procDir := "/proc"
+	if ownNamespace {
+		procDir = "/proc/" + strconv.Itoa(pid) + "/root/proc"
+	}
+	entries, err := os.ReadDir(procDir)
+	if err != nil {
+		return 0
+	}
+	page := int64(os.Getpagesize())
+	children := map[int][]int{}
+	rss := map[int]int64{}
+	var total int64
+	for _, e := range entries {
+		p, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		b, err := os.ReadFile(procDir + "/" + e.Name() + "/stat")
+		if err != nil {
+			continue
+		}
+		// pid (comm) state ppid … with rss the 24th field; comm may hold spaces and parentheses.
+		i := strings.LastIndexByte(string(b), ')')
+		if i < 0 {
+			continue
+		}
+		f := strings.Fields(string(b[i+1:]))
+		if len(f) < 22 {
+			continue
+		}
+		ppid, _ := strconv.Atoi(f[1])
+		pages, _ := strconv.ParseInt(f[21], 10, 64)
+		children[ppid] = append(children[ppid], p)
+		rss[p] = pages * page
+		total += pages * page
+	}
+	if ownNamespace {
+		return total
+	}
+	total = 0
+	stack := []int{pid}
+	for len(stack) > 0 {
+		p := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		total += rss[p]
+		stack = append(stack, children[p]...)
+	}
+	return total
 }
 
 // readCapped reads r to its end and returns at most max bytes. When more than max arrive it calls over once

@@ -23,7 +23,7 @@ const (
 	ExitTimeout     = "timeout"      // ran past Limits.WallTime; the whole process tree was killed
 	ExitSignal      = "signal"       // killed by a signal (Result.ExitCode = 128 + signal number)
 	ExitOutputLimit = "output_limit" // printed more than Limits.StdoutBytes; killed as soon as it did
-	ExitMemory      = "memory"       // ran out of memory (see classify)
+	ExitMemory      = "memory"       // ran out of memory: the tree passed Limits.MemoryBytes, or see classify
 	ExitStartFailed = "start_failed" // the star or the sandbox could not be set up; Result.StderrTail says why
 	ExitCancelled   = "cancelled"    // the run's context was cancelled while the star was running
 )
@@ -44,7 +44,7 @@ type Result struct {
 	ExitCode     int           // the exit status; 128+signal for "signal"; -1 when the runner killed it
 	Runtime      time.Duration // the solution's own wall time, from its exec to its end
 	Isolation    string        // Isolation.String() of the run
-	PeakRSSBytes int64         // peak resident set of the solution and the processes it waited for
+	PeakRSSBytes int64         // peak resident set: of the solution and the processes it waited for, or of the tree
 }
 
 // Runner runs a solution over many stars, each in a fresh sandboxed process (SPEC A6).
