@@ -16,8 +16,10 @@ const CSVHeader = "time,flux,flux_err,quality"
 const maxLineBytes = 1 << 20
 
 // ReadCSV reads a plain CSV light curve: columns time,flux[,flux_err[,quality]], comma-separated, with or
-// without a header line. With a header, columns are found by name (time, flux, flux_err, quality, any case;
-// others are ignored); without one they are taken in that order. Blank lines and lines starting with '#' are
+// without a header line. When the first line that is not blank or a comment holds no comma, fields are
+// separated by blanks instead (the output of numpy.savetxt). With a header, columns are found by name (time,
+// flux, flux_err, quality, any case, quotes ignored; other columns are skipped); without one they are taken
+// in that order. Blank lines and lines starting with '#' are
 // skipped. Empty or "nan" flux and flux_err fields are NaN; an empty quality field is 0. Without a flux_err
 // column every cadence gets the robust point-to-point scatter of the flux (RobustScatter); without a quality
 // column every cadence gets 0. Cadences are sorted and de-duplicated as ReadLightCurve describes.
@@ -41,6 +43,7 @@ func parseCSV(text, name string) (*lc.LightCurve, error) {
 	nfields := 0
 	c := newCurve(strings.Count(text, "\n") + 1)
 	var fields []string
+	blankSeparated := false
 	for {
 		line, ok, err := ls.next()
 		if err != nil {
@@ -57,12 +60,19 @@ func parseCSV(text, name string) (*lc.LightCurve, error) {
 		if line == "" || line[0] == '#' {
 			continue
 		}
-		fields = splitComma(fields[:0], line)
+		if nfields == 0 {
+			blankSeparated = !strings.Contains(line, ",")
+		}
+		if blankSeparated {
+			fields = append(fields[:0], strings.Fields(line)...)
+		} else {
+			fields = splitComma(fields[:0], line)
+		}
 		if nfields == 0 {
 			nfields = len(fields)
 			if _, err := strconv.ParseFloat(fields[0], 64); err != nil {
 				for i, h := range fields {
-					switch strings.ToLower(h) {
+					switch strings.ToLower(strings.Trim(h, `"'`)) {
 					case "time":
 						col[0] = i
 					case "flux":

@@ -27,6 +27,10 @@ func TestParseCSVForms(t *testing.T) {
 			lc.LightCurve{Time: []float64{10, 11}, Flux: []float64{2, 3}, FluxErr: []float64{0.1, 0.2}, Quality: []int32{8, 0}}},
 		{"nan and empty fields", "time,flux,flux_err,quality\n1,nan,NaN,\n2,,,0\n3,1.0,0.1,2048\n\n",
 			lc.LightCurve{Time: []float64{1, 2, 3}, Flux: []float64{nan, nan, 1}, FluxErr: []float64{nan, nan, 0.1}, Quality: []int32{0, 0, 2048}}},
+		{"blank-separated with a numpy.savetxt header", "# time flux flux_err\n1.500000000000000000e+00 1.001e+00 2e-04\n2.5\t0.999   3e-04\n",
+			lc.LightCurve{Time: []float64{1.5, 2.5}, Flux: []float64{1.001, 0.999}, FluxErr: []float64{2e-4, 3e-4}, Quality: []int32{0, 0}}},
+		{"quoted header names", "\"time\",\"flux\",\"flux_err\",\"quality\"\n1,2,0.5,0\n",
+			lc.LightCurve{Time: []float64{1}, Flux: []float64{2}, FluxErr: []float64{0.5}, Quality: []int32{0}}},
 		{"unsorted, duplicates keep the first, NaN time dropped, CRLF", "time,flux,flux_err\r\n3,1.3,0.1\r\n1,1.1,0.1\r\nnan,5,5\r\n3,9.9,0.1\r\n2,1.2,0.1\r\n",
 			lc.LightCurve{Time: []float64{1, 2, 3}, Flux: []float64{1.1, 1.2, 1.3}, FluxErr: []float64{0.1, 0.1, 0.1}, Quality: []int32{0, 0, 0}}},
 	}
