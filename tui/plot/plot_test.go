@@ -329,8 +329,8 @@ func TestRobustRange(t *testing.T) {
 	for i := range v {
 		v[i] = 1 + 1e-4*math.Sin(float64(i))
 	}
-	v[5000] = 0.9  // a deep eclipse cadence: must be inside
-	v[7000] = 1.5  // a cosmic ray: must be clipped
+	v[5000] = 0.9 // a deep eclipse cadence: must be inside
+	v[7000] = 1.5 // a cosmic ray: must be clipped
 	v[8000] = math.NaN()
 	lo, hi := RobustRange(v)
 	if lo != 0.9 {

@@ -1,0 +1,362 @@
+package tui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+
+	"transitbench/data"
+	"transitbench/data/sets"
+	"transitbench/engine/bls"
+	"transitbench/engine/detrend"
+	"transitbench/engine/lc"
+	"transitbench/grader"
+	"transitbench/workspace"
+)
+
+// Backend is everything the screens need from the rest of the program. The real one (Real) works over the
+// data sets, the engine, the grader and the workspace; tests use a fake. Every method may take long: the
+// screens call them only from tea.Cmds.
+type Backend interface {
+	// Stars lists the labelled dev stars with what the browser shows, in id order.
+	Stars(ctx context.Context) ([]StarMeta, error)
+	// LoadStar loads a star and runs the star view's analysis: detrending and the BLS search.
+	LoadStar(ctx context.Context, id string) (*StarData, error)
+	// Dev runs the solution on the dev stars, sending an event per finished star; it returns when the run
+	// ends, was cancelled through ctx or failed. It does not close events.
+	Dev(ctx context.Context, events chan<- RunEvent) (*grader.Summary, error)
+	// GradeInfo says what grading would freeze and whether that hash was graded before.
+	GradeInfo(ctx context.Context) (GradeInfo, error)
+	// Grade freezes the solution and grades it on A, B and dev, sending an event per finished star. again
+	// must be set to grade a hash that was graded before.
+	Grade(ctx context.Context, again bool, events chan<- RunEvent) (*GradeResult, error)
+}
+
+// StarMeta is one row of the star browser.
+type StarMeta struct {
+	ID         string
+	Category   string // injected | untouched | eb | confirmed
+	Population string // random | false_alarm, "" for EBs and confirmed hosts
+	Scored     bool
+	MES        float64 // the MES of the star's planet (injected or confirmed), 0 when it has none
+	Kepmag     float64
+	CDPP6      float64 // CDPP at 6 h, ppm
+	Outcome    string  // the last run's outcome (grader.StarResult.Outcome), "" when the star has not been run
+}
+
+// StarData is a loaded star: its light curve, the detrended flux and the BLS search, the truth, and the last
+// run's result on it.
+type StarData struct {
+	Meta StarMeta
+	Star *data.Star
+	// Time, Raw and Flat have one entry per cadence: times in BKJD days, the relative flux and the flux
+	// detrended by engine/detrend; Flat is NaN where the cadence is not valid (Flagged, or a NaN flux).
+	Time, Raw, Flat []float64
+	Flagged         []bool
+	// Periods and Power are the BLS periodogram (SNR objective) on the valid cadences; Peaks its strongest
+	// distinct peaks, strongest first.
+	Periods, Power []float64
+	Peaks          []bls.Peak
+	Answer         *data.Answer       // nil when the star is not labelled
+	Result         *grader.StarResult // the last run's result on the star, nil when it has not been run
+}
+
+// RunEvent is one finished star of a dev run or a grading, with the running score.
+type RunEvent struct {
+	Set         string
+	Done, Total int
+	Star        *grader.StarResult
+	Exit        string
+	Summary     grader.Summary
+}
+
+// GradeInfo describes the grading a confirmation would start.
+type GradeInfo struct {
+	Hash     string   // content hash of the solution as it would be frozen
+	GradedOn []string // the sets this hash was already graded on
+	Degraded string   // the sandbox's isolation level when it cannot isolate fully, "" otherwise
+}
+
+// GradeResult is S on A (the score), B (replication) and dev for the frozen hash.
+type GradeResult struct {
+	Hash        string
+	Again       bool
+	A, B, Dev   grader.Summary
+	Interrupted bool
+}
+
+// PeakCount is how many BLS peaks the star view lists.
+const PeakCount = 5
+
+// AnalyseStar turns a light curve into the star view's data: the flagged cadences, the detrended flux
+// (engine/detrend.Flatten with its default window) and the BLS periodogram and peaks over the default grid for
+// the star (engine/bls), run on the valid cadences with up to workers goroutines.
+func AnalyseStar(c *lc.LightCurve, star *data.Star, workers int) (*StarData, error) {
+	n := len(c.Time)
+	d := &StarData{Star: star, Time: c.Time, Raw: c.Flux, Flagged: make([]bool, n), Flat: make([]float64, n)}
+	var vt, vf, ve []float64
+	masked := make([]float64, n)
+	for i := range c.Time {
+		bad := c.Quality[i]&lc.DefaultQualityMask != 0 || math.IsNaN(c.Flux[i]) || math.IsInf(c.Flux[i], 0) ||
+			math.IsNaN(c.Time[i])
+		d.Flagged[i] = bad
+		masked[i] = c.Flux[i]
+		if bad {
+			masked[i] = math.NaN()
+		}
+	}
+	flat, _ := detrend.Flatten(c.Time, masked, detrend.Options{})
+	copy(d.Flat, flat)
+	for i := range c.Time {
+		if d.Flagged[i] || math.IsNaN(flat[i]) {
+			continue
+		}
+		e := 1.0
+		if i < len(c.FluxErr) && c.FluxErr[i] > 0 && !math.IsNaN(c.FluxErr[i]) {
+			e = c.FluxErr[i]
+		}
+		vt, vf, ve = append(vt, c.Time[i]), append(vf, flat[i]), append(ve, e)
+	}
+	opt := bls.GridOptions{}
+	if star != nil {
+		opt.RStarRsun, opt.MStarMsun = star.RadiusRsun, star.MassMsun
+	}
+	g := bls.DefaultGrid(vt, opt)
+	g.Workers = workers
+	res, err := bls.Search(vt, vf, ve, g, bls.SNR)
+	if err != nil {
+		return d, fmt.Errorf("BLS search: %w", err)
+	}
+	d.Periods, d.Power = res.Periods, res.Power
+	d.Peaks = res.Peaks(PeakCount)
+	return d, nil
+}
+
+// Real is the Backend over the real packages: the dev set of the data directory, the engine, and the
+// workspace (with its results store) when there is one.
+type Real struct {
+	Home string
+	WS   *workspace.Workspace
+	Set  *sets.Set
+}
+
+// OpenOptions say where the real backend finds its data and workspace.
+type OpenOptions struct {
+	Home      string // the data directory; "" means data.Home()
+	Workspace string // the workspace; "" means <home>/workspace, created when missing
+}
+
+// Progress is a step of opening the backend (building the dev set, writing the workspace).
+type Progress struct {
+	Step        string
+	Done, Total int
+}
+
+// OpenReal opens the data directory and the workspace, creating the workspace (and building the dev set) on
+// first use; progress, when not nil, is called as the build advances.
+func OpenReal(ctx context.Context, opt OpenOptions, progress func(Progress)) (*Real, error) {
+	home := opt.Home
+	if home == "" {
+		h, err := data.Home()
+		if err != nil {
+			return nil, err
+		}
+		home = h
+	}
+	report := func(p Progress) {
+		if progress != nil {
+			progress(p)
+		}
+	}
+	dir := opt.Workspace
+	if dir == "" {
+		dir = filepath.Join(home, "workspace")
+	}
+	ws, err := workspace.Open(dir)
+	if errors.Is(err, workspace.ErrNotWorkspace) && opt.Workspace == "" {
+		if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
+			return nil, err
+		}
+		ws, err = workspace.Init(dir, workspace.InitOptions{
+			Home:         home,
+			SetProgress:  func(p sets.Progress) { report(Progress{Step: "building the dev set", Done: p.Done, Total: p.Total}) },
+			StarProgress: func(done, total int) { report(Progress{Step: "writing the workspace", Done: done, Total: total}) },
+		})
+	}
+	if err != nil {
+		return nil, err
+	}
+	setName := ws.Config.DevSet
+	if setName == "" || setName != sets.Dev {
+		setName = sets.Dev // mini workspaces show their pool, the dev set
+	}
+	set, err := sets.Open(home, setName, sets.Options{
+		Context:     ctx,
+		Composition: ws.Config.DevComposition,
+		Progress:    func(p sets.Progress) { report(Progress{Step: "opening the dev set", Done: p.Done, Total: p.Total}) },
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &Real{Home: home, WS: ws, Set: set}, nil
+}
+
+// lastOutcomes returns the latest run's results on the dev set by star id (empty when none).
+func (r *Real) lastOutcomes(ctx context.Context) map[string]grader.StarResult {
+	res, _, err := r.WS.LastOutcomes(ctx, r.Home, r.Set.Name)
+	if err != nil || res == nil {
+		return map[string]grader.StarResult{}
+	}
+	return res
+}
+
+// Stars implements Backend.
+func (r *Real) Stars(ctx context.Context) ([]StarMeta, error) {
+	last := r.lastOutcomes(ctx)
+	ids := r.WS.Config.DevStars
+	if len(ids) == 0 {
+		ids = r.Set.IDs
+	}
+	out := make([]StarMeta, 0, len(ids))
+	for _, id := range ids {
+		m, err := r.meta(id)
+		if err != nil {
+			return nil, err
+		}
+		if res, ok := last[id]; ok {
+			m.Outcome = res.Outcome()
+		}
+		out = append(out, m)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
+	return out, nil
+}
+
+func (r *Real) meta(id string) (StarMeta, error) {
+	info, err := r.Set.Info(id)
+	if err != nil {
+		return StarMeta{}, err
+	}
+	m := StarMeta{ID: id, Kepmag: info.Star.Kepmag, CDPP6: info.Star.CDPPppm["6.0"]}
+	if a, ok := r.Set.Answers[id]; ok {
+		m.Category, m.Population, m.Scored = a.Category, a.Population, a.Scored
+		switch {
+		case a.Planet != nil:
+			m.MES = a.Planet.MES
+		case len(a.Confirmed) > 0:
+			m.MES = a.Confirmed[0].MES
+		}
+	}
+	return m, nil
+}
+
+// LoadStar implements Backend.
+func (r *Real) LoadStar(ctx context.Context, id string) (*StarData, error) {
+	m, err := r.meta(id)
+	if err != nil {
+		return nil, err
+	}
+	c, star, err := r.Set.Star(id)
+	if err != nil {
+		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	d, err := AnalyseStar(c, star, runtime.GOMAXPROCS(0))
+	if d == nil {
+		return nil, err
+	}
+	d.Meta = m
+	if a, ok := r.Set.Answers[id]; ok {
+		d.Answer = &a
+	}
+	if res, ok := r.lastOutcomes(ctx)[id]; ok {
+		d.Result = &res
+		d.Meta.Outcome = res.Outcome()
+	}
+	return d, err
+}
+
+// forward copies the workspace's events to the screens' events until in is closed.
+func forward(in <-chan workspace.Event, out chan<- RunEvent) {
+	for e := range in {
+		out <- RunEvent{Set: e.Set, Done: e.Done, Total: e.Total, Star: e.Star, Exit: e.Exit, Summary: e.Summary}
+	}
+}
+
+// Dev implements Backend.
+func (r *Real) Dev(ctx context.Context, events chan<- RunEvent) (*grader.Summary, error) {
+	in := make(chan workspace.Event, 16)
+	done := make(chan struct{})
+	go func() { forward(in, events); close(done) }()
+	rep, err := r.WS.Dev(ctx, workspace.RunOptions{Home: r.Home}, in)
+	close(in)
+	<-done
+	if rep == nil {
+		return nil, err
+	}
+	return &rep.Summary, err
+}
+
+// GradeInfo implements Backend.
+func (r *Real) GradeInfo(ctx context.Context) (GradeInfo, error) {
+	hash, _, err := workspace.HashTree(r.WS.SolutionDir())
+	if err != nil {
+		return GradeInfo{}, err
+	}
+	info := GradeInfo{Hash: hash}
+	st, err := workspace.OpenStore(r.Home)
+	if err != nil {
+		return info, err
+	}
+	defer st.Close()
+	if snap, err := st.Snapshot(ctx, hash); err == nil {
+		for _, g := range snap.Graded {
+			if !contains(info.GradedOn, g.Set) {
+				info.GradedOn = append(info.GradedOn, g.Set)
+			}
+		}
+	}
+	return info, nil
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// Grade implements Backend.
+func (r *Real) Grade(ctx context.Context, again bool, events chan<- RunEvent) (*GradeResult, error) {
+	in := make(chan workspace.Event, 16)
+	done := make(chan struct{})
+	go func() { forward(in, events); close(done) }()
+	rep, err := r.WS.Grade(ctx, workspace.RunOptions{Home: r.Home, Again: again}, in)
+	close(in)
+	<-done
+	if rep == nil {
+		return nil, err
+	}
+	res := &GradeResult{Hash: rep.Frozen, Again: rep.Again}
+	for _, p := range []struct {
+		r   *workspace.Report
+		dst *grader.Summary
+	}{{rep.A, &res.A}, {rep.B, &res.B}, {rep.Dev, &res.Dev}} {
+		if p.r != nil {
+			*p.dst = p.r.Summary
+			if !p.r.Complete {
+				res.Interrupted = true
+			}
+		}
+	}
+	return res, err
+}

@@ -1,0 +1,90 @@
+package tui
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"transitbench/grader"
+)
+
+// formatPPM writes a fractional depth in ppm, or "–" when it is not a number.
+func formatPPM(frac float64) string {
+	if math.IsNaN(frac) || math.IsInf(frac, 0) {
+		return "–"
+	}
+	return fmt.Sprintf("%.0f ppm", frac*1e6)
+}
+
+// formatNum writes v with prec decimals, or "–" for 0 when zeroIsMissing, NaN or ±Inf.
+func formatNum(v float64, prec int, zeroIsMissing bool) string {
+	if math.IsNaN(v) || math.IsInf(v, 0) || (zeroIsMissing && v == 0) {
+		return "–"
+	}
+	return fmt.Sprintf("%.*f", prec, v)
+}
+
+// statusText is the short word of a row status in the candidates table: "hit", "½ (2×P)", "false" …
+func statusText(status string) string {
+	switch status {
+	case grader.StatusFull:
+		return "hit"
+	case grader.StatusHalf2x:
+		return "½ (2×P)"
+	case grader.StatusHalf3x:
+		return "½ (3×P)"
+	case grader.StatusHalfHalf:
+		return "½ (P/2)"
+	case grader.StatusHalfThird:
+		return "½ (P/3)"
+	case "":
+		return "–"
+	}
+	return status
+}
+
+// statusOutcome maps a row status to the outcome word whose style colours it.
+func statusOutcome(status string) string {
+	switch status {
+	case grader.StatusFull:
+		return "hit"
+	case grader.StatusHalf2x, grader.StatusHalf3x, grader.StatusHalfHalf, grader.StatusHalfThird:
+		return "half"
+	case grader.StatusFalse:
+		return "false"
+	}
+	return "ignored"
+}
+
+// formatScore writes S, C, F and the EB share of a summary as one line, S in points (100·S) as SPEC A5 allows.
+func formatScore(s grader.Summary) string {
+	return fmt.Sprintf("S %+.1f  C %.3f  F %.1f  EB %.2f  (credit %.1f, false %d, planets %d)",
+		100*s.S, s.C, s.F, s.EBShare, s.Credit, s.False, s.Planets)
+}
+
+// shortCategory abbreviates a population for narrow tables.
+func shortPopulation(p string) string {
+	switch p {
+	case "false_alarm":
+		return "false-alarm"
+	case "":
+		return "–"
+	}
+	return p
+}
+
+// shortHash shows the first 12 hex digits of a content hash.
+func shortHash(h string) string {
+	if len(h) > 12 {
+		return h[:12]
+	}
+	return h
+}
+
+// titleCase upper-cases the first letter of s.
+func titleCase(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}

@@ -1,0 +1,238 @@
+package tui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/help"
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/progress"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+)
+
+// LadderRow is one reference pipeline of the baseline ladder: S on A and on B.
+type LadderRow struct {
+	Name string
+	A, B float64
+}
+
+// ReferenceLadder is SPEC A7's baseline ladder, TransitBench's scores on real Kepler data, which the simulated
+// sets are calibrated to reproduce.
+var ReferenceLadder = []LadderRow{
+	{"reference_detector", 0.805, 0.805},
+	{"learned_vetter", 0.696, 0.673},
+	{"starter", 0.046, 0.076},
+	{"empty", 0, 0},
+	{"naive_v0", -0.159, -0.155},
+}
+
+// gradeStep is where the grade screen is.
+type gradeStep int
+
+const (
+	gradeLoading gradeStep = iota
+	gradeConfirm
+	gradeRunning
+	gradeDone
+)
+
+// grade is the grade screen: the frozen hash, a once-only confirmation, progress over A and B, and the
+// result beside the baseline ladder.
+type grade struct {
+	ctx      *ProgramContext
+	step     gradeStep
+	info     GradeInfo
+	infoErr  error
+	cancel   context.CancelFunc
+	progress map[string][2]int // set → done, total
+	bars     map[string]progress.Model
+	result   *GradeResult
+	err      error
+	again    bool
+	width    int
+	height   int
+}
+
+// gradeSets are the sets a grading runs, in order.
+var gradeSets = []string{"A", "B", "dev"}
+
+func newGrade(ctx *ProgramContext) grade {
+	g := grade{ctx: ctx, progress: map[string][2]int{}, bars: map[string]progress.Model{}}
+	for _, s := range gradeSets {
+		g.bars[s] = progress.New(progress.WithDefaultGradient())
+	}
+	return g
+}
+
+func (g *grade) setSize(w, h int) {
+	g.width, g.height = w, h
+	for s, b := range g.bars {
+		b.Width = max(min(w-30, 60), 10)
+		g.bars[s] = b
+	}
+}
+
+// gradeInfoMsg carries what grading would freeze.
+type gradeInfoMsg struct {
+	info GradeInfo
+	err  error
+}
+
+// enter (re)opens the screen: it asks the backend for the hash unless a grading is running or done.
+func (g grade) enter() (grade, tea.Cmd) {
+	if g.step == gradeRunning {
+		return g, nil
+	}
+	g.step, g.result, g.err, g.infoErr = gradeLoading, nil, nil, nil
+	ctx := g.ctx
+	return g, func() tea.Msg {
+		info, err := ctx.Backend.GradeInfo(ctx.Ctx)
+		return gradeInfoMsg{info, err}
+	}
+}
+
+// alreadyGraded reports whether the hash was graded on a hidden set.
+func (g grade) alreadyGraded() bool {
+	for _, s := range g.info.GradedOn {
+		if s == "A" || s == "B" {
+			return true
+		}
+	}
+	return false
+}
+
+func (g grade) update(msg tea.Msg) (grade, tea.Cmd) {
+	km := g.ctx.Keys
+	switch msg := msg.(type) {
+	case gradeInfoMsg:
+		g.info, g.infoErr = msg.info, msg.err
+		g.step = gradeConfirm
+		return g, nil
+	case runEventMsg:
+		e := msg.event
+		g.progress[e.Set] = [2]int{e.Done, e.Total}
+		return g, waitRun(msg.ch)
+	case runDoneMsg:
+		g.step = gradeDone
+		if g.cancel != nil {
+			g.cancel()
+		}
+		g.result, g.err = msg.grade, msg.err
+		return g, nil
+	case tea.KeyMsg:
+		switch g.step {
+		case gradeConfirm:
+			if g.infoErr != nil {
+				return g, nil
+			}
+			if key.Matches(msg, km.Confirm) && !g.alreadyGraded() {
+				return g.start(false)
+			}
+			if key.Matches(msg, km.Again) && g.alreadyGraded() {
+				return g.start(true)
+			}
+		case gradeRunning:
+			if key.Matches(msg, km.Cancel) && g.cancel != nil {
+				g.cancel()
+			}
+		}
+	}
+	return g, nil
+}
+
+func (g grade) start(again bool) (grade, tea.Cmd) {
+	ctx, cancel := context.WithCancel(g.ctx.Ctx)
+	g.step, g.cancel, g.again = gradeRunning, cancel, again
+	g.progress = map[string][2]int{}
+	b := g.ctx.Backend
+	return g, startRun(ctx, func(ctx context.Context, events chan<- RunEvent) runDoneMsg {
+		r, err := b.Grade(ctx, again, events)
+		return runDoneMsg{grade: r, err: err}
+	})
+}
+
+// running reports whether a grading is in progress (the root keeps routing its messages here).
+func (g grade) running() bool { return g.step == gradeRunning }
+
+func (g grade) view() string {
+	st := g.ctx.Styles
+	var b strings.Builder
+	b.WriteString(st.Title.Render("Grade") + st.Dim.Render(" · freeze the solution, run it once on the hidden sets A (the score) and B (replication)") + "\n\n")
+	switch g.step {
+	case gradeLoading:
+		b.WriteString(st.Dim.Render("hashing the solution…"))
+		return b.String()
+	case gradeConfirm:
+		if g.infoErr != nil {
+			b.WriteString(st.Error.Render("cannot grade: " + g.infoErr.Error()))
+			return b.String()
+		}
+		fmt.Fprintf(&b, "frozen hash  %s\n\n", st.Header.Render(g.info.Hash))
+		if g.info.Degraded != "" {
+			b.WriteString(st.Error.Render("the sandbox cannot isolate fully here ("+g.info.Degraded+")") + "\n\n")
+		}
+		if g.alreadyGraded() {
+			fmt.Fprintf(&b, "%s\n%s\n", st.Error.Render("this hash was already graded on "+strings.Join(g.info.GradedOn, ", ")+"."),
+				"A hash is graded once. Press "+st.Accent.Render("A")+" to grade it again (recorded as a re-grade), esc to go back.")
+		} else {
+			b.WriteString("Grading runs once per frozen hash and cannot be undone.\n")
+			b.WriteString("Press " + st.Accent.Render("y") + " to grade, esc to go back.\n")
+		}
+		b.WriteString("\n" + g.ladder(nil))
+	case gradeRunning, gradeDone:
+		fmt.Fprintf(&b, "frozen hash  %s%s\n\n", st.Header.Render(shortHash(g.info.Hash)), map[bool]string{true: st.Dim.Render("  (re-grade)")}[g.again])
+		for _, s := range gradeSets {
+			p := g.progress[s]
+			frac := 0.0
+			if p[1] > 0 {
+				frac = float64(p[0]) / float64(p[1])
+			}
+			fmt.Fprintf(&b, "%-4s %s  %d/%d\n", s, g.bars[s].ViewAs(frac), p[0], p[1])
+		}
+		b.WriteString("\n")
+		switch {
+		case g.step == gradeRunning:
+			b.WriteString(st.Dim.Render("running · esc cancels") + "\n")
+		case g.err != nil && errors.Is(g.err, context.Canceled):
+			b.WriteString(st.Error.Render("cancelled: the finished stars are kept; grade again to resume") + "\n")
+		case g.err != nil:
+			b.WriteString(st.Error.Render("grading failed: "+g.err.Error()) + "\n")
+		}
+		if g.result != nil {
+			r := g.result
+			left := fmt.Sprintf("%s\nA   %s\nB   %s\ndev %s", st.Header.Render("Result"),
+				formatScore(r.A), formatScore(r.B), formatScore(r.Dev))
+			b.WriteString(lipgloss.JoinHorizontal(lipgloss.Top, left, "    ", g.ladder(r)))
+		}
+	}
+	return b.String()
+}
+
+// ladder renders the baseline ladder with the graded solution (when r is not nil) in its place by S on A.
+func (g grade) ladder(r *GradeResult) string {
+	st := g.ctx.Styles
+	rows := append([]LadderRow{}, ReferenceLadder...)
+	if r != nil {
+		rows = append(rows, LadderRow{"yours " + shortHash(r.Hash), r.A.S, r.B.S})
+	}
+	sort.SliceStable(rows, func(i, j int) bool { return rows[i].A > rows[j].A })
+	var b strings.Builder
+	b.WriteString(st.Header.Render("Baseline ladder") + st.Dim.Render(" (TransitBench, real Kepler: S on A / B)") + "\n")
+	for _, row := range rows {
+		line := fmt.Sprintf("%-20s %+.3f  %+.3f", row.Name, row.A, row.B)
+		if strings.HasPrefix(row.Name, "yours") {
+			line = st.Selected.Render(line)
+		}
+		b.WriteString(line + "\n")
+	}
+	return b.String()
+}
+
+func (g grade) keys() help.KeyMap {
+	km := g.ctx.Keys
+	return screenKeys{short: []key.Binding{km.Confirm, km.Again, km.Cancel}, km: km}
+}

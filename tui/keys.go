@@ -1,0 +1,79 @@
+package tui
+
+import "github.com/charmbracelet/bubbles/key"
+
+// KeyMap holds every key binding of the interface. The screens' help bars are generated from it (each screen
+// picks its bindings in a help.KeyMap of its own), so the bar never disagrees with what the keys do.
+type KeyMap struct {
+	Up, Down, Open, Back, Quit, Help key.Binding
+
+	// Star browser.
+	Search, Category, Population, Outcome, Sort, Reverse key.Binding
+
+	// Star view.
+	PrevStar, NextStar, Panel, Detrended, Row, Truth, Peak, OddEven, Secondary key.Binding
+
+	// Screens and runs.
+	Dev, Grade, Cancel, Confirm, Again key.Binding
+}
+
+// DefaultKeyMap returns the default bindings.
+func DefaultKeyMap() *KeyMap {
+	b := func(help, desc string, keys ...string) key.Binding {
+		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(help, desc))
+	}
+	return &KeyMap{
+		Up:   b("↑/k", "up", "up", "k"),
+		Down: b("↓/j", "down", "down", "j"),
+		Open: b("enter", "open", "enter"),
+		Back: b("esc", "back", "esc"),
+		Quit: b("q", "quit", "q", "ctrl+c"),
+		Help: b("?", "help", "?"),
+
+		Search:     b("/", "search", "/"),
+		Category:   b("c", "category", "c"),
+		Population: b("p", "population", "p"),
+		Outcome:    b("o", "outcome", "o"),
+		Sort:       b("s", "sort", "s"),
+		Reverse:    b("r", "reverse", "r"),
+
+		PrevStar:  b("←/h", "prev star", "left", "h"),
+		NextStar:  b("→/l", "next star", "right", "l"),
+		Panel:     b("tab", "panel", "tab"),
+		Detrended: b("x", "raw/detrended", "x"),
+		Row:       b("1-3", "fold at row", "1", "2", "3"),
+		Truth:     b("t", "fold at truth", "t"),
+		Peak:      b("p", "fold at peak", "p"),
+		OddEven:   b("o", "odd/even", "o"),
+		Secondary: b("s", "secondary", "s"),
+
+		Dev:     b("d", "dev run", "d"),
+		Grade:   b("g", "grade", "g"),
+		Cancel:  b("esc", "cancel", "esc"),
+		Confirm: b("y", "confirm", "y"),
+		Again:   b("A", "grade again", "A"),
+	}
+}
+
+// ShortHelp implements help.KeyMap with the global bindings.
+func (k *KeyMap) ShortHelp() []key.Binding { return []key.Binding{k.Dev, k.Grade, k.Help, k.Quit} }
+
+// FullHelp implements help.KeyMap with every binding, grouped by screen.
+func (k *KeyMap) FullHelp() [][]key.Binding {
+	return [][]key.Binding{
+		{k.Up, k.Down, k.Open, k.Back},
+		{k.Search, k.Category, k.Population, k.Outcome, k.Sort, k.Reverse},
+		{k.PrevStar, k.NextStar, k.Panel, k.Detrended, k.Row},
+		{k.Truth, k.Peak, k.OddEven, k.Secondary},
+		{k.Dev, k.Grade, k.Cancel, k.Confirm, k.Again, k.Help, k.Quit},
+	}
+}
+
+// screenKeys is the help.KeyMap of one screen: its own bindings, then the global ones.
+type screenKeys struct {
+	short []key.Binding
+	km    *KeyMap
+}
+
+func (s screenKeys) ShortHelp() []key.Binding { return append(append([]key.Binding{}, s.short...), s.km.ShortHelp()...) }
+func (s screenKeys) FullHelp() [][]key.Binding { return s.km.FullHelp() }

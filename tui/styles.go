@@ -1,0 +1,93 @@
+package tui
+
+import (
+	"github.com/charmbracelet/lipgloss"
+
+	"transitbench/tui/plot"
+)
+
+// Theme is the palette the styles are built from. Colours adapt to light and dark terminals.
+type Theme struct {
+	Fg, Dim, Subtle, Accent, Border, BorderFocus lipgloss.AdaptiveColor
+	Data, Flag, Binned, Peak, Current            lipgloss.AdaptiveColor
+	Hit, Half, False, Missed, Quiet              lipgloss.AdaptiveColor
+}
+
+// DefaultTheme is the palette used unless a test or a flag asks for another.
+var DefaultTheme = Theme{
+	Fg:          lipgloss.AdaptiveColor{Light: "235", Dark: "252"},
+	Dim:         lipgloss.AdaptiveColor{Light: "245", Dark: "243"},
+	Subtle:      lipgloss.AdaptiveColor{Light: "250", Dark: "238"},
+	Accent:      lipgloss.AdaptiveColor{Light: "25", Dark: "75"},
+	Border:      lipgloss.AdaptiveColor{Light: "250", Dark: "240"},
+	BorderFocus: lipgloss.AdaptiveColor{Light: "25", Dark: "75"},
+	Data:        lipgloss.AdaptiveColor{Light: "240", Dark: "250"},
+	Flag:        lipgloss.AdaptiveColor{Light: "166", Dark: "208"},
+	Binned:      lipgloss.AdaptiveColor{Light: "25", Dark: "81"},
+	Peak:        lipgloss.AdaptiveColor{Light: "130", Dark: "179"},
+	Current:     lipgloss.AdaptiveColor{Light: "161", Dark: "205"},
+	Hit:         lipgloss.AdaptiveColor{Light: "28", Dark: "42"},
+	Half:        lipgloss.AdaptiveColor{Light: "136", Dark: "221"},
+	False:       lipgloss.AdaptiveColor{Light: "160", Dark: "203"},
+	Missed:      lipgloss.AdaptiveColor{Light: "130", Dark: "173"},
+	Quiet:       lipgloss.AdaptiveColor{Light: "245", Dark: "243"},
+}
+
+// Styles are every lipgloss style the screens use, built once from a Theme.
+type Styles struct {
+	App, Header, Title, Dim, Accent, Error lipgloss.Style
+	Border, BorderFocus, PanelTitle        lipgloss.Style
+	Selected                               lipgloss.Style
+	Ink                                    map[plot.Ink]lipgloss.Style
+	Outcome                                map[string]lipgloss.Style
+}
+
+// NewStyles builds the styles of theme t.
+func NewStyles(t Theme) *Styles {
+	fg := func(c lipgloss.AdaptiveColor) lipgloss.Style { return lipgloss.NewStyle().Foreground(c) }
+	return &Styles{
+		App:         lipgloss.NewStyle(),
+		Header:      fg(t.Fg).Bold(true),
+		Title:       fg(t.Accent).Bold(true),
+		Dim:         fg(t.Dim),
+		Accent:      fg(t.Accent),
+		Error:       fg(t.False).Bold(true),
+		Border:      fg(t.Border),
+		BorderFocus: fg(t.BorderFocus),
+		PanelTitle:  fg(t.Fg).Bold(true),
+		Selected:    fg(t.Current).Bold(true),
+		Ink: map[plot.Ink]lipgloss.Style{
+			plot.AxisInk:    fg(t.Dim),
+			plot.InkData:    fg(t.Data),
+			plot.InkFlag:    fg(t.Flag),
+			plot.InkBinned:  fg(t.Binned).Bold(true),
+			plot.InkPeak:    fg(t.Peak),
+			plot.InkCurrent: fg(t.Current).Bold(true),
+		},
+		Outcome: map[string]lipgloss.Style{
+			"hit":     fg(t.Hit).Bold(true),
+			"half":    fg(t.Half).Bold(true),
+			"false":   fg(t.False).Bold(true),
+			"missed":  fg(t.Missed),
+			"quiet":   fg(t.Quiet),
+			"ignored": fg(t.Quiet),
+		},
+	}
+}
+
+// Paint colours a run of plot cells by its ink; it is the paint function given to the plot package.
+func (s *Styles) Paint(ink plot.Ink, text string) string {
+	st, ok := s.Ink[ink]
+	if !ok {
+		return text
+	}
+	return st.Render(text)
+}
+
+// OutcomeStyle returns the style of an outcome word (hit, half, false, missed, quiet, ignored).
+func (s *Styles) OutcomeStyle(outcome string) lipgloss.Style {
+	if st, ok := s.Outcome[outcome]; ok {
+		return st
+	}
+	return s.Dim
+}
