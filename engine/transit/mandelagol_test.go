@@ -244,3 +244,28 @@ func ExampleQuadraticFlux() {
 	fmt.Printf("%.6f\n", QuadraticFlux(0, 0.1, 0.40, 0.26))
 	// Output: 0.987866
 }
+
+// FuzzQuadraticFlux checks that any geometry and physical law gives a flux in [0, 1], never NaN, symmetric
+// in z, and equal to direct integration within 1e-9.
+func FuzzQuadraticFlux(f *testing.F) {
+	f.Add(0.3, 0.1, 0.4, 0.26)
+	f.Add(0.5, 0.5, 1.0, 0.0)
+	f.Add(0.9, 0.1, 0.0, 1.0)
+	f.Add(1e-12, 0.7, 0.3, 0.3)
+	f.Fuzz(func(t *testing.T, z, p, q1, q2 float64) {
+		if math.IsNaN(z) || math.IsInf(z, 0) || !(p >= 0 && p <= 3) || !(q1 >= 0 && q1 <= 1) || !(q2 >= 0 && q2 <= 1) {
+			t.Skip()
+		}
+		u1, u2 := 2*math.Sqrt(q1)*q2, math.Sqrt(q1)*(1-2*q2) // Kipping (2013): a physical law
+		got := QuadraticFlux(z, p, u1, u2)
+		if math.IsNaN(got) || got < 0 || got > 1 {
+			t.Fatalf("QuadraticFlux(%v, %v, %v, %v) = %v", z, p, u1, u2, got)
+		}
+		if got != QuadraticFlux(-z, p, u1, u2) {
+			t.Fatalf("not symmetric in z at %v", z)
+		}
+		if want := numericFlux(math.Abs(z), p, quadratic(u1, u2)); p > 0 && math.Abs(got-want) > 1e-9 {
+			t.Fatalf("QuadraticFlux(%v, %v, %v, %v) = %.15f, integration %.15f", z, p, u1, u2, got, want)
+		}
+	})
+}
