@@ -39,16 +39,23 @@ const fitsBlock = 2880
 // ReadKeplerFITS reads one or more Kepler long-cadence files (kplr*_llc.fits), normalises each by the median
 // of its valid PDCSAP flux (flux and flux_err divided by it; see ReadKeplerFITSFile for "valid"), stitches
 // them and returns the cadences sorted by time, as ReadLightCurve describes. The quality column is kept; apply
-// lc.DefaultQualityMask to drop flagged cadences.
+// lc.DefaultQualityMask to drop flagged cadences. All files must belong to one star (the same KEPLERID).
 func ReadKeplerFITS(paths ...string) (*lc.LightCurve, error) {
 	if len(paths) == 0 {
 		return nil, fmt.Errorf("data: ReadKeplerFITS needs at least one file")
 	}
 	all := &lc.LightCurve{}
-	for _, p := range paths {
+	firstID := 0
+	for i, p := range paths {
 		c, h, err := ReadKeplerFITSFile(p)
 		if err != nil {
 			return nil, err
+		}
+		if i == 0 {
+			firstID = h.KeplerID
+		} else if h.KeplerID != firstID {
+			return nil, fmt.Errorf("data: %s is KIC %d but %s is KIC %d; stitch the quarters of one star only",
+				paths[0], firstID, p, h.KeplerID)
 		}
 		for i := range c.Flux {
 			c.Flux[i] /= h.MedianFlux
@@ -66,8 +73,8 @@ func ReadKeplerFITS(paths ...string) (*lc.LightCurve, error) {
 	return finish(all, name)
 }
 
-// ReadKeplerFITSFile reads one Kepler long-cadence file (plain or gzip-compressed): the LIGHTCURVE extension's TIME (BKJD days),
-// PDCSAP_FLUX and PDCSAP_FLUX_ERR (e⁻/s, not normalised) and SAP_QUALITY, and the header facts. Rows with a
+// ReadKeplerFITSFile reads one Kepler long-cadence file (plain or gzip-compressed): the LIGHTCURVE extension's
+// TIME (BKJD days), PDCSAP_FLUX and PDCSAP_FLUX_ERR (e⁻/s, not normalised) and SAP_QUALITY, and the header facts. Rows with a
 // NaN time are dropped (counted in NaNTimes); NaN flux is kept as NaN. The result is sorted as ReadLightCurve
 // describes. MedianFlux is the median PDCSAP flux over valid cadences (finite time and flux, no bit of
 // lc.DefaultQualityMask set), or over all finite-flux cadences when none is valid.

@@ -368,3 +368,13 @@ func TestReadKeplerFITSGzip(t *testing.T) {
 		t.Errorf("truncated gzip file: %v", err)
 	}
 }
+
+func TestReadKeplerFITSRefusesMixedStars(t *testing.T) {
+	other := damaged(t, func(b []byte) []byte {
+		return replaceCard(t, b, "KEPLERID=             11442793", "KEPLERID=             11442794")
+	})
+	_, err := ReadKeplerFITS(keplerPath(t, 0), other)
+	if err == nil || !strings.Contains(err.Error(), "KIC 11442794") || !strings.Contains(err.Error(), "one star") {
+		t.Errorf("quarters of two stars stitched: %v", err)
+	}
+}
