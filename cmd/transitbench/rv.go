@@ -1,16 +1,20 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"path/filepath"
+	"sort"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
 	"transitbench/data"
 	"transitbench/data/stargazer"
+	erv "transitbench/engine/rv"
 	grv "transitbench/grader/rv"
 )
 
@@ -27,7 +31,8 @@ func newRVCmd() *cobra.Command {
 			"Submissions are recorded against each tier's budget in $TRANSITBENCH_HOME/rv/submissions.json.",
 	}
 	rv.PersistentFlags().String("tasks", "", "folder of task JSON files (default: $TRANSITBENCH_STARGAZER or ../shared/data/stargazer)")
-	rv.AddCommand(newRVListCmd(), newRVShowCmd(), newRVTruthcheckCmd(), newRVSubmitCmd())
+	rv.AddCommand(newRVListCmd(), newRVShowCmd(), newRVTruthcheckCmd(), newRVSubmitCmd(), newRVGenerateCmd(),
+		newRVBaselineCmd(), newRVFitCmd())
 	for _, f := range rvSubcommands {
 		rv.AddCommand(f())
 	}
@@ -312,4 +317,198 @@ func printFeedback(w io.Writer, fb grv.Feedback) {
 		fmt.Fprintf(w, "  fair rms   %-4s  (threshold raised to the published solution's RMS); passed under it: %v\n", mark(*fb.OKRMSFair), *fb.PassedFair)
 	}
 	fmt.Fprintf(w, "  task passed so far: %v\n", fb.TaskPassed)
+}
+
+func newRVGenerateCmd() *cobra.Command {
+	c := &cobra.Command{
+		Use:   "generate (--seed N --out FILE | --tier TIER --count N --out DIR)",
+		Short: "Generate new synthetic RV tasks with the original priors",
+		Long: "Generate new synthetic RV tasks with the original generator's priors (see data/stargazer.Generate).\n" +
+			"--seed N --out FILE writes one task; --tier easy|medium|hard --count N --out DIR writes N tasks of that tier,\n" +
+			"trying seeds from --start-seed upward. Point 'rv --tasks DIR' at the folder to use them.",
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			out, _ := cmd.Flags().GetString("out")
+			tier, _ := cmd.Flags().GetString("tier")
+			count, _ := cmd.Flags().GetInt("count")
+			start, _ := cmd.Flags().GetUint64("start-seed")
+			if out == "" {
+				return usageErrorf("rv generate needs --out (a file with --seed, a folder with --tier)")
+			}
+			var tasks []*stargazer.Task
+			var paths []string
+			switch {
+			case cmd.Flags().Changed("seed") && tier != "":
+				return usageErrorf("give either --seed or --tier, not both")
+			case cmd.Flags().Changed("seed"):
+				seed, _ := cmd.Flags().GetUint64("seed")
+				tasks = []*stargazer.Task{stargazer.Generate(seed)}
+				paths = []string{out}
+			case tier != "":
+				if tier != stargazer.TierEasy && tier != stargazer.TierMedium && tier != stargazer.TierHard {
+					return usageErrorf("--tier %q: generated tiers are easy, medium and hard", tier)
+				}
+				if count < 1 {
+					return usageErrorf("--count must be at least 1")
+				}
+				var err error
+				tasks, err = stargazer.GenerateTier(tier, count, start)
+				if err != nil {
+					return err
+				}
+				for _, t := range tasks {
+					paths = append(paths, filepath.Join(out, t.TaskID+".json"))
+				}
+			default:
+				return usageErrorf("rv generate needs --seed N or --tier TIER --count N")
+			}
+			type row struct {
+				Task       string `json:"task"`
+				Tier       string `json:"tier"`
+				Difficulty int    `json:"difficulty"`
+				Path       string `json:"path"`
+			}
+			rows := []row{}
+			for i, t := range tasks {
+				if err := stargazer.WriteFile(paths[i], t); err != nil {
+					return err
+				}
+				rows = append(rows, row{t.TaskID, t.Tier(), t.TruthDifficulty, paths[i]})
+			}
+			if wantJSON(cmd) {
+				return writeJSON(cmd.OutOrStdout(), map[string]any{"tasks": rows})
+			}
+			for _, r := range rows {
+				fmt.Fprintf(cmd.OutOrStdout(), "%s  %s (difficulty %d)  %s\n", r.Task, r.Tier, r.Difficulty, r.Path)
+			}
+			return nil
+		},
+	}
+	c.Flags().Uint64("seed", 0, "seed of the one task to generate")
+	c.Flags().String("out", "", "output file (--seed) or folder (--tier)")
+	c.Flags().String("tier", "", "generate a whole tier: easy, medium or hard")
+	c.Flags().Int("count", 20, "number of tasks with --tier")
+	c.Flags().Uint64("start-seed", 1_000_000, "first seed tried with --tier")
+	return c
+}
+
+// rvSolvers are the pipelines 'rv baseline' and 'rv fit' can run.
+var rvSolvers = map[string]grv.Solver{
+	"classical": grv.ClassicalSolver,
+}
+
+func solverNames() []string {
+	var names []string
+	for k := range rvSolvers {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	return names
+}
+
+func newRVBaselineCmd() *cobra.Command {
+	c := &cobra.Command{
+		Use:   "baseline PIPELINE",
+		Short: "Run a reference pipeline on the RV tasks and report pass rates per tier",
+		Long: "Run a reference pipeline (classical: the original Lomb–Scargle peel-and-search with greedy BIC planet\n" +
+			"addition) on every task and grade its configuration with the gate. Rates are fractions; solvable_* count the\n" +
+			"tasks whose own truth passes the gate. Progress lines go to standard error; Ctrl-C stops and reports what finished.",
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			solve, ok := rvSolvers[args[0]]
+			if !ok {
+				return usageErrorf("unknown pipeline %q: choose one of %v", args[0], solverNames())
+			}
+			tier, err := tierFilter(cmd)
+			if err != nil {
+				return err
+			}
+			workers, _ := cmd.Flags().GetInt("workers")
+			perTask, _ := cmd.Flags().GetBool("per-task")
+			quiet, _ := cmd.Flags().GetBool("quiet")
+			all, err := loadRVTasks(cmd)
+			if err != nil {
+				return err
+			}
+			var tasks []*stargazer.Task
+			for _, t := range all {
+				if tier == "" || t.Tier() == tier {
+					tasks = append(tasks, t)
+				}
+			}
+			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+			defer stop()
+			errw := cmd.ErrOrStderr()
+			rep := grv.RunBaseline(ctx, tasks, solve, workers, func(done, total int, o grv.TaskOutcome) {
+				if !quiet {
+					fmt.Fprintf(errw, "[%d/%d] %-18s %-6s passed=%-5v planets=%d/%d %.1fs\n", done, total, o.Task, o.Tier,
+						o.Result.Passed, o.Result.NGuess, o.NTruth, o.Seconds)
+				}
+			})
+			if !perTask {
+				rep.Outcomes = nil
+			}
+			if wantJSON(cmd) {
+				return writeJSON(cmd.OutOrStdout(), rep)
+			}
+			w := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 0, 2, ' ', 0)
+			fmt.Fprintln(w, "TIER\tTASKS\tPASSED\tRATE\tSOLVABLE\tSOLV_PASSED\tRMS\tDBIC\tMATCH\tCOUNT")
+			for _, tr := range stargazer.Tiers {
+				if s := rep.Tiers[tr]; s != nil {
+					fmt.Fprintf(w, "%s\t%d\t%d\t%.3f\t%d\t%d\t%.2f\t%.2f\t%.2f\t%.2f\n", tr, s.Tasks, s.Passed, s.PassRate,
+						s.SolvableTasks, s.SolvablePassed, s.Criteria.OKRMS, s.Criteria.OKDeltaBIC, s.Criteria.OKMatch, s.Criteria.OKCount)
+				}
+			}
+			fmt.Fprintf(w, "%.1f s on %d workers\n", rep.Seconds, rep.Workers)
+			return w.Flush()
+		},
+	}
+	c.Flags().String("tier", "", "only this tier: easy, medium, hard or real")
+	c.Flags().Int("workers", 0, "parallel tasks (default: number of CPUs)")
+	c.Flags().Bool("per-task", false, "include every task's outcome in the JSON (key results)")
+	c.Flags().Bool("quiet", false, "no progress lines")
+	return c
+}
+
+func newRVFitCmd() *cobra.Command {
+	c := &cobra.Command{
+		Use:   "fit TASK",
+		Short: "Fit a task's data with a reference pipeline and print the planets as a submission",
+		Long: "Fit a task's data with a reference pipeline (it sees only the data and the star mass) and print the\n" +
+			"planets in the submission format, ready for 'rv submit TASK --planets -'. Nothing is spent.",
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			name, _ := cmd.Flags().GetString("pipeline")
+			solve, ok := rvSolvers[name]
+			if !ok {
+				return usageErrorf("unknown pipeline %q: choose one of %v", name, solverNames())
+			}
+			tasks, err := loadRVTasks(cmd)
+			if err != nil {
+				return err
+			}
+			t, err := stargazer.Find(tasks, args[0])
+			if err != nil {
+				return usageErrorf("%v", err)
+			}
+			d := t.Data()
+			planets, jit := solve(d, t.Config.Star.MStarSun, 0)
+			sub := grv.FromPlanets(planets, jit)
+			m := grv.Metrics(d, planets, jit, t.MedianSigma())
+			if wantJSON(cmd) {
+				return writeJSON(cmd.OutOrStdout(), sub)
+			}
+			out := cmd.OutOrStdout()
+			fmt.Fprintf(out, "%s: %d planets, rms %.3f m/s (limit %.3f), ΔBIC/N %.3f\n", t.TaskID, len(planets), m.RMSMS, m.MaxRMSMS, m.DeltaBICPerPoint)
+			w := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
+			fmt.Fprintln(w, "P_DAYS\tK_MS\tM_SIN_I_MJUP\tE\tOMEGA_RAD\tM0_RAD")
+			for _, p := range planets {
+				fmt.Fprintf(w, "%.5f\t%.3f\t%.4f\t%.3f\t%.3f\t%.3f\n", p.PeriodDays, p.KMS,
+					erv.MSinI(p.KMS, p.PeriodDays, p.E, t.Config.Star.MStarSun), p.E, p.OmegaRad, p.M0Rad)
+			}
+			return w.Flush()
+		},
+	}
+	c.Flags().String("pipeline", "classical", "pipeline to run")
+	return c
 }

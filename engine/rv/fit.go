@@ -9,7 +9,7 @@ import (
 type FitOptions struct {
 	MinPeriodDays, MaxPeriodDays float64 // periods are clamped to this range; 0 means no bound
 	MaxE                         float64 // eccentricities are capped here (default 0.95)
-	MaxIter                      int     // Levenberg–Marquardt iterations per round (default 200)
+	MaxIter                      int     // Levenberg–Marquardt iterations per round (default 100)
 	FitJitter                    bool    // also fit one jitter term (alternating with the orbit fit)
 	Jitter                       float64 // fixed jitter (m/s) when FitJitter is false; the start otherwise
 }
@@ -27,9 +27,9 @@ var ErrNoPlanets = errors.New("rv: fit needs at least one starting planet")
 
 // Fit refines the planets in init by Levenberg–Marquardt least squares on the weighted residuals
 // (y − model − γ)/√(σ² + s²), where the offsets γ (one per instrument) are profiled out analytically (the
-// weighted mean of y − model) and s is the jitter. Each planet is parametrised as (ln P, ln K, √e cos ω,
-// √e sin ω, λ = M0 + ω), which keeps K and P positive and is smooth through e = 0; the Jacobian is by forward
-// differences, recomputing only the perturbed planet's curve. With FitJitter the orbit fit alternates with a
+// weighted mean of y − model) and s is the jitter. Each planet is parametrised as (ln P, ln K, e cos ω,
+// e sin ω, λ = M0 + ω), which keeps K and P positive and on which the velocity depends linearly at small e
+// (with √e cos ω, √e sin ω the gradient vanishes at e = 0 and a circular start could never leave it); the Jacobian is analytic. With FitJitter the orbit fit alternates with a
 // one-dimensional maximisation of lnL over s (three rounds). The BIC counts 5 parameters per planet and one per
 // instrument, as the Stargazer gate does.
 func Fit(d *Data, init []Planet, opt FitOptions) (*FitResult, error) {
@@ -40,7 +40,7 @@ func Fit(d *Data, init []Planet, opt FitOptions) (*FitResult, error) {
 		opt.MaxE = 0.95
 	}
 	if opt.MaxIter <= 0 {
-		opt.MaxIter = 200
+		opt.MaxIter = 100
 	}
 	f := newFitter(d, len(init), opt)
 	theta := make([]float64, 5*len(init))
@@ -113,8 +113,9 @@ type fitter struct {
 	wInst    []float64   // Σ w² per instrument
 	curves   [][]float64 // per-planet curves at the current θ
 	tmp      []float64
-	r        []float64 // weighted residuals
-	jac      []float64 // N × 5np, row-major
+	grad     [5][]float64 // one planet's parameter derivatives
+	r        []float64    // weighted residuals
+	jac      []float64    // N × 5np, row-major
 	a, g, dl []float64
 	trial    []float64
 }
@@ -127,6 +128,9 @@ func newFitter(d *Data, np int, opt FitOptions) *fitter {
 		dl: make([]float64, 5*np), trial: make([]float64, 5*np)}
 	for j := range f.curves {
 		f.curves[j] = make([]float64, n)
+	}
+	for q := range f.grad {
+		f.grad[q] = make([]float64, n)
 	}
 	return f
 }
@@ -143,12 +147,11 @@ func (f *fitter) setJitter(s float64) {
 
 // encode writes a planet's fit parameters into th.
 func encode(th []float64, p Planet) {
-	se := math.Sqrt(math.Max(p.E, 0))
 	sw, cw := math.Sincos(p.OmegaRad)
 	th[0] = math.Log(p.PeriodDays)
 	th[1] = math.Log(math.Max(p.KMS, 1e-3))
-	th[2] = se * cw
-	th[3] = se * sw
+	th[2] = p.E * cw
+	th[3] = p.E * sw
 	th[4] = p.M0Rad + p.OmegaRad
 }
 
@@ -162,7 +165,7 @@ func (f *fitter) decode(th []float64) Planet {
 		P = math.Min(P, f.opt.MaxPeriodDays)
 	}
 	h, k := th[2], th[3]
-	e := h*h + k*k
+	e := math.Hypot(h, k)
 	if e > f.opt.MaxE {
 		e = f.opt.MaxE
 	}
@@ -209,31 +212,28 @@ func (f *fitter) residuals() float64 {
 	return chi2
 }
 
-// jacobian fills f.jac with ∂r_i/∂θ_p by forward differences, the offsets profiled: J = −w (∂m − ⟨∂m⟩_inst).
+// jacobian fills f.jac with ∂r_i/∂θ_p from the analytic derivatives of the forward model (addRVAndGrad), the
+// offsets profiled: J = −w (∂m − ⟨∂m⟩_inst), ⟨·⟩_inst the weighted mean over the instrument's points.
 func (f *fitter) jacobian(theta []float64) {
 	d := f.d
 	n, m := d.Len(), 5*f.np
-	th := make([]float64, 5)
 	mean := make([]float64, len(d.Instruments))
 	for j := range f.np {
+		for i := range f.tmp {
+			f.tmp[i] = 0
+		}
+		f.decode(theta[5*j:5*j+5]).addRVAndGrad(f.tmp, f.grad, d.Times, d.TRef)
 		for q := range 5 {
-			copy(th, theta[5*j:5*j+5])
-			h := 1e-6 * math.Max(1, math.Abs(th[q]))
-			if q == 0 {
-				h = 1e-7 // ln P: the phase drift over the span is 2π·span/P·h
-			}
-			th[q] += h
-			f.curve(f.tmp, th)
+			gq := f.grad[q]
 			for k := range mean {
 				mean[k] = 0
 			}
 			for i := range n {
-				f.tmp[i] = (f.tmp[i] - f.curves[j][i]) / h
-				mean[d.Inst[i]] += f.w[i] * f.w[i] * f.tmp[i]
+				mean[d.Inst[i]] += f.w[i] * f.w[i] * gq[i]
 			}
 			col := 5*j + q
 			for i := range n {
-				f.jac[i*m+col] = -f.w[i] * (f.tmp[i] - mean[d.Inst[i]]/f.wInst[d.Inst[i]])
+				f.jac[i*m+col] = -f.w[i] * (gq[i] - mean[d.Inst[i]]/f.wInst[d.Inst[i]])
 			}
 		}
 	}
@@ -293,7 +293,7 @@ func (f *fitter) lm(theta []float64) {
 				chi2 = c2
 				lambda = math.Max(lambda/10, 1e-12)
 				improved = true
-				if rel < 1e-10 {
+				if rel < 1e-9 {
 					return
 				}
 				break

@@ -94,3 +94,39 @@ func BenchmarkModelRV(b *testing.B) {
 		})
 	}
 }
+
+// TestGradientAgainstDifferences checks the analytic derivatives of the fit parameters against central
+// differences of the forward model.
+func TestGradientAgainstDifferences(t *testing.T) {
+	tt := make([]float64, 40)
+	for i := range tt {
+		tt[i] = 3 + 7.3*float64(i)
+	}
+	for _, p := range []Planet{{12.3, 5, 0.3, 1, 2}, {45, 3, 0.8, 4, 0.5}, {7, 2, 0.02, 2.5, 6}} {
+		f := &fitter{opt: FitOptions{MaxE: 0.999}}
+		th := make([]float64, 5)
+		encode(th, p)
+		base := f.decode(th)
+		v := make([]float64, len(tt))
+		var g [5][]float64
+		for q := range g {
+			g[q] = make([]float64, len(tt))
+		}
+		base.addRVAndGrad(v, g, tt, 3)
+		for q := range 5 {
+			hq := 1e-6
+			up, dn := append([]float64(nil), th...), append([]float64(nil), th...)
+			up[q] += hq
+			dn[q] -= hq
+			vu, vd := make([]float64, len(tt)), make([]float64, len(tt))
+			f.decode(up).AddRV(vu, tt, 3)
+			f.decode(dn).AddRV(vd, tt, 3)
+			for i := range tt {
+				num := (vu[i] - vd[i]) / (2 * hq)
+				if math.Abs(num-g[q][i]) > 1e-5*math.Max(1, math.Abs(num)) {
+					t.Fatalf("planet %+v param %d point %d: analytic %g, numeric %g", p, q, i, g[q][i], num)
+				}
+			}
+		}
+	}
+}

@@ -49,45 +49,51 @@ func GLS(dst, t, y, dy, freq []float64) []float64 {
 	}
 	Y /= W
 	YY := YYs/W - Y*Y
-	sC := make([]float64, nf)
-	sS := make([]float64, nf)
-	sYC := make([]float64, nf)
-	sYS := make([]float64, nf)
-	sCC := make([]float64, nf)
-	sCS := make([]float64, nf)
+	// Frequency-major: each point carries its (cos, sin) at the current frequency and its rotation per step.
+	n := len(t)
+	w := make([]float64, n)
+	wy := make([]float64, n)
+	c := make([]float64, n)
+	s := make([]float64, n)
+	dc := make([]float64, n)
+	ds := make([]float64, n)
 	f0 := freq[0]
 	df := 0.0
 	if nf > 1 {
 		df = freq[1] - freq[0]
 	}
 	t0 := t[0]
-	for i := range t {
-		w := 1 / (dy[i] * dy[i]) / W
-		wy := w * y[i]
-		tt := t[i] - t0
-		s, c := math.Sincos(2 * math.Pi * f0 * tt)
-		ds, dc := math.Sincos(2 * math.Pi * df * tt)
-		for k := range nf {
-			sC[k] += w * c
-			sS[k] += w * s
-			sYC[k] += wy * c
-			sYS[k] += wy * s
-			sCC[k] += w * c * c
-			sCS[k] += w * c * s
-			// Rotate (c, s) by the frequency step; renormalise now and then against drift.
-			c, s = c*dc-s*ds, s*dc+c*ds
-			if k&1023 == 1023 {
-				s, c = math.Sincos(2 * math.Pi * (f0 + float64(k+1)*df) * tt)
-			}
+	reset := func(k int) {
+		for i := range t {
+			s[i], c[i] = math.Sincos(2 * math.Pi * (f0 + float64(k)*df) * (t[i] - t0))
 		}
 	}
+	for i := range t {
+		w[i] = 1 / (dy[i] * dy[i]) / W
+		wy[i] = w[i] * y[i]
+		ds[i], dc[i] = math.Sincos(2 * math.Pi * df * (t[i] - t0))
+	}
+	reset(0)
 	for k := range nf {
-		C, S := sC[k], sS[k]
-		YC := sYC[k] - Y*C
-		YS := sYS[k] - Y*S
-		CC := sCC[k] - C*C
-		SS := (1 - sCC[k]) - S*S // Σ w sin² = 1 − Σ w cos²
-		CS := sCS[k] - C*S
+		if k > 0 && k&1023 == 0 {
+			reset(k) // against drift of the rotation recurrence
+		}
+		var C, S, YC, YS, CCs, CSs float64
+		for i := range c {
+			ci, si, wi := c[i], s[i], w[i]
+			C += wi * ci
+			S += wi * si
+			YC += wy[i] * ci
+			YS += wy[i] * si
+			CCs += wi * ci * ci
+			CSs += wi * ci * si
+			c[i], s[i] = ci*dc[i]-si*ds[i], si*dc[i]+ci*ds[i]
+		}
+		YC -= Y * C
+		YS -= Y * S
+		CC := CCs - C*C
+		SS := (1 - CCs) - S*S // Σ w sin² = 1 − Σ w cos²
+		CS := CSs - C*S
 		D := CC*SS - CS*CS
 		p := 0.0
 		if D > 0 && YY > 0 {

@@ -1,0 +1,163 @@
+package rv
+
+import (
+	"math"
+	"math/rand/v2"
+)
+
+// ClassicalOptions steer the classical pipeline. Zero values take the defaults of the original baseline.
+type ClassicalOptions struct {
+	MaxPlanets        int     // planets added at most (default 7)
+	PeakBranch        int     // periodogram peaks tried per added planet (default 4)
+	Restarts          int     // least-squares starts per candidate (default 3)
+	MinPeriodDays     float64 // default 2
+	MaxPeriodDays     float64 // default min(max(300, 1.5 · span), 5000)
+	MinBICImprovement float64 // a planet is kept when BIC drops by more than this; default 6 ln N
+	SamplesPerPeak    int     // periodogram oversampling (default 8)
+	MinLogSeparation  float64 // distinct peaks differ by at least this in ln P (default 0.08)
+	Seed              uint64  // seeds the restart perturbations
+}
+
+func (o *ClassicalOptions) defaults(d *Data) {
+	if o.MaxPlanets <= 0 {
+		o.MaxPlanets = 7
+	}
+	if o.PeakBranch <= 0 {
+		o.PeakBranch = 4
+	}
+	if o.Restarts <= 0 {
+		o.Restarts = 3
+	}
+	if o.MinPeriodDays <= 0 {
+		o.MinPeriodDays = 2
+	}
+	if o.MaxPeriodDays <= 0 {
+		span := math.Max(d.Span(), 3*o.MinPeriodDays)
+		o.MaxPeriodDays = math.Min(math.Max(300, 1.5*span), 5000)
+	}
+	o.MaxPeriodDays = math.Max(o.MaxPeriodDays, 1.5*o.MinPeriodDays)
+	if o.MinBICImprovement <= 0 {
+		o.MinBICImprovement = 6 * math.Log(float64(d.Len()))
+	}
+	if o.SamplesPerPeak <= 0 {
+		o.SamplesPerPeak = 8
+	}
+	if o.MinLogSeparation <= 0 {
+		o.MinLogSeparation = 0.08
+	}
+}
+
+// NullFit returns the offsets-only model: one weighted mean per instrument, BIC with k = instruments.
+func NullFit(d *Data) *FitResult {
+	ev := d.Evaluate(nil, 0)
+	return &FitResult{Eval: ev, BIC: BIC(ev.LnL, NumParams(0, len(d.Instruments)), d.Len())}
+}
+
+// Classical runs the classical pipeline of the Stargazer paper (SPEC B4): starting from the offsets-only model,
+// it computes the GLS periodogram of the current residuals between MinPeriodDays and MaxPeriodDays, takes the
+// PeakBranch strongest peaks at least MinLogSeparation apart in ln P, and for each fits all planets so far
+// plus a new circular one started from the weighted sinusoid fit at that period (least squares from Restarts
+// perturbed starts: ln P ± 0.08, ln K ± 0.15, √e cos ω and √e sin ω ± 0.08, λ ± 0.35, all Gaussian). The best
+// candidate by BIC is kept when it lowers the BIC by more than MinBICImprovement; otherwise, or after
+// MaxPlanets planets, the search stops. No jitter is fitted.
+func Classical(d *Data, opt ClassicalOptions) *FitResult {
+	opt.defaults(d)
+	rng := rand.New(rand.NewPCG(opt.Seed, 0x5eed))
+	current := NullFit(d)
+	freq := FrequencyGrid(d.Span(), opt.MinPeriodDays, opt.MaxPeriodDays, opt.SamplesPerPeak)
+	power := make([]float64, len(freq))
+	fo := FitOptions{MinPeriodDays: opt.MinPeriodDays, MaxPeriodDays: opt.MaxPeriodDays}
+	for range opt.MaxPlanets {
+		power = GLS(power, d.Times, current.Residuals, d.Sigmas, freq)
+		peaks := TopPeaks(freq, power, opt.PeakBranch, opt.MinLogSeparation)
+		var best *FitResult
+		for _, pk := range peaks {
+			k, m0 := CircularStart(d, current.Residuals, pk.PeriodDays)
+			init := append(append([]Planet(nil), current.Planets...), Planet{PeriodDays: pk.PeriodDays, KMS: math.Max(k, 0.05), M0Rad: m0})
+			fit := multiStart(d, init, opt.Restarts, rng, fo)
+			if fit != nil && (best == nil || fit.BIC < best.BIC) {
+				best = fit
+			}
+		}
+		if best == nil || current.BIC-best.BIC < opt.MinBICImprovement {
+			break
+		}
+		current = best
+	}
+	return current
+}
+
+// multiStart fits from init and from restarts−1 perturbed copies of it, returning the lowest-BIC fit.
+func multiStart(d *Data, init []Planet, restarts int, rng *rand.Rand, fo FitOptions) *FitResult {
+	var best *FitResult
+	for r := range restarts {
+		start := append([]Planet(nil), init...)
+		if r > 0 {
+			for j := range start {
+				start[j] = perturb(start[j], rng, fo)
+			}
+		}
+		fit, err := Fit(d, start, fo)
+		if err == nil && (best == nil || fit.BIC < best.BIC) {
+			best = fit
+		}
+	}
+	return best
+}
+
+// perturb moves a planet as the original baseline's restarts did, in its parameters (ln P, ln K, √e cos ω,
+// √e sin ω, λ): Gaussian steps of 0.08, 0.15, 0.08, 0.08 and 0.35; e is capped at 0.95 and P kept in bounds.
+func perturb(p Planet, rng *rand.Rand, fo FitOptions) Planet {
+	sw, cw := math.Sincos(p.OmegaRad)
+	se := math.Sqrt(p.E)
+	lam := p.M0Rad + p.OmegaRad
+	P := p.PeriodDays * math.Exp(0.08*rng.NormFloat64())
+	if fo.MinPeriodDays > 0 {
+		P = math.Max(P, fo.MinPeriodDays)
+	}
+	if fo.MaxPeriodDays > 0 {
+		P = math.Min(P, fo.MaxPeriodDays)
+	}
+	h := se*cw + 0.08*rng.NormFloat64()
+	k := se*sw + 0.08*rng.NormFloat64()
+	e := math.Min(h*h+k*k, 0.95)
+	w := math.Atan2(k, h)
+	lam += 0.35 * rng.NormFloat64()
+	return Planet{PeriodDays: P, KMS: p.KMS * math.Exp(0.15*rng.NormFloat64()), E: e, OmegaRad: wrap(w), M0Rad: wrap(lam - w)}
+}
+
+// CircularStart fits r ≈ a cos φ + b sin φ + c with φ = 2π (t − t_ref)/P by weighted least squares (weights
+// 1/σ²) and returns the circular orbit it implies: K = √(a² + b²) and M0 = atan2(−b, a), since
+// K cos(φ + M0) = K cos M0 cos φ − K sin M0 sin φ.
+func CircularStart(d *Data, r []float64, periodDays float64) (kMS, m0 float64) {
+	var A [3][3]float64
+	var B [3]float64
+	for i, t := range d.Times {
+		s, c := math.Sincos(2 * math.Pi * (t - d.TRef) / periodDays)
+		w := 1 / (d.Sigmas[i] * d.Sigmas[i])
+		x := [3]float64{c, s, 1}
+		for p := range 3 {
+			B[p] += w * x[p] * r[i]
+			for q := range 3 {
+				A[p][q] += w * x[p] * x[q]
+			}
+		}
+	}
+	// Solve the 3×3 normal equations by Cramer's rule.
+	det := func(m [3][3]float64) float64 {
+		return m[0][0]*(m[1][1]*m[2][2]-m[1][2]*m[2][1]) - m[0][1]*(m[1][0]*m[2][2]-m[1][2]*m[2][0]) + m[0][2]*(m[1][0]*m[2][1]-m[1][1]*m[2][0])
+	}
+	D := det(A)
+	if D == 0 || math.IsNaN(D) {
+		return 0.1, 0
+	}
+	var x [2]float64
+	for p := range 2 {
+		M := A
+		for q := range 3 {
+			M[q][p] = B[q]
+		}
+		x[p] = det(M) / D
+	}
+	return math.Max(math.Hypot(x[0], x[1]), 0.1), wrap(math.Atan2(-x[1], x[0]))
+}

@@ -1,0 +1,160 @@
+package rv
+
+import (
+	"context"
+	"runtime"
+	"sync"
+	"time"
+
+	"transitbench/data/stargazer"
+	erv "transitbench/engine/rv"
+)
+
+// Solver turns a task's observations into a planetary configuration and a jitter (m/s). It sees only what a
+// contestant sees: the data and the star mass.
+type Solver func(d *erv.Data, mStarSun float64, seed uint64) (planets []erv.Planet, jitterMS float64)
+
+// TaskOutcome is one task's result in a baseline run.
+type TaskOutcome struct {
+	Task     string    `json:"task"`
+	Tier     string    `json:"tier"`
+	Solvable bool      `json:"solvable"`
+	NTruth   int       `json:"n_truth"`
+	Result   Result    `json:"result"`
+	Periods  []float64 `json:"periods_days"`
+	Seconds  float64   `json:"seconds"`
+}
+
+// CriteriaRates are the fractions of tasks meeting each criterion.
+type CriteriaRates struct {
+	OKRMS      float64 `json:"ok_rms"`
+	OKDeltaBIC float64 `json:"ok_delta_bic"`
+	OKMatch    float64 `json:"ok_match"`
+	OKCount    float64 `json:"ok_count"`
+}
+
+// TierSummary aggregates a tier: pass rates are fractions (0–1) over all tasks and over the tasks whose own
+// truth passes the gate (solvable). For real tasks PassRateFair uses the fair RMS criterion.
+type TierSummary struct {
+	Tasks          int           `json:"tasks"`
+	Passed         int           `json:"passed"`
+	PassRate       float64       `json:"pass_rate"`
+	SolvableTasks  int           `json:"solvable_tasks"`
+	SolvablePassed int           `json:"solvable_passed"`
+	Criteria       CriteriaRates `json:"criteria"`
+	PassedFair     *int          `json:"passed_fair,omitempty"`
+}
+
+// BaselineReport is the outcome of running a solver over tasks.
+type BaselineReport struct {
+	Tiers    map[string]*TierSummary `json:"tiers"`
+	Seconds  float64                 `json:"seconds"`
+	Workers  int                     `json:"workers"`
+	Outcomes []TaskOutcome           `json:"results,omitempty"`
+}
+
+// RunBaseline runs solve on every task with up to workers goroutines (0: GOMAXPROCS), grades each
+// configuration with the gate and summarises per tier. progress, when not nil, is called after each task
+// (from one goroutine at a time). A cancelled context stops handing out tasks; finished ones are kept.
+func RunBaseline(ctx context.Context, tasks []*stargazer.Task, solve Solver, workers int, progress func(done, total int, o TaskOutcome)) *BaselineReport {
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	start := time.Now()
+	jobs := make(chan int)
+	out := make([]TaskOutcome, len(tasks))
+	ran := make([]bool, len(tasks))
+	var mu sync.Mutex
+	done := 0
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range jobs {
+				t := tasks[i]
+				t0 := time.Now()
+				planets, jit := solve(t.Data(), t.Config.Star.MStarSun, uint64(i))
+				res := Evaluate(t, planets, jit)
+				o := TaskOutcome{Task: t.TaskID, Tier: t.Tier(), Solvable: CheckTruth(t).Solvable, NTruth: len(t.Config.Planets),
+					Result: res, Seconds: time.Since(t0).Seconds()}
+				for _, p := range planets {
+					o.Periods = append(o.Periods, p.PeriodDays)
+				}
+				mu.Lock()
+				out[i], ran[i] = o, true
+				done++
+				if progress != nil {
+					progress(done, len(tasks), o)
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+feed:
+	for i := range tasks {
+		select {
+		case jobs <- i:
+		case <-ctx.Done():
+			break feed
+		}
+	}
+	close(jobs)
+	wg.Wait()
+	rep := &BaselineReport{Tiers: map[string]*TierSummary{}, Workers: workers}
+	for i, o := range out {
+		if !ran[i] {
+			continue
+		}
+		rep.Outcomes = append(rep.Outcomes, o)
+		s := rep.Tiers[o.Tier]
+		if s == nil {
+			s = &TierSummary{}
+			rep.Tiers[o.Tier] = s
+		}
+		s.Tasks++
+		r := o.Result
+		if r.Passed {
+			s.Passed++
+		}
+		if o.Solvable {
+			s.SolvableTasks++
+			if r.Passed {
+				s.SolvablePassed++
+			}
+		}
+		add := func(dst *float64, ok bool) {
+			if ok {
+				*dst++
+			}
+		}
+		add(&s.Criteria.OKRMS, r.OKRMS)
+		add(&s.Criteria.OKDeltaBIC, r.OKDeltaBIC)
+		add(&s.Criteria.OKMatch, r.OKMatch)
+		add(&s.Criteria.OKCount, r.OKCount)
+		if r.PassedFair != nil {
+			if s.PassedFair == nil {
+				s.PassedFair = new(int)
+			}
+			if *r.PassedFair {
+				*s.PassedFair++
+			}
+		}
+	}
+	for _, s := range rep.Tiers {
+		n := float64(s.Tasks)
+		s.PassRate = float64(s.Passed) / n
+		s.Criteria.OKRMS /= n
+		s.Criteria.OKDeltaBIC /= n
+		s.Criteria.OKMatch /= n
+		s.Criteria.OKCount /= n
+	}
+	rep.Seconds = time.Since(start).Seconds()
+	return rep
+}
+
+// ClassicalSolver is the original classical pipeline (erv.Classical with its default options).
+func ClassicalSolver(d *erv.Data, _ float64, seed uint64) ([]erv.Planet, float64) {
+	fit := erv.Classical(d, erv.ClassicalOptions{Seed: seed})
+	return fit.Planets, 0
+}
