@@ -72,3 +72,17 @@ func BenchmarkWriteStarDir(b *testing.B) {
 		i++
 	}
 }
+
+// BenchmarkOpenA loads and checks a built 1,000-star hidden set (made by the fast test generator): manifest,
+// checksums, fingerprint, secret seed and plan.
+func BenchmarkOpenA(b *testing.B) {
+	home := b.TempDir()
+	if _, err := Open(home, A, Options{gen: &fakeGen{}}); err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		if _, err := Open(home, A, Options{gen: &fakeGen{}}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
