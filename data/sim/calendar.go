@@ -129,7 +129,7 @@ func newCalendar(spec Spec, k *Knobs) *calendar {
 	}
 	for range poisson(r, ck.NoFinePointRate) {
 		s := uniform(r, start, end)
-		c.flagSpan(interval{s, s + uniform(r, 0.05, 0.3)}, lc.QNoFinePoint)
+		c.flagSpan(interval{s, s + uniform(r, ck.NoFinePointDays.Lo, ck.NoFinePointDays.Hi)}, lc.QNoFinePoint)
 	}
 	// Per-cadence events: impulsive outliers and unflagged cosmic-ray hits (which touch the flux), and flags
 	// that do not (corrected aperture and collateral cosmic rays, zero crossings, detector anomalies).

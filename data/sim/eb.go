@@ -99,7 +99,7 @@ func drawEB(spec Spec, k *Knobs, m *meter) (*ebModel, string) {
 		}
 	}
 	// V shapes for close, interacting binaries, flatter bottoms for well-detached ones.
-	e.shape = 1 + 3*(1-e.morph)
+	e.shape = 1 + ek.ShapeFlatness*(1-e.morph)
 	if e.morph > ek.EllipsoidalMorph {
 		e.ell = ek.EllipsoidalPerMorph * (e.morph - ek.EllipsoidalMorph)
 		e.refl = ek.ReflectionShare * e.ell

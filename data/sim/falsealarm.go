@@ -49,14 +49,15 @@ func planFalseAlarm(spec Spec, k *Knobs) faPlan {
 		u -= kw.Weight
 	}
 	if p.kind == KindRollingBand {
-		// Dips of 2–6 h every 1–6 d inside one to three long episodes somewhere in the year.
-		p.period = uniform(r, 1, 6)
-		p.widthDays = uniform(r, 0.08, 0.25)
+		// Periodic dips inside a few long episodes somewhere in the year.
+		fk := &k.FalseAlarm
+		p.period = uniform(r, fk.RollingBandPeriodDays.Lo, fk.RollingBandPeriodDays.Hi)
+		p.widthDays = uniform(r, fk.RollingBandDipDays.Lo, fk.RollingBandDipDays.Hi)
 		start := k.Calendar.StartBKJD.Lo
 		p.t0 = start + p.period*r.Float64()
-		for range 1 + r.IntN(3) {
+		for range int(uniform(r, fk.RollingBandEpisodes.Lo, fk.RollingBandEpisodes.Hi+1)) {
 			s := uniform(r, start, start+300)
-			p.bands = append(p.bands, interval{s, s + uniform(r, 30, 70)})
+			p.bands = append(p.bands, interval{s, s + uniform(r, fk.RollingBandEpisodeDays.Lo, fk.RollingBandEpisodeDays.Hi)})
 		}
 	}
 	return p
@@ -68,9 +69,11 @@ func planFalseAlarm(spec Spec, k *Knobs) faPlan {
 // δ̄ = MES·σ_D(w)·√N_epochs / n_events, σ_D measured on the detrended noise.
 func plantFalseAlarm(spec Spec, k *Knobs, cal *calendar, nz *starNoise, fa faPlan, ans *data.Answer) []float64 {
 	r := stream(spec.Seed, "fa-signal")
+	fk := &k.FalseAlarm
 	f := append([]float64(nil), nz.flux...)
 	m := newMeter(cal, nz.flux, k)
-	target := uniform(r, k.FalseAlarm.MES.Lo, k.FalseAlarm.MES.Hi)
+	target := uniform(r, fk.MES.Lo, fk.MES.Hi)
+	lo, hi := 1-fk.EventScatter, 1+fk.EventScatter // event-to-event depth scatter
 	t := cal.time
 	rec := &data.FalseAlarm{Kind: fa.kind}
 	// depthFor returns the mean event depth that gives the target MES for events of width w.
@@ -84,19 +87,19 @@ func plantFalseAlarm(spec Spec, k *Knobs, cal *calendar, nz *starNoise, fa faPla
 	switch fa.kind {
 	case KindDesatGlitch:
 		// A dip over w just after each desaturation's flagged cadence.
-		w := float64(2+r.IntN(3)) * lc.CadenceDays
+		w := math.Floor(uniform(r, fk.DesatGlitchCadences.Lo, fk.DesatGlitchCadences.Hi)) * lc.CadenceDays
 		off := lc.CadenceDays / 2
 		rec.PeriodDays, rec.T0Days = cal.desatPeriod, cal.desat[0]+off+w/2
 		n := transitsWithData(m.t, rec.PeriodDays, rec.T0Days, w)
 		a := depthFor(rec.PeriodDays, rec.T0Days, w, n)
 		for _, td := range cal.desat {
-			addBox(t, f, td+off, td+off+w, -a*uniform(r, 0.7, 1.3))
+			addBox(t, f, td+off, td+off+w, -a*uniform(r, lo, hi))
 		}
 	case KindSingleEvents:
-		// Three deep, sharp-edged events (SPSD residuals, spacecraft events) on three epochs of a long period
-		// that leaves other epochs with data and no event, or none.
-		period := logUniform(r, 40, 0.3*(m.t[len(m.t)-1]-m.t[0]))
-		w := uniform(r, 0.08, 0.4)
+		// Three deep, sharp-edged events (SPSD residuals, spacecraft events) on three epochs of a long period;
+		// the other epochs with data, if any, have no event.
+		period := logUniform(r, fk.SingleEventPeriodDays.Lo, fk.SingleEventPeriodDays.Hi)
+		w := uniform(r, fk.SingleEventDays.Lo, fk.SingleEventDays.Hi)
 		t0 := m.t[0] + period*r.Float64()
 		var epochs []float64
 		for e := 0; t0+float64(e)*period < m.t[len(m.t)-1]; e++ {
@@ -108,16 +111,16 @@ func plantFalseAlarm(spec Spec, k *Knobs, cal *calendar, nz *starNoise, fa faPla
 		chosen := epochs[:min(3, len(epochs))]
 		a := depthFor(period, t0, w, len(chosen)) * 2 // the triangular profile's mean is half its depth
 		for _, mid := range chosen {
-			addRecoveringDip(t, f, mid-w/2, w, a*uniform(r, 0.8, 1.2))
+			addRecoveringDip(t, f, mid-w/2, w, a*uniform(r, lo, hi))
 		}
 		rec.PeriodDays, rec.T0Days = period, t0
 	case KindSpotDips:
 		// A spot group crossing the visible disk: a Gaussian dip (FWHM w) each rotation, its depth evolving.
-		period := uniform(r, 2, 15)
-		w := uniform(r, 0.15, 0.4)
+		period := uniform(r, fk.SpotDipPeriodDays.Lo, fk.SpotDipPeriodDays.Hi)
+		w := uniform(r, fk.SpotDipDays.Lo, fk.SpotDipDays.Hi)
 		t0 := m.t[0] + period*r.Float64()
 		a := depthFor(period, t0, w, transitsWithData(m.t, period, t0, w)) / gaussMean
-		life := uniform(r, 2, 6) * period
+		life := uniform(r, fk.SpotDipLifetimeRots.Lo, fk.SpotDipLifetimeRots.Hi) * period
 		depth := 1.0
 		for e := 0; t0+float64(e)*period < t[len(t)-1]+period; e++ {
 			depth = math.Exp(-period/life)*depth + math.Sqrt(1-math.Exp(-2*period/life))*0.4*r.NormFloat64()
@@ -126,7 +129,7 @@ func plantFalseAlarm(spec Spec, k *Knobs, cal *calendar, nz *starNoise, fa faPla
 		rec.PeriodDays, rec.T0Days = period, t0
 	case KindHarmonic:
 		// −A·(cos 2πφ + 0.6 cos 4πφ + 0.3 cos 6πφ)/1.9: peaked minima at φ = 0 with a broad, shallow maximum.
-		period := uniform(r, 0.3, 2)
+		period := uniform(r, fk.HarmonicPeriodDays.Lo, fk.HarmonicPeriodDays.Hi)
 		t0 := m.t[0] + period*r.Float64()
 		w := 0.2 * period
 		// The mean of the normalised profile over |φ| < 0.1 is ≈ 0.86 of its minimum (numerically).
@@ -138,13 +141,13 @@ func plantFalseAlarm(spec Spec, k *Knobs, cal *calendar, nz *starNoise, fa faPla
 		rec.PeriodDays, rec.T0Days = period, t0
 	case KindGapRamps:
 		// Downward thermal ramps after every downlink and roll, A·e^(−(t−t_r)/τ).
-		tau := uniform(r, 0.1, 0.3)
+		tau := uniform(r, fk.GapRampTauDays.Lo, fk.GapRampTauDays.Hi)
 		w := 2 * tau
 		period, t0 := meanSpacing(cal.downlinks), cal.downlinks[0]+tau
 		// A ramp's mean over its first 2τ is A(1 − e^(−2))/2 ≈ 0.43 A.
 		a := depthFor(period, t0, w, len(cal.downlinks)) / 0.43
 		for _, tr := range cal.downlinks {
-			addRamp(t, f, tr, -a*uniform(r, 0.8, 1.2), tau)
+			addRamp(t, f, tr, -a*uniform(r, lo, hi), tau)
 		}
 		rec.PeriodDays, rec.T0Days = period, t0
 	case KindRollingBand:
@@ -160,7 +163,7 @@ func plantFalseAlarm(spec Spec, k *Knobs, cal *calendar, nz *starNoise, fa faPla
 		for _, b := range fa.bands {
 			for e := math.Ceil((b.Start - fa.t0) / fa.period); fa.t0+e*fa.period < b.End; e++ {
 				mid := fa.t0 + e*fa.period
-				addBox(t, f, mid-fa.widthDays/2, mid+fa.widthDays/2, -a*uniform(r, 0.7, 1.3))
+				addBox(t, f, mid-fa.widthDays/2, mid+fa.widthDays/2, -a*uniform(r, lo, hi))
 			}
 		}
 		rec.PeriodDays, rec.T0Days = fa.period, fa.t0

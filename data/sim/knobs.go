@@ -39,6 +39,7 @@ type CalendarKnobs struct {
 	ZeroCrossingRate    float64 // probability per cadence of a reaction-wheel zero-crossing flag (16; flux untouched)
 	AnomalyRate         float64 // probability per cadence of a detector-anomaly flag (16384, masked)
 	NoFinePointRate     float64 // no-fine-point episodes per year (flag 32768; flux untouched)
+	NoFinePointDays     Range   // length of a no-fine-point episode, days
 	OutlierRate         float64 // probability per cadence of an impulsive outlier (flag 2048)
 	SPSDRate            float64 // sudden pixel sensitivity dropouts per star-year (flag 1024 on the event cadence)
 	RollingBandProb     float64 // share of stars on a channel with rolling-band episodes (flag 131072)
@@ -80,6 +81,7 @@ type NoiseKnobs struct {
 	TrendAmp         Range   // amplitude of slow per-quarter trends (focus, velocity aberration), relative flux, log-uniform
 	RampAmp          Range   // amplitude of thermal settling ramps after downlinks and safe modes, relative flux, log-uniform
 	RampTauDays      Range   // e-folding time of those ramps, days
+	RampScatter      float64 // each ramp's amplitude is uniform within ±this share of the star's
 	SPSDDepth        Range   // fractional flux drop of a sudden pixel sensitivity dropout, log-uniform
 	SPSDRecovery     Range   // share of the drop recovered exponentially after the event
 	SPSDTauDays      Range   // recovery time, days
@@ -105,6 +107,7 @@ type EBKnobs struct {
 	BackgroundProb      float64 // share of EBs that are diluted background binaries with planet-like depths
 	BackgroundDepth     Range   // diluted primary depth of a background binary, log-uniform (sets its light fraction)
 	CompanionDilution   Range   // light fraction of a bound or foreground binary (third light elsewhere), uniform
+	ShapeFlatness       float64 // eclipse profile exponent s = 1 + ShapeFlatness·(1 − morph): V (s = 1) for contact, flatter for detached
 	EllipsoidalPerMorph float64 // ellipsoidal semi-amplitude per unit morphology above EllipsoidalMorph, relative flux
 	EllipsoidalMorph    float64 // morphology above which ellipsoidal and reflection modulation appears
 	ReflectionShare     float64 // reflection semi-amplitude as a share of the ellipsoidal one
@@ -117,8 +120,22 @@ type EBKnobs struct {
 
 // FalseAlarmKnobs govern the false signal planted on false-alarm-population stars (SPEC A2, A3).
 type FalseAlarmKnobs struct {
-	Kinds []KindWeight // the kinds of false signal and their relative frequencies
-	MES   Range        // strength of the planted signal, as the MES a box search would give it, uniform
+	Kinds        []KindWeight // the kinds of false signal and their relative frequencies
+	MES          Range        // strength of the planted signal, as the MES a box search would give it, uniform
+	EventScatter float64      // event-to-event depth scatter: each event's depth is uniform within ±this share
+
+	DesatGlitchCadences    Range // desat_glitch: dip length after each desaturation, cadences (rounded down)
+	SingleEventPeriodDays  Range // single_events: the period the three events fold at, days, log-uniform
+	SingleEventDays        Range // single_events: length of each event (sudden drop, linear recovery), days
+	SpotDipPeriodDays      Range // spot_dips: rotation period, days
+	SpotDipDays            Range // spot_dips: dip FWHM, days
+	SpotDipLifetimeRots    Range // spot_dips: coherence time of the dip depth, rotations
+	HarmonicPeriodDays     Range // harmonic: variability period, days
+	GapRampTauDays         Range // gap_ramps: e-folding time of the ramps, days
+	RollingBandPeriodDays  Range // rolling_band: dip period, days
+	RollingBandDipDays     Range // rolling_band: dip length, days
+	RollingBandEpisodes    Range // rolling_band: number of flagged episodes holding the dips (rounded down)
+	RollingBandEpisodeDays Range // rolling_band: episode length, days
 }
 
 // KindWeight is one kind of false alarm and its relative frequency.
@@ -166,6 +183,7 @@ func DefaultKnobs() *Knobs {
 			ZeroCrossingRate:    0.02,   // same files: 68–105 flagged 16
 			AnomalyRate:         0.0025, // same files: 9–13 flagged 16384
 			NoFinePointRate:     8,      // same files: 33–77 cadences flagged 32768 per quarter, in short episodes
+			NoFinePointDays:     Range{0.05, 0.3},
 			OutlierRate:         0.0005, // impulsive outliers (bit 2048)
 			SPSDRate:            1.0,    // ≈ 1 SPSD per star-year on average (Data Release Notes: hundreds per quarter over the field's ≈ 160 k targets, concentrated on some)
 			RollingBandProb:     0.3,    // rolling band affects a minority of channels
@@ -203,6 +221,7 @@ func DefaultKnobs() *Knobs {
 			TrendAmp:         Range{2e-5, 5e-4},
 			RampAmp:          Range{3e-5, 6e-4}, // thermal settling after downlinks: tens to hundreds of ppm
 			RampTauDays:      Range{0.2, 1.0},
+			RampScatter:      0.5,
 			SPSDDepth:        Range{1e-4, 2e-3},
 			SPSDRecovery:     Range{0.3, 0.9},
 			SPSDTauDays:      Range{0.1, 1.0},
@@ -224,7 +243,8 @@ func DefaultKnobs() *Knobs {
 			BackgroundProb:      0.45,
 			BackgroundDepth:     Range{3e-4, 1e-2}, // planet-like depths: hot Jupiters ≈ 1 %, super-Earths ≈ 300 ppm
 			CompanionDilution:   Range{0.5, 1.0},
-			EllipsoidalPerMorph: 0.05,
+			ShapeFlatness:       3,
+			EllipsoidalPerMorph: 0.05, // a morph-1 binary: ≈ 2.5 % ellipsoidal modulation, as W UMa light curves
 			EllipsoidalMorph:    0.5,
 			ReflectionShare:     0.2,
 			SecondaryMES:        7.1, // SPEC A4
@@ -242,7 +262,21 @@ func DefaultKnobs() *Knobs {
 				{KindGapRamps, 1},
 				{KindRollingBand, 1},
 			},
-			MES: Range{10, 25}, // strong enough to stand above the noise's own box-search peaks (SNR ≈ 8–12)
+			MES:          Range{10, 25}, // strong enough to stand above the noise's own box-search peaks (SNR ≈ 8–12)
+			EventScatter: 0.3,
+
+			DesatGlitchCadences:    Range{2, 5},      // a few cadences of pointing recovery after the wheels unload
+			SingleEventPeriodDays:  Range{40, 110},   // long periods: three events among few epochs (≤ span/3)
+			SingleEventDays:        Range{0.08, 0.4}, // SPSD residuals and spacecraft events last hours
+			SpotDipPeriodDays:      Range{2, 15},     // active, fairly fast rotators
+			SpotDipDays:            Range{0.15, 0.4}, // narrow enough to survive a 1–1.5-d detrending window
+			SpotDipLifetimeRots:    Range{2, 6},      // spots evolve over a few rotations
+			HarmonicPeriodDays:     Range{0.3, 2},    // short enough that detrending leaves the peaked minima
+			GapRampTauDays:         Range{0.1, 0.3},  // thermal settling: hours
+			RollingBandPeriodDays:  Range{1, 6},
+			RollingBandDipDays:     Range{0.08, 0.25},
+			RollingBandEpisodes:    Range{1, 3},
+			RollingBandEpisodeDays: Range{30, 70},
 		},
 		Confirmed: ConfirmedKnobs{
 			Multiplicity: [3]float64{0.7, 0.2, 0.1}, // about a fifth of Kepler hosts are multis

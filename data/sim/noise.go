@@ -178,7 +178,7 @@ func (nz *starNoise) addRamps(r *rand.Rand, nk *NoiseKnobs, cal *calendar, f []f
 		nz.rampSign = -1
 	}
 	for _, tr := range cal.resumes {
-		a := nz.rampSign * amp * uniform(r, 0.5, 1.5)
+		a := nz.rampSign * amp * uniform(r, 1-nk.RampScatter, 1+nk.RampScatter)
 		addRamp(cal.time, f, tr, a, tau)
 	}
 }
