@@ -7,13 +7,14 @@ import (
 	"transitbench/data/sim"
 )
 
-// TestSimulatedSet builds a small set with the real simulator in two data directories and checks that the
-// fingerprints agree, the answers follow the plan, and ValidTimes matches the materialised light curves.
+// TestSimulatedSet builds a small set with the real simulator in two data directories, with one and with three
+// workers, and checks that the fingerprints agree, the answers follow the plan, and ValidTimes matches the
+// materialised light curves.
 func TestSimulatedSet(t *testing.T) {
 	comp := Composition{Injected: 2, Untouched: 2, EB: 1, Confirmed: 1}
 	var sets []*Set
-	for range 2 {
-		s, err := Open(t.TempDir(), "simtest", Options{Composition: &comp})
+	for _, workers := range []int{1, 3} { // the order stars finish in must not matter
+		s, err := Open(t.TempDir(), "simtest", Options{Composition: &comp, Workers: workers})
 		if err != nil {
 			t.Fatal(err)
 		}
