@@ -328,11 +328,13 @@ func checkParsed(t *testing.T, c *lc.LightCurve) {
 func BenchmarkReadKeplerFITS(b *testing.B) {
 	paths := []string{keplerPath(b, 0), keplerPath(b, 1), keplerPath(b, 2)}
 	b.ReportAllocs()
+	start := processCPU()
 	for b.Loop() {
 		if _, err := ReadKeplerFITS(paths...); err != nil {
 			b.Fatal(err)
 		}
 	}
+	reportCPU(b, start)
 }
 
 func TestReadKeplerFITSGzip(t *testing.T) {

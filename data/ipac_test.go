@@ -187,9 +187,11 @@ func FuzzParseIPAC(f *testing.F) {
 func BenchmarkReadIPAC(b *testing.B) {
 	p := filepath.Join(dvDir, dvTables[0].file)
 	b.ReportAllocs()
+	start := processCPU()
 	for b.Loop() {
 		if _, err := ReadIPAC(p); err != nil {
 			b.Fatal(err)
 		}
 	}
+	reportCPU(b, start)
 }

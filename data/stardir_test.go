@@ -198,11 +198,13 @@ func BenchmarkWriteStarDir(b *testing.B) {
 	s := kepler90Star()
 	dir := b.TempDir()
 	b.ReportAllocs()
+	start := processCPU()
 	for b.Loop() {
 		if err := WriteStarDir(dir, c, s); err != nil {
 			b.Fatal(err)
 		}
 	}
+	reportCPU(b, start)
 }
 
 // BenchmarkAppendCSV formats the same star into a reused buffer, without the file system.
@@ -210,9 +212,11 @@ func BenchmarkAppendCSV(b *testing.B) {
 	c := synthCurve(17600, 3)
 	buf := make([]byte, 0, 1<<20)
 	b.ReportAllocs()
+	start := processCPU()
 	for b.Loop() {
 		buf = AppendCSV(buf[:0], c)
 	}
+	reportCPU(b, start)
 	b.SetBytes(int64(len(buf)))
 }
 
@@ -223,9 +227,11 @@ func BenchmarkReadStarDir(b *testing.B) {
 		b.Fatal(err)
 	}
 	b.ReportAllocs()
+	start := processCPU()
 	for b.Loop() {
 		if _, _, err := ReadStarDir(dir); err != nil {
 			b.Fatal(err)
 		}
 	}
+	reportCPU(b, start)
 }

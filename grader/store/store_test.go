@@ -563,6 +563,7 @@ func BenchmarkPutOutcome(b *testing.B) {
 	o.StderrTail = strings.Repeat("warning: something\n", 100)
 	i := 0
 	b.ReportAllocs()
+	start := processCPU()
 	for b.Loop() {
 		o.StarID = fmt.Sprintf("a-%07d", i)
 		i++
@@ -570,6 +571,7 @@ func BenchmarkPutOutcome(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+	reportCPU(b, start)
 }
 
 func TestOpenOddPath(t *testing.T) {
