@@ -260,7 +260,13 @@ func runStars(tmp string, p *buildPlan, opt Options, gen generator, done map[int
 // makeStar simulates one star and records its metadata, digest and answer. It checks that the generator's
 // calendar (cadences) matches the light curve and that every cadence valid by its quality flags has a finite
 // flux, since ValidTimes relies on both.
-func makeStar(gen generator, sp starSpec) (journalLine, error) {
+func makeStar(gen generator, sp starSpec) (line journalLine, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("sets: the generator failed on star %s (set %s, index %d, seed %d): %v; report it with "+
+				"these numbers", sp.ID, sp.Set, sp.Index, sp.Seed, p)
+		}
+	}()
 	r, err := materialise(gen, sp)
 	if err != nil {
 		return journalLine{}, err

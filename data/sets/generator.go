@@ -36,9 +36,15 @@ type generator interface {
 }
 
 // materialise makes one star and stamps its id on the star description and the answer; it checks that the
-// generator made the category asked for.
-func materialise(g generator, sp starSpec) (*starResult, error) {
-	r, err := g.generate(sp)
+// generator made the category asked for, and turns a panic of the generator into an error.
+func materialise(g generator, sp starSpec) (r *starResult, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			r, err = nil, fmt.Errorf("sets: the generator failed on star %s (set %s, index %d, seed %d): %v; report "+
+				"it with these numbers", sp.ID, sp.Set, sp.Index, sp.Seed, p)
+		}
+	}()
+	r, err = g.generate(sp)
 	if err != nil {
 		return nil, fmt.Errorf("sets: simulating star %s: %w", sp.ID, err)
 	}

@@ -475,3 +475,19 @@ func TestConcurrentOpenBuildsOnce(t *testing.T) {
 		t.Errorf("four concurrent opens made %d stars, want %d (one build)", n, comp.Total())
 	}
 }
+
+func TestGeneratorPanicIsAnError(t *testing.T) {
+	_, err := Open(t.TempDir(), Dev, Options{Composition: &small, gen: &panicGen{}})
+	if err == nil || !strings.Contains(err.Error(), "generator failed on star") {
+		t.Errorf("a panicking generator gave %v", err)
+	}
+}
+
+type panicGen struct{ fakeGen }
+
+func (g *panicGen) generate(sp starSpec) (*starResult, error) {
+	if sp.Index == 3 {
+		panic("index out of range")
+	}
+	return g.fakeGen.generate(sp)
+}
