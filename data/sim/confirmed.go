@@ -39,7 +39,7 @@ func addConfirmed(spec Spec, k *Knobs, cal *calendar, st star, m *meter, signal 
 				continue
 			}
 			p.RpRs = kk
-			out = append(out, *applyPlanet(p, m, cal, signal))
+			out = append(out, *applyPlanet(p, m, cal.time, signal))
 			break
 		}
 	}

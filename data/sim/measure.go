@@ -25,14 +25,19 @@ const gapDays = 0.5
 // newMeter detrends the valid cadences of flux with a biweight window of max(MinWindowDays, WindowDurations ×
 // 12 h) (the longest duration measured is CDPP's 12 h).
 func newMeter(cal *calendar, flux []float64, k *Knobs) *meter {
-	m := &meter{cache: map[float64]float64{}}
-	var f []float64
+	var t, f []float64
 	for i := range cal.time {
 		if cal.valid(i) && !math.IsNaN(flux[i]) {
-			m.t = append(m.t, cal.time[i])
+			t = append(t, cal.time[i])
 			f = append(f, flux[i])
 		}
 	}
+	return meterFrom(t, f, k)
+}
+
+// meterFrom returns the meter of valid cadences at times t (sorted) with flux f.
+func meterFrom(t, f []float64, k *Knobs) *meter {
+	m := &meter{t: t, cache: map[float64]float64{}}
 	m.window = math.Max(k.Measure.MinWindowDays, k.Measure.WindowDurations*0.5)
 	trend := biweightTrend(m.t, f, m.window)
 	m.flat = make([]float64, len(f))

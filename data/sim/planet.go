@@ -126,8 +126,8 @@ func drawOrbit(r *rand.Rand, pk *PlanetKnobs, m *meter, st star, prange Range) (
 // injectPlanet adds one planet to signal (SPEC A4, stream "planet"): MES uniform in Planet.MES, orbit from
 // drawOrbit, limb darkening from the star's Teff and log g, and Rp/R★ solved so that the MES measured on the
 // planet-free flux equals the drawn MES. A draw needing Rp/R★ above MaxRpRs is redrawn (up to Redraws times).
-func injectPlanet(spec Spec, k *Knobs, cal *calendar, st star, m *meter, signal []float64) (*data.Planet, error) {
-	r := stream(spec.Seed, "planet")
+func injectPlanet(seed uint64, k *Knobs, times []float64, st star, m *meter, signal []float64) (*data.Planet, error) {
+	r := stream(seed, "planet")
 	pk := &k.Planet
 	target := uniform(r, pk.MES.Lo, pk.MES.Hi)
 	var best transit.Params
@@ -149,13 +149,13 @@ func injectPlanet(spec Spec, k *Knobs, cal *calendar, st star, m *meter, signal 
 			best = p
 		}
 	}
-	return applyPlanet(best, m, cal, signal), nil
+	return applyPlanet(best, m, times, signal), nil
 }
 
-// applyPlanet multiplies signal by planet p's exposure-averaged flux and returns its answer.
-func applyPlanet(p transit.Params, m *meter, cal *calendar, signal []float64) *data.Planet {
-	model := make([]float64, len(cal.time))
-	p.Flux(model, cal.time)
+// applyPlanet multiplies signal (at times) by planet p's exposure-averaged flux and returns its answer.
+func applyPlanet(p transit.Params, m *meter, times, signal []float64) *data.Planet {
+	model := make([]float64, len(times))
+	p.Flux(model, times)
 	for i := range signal {
 		signal[i] *= model[i]
 	}

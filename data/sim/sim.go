@@ -62,7 +62,7 @@ func Generate(spec Spec, k *Knobs) (*Result, error) {
 	var err error
 	switch spec.Category {
 	case data.CategoryInjected:
-		res.Answer.Planet, err = injectPlanet(spec, k, cal, st, m, signal)
+		res.Answer.Planet, err = injectPlanet(spec.Seed, k, cal.time, st, m, signal)
 		res.Answer.Scored = true
 	case data.CategoryUntouched:
 		res.Answer.Scored = true
