@@ -108,7 +108,7 @@ func printVet(cmd *cobra.Command, rep vetReport) error {
 		{"MES", fmt.Sprintf("%.2f  (σ_D %s)", f.MES, ppm(f.SigmaD))},
 		{"odd / even", fmt.Sprintf("%s / %s  (%.1fσ apart)", ppm(f.OddDepth), ppm(f.EvenDepth), f.OddEvenSigma)},
 		{"secondary", fmt.Sprintf("%s ± %s at phase %.3f  (MES %.1f)", ppm(f.SecondaryDepth), ppm(f.SecondaryDepthErr), f.SecondaryPhase, f.SecondaryMES)},
-		{"shape", fmt.Sprintf("V-shape %.2f, trapezoid depth %s, T14 %.2f h", f.VShape, ppm(f.TrapezoidDepth), 24*f.TrapezoidDurationDays)},
+		{"shape", fmt.Sprintf("V-shape %.2f (V over box %+.1fσ), trapezoid depth %s, T14 %.2f h", f.VShape, f.VShapeSigma, ppm(f.TrapezoidDepth), 24*f.TrapezoidDurationDays)},
 		{"single event", fmt.Sprintf("%.2f of SNR², strongest event %.1fσ", f.SingleEventFraction, f.MaxSingleEventSNR)},
 		{"transit to transit", fmt.Sprintf("depth χ²/dof %.2f, %.0f %% within 1 d after a gap", f.EventChi2, 100*f.GapEdgeFraction)},
 		{"Rp/R★", fmt.Sprintf("%.4f", f.RpRs)},

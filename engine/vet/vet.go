@@ -54,7 +54,12 @@ type Features struct {
 
 	// Shape from a least-squares trapezoid fit to the folded transit (smoothed by the exposure): VShape is the
 	// ingress fraction, T12/(T14/2), 0 for a box and 1 for a V; the fitted depth and total duration.
-	VShape                float64 `json:"v_shape"`
+	VShape float64 `json:"v_shape"`
+	// VShapeSigma says how strongly the data prefer a V to a box: √|Δχ²| with the sign of Δχ² = χ²(best
+	// trapezoid with ingress fraction ≤ 0.3) − χ²(best with ≥ 0.7), χ² in units of the per-cadence variance
+	// out of transit. Near 0 when the transit is too shallow to show its shape (VShape is then noise); large
+	// and positive for a V-shaped eclipse, large and negative for a box-like transit.
+	VShapeSigma           float64 `json:"v_shape_sigma"`
 	TrapezoidDepth        float64 `json:"trapezoid_depth"`
 	TrapezoidDurationDays float64 `json:"trapezoid_duration_days"`
 
@@ -143,6 +148,7 @@ type curve struct {
 	duration float64
 	cadence  float64
 	m        float64 // cadences in a full transit window, D / cadence
+	sigma    float64 // per-cadence scatter out of transit, 1.4826·MAD; 0 when unknown
 }
 
 // newCurve keeps the valid cadences and measures the baseline (median flux outside the transit windows).
@@ -180,6 +186,11 @@ func newCurve(t, flat []float64, period, t0, duration float64) *curve {
 	base := noise.Median(out)
 	if len(out) == 0 {
 		base = noise.Median(slices.Clone(flux))
+	} else {
+		for i := range out {
+			out[i] = math.Abs(out[i] - base)
+		}
+		c.sigma = madToSigma * noise.Median(out)
 	}
 	c.y = make([]float64, len(flux))
 	for i := range flux {
@@ -357,7 +368,9 @@ func (c *curve) shape(f *Features) {
 	s := make([]float64, len(xs))
 	bestChi2 := math.Inf(1)
 	var bestT, bestF float64 // T in units of D, ingress fraction
+	lastChi2 := math.Inf(1)  // χ² of the latest shape tried
 	try := func(tRel, ingress float64) {
+		lastChi2 = math.Inf(1)
 		if tRel < 0.5-1e-9 || tRel > 1.5+1e-9 || ingress < 0.02-1e-9 || ingress > 1+1e-9 {
 			return
 		}
@@ -377,15 +390,28 @@ func (c *curve) shape(f *Features) {
 			r := ys[j] - depth*s[j]
 			chi2 += ws[j] * r * r
 		}
+		lastChi2 = chi2
 		if chi2 < bestChi2 {
 			bestChi2, bestT, bestF = chi2, tRel, ingress
 			f.VShape, f.TrapezoidDepth, f.TrapezoidDurationDays = ingress, depth, total
 		}
 	}
+	chiBox, chiV := math.Inf(1), math.Inf(1)
 	for i := 0; i <= 10; i++ {
 		for j := 0; j <= 10; j++ {
-			try(0.5+0.1*float64(i), math.Max(0.02, 0.1*float64(j)))
+			ingress := math.Max(0.02, 0.1*float64(j))
+			try(0.5+0.1*float64(i), ingress)
+			switch {
+			case j <= 3:
+				chiBox = math.Min(chiBox, lastChi2)
+			case j >= 7:
+				chiV = math.Min(chiV, lastChi2)
+			}
 		}
+	}
+	if c.sigma > 0 && !math.IsInf(chiBox, 0) && !math.IsInf(chiV, 0) {
+		d := (chiBox - chiV) / (c.sigma * c.sigma)
+		f.VShapeSigma = math.Copysign(math.Sqrt(math.Abs(d)), d)
 	}
 	t0, f0 := bestT, bestF
 	for i := -5; i <= 5; i++ {

@@ -67,8 +67,8 @@ func TestPlanetLooksLikeAPlanet(t *testing.T) {
 	}
 	// Ingress fraction of this transit: T12/(T14/2) ≈ 2k/(1+k)/(1−b²) ≈ 0.05; limb darkening rounds the bottom,
 	// so the trapezoid takes a somewhat longer ingress.
-	if f.VShape > 0.4 {
-		t.Errorf("V-shape %.2f: a small planet's transit is box-like", f.VShape)
+	if f.VShape > 0.4 || f.VShapeSigma > -5 {
+		t.Errorf("V-shape %.2f (%.1fσ): a small planet's transit is box-like, and at MES ≈ 85 clearly so", f.VShape, f.VShapeSigma)
 	}
 	if f.SingleEventFraction > 0.1 {
 		t.Errorf("single-event fraction %.2f: 66 equal transits should give ≈ 1/66", f.SingleEventFraction)
@@ -139,8 +139,8 @@ func TestVShape(t *testing.T) {
 	f := Compute(times, flux, p.PeriodDays, p.T0Days, p.DurationDays(), sun)
 	// A grazing eclipse's sides are curved (the chord of the covered limb), so the best trapezoid is a
 	// near-V (measured: 0.78) rather than exactly 1; the planet above fits ≈ 0.3.
-	if f.VShape < 0.7 {
-		t.Errorf("V-shape %.2f for a grazing eclipse, want ≥ 0.7", f.VShape)
+	if f.VShape < 0.7 || f.VShapeSigma < 5 {
+		t.Errorf("V-shape %.2f (%.1fσ) for a grazing eclipse, want ≥ 0.7 and a clear preference", f.VShape, f.VShapeSigma)
 	}
 	if math.Abs(f.TrapezoidDurationDays/p.DurationDays()-1) > 0.2 {
 		t.Errorf("trapezoid duration %.3f d, model T14 %.3f d", f.TrapezoidDurationDays, p.DurationDays())
