@@ -146,7 +146,7 @@ func TestSupersampleAccuracy(t *testing.T) {
 
 func TestLimbDarkening(t *testing.T) {
 	u1, u2 := LimbDarkening(5772, 4.44)
-	// The Sun in the Kepler band: Claret & Bloemen (2011) give u1 ≈ 0.40, u2 ≈ 0.26 (±0.05 in this table).
+	// The Sun in the Kepler band: about u1 ≈ 0.40, u2 ≈ 0.26 (Claret & Bloemen 2011); the table is coarse.
 	if math.Abs(u1-0.40) > 0.05 || math.Abs(u2-0.26) > 0.05 {
 		t.Errorf("Sun: u1, u2 = %v, %v", u1, u2)
 	}

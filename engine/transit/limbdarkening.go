@@ -5,10 +5,12 @@ import "math"
 // ldTeff and ldLogg are the grid of the limb-darkening table; ldU1 and ldU2 hold the quadratic coefficients
 // of the Kepler band at [M/H] = 0 and 2 km/s microturbulence, row per logg, column per Teff.
 //
-// The values are a coarse, rounded reading of Claret & Bloemen (2011, A&A 529, A75, ATLAS models, Kepler
-// passband; VizieR J/A+A/529/A75), good to about ±0.05 in each coefficient over 4,000–7,000 K: enough to give
-// simulated transits the right shape, not meant for fitting real stars. Below 4,000 K the ATLAS values are
-// uncertain and the table is held flat.
+// The values approximate the Kepler-band quadratic coefficients of Claret & Bloemen (2011, A&A 529, A75,
+// ATLAS models; VizieR J/A+A/529/A75) on a coarse grid — u1 falling and u2 rising with Teff, a Sun-like star
+// near u1 ≈ 0.40, u2 ≈ 0.26 — rounded to 0.01 and not interpolated from the published grid itself: expect
+// differences of up to ≈ 0.05–0.1 per coefficient. That is enough to give simulated transits a realistic
+// shape; it is not meant for fitting real stars (use the published tables for that). Below 4,000 K the table
+// is held flat.
 var (
 	ldTeff = []float64{3500, 4000, 4500, 5000, 5500, 6000, 6500, 7000, 7500}
 	ldLogg = []float64{3.5, 4.5}
