@@ -38,7 +38,7 @@ func MeasureModulation(t, flux []float64, periodDays, t0Days, durationDays float
 	if !(periodDays > 0) || !(durationDays >= 0) {
 		return m
 	}
-	var tv []float64 // valid times
+	tv := make([]float64, 0, len(t)) // valid times
 	for i := range t {
 		if finite(t[i]) && finite(flux[i]) {
 			tv = append(tv, t[i])
@@ -51,8 +51,9 @@ func MeasureModulation(t, flux []float64, periodDays, t0Days, durationDays float
 	half := durationDays/2 + c
 	// resid holds the flux of the fitted cadences (their residuals once the fit is known), NaN elsewhere.
 	resid := make([]float64, len(flux))
-	var xs, ys []float64
-	var idx []int
+	xs := make([]float64, 0, len(t))
+	ys := make([]float64, 0, len(t))
+	idx := make([]int, 0, len(t))
 	for i, ti := range t {
 		resid[i] = math.NaN()
 		if !finite(ti) || !finite(flux[i]) {

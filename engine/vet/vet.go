@@ -153,8 +153,8 @@ type curve struct {
 
 // newCurve keeps the valid cadences and measures the baseline (median flux outside the transit windows).
 func newCurve(t, flat []float64, period, t0, duration float64) *curve {
-	c := &curve{period: period, t0: t0, duration: duration}
-	var flux []float64
+	c := &curve{period: period, t0: t0, duration: duration, t: make([]float64, 0, len(t))}
+	flux := make([]float64, 0, len(t))
 	for i := range t {
 		if finite(t[i]) && finite(flat[i]) {
 			c.t = append(c.t, t[i])
@@ -168,7 +168,7 @@ func newCurve(t, flat []float64, period, t0, duration float64) *curve {
 	c.m = math.Max(1, duration/c.cadence)
 	c.dt = make([]float64, len(c.t))
 	c.epoch = make([]int, len(c.t))
-	var out []float64
+	out := make([]float64, 0, len(c.t))
 	for i, ti := range c.t {
 		k := math.Floor((ti-t0)/period + 0.5)
 		c.epoch[i] = int(k)
