@@ -75,5 +75,7 @@ type screenKeys struct {
 	km    *KeyMap
 }
 
-func (s screenKeys) ShortHelp() []key.Binding { return append(append([]key.Binding{}, s.short...), s.km.ShortHelp()...) }
+func (s screenKeys) ShortHelp() []key.Binding {
+	return append(append([]key.Binding{}, s.short...), s.km.ShortHelp()...)
+}
 func (s screenKeys) FullHelp() [][]key.Binding { return s.km.FullHelp() }

@@ -10,6 +10,8 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/progress"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
 )
 
 // state is the screen the root model shows.
@@ -283,6 +285,13 @@ func (m Model) keys() help.KeyMap {
 func (m Model) View() string {
 	w, h := m.ctx.Width, m.ctx.Height
 	helpView := m.help.View(m.keys())
+	helpLines := strings.Split(helpView, "\n")
+	for i, l := range helpLines {
+		if lipgloss.Width(l) > w {
+			helpLines[i] = ansi.Truncate(l, w-1, "…")
+		}
+	}
+	helpView = strings.Join(helpLines, "\n")
 	bodyH := max(h-strings.Count(helpView, "\n")-1, 1)
 	var body string
 	switch m.state {
