@@ -309,6 +309,12 @@ func fitsLayout(raw []byte, want string) (int, error) {
 		if err != nil {
 			return 0, fmt.Errorf("header %d: %v", hdu, err)
 		}
+		if v, ok := cards["TFIELDS"]; ok {
+			// The decoder allocates per field before reading any; the FITS standard allows at most 999.
+			if n, err := strconv.Atoi(v); err != nil || n < 0 || n > 999 {
+				return 0, fmt.Errorf("header %d: card TFIELDS = %q is not a field count between 0 and 999", hdu, v)
+			}
+		}
 		padded := (size + fitsBlock - 1) / fitsBlock * fitsBlock
 		if padded > int64(len(raw)-off) {
 			return 0, fmt.Errorf("truncated: HDU %d needs %d data bytes but only %d remain", hdu, size, len(raw)-off)

@@ -200,6 +200,9 @@ func TestReadKeplerFITSDamaged(t *testing.T) {
 		{"absurd row count", func(b []byte) []byte {
 			return replaceCard(t, b, "NAXIS2  =                 1021", "NAXIS2  = 99999999999999999999")
 		}, "NAXIS2"},
+		{"absurd field count", func(b []byte) []byte {
+			return replaceCard(t, b, "TFIELDS =                   20", "TFIELDS =           2000000000")
+		}, "TFIELDS"},
 		{"not SIMPLE", func(b []byte) []byte {
 			return replaceCard(t, b, "SIMPLE  =                    T", "SIMPLE  =                    F")
 		}, "SIMPLE"},
@@ -381,4 +384,27 @@ func TestReadKeplerFITSRefusesMixedStars(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "KIC 11442794") || !strings.Contains(err.Error(), "one star") {
 		t.Errorf("quarters of two stars stitched: %v", err)
 	}
+}
+
+func FuzzDecodeKeplerFITS(f *testing.F) {
+	raw, err := os.ReadFile(keplerPath(f, 1))
+	if err != nil {
+		f.Fatal(err)
+	}
+	end, err := fitsLayout(raw, "LIGHTCURVE")
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(raw[:end])
+	f.Add(raw[:2*fitsBlock])
+	f.Fuzz(func(t *testing.T, b []byte) {
+		c, _, err := decodeKeplerFITS(b, "fuzz.fits")
+		if err != nil {
+			if !strings.Contains(err.Error(), "fuzz.fits") {
+				t.Fatalf("error %q does not name the file", err)
+			}
+			return
+		}
+		checkParsed(t, c)
+	})
 }
