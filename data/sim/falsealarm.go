@@ -132,8 +132,8 @@ func plantFalseAlarm(spec Spec, k *Knobs, cal *calendar, nz *starNoise, fa faPla
 		period := uniform(r, fk.HarmonicPeriodDays.Lo, fk.HarmonicPeriodDays.Hi)
 		t0 := m.t[0] + period*r.Float64()
 		w := 0.2 * period
-		// The mean of the normalised profile over |φ| < 0.1 is ≈ 0.86 of its minimum (numerically).
-		a := depthFor(period, t0, w, transitsWithData(m.t, period, t0, w)) / 0.86
+		// The normalised profile's mean over |φ| < 0.1 is Σ c_h sin(0.2πh)/(0.2πh) / 1.9 ≈ 0.81 of its minimum.
+		a := depthFor(period, t0, w, transitsWithData(m.t, period, t0, w)) / 0.811
 		for i, ti := range t {
 			ph := 2 * math.Pi * (ti - t0) / period
 			f[i] -= a * (math.Cos(ph) + 0.6*math.Cos(2*ph) + 0.3*math.Cos(3*ph)) / 1.9
