@@ -76,17 +76,19 @@ type Features struct {
 	// Kepler DV hot Jupiters: 3.6–240).
 	EventChi2 float64 `json:"event_chi2"`
 	// GapEdgeFraction is the share of the transits with data whose mid-time lies within 1 d after the end of
-	// a gap longer than 0.5 d, where thermal settling ramps sit. Kepler-like data (a gap every ≈ 30 d) give a
-	// steady signal about 1/30 per day of period coverage; ramps folded together give much more.
+	// a gap longer than 0.5 d, where thermal settling ramps sit. With Kepler's monthly downlinks a steady signal
+	// has about 1 d / 30 d ≈ 3 % of its transits there; ramps folded together have most of theirs.
 	GapEdgeFraction float64 `json:"gap_edge_fraction"`
 
 	// RpRs ≈ √(TrapezoidDepth): the radius ratio the depth implies for a dark disk (no limb darkening).
 	RpRs float64 `json:"rp_rs"`
 	// ExpectedDurationDays is the T14 of a central (b = 0) transit of a body of radius RpRs on a circular
 	// orbit at this period around the star (transit.DurationT14 with transit.ARs); DurationRatio is
-	// DurationDays / ExpectedDurationDays. A planet has a ratio ≤ 1 (b > 0 shortens it); much above 1 points to a
-	// larger or lower-density primary than the star's, i.e. an eclipsing binary or a wrong star. 0 without the
-	// star's radius and mass.
+	// DurationDays / ExpectedDurationDays. A planet has a ratio ≤ 1 (b > 0 shortens it); much above 1 points to
+	// a larger or lower-density primary than the star's, i.e. an eclipsing binary or a wrong star. 0 without
+	// the star's radius and mass. (TrapezoidDurationDays / ExpectedDurationDays is the same test on the fitted
+	// duration: free of a search grid's steps, but noisy below MES ≈ 15 and ≈ 5 % long for limb-darkened
+	// transits.)
 	ExpectedDurationDays float64 `json:"expected_duration_days"`
 	DurationRatio        float64 `json:"duration_ratio"`
 
