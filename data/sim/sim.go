@@ -14,6 +14,8 @@ import (
 const Version = "sim-1"
 
 // Spec identifies one star of a data set. The builder derives Seed from (Version, set name, set seed, Index).
+// The star depends on Seed, Category, Population and ID only (ID is copied into star.json and the answer); Set
+// and Index name the star in error messages.
 type Spec struct {
 	Set        string // set name ("dev", "A", "B", "train", ...)
 	Index      int    // position in the set
