@@ -169,9 +169,9 @@ func TestResolveTarget(t *testing.T) {
 		{foldTarget{targetTruth, 0}, ephemeris{"truth", 10, 105, 0.2}, true},
 		{foldTarget{targetPeak, 0}, ephemeris{"peak 1", 3.001, 101, 0.09}, true},
 		{foldTarget{targetPeak, 1}, ephemeris{}, false},
-		{foldTarget{targetRow, 0}, ephemeris{"row 1", 10.001, 105, 0.2}, true},                // claimed: the truth's T14
-		{foldTarget{targetRow, 1}, ephemeris{"row 2", 3, 101, 0.09}, true},                    // a peak within 1 %
-		{foldTarget{targetRow, 2}, ephemeris{"row 3", 44, 120, defaultDurationDays}, true},    // neither
+		{foldTarget{targetRow, 0}, ephemeris{"row 1", 10.001, 105, 0.2}, true},             // claimed: the truth's T14
+		{foldTarget{targetRow, 1}, ephemeris{"row 2", 3, 101, 0.09}, true},                 // a peak within 1 %
+		{foldTarget{targetRow, 2}, ephemeris{"row 3", 44, 120, defaultDurationDays}, true}, // neither
 		{foldTarget{targetRow, 3}, ephemeris{}, false},
 	}
 	for _, tt := range tests {
