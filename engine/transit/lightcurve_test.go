@@ -158,6 +158,10 @@ func TestLimbDarkening(t *testing.T) {
 		}
 		prev = a
 	}
+	// A 4,000-K dwarf: Claret, Hauschildt & Witte (2012) give u1 = 0.5068, u2 = 0.2043 (logg 4.5, PHOENIX).
+	if a, b := LimbDarkening(4000, 4.5); math.Abs(a-0.5068) > 0.006 || math.Abs(b-0.2043) > 0.006 {
+		t.Errorf("4,000 K dwarf: u1, u2 = %v, %v", a, b)
+	}
 	a, b := LimbDarkening(20000, 6)
 	c, d := LimbDarkening(7500, 4.5)
 	if a != c || b != d {

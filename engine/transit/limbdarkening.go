@@ -3,31 +3,31 @@ package transit
 import "math"
 
 // ldTeff and ldLogg are the grid of the limb-darkening table; ldU1 and ldU2 hold the quadratic coefficients
-// of the Kepler band at [M/H] = 0 and 2 km/s microturbulence, row per logg, column per Teff.
+// of the Kepler band at [M/H] = 0 and 2 km/s microturbulence, row per logg, column per Teff, rounded to 0.01.
 //
-// The values approximate the Kepler-band quadratic coefficients of Claret & Bloemen (2011, A&A 529, A75,
-// ATLAS models; VizieR J/A+A/529/A75) on a coarse grid — u1 falling and u2 rising with Teff, a Sun-like star
-// near u1 ≈ 0.40, u2 ≈ 0.26 — rounded to 0.01 and not interpolated from the published grid itself: expect
-// differences of up to ≈ 0.05–0.1 per coefficient. That is enough to give simulated transits a realistic
-// shape; it is not meant for fitting real stars (use the published tables for that). Below 4,000 K the table
-// is held flat.
+// Sources. 3,500–4,500 K: Claret, Hauschildt & Witte (2012, A&A 546, A14), PHOENIX models, least-squares
+// fit, Kepler band (table as distributed in john-livingston/limbdark, claret2012_all.txt). 5,000 K and above:
+// approximations of Claret & Bloemen (2011, A&A 529, A75; ATLAS models, Kepler band) — u1 falling and u2
+// rising with Teff, a Sun-like star near u1 ≈ 0.40, u2 ≈ 0.26 — not interpolated from that published grid:
+// expect differences up to ≈ 0.05–0.1 per coefficient. Enough to give simulated transits a realistic shape;
+// not meant for fitting real stars (use the published tables for that).
 var (
 	ldTeff = []float64{3500, 4000, 4500, 5000, 5500, 6000, 6500, 7000, 7500}
 	ldLogg = []float64{3.5, 4.5}
 	ldU1   = [][]float64{
-		{0.60, 0.60, 0.60, 0.53, 0.46, 0.39, 0.33, 0.28, 0.25}, // logg 3.5
-		{0.57, 0.57, 0.58, 0.51, 0.44, 0.37, 0.31, 0.27, 0.24}, // logg 4.5
+		{0.66, 0.80, 0.70, 0.53, 0.46, 0.39, 0.33, 0.28, 0.25}, // logg 3.5
+		{0.42, 0.51, 0.70, 0.51, 0.44, 0.37, 0.31, 0.27, 0.24}, // logg 4.5
 	}
 	ldU2 = [][]float64{
-		{0.12, 0.12, 0.13, 0.18, 0.23, 0.27, 0.30, 0.32, 0.33}, // logg 3.5
-		{0.15, 0.15, 0.14, 0.19, 0.24, 0.28, 0.31, 0.33, 0.34}, // logg 4.5
+		{0.14, 0.00, 0.08, 0.18, 0.23, 0.27, 0.30, 0.32, 0.33}, // logg 3.5
+		{0.32, 0.20, 0.05, 0.19, 0.24, 0.28, 0.31, 0.33, 0.34}, // logg 4.5
 	}
 )
 
 // LimbDarkening returns the quadratic limb-darkening coefficients (u1, u2) of the Kepler band for a star of
 // effective temperature teff (K) and surface gravity logg (cgs, log₁₀ of cm s⁻²), interpolated bilinearly in
-// the table above and clamped to its edges (3,500–7,500 K, logg 3.5–4.5). A NaN input gives the Sun's
-// coefficients (5,772 K, logg 4.44).
+// the table above and clamped to its edges (3,500–7,500 K, logg 3.5–4.5). A NaN input is taken as the Sun's
+// value (5,772 K, logg 4.44).
 func LimbDarkening(teff, logg float64) (u1, u2 float64) {
 	if math.IsNaN(teff) {
 		teff = 5772
