@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
@@ -33,14 +34,15 @@ type vetReport struct {
 func newVetCmd() *cobra.Command {
 	var period, t0, duration, radius, mass float64
 	cmd := &cobra.Command{
-		Use:   "vet FILE --period P --t0 T --duration D",
+		Use:   "vet FILE... --period P --t0 T --duration D",
 		Short: "Vetting statistics of a candidate transit on a light curve",
 		Long: `Compute the vetting statistics of a candidate (period and mid-transit time in days, BKJD; duration T14
 in days) on a light curve: depth and its error, MES, transits with data, odd/even depth difference, the
 strongest secondary eclipse at the same period, the transit's shape (trapezoid ingress fraction), the share
 of the signal in the strongest single event, and the duration against the star's density.
 
-FILE is anything 'transitbench' reads (Kepler FITS, IPAC table, CSV, a star directory). Cadences flagged by
+FILE is anything 'transitbench' reads (Kepler FITS, IPAC table, CSV, a star directory); several Kepler FITS
+files are stitched as quarters of one star (each normalised by its median). Cadences flagged by
 the default quality mask are dropped and the flux is flattened with a time-windowed biweight three times the
 duration wide (engine/detrend). The star's radius and mass come from --radius and --mass, or from star.json
 when FILE is a star directory; without them the duration statistics are 0.
@@ -48,7 +50,12 @@ when FILE is a star directory; without them the duration statistics are 0.
 --json prints {"file", "valid_cadences", "detrend_window_days", "radius_rsun", "mass_msun", "features": {...},
 "raw_modulation": {...}} with the fields of engine/vet.Features and engine/vet.Modulation (depths and
 amplitudes as fractions, times in days, phases in [0, 1)); raw_modulation is measured before detrending.`,
-		Args: cobra.ExactArgs(1),
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return usageErrorf("vet needs a light-curve FILE (or several Kepler FITS files of one star)")
+			}
+			return nil
+		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			for _, name := range []string{"period", "t0", "duration"} {
 				if !cmd.Flags().Changed(name) {
@@ -59,7 +66,14 @@ amplitudes as fractions, times in days, phases in [0, 1)); raw_modulation is mea
 				return usageErrorf("vet: --period (%g) and --duration (%g) must be positive days with duration < period", period, duration)
 			}
 			path := args[0]
-			c, err := data.ReadLightCurve(path)
+			var c *lc.LightCurve
+			var err error
+			if len(args) == 1 {
+				c, err = data.ReadLightCurve(path)
+			} else {
+				path = strings.Join(args, " ")
+				c, err = data.ReadKeplerFITS(args...)
+			}
 			if err != nil {
 				return err
 			}

@@ -116,6 +116,24 @@ func TestVetStarDir(t *testing.T) {
 	}
 }
 
+// TestVetKeplerFITS stitches the three Kepler-90 quarters (Q3–Q5) and vets Kepler-90 d (K00351.03: P 59.737 d,
+// t0 158.960, T14 8.0 h, koi_depth 566 ppm), which transits twice in them.
+func TestVetKeplerFITS(t *testing.T) {
+	files, _ := filepath.Glob(filepath.Join("..", "..", "..", "shared", "data", "kepler", "fits", "kic011442793", "*.fits"))
+	if len(files) != 3 {
+		t.Skipf("reference data not available (%d files)", len(files))
+	}
+	rep := vetJSON(t, append(files, "--period", "59.7371443", "--t0", "158.95974", "--duration", fmt.Sprint(8.0006/24))...)
+	f := rep.Features
+	if f.NTransits < 2 || f.MES < 7.1 {
+		t.Errorf("Kepler-90 d: %d transits, MES %.1f; want ≥ 2 and a detection", f.NTransits, f.MES)
+	}
+	// The box depth over T14 is below the fitted depth; allow for the limb-darkened shape and the noise.
+	if f.Depth < 0.5*566e-6 || f.Depth > 1.2*566e-6 {
+		t.Errorf("Kepler-90 d depth %.0f ppm, KOI depth 566 ppm", f.Depth*1e6)
+	}
+}
+
 func TestVetUsage(t *testing.T) {
 	path, _ := writePlanetCSV(t)
 	cases := []struct {
