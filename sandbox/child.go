@@ -4,7 +4,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"path/filepath"
 	"runtime"
+	"strings"
 )
 
 // childEnv marks a process started by the runner as the sandbox's child; its value is the childConfig as JSON.
@@ -79,4 +81,22 @@ func childFail(status *os.File, err error) {
 		fmt.Fprint(status, err.Error())
 	}
 	os.Exit(127)
+}
+
+// lookPath resolves a bare command name against the PATH in env.
+func lookPath(name string, env []string) (string, error) {
+	if strings.Contains(name, "/") {
+		return name, nil
+	}
+	for _, kv := range env {
+		if p, ok := strings.CutPrefix(kv, "PATH="); ok {
+			for _, d := range filepath.SplitList(p) {
+				c := filepath.Join(d, name)
+				if fi, err := os.Stat(c); err == nil && !fi.IsDir() && fi.Mode()&0o111 != 0 {
+					return c, nil
+				}
+			}
+		}
+	}
+	return "", fmt.Errorf("executing %s: not found on the sandbox PATH", name)
 }

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 	"syscall"
 
@@ -115,24 +114,6 @@ func dropCapabilityBounds() error {
 		return fmt.Errorf("prctl(PR_SET_SECUREBITS): %w", err)
 	}
 	return nil
-}
-
-// lookPath resolves a bare command name against the PATH in env.
-func lookPath(name string, env []string) (string, error) {
-	if strings.Contains(name, "/") {
-		return name, nil
-	}
-	for _, kv := range env {
-		if p, ok := strings.CutPrefix(kv, "PATH="); ok {
-			for _, d := range filepath.SplitList(p) {
-				c := filepath.Join(d, name)
-				if fi, err := os.Stat(c); err == nil && !fi.IsDir() && fi.Mode()&0o111 != 0 {
-					return c, nil
-				}
-			}
-		}
-	}
-	return "", fmt.Errorf("executing %s: not found on the sandbox PATH", name)
 }
 
 // setupMounts builds the solution's view of the filesystem inside the child's private mount namespace:

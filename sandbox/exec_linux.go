@@ -1,7 +1,6 @@
 package sandbox
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -10,7 +9,6 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"time"
 
@@ -21,44 +19,6 @@ import (
 // network (only a loopback interface, down), IPC and hostname.
 const namespaceFlags = syscall.CLONE_NEWNS | syscall.CLONE_NEWPID | syscall.CLONE_NEWNET |
 	syscall.CLONE_NEWIPC | syscall.CLONE_NEWUTS
-
-// child is a started sandbox child and what the runner collects from it.
-type child struct {
-	proc   *os.Process
-	waited chan waitResult
-
-	mu         sync.Mutex
-	killReason string
-	killedAt   time.Time
-	group      bool // kill the process group too (no PID namespace)
-}
-
-type waitResult struct {
-	state *os.ProcessState
-	at    time.Time
-	err   error
-}
-
-// kill ends the child, recording why; only the first reason counts. In a PID namespace the kernel then kills
-// every process of the namespace.
-func (c *child) kill(reason string) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.killReason != "" {
-		return
-	}
-	c.killReason, c.killedAt = reason, time.Now()
-	if c.group {
-		syscall.Kill(-c.proc.Pid, syscall.SIGKILL)
-	}
-	c.proc.Kill()
-}
-
-func (c *child) reason() (string, time.Time) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.killReason, c.killedAt
-}
 
 // startChild starts /proc/self/exe as a sandbox child with cfg, its stdout and stderr going to the given
 // files and its status pipe to status. The start and the wait happen on one locked OS thread, because the
@@ -116,152 +76,6 @@ func startChild(cfg childConfig, stdout, stderr, status *os.File) (*child, error
 	return c, nil
 }
 
-// exec runs the child for one star and fills in res.
-func (s *starRun) exec(ctx context.Context, cfg childConfig, res Result) Result {
-	outR, outW, err := os.Pipe()
-	if err != nil {
-		res.ExitReason, res.StderrTail = ExitStartFailed, "sandbox: "+err.Error()
-		return res
-	}
-	errR, errW, err := os.Pipe()
-	if err != nil {
-		outR.Close()
-		outW.Close()
-		res.ExitReason, res.StderrTail = ExitStartFailed, "sandbox: "+err.Error()
-		return res
-	}
-	stR, stW, err := os.Pipe()
-	if err != nil {
-		outR.Close()
-		outW.Close()
-		errR.Close()
-		errW.Close()
-		res.ExitReason, res.StderrTail = ExitStartFailed, "sandbox: "+err.Error()
-		return res
-	}
-	start := time.Now()
-	c, err := startChild(cfg, outW, errW, stW)
-	outW.Close()
-	errW.Close()
-	stW.Close()
-	if err != nil {
-		outR.Close()
-		errR.Close()
-		stR.Close()
-		res.ExitReason, res.StderrTail = ExitStartFailed, fmt.Sprintf("sandbox: starting the sandbox child: %v", err)
-		return res
-	}
-
-	var (
-		readers sync.WaitGroup
-		stdout  []byte
-		stderr  tailBuffer
-		setup   []byte
-		execAt  time.Time
-	)
-	stderr.max = s.lim.StderrBytes
-	readers.Add(3)
-	go func() {
-		defer readers.Done()
-		stdout = readCapped(outR, s.lim.StdoutBytes, func() { c.kill(ExitOutputLimit) })
-	}()
-	go func() {
-		defer readers.Done()
-		io.Copy(&stderr, errR)
-	}()
-	go func() {
-		defer readers.Done()
-		setup, _ = io.ReadAll(stR)
-		execAt = time.Now()
-	}()
-
-	timer := time.NewTimer(s.lim.WallTime)
-	defer timer.Stop()
-	// RLIMIT_AS caps each process; the watchdog caps the whole tree, which could otherwise hold
-	// Processes × MemoryBytes.
-	interval := memoryWatchInterval
-	if !cfg.Namespaces {
-		interval *= 5 // each look scans the whole /proc
-	}
-	watch := time.NewTicker(interval)
-	defer watch.Stop()
-	var treePeak int64
-	var w waitResult
-wait:
-	for {
-		select {
-		case w = <-c.waited:
-			break wait
-		case <-timer.C:
-			c.kill(ExitTimeout)
-		case <-ctx.Done():
-			c.kill(ExitCancelled)
-		case <-watch.C:
-			rss := treeRSS(c.proc.Pid, cfg.Namespaces)
-			treePeak = max(treePeak, rss)
-			if rss > s.lim.MemoryBytes {
-				c.kill(ExitMemory)
-			}
-		}
-	}
-	if cfg.UID >= 0 && !cfg.Namespaces {
-		killUser(cfg.UID) // without a PID namespace, daemons are found by their user
-	}
-	if c.group {
-		syscall.Kill(-c.proc.Pid, syscall.SIGKILL)
-	}
-	// In a PID namespace every writer is dead once its init has been reaped. Without one, a process that
-	// escaped the group could hold the pipes open: give up on them after a grace period.
-	done := make(chan struct{})
-	go func() { readers.Wait(); close(done) }()
-	select {
-	case <-done:
-	case <-time.After(2 * time.Second):
-		outR.Close()
-		errR.Close()
-		stR.Close()
-		<-done
-	}
-	outR.Close()
-	errR.Close()
-	stR.Close()
-
-	res.Stdout = stdout
-	res.StderrTail = stderr.String()
-	end := w.at
-	reason, killedAt := c.reason()
-	if reason != "" {
-		end = killedAt
-	}
-	if execAt.IsZero() || len(setup) > 0 {
-		execAt = start
-	}
-	if end.After(execAt) {
-		res.Runtime = end.Sub(execAt)
-	}
-	if w.state != nil {
-		if ru, ok := w.state.SysUsage().(*syscall.Rusage); ok {
-			res.PeakRSSBytes = ru.Maxrss * 1024
-		}
-	}
-	res.PeakRSSBytes = max(res.PeakRSSBytes, treePeak)
-	switch {
-	case reason != "":
-		res.ExitReason, res.ExitCode = reason, -1
-	case len(setup) > 0:
-		res.ExitReason = ExitStartFailed
-		res.StderrTail = "sandbox: setting up: " + string(setup) + "\n" + res.StderrTail
-	case w.err != nil || w.state == nil:
-		res.ExitReason, res.StderrTail = ExitStartFailed, fmt.Sprintf("sandbox: waiting for the child: %v", w.err)
-	default:
-		res.ExitReason, res.ExitCode = classify(w.state.Sys().(syscall.WaitStatus), res.StderrTail)
-	}
-	return res
-}
-
-// memoryWatchInterval is how often the runner sums the resident memory of a star's process tree.
-const memoryWatchInterval = 100 * time.Millisecond
-
 // treeRSS returns the resident memory of pid and all its descendants, in bytes. When pid is the init of its
 // own PID namespace, its processes are exactly those listed in the namespace's /proc, reached through
 // /proc/PID/root/proc: a few reads. Otherwise the whole /proc is scanned for the tree under pid (this kernel
@@ -317,61 +131,6 @@ func treeRSS(pid int, ownNamespace bool) int64 {
 	return total
 }
 
-// readCapped reads r to its end and returns at most max bytes. When more than max arrive it calls over once
-// and stops reading.
-func readCapped(r io.Reader, max int, over func()) []byte {
-	var out []byte
-	buf := make([]byte, 64<<10)
-	for {
-		n, err := r.Read(buf)
-		if len(out)+n > max {
-			out = append(out, buf[:max-len(out)]...)
-			over()
-			return out
-		}
-		out = append(out, buf[:n]...)
-		if err != nil {
-			return out
-		}
-	}
-}
-
-// tailBuffer keeps the last max bytes written to it.
-type tailBuffer struct {
-	max int
-	buf []byte
-}
-
-func (t *tailBuffer) Write(p []byte) (int, error) {
-	t.buf = append(t.buf, p...)
-	if len(t.buf) > 2*t.max {
-		t.buf = append(t.buf[:0], t.buf[len(t.buf)-t.max:]...)
-	}
-	return len(p), nil
-}
-
-func (t *tailBuffer) String() string {
-	if len(t.buf) > t.max {
-		return string(t.buf[len(t.buf)-t.max:])
-	}
-	return string(t.buf)
-}
-
-// killUser kills every process whose real user id is uid, and scans again until none is left alive (a process
-// may fork between the scan and the kill, and a killed one takes a moment to die); it gives up after a second.
-func killUser(uid int) {
-	for range 100 {
-		pids := userPIDs(uid)
-		if len(pids) == 0 {
-			return
-		}
-		for _, pid := range pids {
-			syscall.Kill(pid, syscall.SIGKILL)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-}
-
 // userPIDs lists the live processes whose real user id is uid (zombies, already dead, are left out).
 func userPIDs(uid int) []int {
 	entries, _ := os.ReadDir("/proc")
@@ -416,8 +175,6 @@ func allowedCPUs() []int {
 	}
 	return cpus
 }
-
-func isRoot() bool { return os.Geteuid() == 0 }
 
 func probe() Isolation {
 	if isRoot() {
