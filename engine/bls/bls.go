@@ -148,8 +148,8 @@ func Search(t, y, dy []float64, g Grid, obj Objective) (*Result, error) {
 	workers := max(g.Workers, 1)
 	if workers == 1 {
 		s := newSearcher(d, g, os, obj)
-		for p := range np {
-			s.period(r, p)
+		for p := 0; p < np; p += 2 {
+			s.periods(r, p, pairOf(p, np))
 		}
 		return r, nil
 	}
@@ -167,14 +167,22 @@ func Search(t, y, dy []float64, g Grid, obj Objective) (*Result, error) {
 				if lo >= np {
 					return
 				}
-				for p := lo; p < min(lo+block, np); p++ {
-					s.period(r, p)
+				for p := lo; p < min(lo+block, np); p += 2 {
+					s.periods(r, p, pairOf(p, min(lo+block, np)))
 				}
 			}
 		}()
 	}
 	wg.Wait()
 	return r, nil
+}
+
+// pairOf returns the partner p+1 of period index p when it is below end, else −1.
+func pairOf(p, end int) int {
+	if p+1 < end {
+		return p + 1
+	}
+	return -1
 }
 
 func prepare(t, y, dy []float64) (*prepared, error) {
@@ -293,13 +301,14 @@ func checkGrid(g Grid, span float64) error {
 // bin is one phase bin's (or prefix's) weighted flux deviation and weight.
 type bin struct{ wy, w float64 }
 
-// searcher holds one goroutine's work buffer: the phase bins of the current period, turned into prefix sums.
+// searcher holds one goroutine's work buffers: the phase bins of two periods, folded together in one pass
+// over the cadences and then turned into prefix sums.
 type searcher struct {
-	d    *prepared
-	g    Grid
-	os   int
-	obj  Objective
-	bins []bin
+	d          *prepared
+	g          Grid
+	os         int
+	obj        Objective
+	bufA, bufB []bin
 }
 
 func newSearcher(d *prepared, g Grid, os int, obj Objective) *searcher {
@@ -313,38 +322,82 @@ func newSearcher(d *prepared, g Grid, os int, obj Objective) *searcher {
 		nb := int(math.Ceil(per * float64(os) / g.Durations[lo]))
 		n = max(n, 2*nb+2)
 	}
-	return &searcher{d: d, g: g, os: os, obj: obj, bins: make([]bin, n)}
+	return &searcher{d: d, g: g, os: os, obj: obj, bufA: make([]bin, n), bufB: make([]bin, n)}
 }
 
-// period searches period index p and stores its best box in r.
-func (s *searcher) period(r *Result, p int) {
-	d, g := s.d, s.g
-	per := g.Periods[p]
-	lo, hi := 0, len(g.Durations)
-	if g.DurLo != nil {
-		lo, hi = g.DurLo[p], g.DurHi[p]
-	}
-	dmin := g.Durations[lo]
-	nb := int(math.Ceil(per * float64(s.os) / dmin))
-	bw := per / float64(nb)
-	kmax := min(int(math.Round(g.Durations[hi-1]/bw)), nb)
+// plan is the phase binning of one period: nb bins of width bw days, durations lo … hi−1 of the grid (the
+// shortest dmin), boxes up to kmax bins; c holds the bins at 1 … nb (index 0 is the prefix origin) and, after
+// wrapping, their first kmax again at nb+1 … nb+kmax.
+type plan struct {
+	p, lo, hi, nb, kmax int
+	per, bw, dmin       float64
+	c                   []bin
+}
 
-	// Fold: a cadence at phase fraction φ = ((t − tref)/P) mod 1 goes to bin ⌊φ·nb⌋, stored at index +1 so
-	// that index 0 is the prefix origin. φ is taken in 32-bit fixed point: u = (t − tref)·2³²/P truncated to
-	// an integer keeps its low 32 bits, φ·2³², exact to 2⁻¹¹ of a unit for spans up to 10⁴ periods; the bin
-	// is then (u·nb) >> 32, always below nb.
-	c := s.bins[:nb+kmax+1]
-	clear(c[:nb+1])
-	scale := 0x1p32 / per
-	unb := uint64(nb)
-	for _, pt := range d.pts {
-		u := uint64(uint32(int64(pt.t * scale)))
-		k := int((u*unb)>>32) + 1
+func (s *searcher) plan(p int, buf []bin) plan {
+	g := s.g
+	pl := plan{p: p, per: g.Periods[p], lo: 0, hi: len(g.Durations)}
+	if g.DurLo != nil {
+		pl.lo, pl.hi = g.DurLo[p], g.DurHi[p]
+	}
+	pl.dmin = g.Durations[pl.lo]
+	pl.nb = int(math.Ceil(pl.per * float64(s.os) / pl.dmin))
+	pl.bw = pl.per / float64(pl.nb)
+	pl.kmax = min(int(math.Round(g.Durations[pl.hi-1]/pl.bw)), pl.nb)
+	pl.c = buf[:pl.nb+pl.kmax+1]
+	clear(pl.c[:pl.nb+1])
+	return pl
+}
+
+// Folding: a cadence at phase fraction φ = ((t − tref)/P) mod 1 goes to bin ⌊φ·nb⌋, stored at index +1. φ is
+// taken in 32-bit fixed point: u = (t − tref)·2³²/P truncated to an integer keeps its low 32 bits, φ·2³²,
+// exact to 2⁻¹¹ of a unit for spans up to 10⁴ periods; the bin is then (u·nb) >> 32, always below nb.
+
+// fold1 folds the cadences at one period.
+func (s *searcher) fold1(a *plan) {
+	c := a.c
+	scale, unb := 0x1p32/a.per, uint64(a.nb)
+	for _, pt := range s.d.pts {
+		k := int((uint64(uint32(int64(pt.t*scale)))*unb)>>32) + 1
 		c[k].wy += pt.wy
 		c[k].w += pt.w
 	}
+}
+
+// fold2 folds the cadences at two periods in one pass, sharing the reads of the cadences.
+func (s *searcher) fold2(a, b *plan) {
+	ca, cb := a.c, b.c
+	sa, sb := 0x1p32/a.per, 0x1p32/b.per
+	na, nb := uint64(a.nb), uint64(b.nb)
+	for _, pt := range s.d.pts {
+		ka := int((uint64(uint32(int64(pt.t*sa)))*na)>>32) + 1
+		kb := int((uint64(uint32(int64(pt.t*sb)))*nb)>>32) + 1
+		ca[ka].wy += pt.wy
+		ca[ka].w += pt.w
+		cb[kb].wy += pt.wy
+		cb[kb].w += pt.w
+	}
+}
+
+// periods searches the periods with indices p and q (q < 0: p alone) and stores their best boxes in r.
+func (s *searcher) periods(r *Result, p, q int) {
+	a := s.plan(p, s.bufA)
+	if q < 0 {
+		s.fold1(&a)
+		s.finish(r, &a)
+		return
+	}
+	b := s.plan(q, s.bufB)
+	s.fold2(&a, &b)
+	s.finish(r, &a)
+	s.finish(r, &b)
+}
+
+// finish wraps and sums the folded bins of a period, scans every box and stores the best.
+func (s *searcher) finish(r *Result, pl *plan) {
+	g, c, nb := s.g, pl.c, pl.nb
 	// Wrap: bins nb+1 … nb+kmax repeat bins 1 … kmax, so boxes may run past phase P.
-	copy(c[nb+1:nb+kmax+1], c[1:kmax+1])
+	copy(c[nb+1:nb+pl.kmax+1], c[1:pl.kmax+1])
 	for k := 1; k < len(c); k++ {
 		c[k].wy += c[k-1].wy
 		c[k].w += c[k-1].w
@@ -352,71 +405,124 @@ func (s *searcher) period(r *Result, p int) {
 
 	// Scan boxes. The flux deviations are centred on their weighted mean, so Y = Σ w·y = 0 (to rounding) and
 	// a box with sums Y_in, W_in, W_out = W − W_in has depth = −Y_in·W/(W_in·W_out). Hence, for Y_in < 0,
-	// snr² ∝ Y_in²/(W_in·W_out) and log_like ∝ Y_in²/(W_in·W_out²). The best box maximises −Y_in|Y_in|/den,
-	// compared by cross-multiplication to keep divisions and square roots out of the loop.
+	// snr² ∝ Y_in²/(W_in·W_out) and log_like ∝ Y_in²/(W_in·W_out²). The best box maximises Y_in²/den over
+	// boxes with Y_in < 0, compared by cross-multiplication to keep divisions and square roots out of the loop.
 	b := best{q: 0, den: 1, n: -1}
 	prevK, prevStride := -1, -1
-	for j := lo; j < hi; j++ {
+	for j := pl.lo; j < pl.hi; j++ {
 		dur := g.Durations[j]
-		k := max(int(math.Round(dur/bw)), 1)
+		k := max(int(math.Round(dur/pl.bw)), 1)
 		if k >= nb {
 			break
 		}
-		stride := max(int(dur/dmin), 1)
+		stride := max(int(dur/pl.dmin), 1)
 		if k == prevK && stride == prevStride {
 			continue
 		}
 		prevK, prevStride = k, stride
 		b.k = k
-		if s.obj == Likelihood {
-			scanLikelihood(&b, c[:nb], c[k:k+nb], stride, d.sumW)
-		} else {
-			scanSNR(&b, c[:nb], c[k:k+nb], stride, d.sumW)
+		switch {
+		case s.obj == Likelihood:
+			scanLikelihood(&b, c[:nb], c[k:k+nb], stride, s.d.sumW)
+		case stride == 1:
+			scanSNR1(&b, c[:nb], c[k:k+nb], s.d.sumW)
+		default:
+			scanSNR(&b, c[:nb], c[k:k+nb], stride, s.d.sumW)
 		}
 	}
+	p := pl.p
 	if b.n < 0 {
 		r.Power[p], r.Durations[p], r.T0[p] = 0, math.NaN(), math.NaN()
 		return
 	}
 	win := c[b.n+b.bestK].w - c[b.n].w
 	yin := c[b.n+b.bestK].wy - c[b.n].wy
-	s.store(r, p, win, yin, b.n, b.bestK, bw)
+	s.store(r, p, win, yin, b.n, b.bestK, pl.bw)
 }
 
-// best is the best box of a period so far: its score q/den (q = −Y_in|Y_in|), start bin n and length bestK;
+// best is the best box of a period so far: its score q/den (q = Y_in², Y_in < 0), start bin n and length bestK;
 // k is the length of the boxes being scanned.
 type best struct {
 	q, den      float64
 	n, k, bestK int
 }
 
-// scanSNR scores the boxes starting at every stride-th bin: box n has prefix sums cs[n] at its start and
-// ce[n] at its end; den = W_in·W_out.
+// The scans score the boxes starting at every stride-th bin: box n has prefix sums cs[n] at its start and
+// ce[n] at its end, W_in = ce[n].w − cs[n].w and Y_in likewise. A box beats the best so far (q, den) when
+// Y_in²·den > q·den_box, with den_box = W_in·W_out for the SNR and W_in·W_out² for the likelihood; it is then
+// kept if it dips (Y_in < 0) and has weight both in and out of transit. The inner loops only search for the
+// next box that passes the first test, which is rare, so that the best-so-far values stay fixed inside them.
+
+// scanSNR scans with the SNR objective.
 func scanSNR(b *best, cs, ce []bin, stride int, sumW float64) {
 	ce = ce[:len(cs)]
 	bq, bden := b.q, b.den
 	for n := 0; n < len(cs); n += stride {
+		for ; n < len(cs); n += stride {
+			win := ce[n].w - cs[n].w
+			yin := ce[n].wy - cs[n].wy
+			if yin*yin*bden > bq*(win*(sumW-win)) {
+				break
+			}
+		}
+		if n >= len(cs) {
+			break
+		}
 		win := ce[n].w - cs[n].w
 		yin := ce[n].wy - cs[n].wy
-		wout := sumW - win
-		if -yin*math.Abs(yin)*bden > bq*(win*wout) && win > emptyWeight && wout > emptyWeight {
-			bq, bden = -yin*math.Abs(yin), win*wout
+		if wout := sumW - win; yin < 0 && win > emptyWeight && wout > emptyWeight {
+			bq, bden = yin*yin, win*wout
 			b.n, b.bestK = n, b.k
 		}
 	}
 	b.q, b.den = bq, bden
 }
 
-// scanLikelihood is scanSNR for the likelihood: den = W_in·W_out².
+// scanSNR1 is scanSNR with stride 1, written so that the compiler drops the bounds checks.
+func scanSNR1(b *best, cs, ce []bin, sumW float64) {
+	ce = ce[:len(cs)]
+	bq, bden := b.q, b.den
+	for n := 0; n < len(cs); n++ {
+		for ; n < len(cs); n++ {
+			win := ce[n].w - cs[n].w
+			yin := ce[n].wy - cs[n].wy
+			if yin*yin*bden > bq*(win*(sumW-win)) {
+				break
+			}
+		}
+		if n >= len(cs) {
+			break
+		}
+		win := ce[n].w - cs[n].w
+		yin := ce[n].wy - cs[n].wy
+		if wout := sumW - win; yin < 0 && win > emptyWeight && wout > emptyWeight {
+			bq, bden = yin*yin, win*wout
+			b.n, b.bestK = n, b.k
+		}
+	}
+	b.q, b.den = bq, bden
+}
+
+// scanLikelihood scans with the likelihood objective.
 func scanLikelihood(b *best, cs, ce []bin, stride int, sumW float64) {
 	ce = ce[:len(cs)]
 	bq, bden := b.q, b.den
 	for n := 0; n < len(cs); n += stride {
+		for ; n < len(cs); n += stride {
+			win := ce[n].w - cs[n].w
+			yin := ce[n].wy - cs[n].wy
+			wout := sumW - win
+			if yin*yin*bden > bq*(win*wout*wout) {
+				break
+			}
+		}
+		if n >= len(cs) {
+			break
+		}
 		win := ce[n].w - cs[n].w
 		yin := ce[n].wy - cs[n].wy
-		wout := sumW - win
-		if -yin*math.Abs(yin)*bden > bq*(win*wout*wout) && win > emptyWeight && wout > emptyWeight {
-			bq, bden = -yin*math.Abs(yin), win*wout*wout
+		if wout := sumW - win; yin < 0 && win > emptyWeight && wout > emptyWeight {
+			bq, bden = yin*yin, win*wout*wout
 			b.n, b.bestK = n, b.k
 		}
 	}

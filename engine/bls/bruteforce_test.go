@@ -80,7 +80,8 @@ func TestSearchMatchesBruteForce(t *testing.T) {
 			y[i] -= 2e-3
 		}
 	}
-	g := Grid{Periods: LogPeriodGrid(1.5, 9, 40), Durations: []float64{0.1, 0.17, 0.25, 0.4}, PhaseOversample: 3}
+	// An odd number of periods exercises both the paired and the single fold.
+	g := Grid{Periods: LogPeriodGrid(1.5, 9, 41), Durations: []float64{0.1, 0.17, 0.25, 0.4}, PhaseOversample: 3}
 	for _, obj := range []Objective{SNR, Likelihood} {
 		r, err := Search(tt, y, dy, g, obj)
 		if err != nil {
@@ -99,6 +100,28 @@ func TestSearchMatchesBruteForce(t *testing.T) {
 		}
 		if t.Failed() {
 			return
+		}
+	}
+}
+
+func TestSearchWorkersAgree(t *testing.T) {
+	// Splitting the periods among goroutines changes nothing: every column is bit-for-bit the same.
+	tt := keplerYear(60)
+	y, dy := boxLC(tt, 2.9, 171, 0.12, 500e-6, 300e-6, 5)
+	g := Grid{Periods: LogPeriodGrid(0.6, 19, 1001), Durations: []float64{0.05, 0.08, 0.12, 0.2}}
+	r1, err := Search(tt, y, dy, g, SNR)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g.Workers = 3
+	r3, err := Search(tt, y, dy, g, SNR)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for p := range g.Periods {
+		if r1.Power[p] != r3.Power[p] || r1.T0[p] != r3.T0[p] || r1.Durations[p] != r3.Durations[p] {
+			t.Fatalf("P = %.4f: 1 worker (%v, %v, %v), 3 workers (%v, %v, %v)", g.Periods[p],
+				r1.Power[p], r1.T0[p], r1.Durations[p], r3.Power[p], r3.T0[p], r3.Durations[p])
 		}
 	}
 }
