@@ -143,6 +143,9 @@ func (r *Runner) Run(ctx context.Context, sol *Solution, jobs []Job, results cha
 				st.cpu = cpus[w%len(cpus)]
 			}
 			for i := range queue {
+				if ctx.Err() != nil {
+					continue // handed over as the run was cancelled: not started, not delivered
+				}
 				res := st.run(ctx, root, jobs[i])
 				results <- res
 			}
