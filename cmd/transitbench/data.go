@@ -32,7 +32,7 @@ secret.seed in the data directory (mode 0600), made at their first build.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error { return cmd.Help() },
 	}
-	cmd.AddCommand(newDataBuildCmd(), newDataStatusCmd(), newDataSummaryCmd(), newDataShowCmd(), newDataMiniCmd(), newDataImportCmd())
+	cmd.AddCommand(newDataBuildCmd(), newDataStatusCmd(), newDataVerifyCmd(), newDataSummaryCmd(), newDataShowCmd(), newDataMiniCmd(), newDataImportCmd())
 	return cmd
 }
 
@@ -199,6 +199,61 @@ command that opens the set).
 			return tw.Flush()
 		},
 	}
+}
+
+// dataVerifyResult is the JSON output of 'data verify'.
+type dataVerifyResult struct {
+	Set         string   `json:"set"`
+	Stars       int      `json:"stars"`
+	Differ      []string `json:"differ"`
+	Fingerprint string   `json:"fingerprint"`
+	Seconds     float64  `json:"seconds"`
+}
+
+func newDataVerifyCmd() *cobra.Command {
+	var setName string
+	var workers int
+	cmd := &cobra.Command{
+		Use:   "verify --set NAME",
+		Short: "Regenerate every star of a set and check it against the set's fingerprint",
+		Long: `Regenerate every star of a set (re-read, for an imported set) and compare its bytes with the digest
+recorded when the set was built. No difference proves that this machine and program reproduce the set and its
+fingerprint; a difference means the simulator changed without a new version, or the set's files were changed:
+rebuild the set with 'transitbench data build --set NAME --force'. Exits 1 when a star differs.
+
+--json prints {"set", "stars", "differ": [ids], "fingerprint", "seconds"}.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			s, err := openSetForCmd(cmd, setName)
+			if err != nil {
+				return err
+			}
+			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+			defer stop()
+			start := time.Now()
+			differ, err := s.Verify(ctx, workers, newProgressPrinter(cmd.ErrOrStderr(), "verifying").update)
+			if err != nil {
+				return err
+			}
+			res := dataVerifyResult{Set: s.Name, Stars: len(s.IDs), Differ: append([]string{}, differ...),
+				Fingerprint: s.Fingerprint, Seconds: time.Since(start).Seconds()}
+			if wantJSON(cmd) {
+				if err := writeJSON(cmd.OutOrStdout(), res); err != nil {
+					return err
+				}
+			} else if len(differ) == 0 {
+				fmt.Fprintf(cmd.OutOrStdout(), "set %s: all %d stars reproduce fingerprint %s\n", s.Name, len(s.IDs), s.Fingerprint)
+			}
+			if len(differ) > 0 {
+				return fmt.Errorf("set %s: %d of %d stars differ from when it was built (first: %s); rebuild it with "+
+					"'transitbench data build --set %s --force'", s.Name, len(differ), len(s.IDs), differ[0], s.Name)
+			}
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&setName, "set", "", "set name")
+	cmd.Flags().IntVar(&workers, "workers", 0, "stars regenerated at once (default: number of CPUs)")
+	return cmd
 }
 
 func newDataSummaryCmd() *cobra.Command {

@@ -68,6 +68,14 @@ func TestDataCommands(t *testing.T) {
 		t.Errorf("status %+v", status)
 	}
 
+	var ver dataVerifyResult
+	if err := json.Unmarshal(runCmd(t, "data", "verify", "--set", "train", "--json"), &ver); err != nil {
+		t.Fatal(err)
+	}
+	if ver.Stars != 30 || len(ver.Differ) != 0 || ver.Fingerprint != sum.Fingerprint {
+		t.Errorf("verify %+v", ver)
+	}
+
 	var mini sets.Mini
 	if err := json.Unmarshal(runCmd(t, "data", "mini", "--task", "mini-train-00000001", "--json"), &mini); err != nil {
 		t.Fatal(err)

@@ -390,13 +390,7 @@ func (s *Set) result(id string) (*starResult, error) {
 		}
 	}
 	s.mu.Unlock()
-	var r *starResult
-	var err error
-	if s.Kind == KindImported {
-		r, err = s.readStored(id)
-	} else {
-		r, err = materialise(s.gen, s.specs[id])
-	}
+	r, err := s.fresh(id)
 	if err != nil {
 		return nil, err
 	}
@@ -407,6 +401,14 @@ func (s *Set) result(id string) (*starResult, error) {
 	}
 	s.mu.Unlock()
 	return r, nil
+}
+
+// fresh makes (or, for an imported set, reads) star id, bypassing the cache.
+func (s *Set) fresh(id string) (*starResult, error) {
+	if s.Kind == KindImported {
+		return s.readStored(id)
+	}
+	return materialise(s.gen, s.specs[id])
 }
 
 // readStored reads a stored star directory of an imported set.
@@ -444,6 +446,11 @@ func (s *Set) starBytes(id string) (csv, starJSON []byte, err error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	return s.checkedBytes(id, r)
+}
+
+// checkedBytes returns the star-directory bytes of r, star id, checked against its recorded digest.
+func (s *Set) checkedBytes(id string, r *starResult) (csv, starJSON []byte, err error) {
 	if s.Kind == KindImported {
 		dir := filepath.Join(s.dir, starsDir, id)
 		if csv, err = os.ReadFile(filepath.Join(dir, data.LightCurveFile)); err == nil {

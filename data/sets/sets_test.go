@@ -245,7 +245,13 @@ func TestDriftingGeneratorDetected(t *testing.T) {
 	home := t.TempDir()
 	g := &fakeGen{}
 	s := openFake(t, home, Dev, Options{Composition: &small, gen: g})
+	if differ, err := s.Verify(context.Background(), 2, nil); err != nil || len(differ) != 0 {
+		t.Fatalf("a deterministic generator fails verification: %v, %v", differ, err)
+	}
 	g.drift.Store(true)
+	if differ, err := s.Verify(context.Background(), 2, nil); err != nil || len(differ) != len(s.IDs) {
+		t.Errorf("a drifting generator: %d of %d stars differ, %v", len(differ), len(s.IDs), err)
+	}
 	err := s.WriteStarDir(s.IDs[0], t.TempDir())
 	if !errors.Is(err, ErrMismatch) || !strings.Contains(err.Error(), "--force") {
 		t.Errorf("a star that regenerates differently gave %v, want ErrMismatch with a hint", err)
