@@ -445,8 +445,10 @@ binaries), kepmag, teff, logg, radius_rsun, mass_msun. The KOI table's names (ke
 koi_duration, koi_depth, koi_ror, koi_impact) are accepted too.
 
 Each star keeps the cadences within 372 days of its first (one Kepler year), PDCSAP flux normalised per
-quarter. No planet is injected: "injected" rows must describe signals already in the data. Star directories
-are stored in the set, ids are NAME-0000, NAME-0001, … in KIC order.
+quarter. An "injected" row without a period gets a planet from the simulator's injection (MES uniform in
+[4, 20], seeded by the set name and the public seed, or the secret seed for A and B); an "injected" row with a
+period describes a signal already in the data. Star directories are stored in the set, ids are NAME-0000,
+NAME-0001, … in KIC order.
 
 --json prints the set's summary as 'data summary --json' does, plus "unlabelled": the KICs with files but no
 label row, which are left out.`,

@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"transitbench/data"
+	"transitbench/data/sim"
 	"transitbench/engine/detrend"
 	"transitbench/engine/lc"
 	"transitbench/engine/noise"
@@ -51,9 +52,13 @@ type ImportResult struct {
 // table, its quarters in opt.FITSDir are read with data.ReadKeplerFITS (PDCSAP flux normalised by each quarter's
 // median, stitched), the cadences within YearDays of the first are kept, and its star directory is stored in the
 // set (real light curves cannot be regenerated from a seed). Stars get ids <name>-0000, <name>-0001, … in
-// increasing KIC order; the KIC is kept in the set's metadata, not in star.json. No planet is injected: the
-// simulator exposes no injection for real light curves, so "injected" rows must describe signals already in the
-// data.
+// increasing KIC order; the KIC is kept in the set's metadata, not in star.json.
+//
+// An "injected" row without a period gets a planet injected by the simulator's own injection (sim.InjectPlanet:
+// MES uniform in [4, 20], period log-uniform, depth solved so the measured MES matches), seeded with
+// StarSeed(sim.Version, name, set seed, index): the public seed for public names, the secret seed for A and B.
+// The set's generator is then ImportVersion+"+"+sim.Version, and a new simulator version means importing again.
+// An "injected" row with a period describes a signal already in the data.
 //
 // The label table is CSV with a header row; column names are matched without regard to case, and the KOI
 // table's names are accepted as aliases:
@@ -133,6 +138,13 @@ func Import(home, name string, opt ImportOptions) (*ImportResult, error) {
 	width := idWidth(name, len(kics))
 	m := manifest{Format: manifestFormat, Set: name, Kind: KindImported, Generator: ImportVersion, Hidden: hidden,
 		Stars: len(kics), IDWidth: width, Source: fmt.Sprintf("fits=%s labels=%s", abs(opt.FITSDir), abs(opt.Labels))}
+	var setSeed []byte
+	if injects(labels) {
+		m.Generator = importWithSim
+		if setSeed, err = importSeed(home, name, &m); err != nil {
+			return nil, err
+		}
+	}
 	infos := make([]StarInfo, len(kics))
 	answers := make([]data.Answer, len(kics))
 	for i, kic := range kics {
@@ -145,6 +157,13 @@ func Import(home, name string, opt ImportOptions) (*ImportResult, error) {
 		a, err := labelAnswer(id, labels[kic], c)
 		if err != nil {
 			return nil, err
+		}
+		if a.Category == data.CategoryInjected && a.Planet == nil {
+			p, err := sim.InjectPlanet(c, *st, StarSeed(sim.Version, name, setSeed, i), sim.DefaultKnobs())
+			if err != nil {
+				return nil, fmt.Errorf("sets: injecting a planet into KIC %d: %w", kic, err)
+			}
+			a.Planet = p
 		}
 		csvb, sj, err := data.EncodeStarDir(c, st)
 		if err != nil {
@@ -198,6 +217,34 @@ func Import(home, name string, opt ImportOptions) (*ImportResult, error) {
 	}
 	res.Set = s
 	return res, nil
+}
+
+// importWithSim is the generator of an imported set with injected planets.
+var importWithSim = ImportVersion + "+" + sim.Version
+
+// injects reports whether the label table asks for an injection: an injected star without a period.
+func injects(labels map[int][]labelRow) bool {
+	for _, rows := range labels {
+		if rows[0].str("category") == data.CategoryInjected && !finite(rows[0].num("period")) {
+			return true
+		}
+	}
+	return false
+}
+
+// importSeed returns the set seed for injections into imported set name, recording it (public) or its check
+// (hidden) in m.
+func importSeed(home, name string, m *manifest) ([]byte, error) {
+	if !m.Hidden {
+		m.Seed = PublicSeed
+		return publicSeed(), nil
+	}
+	seed, err := hiddenSeedForBuild(home, name, false)
+	if err != nil {
+		return nil, err
+	}
+	m.SeedCheck = seedCheck(seed)
+	return seed, nil
 }
 
 func abs(p string) string {
@@ -317,7 +364,7 @@ func labelAnswer(id string, rows []labelRow, c *lc.LightCurve) (data.Answer, err
 			return bad("population %q; use random or false_alarm", a.Population)
 		}
 		a.Scored = true
-		if a.Category == data.CategoryInjected {
+		if a.Category == data.CategoryInjected && finite(r.num("period")) {
 			p, err := r.planet(c)
 			if err != nil {
 				return bad("%v", err)

@@ -3,6 +3,7 @@ package sets
 import (
 	"bufio"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -174,5 +175,64 @@ func TestFirstYear(t *testing.T) {
 	last := y.Time[y.Len()-1]
 	if last >= 131.5+YearDays || last < 131.5+YearDays-lc.CadenceDays || y.Validate() != nil {
 		t.Errorf("first year ends at %.4f with %d cadences", last, y.Len())
+	}
+}
+
+func TestImportInjects(t *testing.T) {
+	labels := filepath.Join(t.TempDir(), "labels.csv")
+	os.WriteFile(labels, []byte("kic,category,population\n11442793,injected,random\n"), 0o644)
+	var fps []string
+	var planet *data.Planet
+	var injected *Set
+	for range 2 {
+		res, err := Import(t.TempDir(), "inj", ImportOptions{FITSDir: kepler90, Labels: labels})
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := res.Set
+		injected = s
+		fps = append(fps, s.Fingerprint)
+		a := s.Answers[s.IDs[0]]
+		planet = a.Planet
+		if a.Category != data.CategoryInjected || !a.Scored || planet == nil || s.Generator != importWithSim {
+			t.Fatalf("answer %+v, generator %s", a, s.Generator)
+		}
+	}
+	if fps[0] != fps[1] {
+		t.Error("two imports with injection differ")
+	}
+	// SPEC A2: the injected MES is drawn from [4, 20] and measured within 5 % (A4).
+	if planet.MES < 4*0.95 || planet.MES > 20*1.05 || planet.NTransits < 3 || !(planet.Depth > 0) {
+		t.Errorf("injected planet %+v", planet)
+	}
+	// The injection changed the flux: the import without it differs.
+	plain := filepath.Join(t.TempDir(), "plain.csv")
+	os.WriteFile(plain, []byte("kic,category\n11442793,untouched\n"), 0o644)
+	res, err := Import(t.TempDir(), "inj", ImportOptions{FITSDir: kepler90, Labels: plain})
+	if err != nil {
+		t.Fatal(err)
+	}
+	in0, _ := res.Set.Info(res.Set.IDs[0])
+	if in0.Digest == "" || res.Set.Generator != ImportVersion {
+		t.Errorf("plain import: %+v, generator %s", in0, res.Set.Generator)
+	}
+	// The ratio of the two light curves is the transit model: 1 outside the transits, down to 1 − depth inside.
+	cp, _, _ := res.Set.Star(res.Set.IDs[0])
+	ci, _, _ := injected.Star(injected.IDs[0])
+	lowest, outside := 1.0, 0.0
+	for i := range cp.Time {
+		if !cp.Good(i, lc.DefaultQualityMask) {
+			continue
+		}
+		r := ci.Flux[i] / cp.Flux[i]
+		k := math.Round((cp.Time[i] - planet.T0Days) / planet.PeriodDays)
+		if math.Abs(cp.Time[i]-planet.T0Days-k*planet.PeriodDays) > planet.DurationDays {
+			outside = math.Max(outside, math.Abs(r-1))
+		}
+		lowest = math.Min(lowest, r)
+	}
+	// lightcurve.csv keeps 8 significant digits of flux (data.AppendCSV): ratios outside transits are 1 to 1e-7.
+	if outside > 1e-7 || math.Abs((1-lowest)-planet.Depth) > 0.2*planet.Depth {
+		t.Errorf("flux ratio: %.2g off 1 outside transits, lowest %.6f for depth %.6f", outside, lowest, planet.Depth)
 	}
 }

@@ -269,9 +269,10 @@ func load(home, name string, gen generator) (*Set, error) {
 	case m.Kind == KindSimulated && m.Generator != gen.version():
 		return nil, fmt.Errorf("%w: set %s was built by generator %s, this program's is %s, which makes different "+
 			"stars; %s (its stars and fingerprint will change)", ErrStale, name, m.Generator, gen.version(), rebuildHint(name))
-	case m.Kind == KindImported && m.Generator != ImportVersion:
-		return nil, fmt.Errorf("%w: set %s was imported by %s, this program's importer is %s; import it again "+
-			"with 'transitbench data import'", ErrStale, name, m.Generator, ImportVersion)
+	case m.Kind == KindImported && m.Generator != ImportVersion && m.Generator != importWithSim:
+		return nil, fmt.Errorf("%w: set %s was imported by %s, this program's importer is %s (with injections, "+
+			"%s); import it again with 'transitbench data import'", ErrStale, name, m.Generator, ImportVersion,
+			importWithSim)
 	}
 	ab, err := readChecked(dir, answersFile, m.AnswersSHA256, name)
 	if err != nil {
