@@ -192,9 +192,9 @@ time.sleep(30)
 	res := runOne(t, sol, Limits{MemoryBytes: 512 << 20, WallTime: 20 * time.Second}, nil)
 	assertReason(t, res, ExitMemory)
 	within(t, "run time", time.Since(start), 0, 10*time.Second)
-	// Killed between 512 MiB and a few more children's worth of memory (one watchdog interval).
-	t.Logf("peak tree RSS %d MiB", res.PeakRSSBytes>>20)
-	if res.PeakRSSBytes <= 512<<20 || res.PeakRSSBytes > 1700<<20 {
+	// Killed once over 512 MiB; a watchdog slowed by a busy machine may see more children first, but never more
+	// than all 8 × 200 MiB plus nine interpreters (about 12 MiB each).
+	if res.PeakRSSBytes <= 512<<20 || res.PeakRSSBytes > 1800<<20 {
 		t.Errorf("peak tree RSS %d MiB, want just over the 512 MiB cap", res.PeakRSSBytes>>20)
 	}
 }
