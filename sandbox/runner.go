@@ -55,10 +55,12 @@ type Runner struct {
 	Hidden        bool   // the jobs belong to a hidden set: refuse to run them under degraded isolation
 	// WorkDir is where the star directories are created (default os.TempDir()). It is masked in the sandbox.
 	WorkDir string
-	// UIDBase is the first of the user ids the stars run as when the runner is root: worker w runs as
-	// UIDBase + w (mod 64), with the same group id and no supplementary groups. Separate ids per worker keep
-	// RLIMIT_NPROC, which counts per user across the machine, a per-star cap. The default, 2,000,000,000 plus
-	// 64 × (process id mod 100,000), keeps concurrent runners on one machine apart.
+	// UIDBase is the first of the 64 user ids the stars run as when the runner is root. Each worker takes one
+	// of them that no other worker of this process holds (runs going on at the same time share the 64 only
+	// when they have more workers than that), and its stars run as that user, with the same group id and no
+	// supplementary groups. Separate ids per worker keep RLIMIT_NPROC, which counts per user across the
+	// machine, a per-star cap. The default, 2,000,000,000 plus 64 × (process id mod 100,000), keeps the
+	// runners of different processes apart.
 	UIDBase int
 
 	isolation *Isolation // replaces Probe's answer in tests
@@ -137,7 +139,9 @@ func (r *Runner) Run(ctx context.Context, sol *Solution, jobs []Job, results cha
 				uid: -1, cpu: -1,
 			}
 			if isRoot() {
-				st.uid = base + w%64
+				slot := uidSlots.acquire(w)
+				defer uidSlots.release(slot)
+				st.uid = base + slot
 			}
 			if len(cpus) > 0 {
 				st.cpu = cpus[w%len(cpus)]
@@ -162,6 +166,36 @@ feed:
 	close(queue)
 	wg.Wait()
 	return ctx.Err()
+}
+
+// uidSlots hands out the 64 sandbox user ids of this process to workers.
+var uidSlots slotPool
+
+// slotPool tracks which of 64 slots are held, and how many times (when more than 64 workers want one).
+type slotPool struct {
+	mu   sync.Mutex
+	held [64]int
+}
+
+// acquire returns a free slot, or the least shared one when all are taken; hint (the worker number) is tried first.
+func (p *slotPool) acquire(hint int) int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	best := hint % len(p.held)
+	for i := range p.held {
+		s := (hint + i) % len(p.held)
+		if p.held[s] < p.held[best] {
+			best = s
+		}
+	}
+	p.held[best]++
+	return best
+}
+
+func (p *slotPool) release(s int) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.held[s]--
 }
 
 // starRun holds what every star of one worker shares.

@@ -227,3 +227,23 @@ func TestResolveMask(t *testing.T) {
 		t.Error("resolveMask accepted the filesystem root")
 	}
 }
+
+func TestSlotPool(t *testing.T) {
+	var p slotPool
+	seen := map[int]bool{}
+	for w := range 64 {
+		s := p.acquire(0) // every worker asks for slot 0 first
+		if seen[s] {
+			t.Fatalf("worker %d got slot %d, already held", w, s)
+		}
+		seen[s] = true
+	}
+	// All 64 held: the 65th shares one, and a released slot is handed out next.
+	if s := p.acquire(5); s != 5 {
+		t.Errorf("65th acquire got slot %d, want the hinted 5 (all equally shared)", s)
+	}
+	p.release(17)
+	if s := p.acquire(0); s != 17 {
+		t.Errorf("after releasing 17, acquire got %d", s)
+	}
+}
