@@ -28,8 +28,12 @@ const (
 // u_j = (f_j − L)/(BiweightC·MAD), over the cadences j of the same segment with |t_j − t_i| ≤ windowDays/2.
 // The iteration starts at the window median.
 //
-// Segments are split at gaps longer than DefaultGapDays; windows never cross a gap, so near gaps and at the
-// ends of the data the window is one-sided (truncated), as in wotan with edge_cutoff = 0. Cadences with NaN or
+// Segments are split at gaps longer than DefaultGapDays and windows never cross a gap. Near a segment end the
+// window shrinks symmetrically to stay centred on the cadence, down to a third of its width, and only within
+// a sixth of the window from the end is it one-sided. A one-sided window follows a slope s with a bias of
+// s·(width of the missing side)/2, so this cuts the edge bias of wotan's truncated windows (edge_cutoff = 0)
+// by three; the price is a narrower window, which absorbs more of a long transit lying at a segment end.
+// Cadences with NaN or
 // infinite time or flux are skipped and get a NaN trend. Times need not be sorted; duplicates are allowed.
 // t and f must have the same length (Biweight panics otherwise).
 func Biweight(t, f []float64, windowDays float64) (trend []float64) {
@@ -50,6 +54,8 @@ type scratch struct {
 	filled []bool
 	// clipped marks the cadences Flatten has already excluded, so that only new exclusions mark windows dirty.
 	clipped []bool
+	// mad holds, per cadence, the median absolute deviation of the flux in its window (NaN when none).
+	mad []float64
 }
 
 // trend writes into dst the running biweight location of f. Only cadences with use[i] true (all finite ones
@@ -63,6 +69,7 @@ func (s *scratch) trend(dst, t, f []float64, use []bool, windowDays, gapDays flo
 	s.order = s.order[:0]
 	if len(s.filled) != len(t) {
 		s.filled = make([]bool, len(t))
+		s.mad = make([]float64, len(t))
 	}
 	sorted := true
 	last := math.Inf(-1)
@@ -95,18 +102,26 @@ func (s *scratch) trend(dst, t, f []float64, use []bool, windowDays, gapDays flo
 	}
 }
 
-// segment computes the trend over one gap-free run of cadences (idx, in time order).
+// edgeShrink is the smallest window kept near a segment edge, as a fraction of the full width (see Biweight).
+const edgeShrink = 1.0 / 3
+
+// segment computes the trend over one gap-free run of cadences (idx, in time order). The window of a cadence
+// at distance e from the nearer end of the segment has half-width h = min(half, max(e, edgeShrink·half)):
+// centred where the segment allows, one-sided only within edgeShrink·half of an end. Both window bounds move
+// forward as the cadence does, so the window slides.
 func (s *scratch) segment(dst, t, f []float64, use []bool, idx []int, half float64) {
 	s.window = s.window[:0]
+	first, last := t[idx[0]], t[idx[len(idx)-1]]
 	lo, hi := 0, 0 // contributors idx[lo:hi] (those with use) are in the window
 	for _, i := range idx {
-		for hi < len(idx) && t[idx[hi]] <= t[i]+half {
+		h := min(half, max(min(t[i]-first, last-t[i]), edgeShrink*half))
+		for hi < len(idx) && t[idx[hi]] <= t[i]+h {
 			if j := idx[hi]; use == nil || use[j] {
 				s.window = insertSorted(s.window, f[j])
 			}
 			hi++
 		}
-		for lo < hi && t[idx[lo]] < t[i]-half {
+		for lo < hi && t[idx[lo]] < t[i]-h {
 			if j := idx[lo]; use == nil || use[j] {
 				s.window = removeSorted(s.window, f[j])
 			}
@@ -116,20 +131,22 @@ func (s *scratch) segment(dst, t, f []float64, use []bool, idx []int, half float
 			continue // not dirty: keeps the previous pass's value
 		}
 		s.filled[i] = len(s.window) == 0
+		s.mad[i] = math.NaN()
 		if !s.filled[i] {
-			dst[i] = biweightLocation(s.window)
+			dst[i], s.mad[i] = biweightLocation(s.window)
 		}
 	}
 }
 
-// biweightLocation returns the Tukey biweight location of the sorted, non-empty sample x (see Biweight).
-func biweightLocation(x []float64) float64 {
+// biweightLocation returns the Tukey biweight location of the sorted, non-empty sample x (see Biweight) and
+// the sample's median absolute deviation from its median.
+func biweightLocation(x []float64) (loc, mad float64) {
 	med := medianSorted(x)
-	mad := madSorted(x, med)
+	mad = madSorted(x, med)
 	if mad == 0 {
-		return med
+		return med, 0
 	}
-	loc := med
+	loc = med
 	inv := 1 / (BiweightC * mad)
 	for it := 0; it < biweightMaxIter; it++ {
 		var num, den float64
@@ -151,7 +168,7 @@ func biweightLocation(x []float64) float64 {
 			break
 		}
 	}
-	return loc
+	return loc, mad
 }
 
 // medianSorted returns the median of the sorted, non-empty x (the mean of the two middle values when the

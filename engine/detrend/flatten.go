@@ -1,9 +1,6 @@
 package detrend
 
-import (
-	"math"
-	"sort"
-)
+import "math"
 
 // DefaultMaxDurationDays is the longest transit duration, in days (12 h), that Flatten protects when
 // Options.WindowDays is zero: the default window is WindowFor(DefaultMaxDurationDays) = 1.5 d.
@@ -30,8 +27,9 @@ type Options struct {
 	WindowDays float64
 	// GapDays splits the light curve into segments at gaps longer than this, in days; 0 means DefaultGapDays.
 	GapDays float64
-	// ClipSigma is the clipping threshold in robust standard deviations (1.4826·MAD of flat − 1 over the
-	// cadences still in use); 0 means DefaultClipSigma. Both sides are clipped (transits and flares).
+	// ClipSigma is the clipping threshold in robust standard deviations of the cadence's own window
+	// (1.4826·MAD of the flux in the window); 0 means DefaultClipSigma. Both sides are clipped (transits and
+	// flares).
 	ClipSigma float64
 	// ClipIterations is the largest number of clip-and-refit rounds; 0 means DefaultClipIterations and a
 	// negative value disables clipping (a single biweight pass).
@@ -55,20 +53,22 @@ func (o Options) withDefaults() Options {
 }
 
 // Flatten removes the trend of f: flat[i] = f[i] / trend[i], where trend is the running biweight of Biweight
-// (window opt.WindowDays, segments split at gaps longer than opt.GapDays). After each pass, cadences with
-// |flat − median(flat)| > ClipSigma·σ, σ = 1.4826·MAD, stop contributing to the trend and the trend is
-// computed again, until no new cadence is clipped or ClipIterations rounds have run. Clipping only shields
-// the trend from transits, flares and outliers: every cadence with finite time and flux gets a trend and a
-// flat value (a clipped cadence takes the location of its neighbours' window, or an interpolation when its
-// window holds no unclipped cadence). NaN or infinite inputs give NaN outputs. Flux is expected to be
-// positive and near 1 (relative flux); for zero-mean flux subtract the trend instead of dividing.
+// (window opt.WindowDays, segments split at gaps longer than opt.GapDays). After each pass, the cadences with
+// |f − trend| > ClipSigma·σ, σ = 1.4826·MAD of the flux in their own window, stop contributing to the trend,
+// and the trend is computed again where a window lost a cadence, until no new cadence is clipped or
+// ClipIterations rounds have run. Measuring σ per window makes the clipping follow the local scatter: a slow
+// bias of the trend, as at a segment end on a steep slope, stays well inside it and cannot start a cascade
+// of clips. Clipping only shields the trend from transits, flares and outliers: every cadence with finite
+// time and flux gets a trend and a flat value (a clipped cadence takes the location of its neighbours'
+// window, or an interpolation when its window holds no unclipped cadence). NaN or infinite inputs give NaN
+// outputs. Flux is expected to be positive and near 1 (relative flux); for zero-mean flux subtract the trend
+// instead of dividing.
 func Flatten(t, f []float64, opt Options) (flat, trend []float64) {
 	opt = opt.withDefaults()
 	trend = make([]float64, len(t))
 	flat = make([]float64, len(t))
 	var s scratch
 	var use []bool
-	dev := make([]float64, 0, len(t))
 	for it := 0; ; it++ {
 		s.trend(trend, t, f, use, opt.WindowDays, opt.GapDays)
 		for i := range f {
@@ -83,7 +83,7 @@ func Flatten(t, f []float64, opt Options) (flat, trend []float64) {
 				use[i] = true
 			}
 		}
-		if clip(use, flat, dev, opt.ClipSigma) == 0 {
+		if s.clip(use, f, trend, opt.ClipSigma) == 0 {
 			break
 		}
 		s.markDirty(t, use, opt.WindowDays/2)
@@ -120,27 +120,12 @@ func (s *scratch) markDirty(t []float64, use []bool, half float64) {
 	}
 }
 
-// clip marks as unused every used cadence whose flat value lies more than k robust standard deviations from
-// the median of the used cadences, and returns how many it marked. dev is scratch space.
-func clip(use []bool, flat, dev []float64, k float64) int {
-	dev = dev[:0]
-	for i, u := range use {
-		if u {
-			dev = append(dev, flat[i])
-		}
-	}
-	if len(dev) < 3 {
-		return 0
-	}
-	sort.Float64s(dev)
-	med := medianSorted(dev)
-	sigma := madToSigma * madSorted(dev, med)
-	if sigma == 0 || math.IsNaN(sigma) {
-		return 0
-	}
+// clip marks as unused every used cadence whose flux lies more than k robust standard deviations of its
+// window (1.4826·MAD) from its trend, and returns how many it marked.
+func (s *scratch) clip(use []bool, f, trend []float64, k float64) int {
 	n := 0
 	for i, u := range use {
-		if u && math.Abs(flat[i]-med) > k*sigma {
+		if u && math.Abs(f[i]-trend[i]) > k*madToSigma*s.mad[i] {
 			use[i] = false
 			n++
 		}
