@@ -17,24 +17,27 @@ type Peak struct {
 	NTransits    int     // transits with at least one cadence inside the box
 }
 
-// Alias suppression in Peaks: a local maximum is dropped when its period P' is within a relative tolerance of
-// r·P or P/r for a stronger accepted peak P and r = n/m, 1 ≤ n ≤ MaxMultiple, 1 ≤ m ≤ MaxHarmonic. Folding a
-// periodic transit at P' = (n/m)·P lines up one in m of its epochs, at P' = P/n all transits diluted n times;
-// both make peaks wherever the true transits are strong. The tolerance is the larger of MinAliasTol and
-// 1.5·D/T (D the stronger peak's duration, T the data span): a period error of D/T shifts the last transit by
-// one duration relative to the first, the width of a BLS peak.
+// Alias suppression in Peaks: a local maximum at P' is dropped when, for a stronger accepted peak at P, P' is
+// within a relative tolerance of n·P or P/n for any whole n, or of (n/m)·P or (m/n)·P for 1 ≤ n ≤ MaxMultiple
+// and 2 ≤ m ≤ MaxHarmonic. Folding a periodic transit at P' = (n/m)·P lines up one in m of its epochs, and at
+// P' = P/n all transits, diluted n times; both make peaks wherever the true transits are strong. The
+// tolerance is the larger of MinAliasTol and 1.5·D/T (D the stronger peak's duration, T the data span): a
+// period error of D/T shifts the last transit by one duration relative to the first, the width of a BLS peak.
 const (
 	MaxHarmonic = 4
 	MaxMultiple = 12
 	MinAliasTol = 5e-4
 )
 
-// aliasRatios are the period ratios Peaks suppresses: n/m and m/n for n ≤ MaxMultiple, m ≤ MaxHarmonic.
-var aliasRatios = func() []float64 {
+// fractionRatios are the non-integer period ratios Peaks suppresses: n/m and m/n for n ≤ MaxMultiple,
+// 2 ≤ m ≤ MaxHarmonic.
+var fractionRatios = func() []float64 {
 	var out []float64
 	for n := 1; n <= MaxMultiple; n++ {
-		for m := 1; m <= MaxHarmonic; m++ {
-			out = append(out, float64(n)/float64(m), float64(m)/float64(n))
+		for m := 2; m <= MaxHarmonic; m++ {
+			if n%m != 0 {
+				out = append(out, float64(n)/float64(m), float64(m)/float64(n))
+			}
 		}
 	}
 	return out
@@ -90,13 +93,17 @@ func (r *Result) Peaks(k int) []Peak {
 	return out
 }
 
-// isAlias reports whether period index i is at a ratio n/m of an accepted peak's period.
+// isAlias reports whether period index i is at an alias ratio of an accepted peak's period.
 func (r *Result) isAlias(i int, accepted []Peak) bool {
 	p := r.Periods[i]
 	for _, a := range accepted {
 		tol := math.Max(MinAliasTol, 1.5*a.DurationDays/r.SpanDays)
-		for _, ratio := range aliasRatios {
-			if math.Abs(p/(a.PeriodDays*ratio)-1) <= tol {
+		near := func(ratio float64) bool { return ratio > 0 && math.Abs(p/(a.PeriodDays*ratio)-1) <= tol }
+		if near(math.Round(p/a.PeriodDays)) || near(1/math.Round(a.PeriodDays/p)) {
+			return true
+		}
+		for _, ratio := range fractionRatios {
+			if near(ratio) {
 				return true
 			}
 		}

@@ -31,8 +31,11 @@ func TestPeaksSuppressesAliases(t *testing.T) {
 	}
 	for _, p := range pk[2:] {
 		for _, base := range []float64{5, 3.7} {
-			for n := 1.0; n <= MaxMultiple; n++ {
+			for n := 1.0; n <= 40; n++ {
 				for m := 1.0; m <= MaxHarmonic; m++ {
+					if m > 1 && n > MaxMultiple {
+						continue
+					}
 					for _, r := range []float64{n / m, m / n} {
 						if math.Abs(p.PeriodDays/(base*r)-1) < MinAliasTol {
 							t.Errorf("peak at %.4f d is %.4g × %g d", p.PeriodDays, r, base)
@@ -61,5 +64,31 @@ func TestPeaksSuppressesAliases(t *testing.T) {
 	}
 	if !aliasFirst {
 		t.Errorf("expected an alias of A (2.5 or 10 d) among the raw maxima above B")
+	}
+}
+
+func TestIsAliasRatios(t *testing.T) {
+	// A 372 d span and a 0.1 d duration give the minimum tolerance, 5e-4 (1.5·0.1/372 = 4e-4 is smaller).
+	r := &Result{SpanDays: 372}
+	acc := []Peak{{PeriodDays: 2, DurationDays: 0.1}}
+	cases := []struct {
+		period float64
+		alias  bool
+	}{
+		{2.0005, true},        // the same peak
+		{26, true},            // 13·P: any whole multiple
+		{2.0 / 17, true},      // P/17: any whole fraction
+		{5.0, true},           // 5/2
+		{2 * 11.0 / 4, true},  // 11/4
+		{2 * 4.0 / 7, true},   // 4/7
+		{2 * 13.0 / 3, false}, // 13/3: n above MaxMultiple with m > 1
+		{2.74, false},         // 1.37: no small ratio
+		{2.003, false},        // 1.5e-3 off: outside the tolerance
+	}
+	for _, c := range cases {
+		r.Periods = []float64{c.period}
+		if got := r.isAlias(0, acc); got != c.alias {
+			t.Errorf("P' = %.5f against P = 2: alias %v, want %v", c.period, got, c.alias)
+		}
 	}
 }
