@@ -22,8 +22,9 @@
 // read-only at /run/star (StarMount) and the solution snapshot at /run/solution (SolutionMount, also the
 // working directory); covers every masked path with an empty read-only tmpfs (a file: with /dev/null);
 // mounts a /proc for the new PID namespace; pins itself to one CPU; sets RLIMIT_CORE 0, RLIMIT_NPROC,
-// RLIMIT_FSIZE, RLIMIT_NOFILE; drops to the worker's user (UIDBase + worker, same group, no supplementary
-// groups); sets no_new_privs; sets RLIMIT_AS; and executes the solution with a clean environment
+// RLIMIT_FSIZE, RLIMIT_NOFILE; empties its capability bounding set; drops to the worker's own user (one of
+// Runner.UIDBase … UIDBase+63, same group, no supplementary groups); sets no_new_privs and the parent-death
+// signal; sets RLIMIT_AS; and executes the solution with a clean environment
 // (OMP/OPENBLAS/MKL/NUMEXPR_NUM_THREADS=1, GOMAXPROCS=1, PATH=/usr/local/bin:/usr/bin:/bin). The network
 // namespace has only a loopback interface, down. argv[1] of the solution is /run/star.
 //
@@ -58,8 +59,10 @@
 //
 // # Degraded isolation
 //
-// Probe finds out once whether the machine allows all of the above (Linux, root, namespaces). If not, stars
-// still run, with the limits, a process group, no_new_privs and (as root) a separate user, but without
+// Probe finds out once whether the machine allows all of the above (Linux, root, namespaces). A runner that is
+// not root gets the same namespaces inside a user namespace where the kernel allows it (the solution is that
+// namespace's root, with no capabilities, so it keeps its user's file permissions): degraded, for want of a
+// separate user. With no namespaces at all (or on macOS) stars still run, with the limits, a process group, no_new_privs and (as root) a separate user, but without
 // namespaces: the solution sees the host's filesystem as its user may, the network, and may leave processes
 // behind that escape its process group (as root the runner kills every process of the star's user afterwards).
 // Every Result records the level (Result.Isolation: "full" or "degraded: …"), and Run refuses a hidden set under
