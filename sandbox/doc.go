@@ -9,62 +9,62 @@
 //	go func() { err = r.Run(ctx, sol, jobs, results); close(results) }()
 //	for res := range results { … }
 //
-// Each star re-executes the running program (/proc/self/exe) as the sandbox's child. The package's init
-// function recognises the child and turns it into the solution, so any program or test binary that links
-// the package works unchanged; cmd/transitbench also says so at the top of main (IsChild, ChildMain).
+// Each star re-executes the running program (/proc/self/exe) as the sandbox's child. The package's init function
+// recognises the child and turns it into the solution, so any program or test binary that links the package works
+// unchanged; cmd/transitbench also says so at the top of main (IsChild, ChildMain).
 //
 // # What a star's process sees (full isolation)
 //
-// The runner starts its own executable in new mount, PID, network, IPC and UTS namespaces. That child makes
-// every mount private, read-only and nosuid (mount_setattr with AT_RECURSIVE); mounts fresh tmpfs on /tmp
-// (Limits.TmpBytes; also TMPDIR and HOME), /dev/shm (at most 64 MiB) and /run (hiding the host's sockets
-// there: a read-only mount does not stop connect(2) on a socket file); bind-mounts the star directory
-// read-only at /run/star (StarMount) and the solution snapshot at /run/solution (SolutionMount, also the
-// working directory); covers every masked path with an empty read-only tmpfs (a file: with /dev/null);
-// mounts a /proc for the new PID namespace; pins itself to one CPU; sets RLIMIT_CORE 0, RLIMIT_NPROC,
-// RLIMIT_FSIZE, RLIMIT_NOFILE; empties its capability bounding set; drops to the worker's own user (one of
-// Runner.UIDBase … UIDBase+63, same group, no supplementary groups); sets no_new_privs and the parent-death
-// signal; sets RLIMIT_AS; and executes the solution with a clean environment
-// (OMP/OPENBLAS/MKL/NUMEXPR_NUM_THREADS=1, GOMAXPROCS=1, PATH=/usr/local/bin:/usr/bin:/bin). The network
-// namespace has only a loopback interface, down. argv[1] of the solution is /run/star.
+// The runner starts its own executable in new mount, PID, network, IPC and UTS namespaces. That child makes every
+// mount private, read-only and nosuid (mount_setattr with AT_RECURSIVE); mounts fresh tmpfs on /tmp
+// (Limits.TmpBytes; also TMPDIR and HOME), /dev/shm (at most 64 MiB) and /run (hiding the host's sockets there: a
+// read-only mount does not stop connect(2) on a socket file); bind-mounts the star directory read-only at /run/star
+// (StarMount) and the solution snapshot at /run/solution (SolutionMount, also the working directory); covers every
+// masked path with an empty read-only tmpfs (a file: with /dev/null); mounts a /proc for the new PID namespace;
+// pins itself to one CPU; sets RLIMIT_CORE 0, RLIMIT_NPROC, RLIMIT_FSIZE, RLIMIT_NOFILE; empties its capability
+// bounding set; drops to the worker's own user (one of Runner.UIDBase … UIDBase+63, same group, no supplementary
+// groups); sets no_new_privs and the parent-death signal; sets RLIMIT_AS; and executes the solution with a clean
+// environment (OMP/OPENBLAS/MKL/NUMEXPR_NUM_THREADS=1, GOMAXPROCS=1, PATH=/usr/local/bin:/usr/bin:/bin). The
+// network namespace has only a loopback interface, down. argv[1] of the solution is /run/star.
 //
-// Masked always: the data directory (data.Home), the run's working directory (where other stars are
-// prepared), the solution snapshot's host path, the solution's source directory and the directory holding it
-// (the workspace, with its dev answers); plus Limits.Mask.
+// Masked always: the data directory (data.Home), the run's working directory (where other stars are prepared), the
+// solution snapshot's host path, the solution's source directory and the directory holding it (the workspace, with
+// its dev answers); plus Limits.Mask.
 //
-// The solution is PID 1 of its namespace. So when it exits, or when the runner kills it (timeout, output
-// over the limit, cancellation), the kernel kills every process it left behind; nothing survives a star.
-// Being PID 1 also means signals it sends itself, or its children send it, are ignored unless it installs
-// a handler (faults still kill it), SIGXFSZ is ignored (writes past the file-size cap fail with EFBIG), and
-// orphans it does not reap stay zombies until the star ends (bounded by RLIMIT_NPROC).
+// The solution is PID 1 of its namespace. So when it exits, or when the runner kills it (timeout, output over the
+// limit, cancellation), the kernel kills every process it left behind; nothing survives a star. Being PID 1 also
+// means signals it sends itself, or its children send it, are ignored unless it installs a handler (faults still
+// kill it), SIGXFSZ is ignored (writes past the file-size cap fail with EFBIG), and orphans it does not reap stay
+// zombies until the star ends (bounded by RLIMIT_NPROC).
 //
-// Python solutions run with /usr/bin/python3 (Debian's, with python3-numpy) when it exists: the first
-// python3 on PATH may be a per-user install (pyenv under /root) that the sandbox user cannot read.
-// Go solutions are built once by Prepare, outside the sandbox, with the system go, no cgo, no network and
-// the local toolchain only. Prepare snapshots the solution directory (world-readable copy) so that the
-// sandbox user can read it and edits during a run do not change it.
+// Python solutions run with /usr/bin/python3 (Debian's, with python3-numpy) when it exists: the first python3 on
+// PATH may be a per-user install (pyenv under /root) that the sandbox user cannot read. Go solutions are built once
+// by Prepare, outside the sandbox, with the system go, no cgo, no network and the local toolchain only. Prepare
+// snapshots the solution directory (world-readable copy) so that the sandbox user can read it and edits during a
+// run do not change it.
 //
 // # Exit reasons
 //
-// ok, exit_code, timeout, signal (ExitCode = 128 + signal), output_limit (stdout over 1 MiB: killed at once,
-// the first 1 MiB kept), memory, start_failed (the star's Prepare or the sandbox setup failed; StderrTail says
-// why), cancelled. "memory" is inferred: RLIMIT_AS makes allocations fail rather than kill, so a failure whose
-// stderr ends with a known out-of-memory message (MemoryError, "Unable to allocate", "out of memory",
-// std::bad_alloc, "Cannot allocate memory"), or a SIGKILL the runner did not send (the OOM killer), counts as
-// memory. The runner also sums the resident memory of the star's whole process tree every 100 ms and kills the
-// star with reason memory when the sum passes Limits.MemoryBytes (RLIMIT_AS alone would let a tree of processes
-// hold Processes × MemoryBytes). Runtime is the solution's own wall time, from its exec to its end; PeakRSSBytes is the peak resident
-// set of the solution and the children it waited for (it includes the few MiB of the child before its exec),
-// or the largest sum over the tree the watchdog saw, whichever is larger.
+// ok, exit_code, timeout, signal (ExitCode = 128 + signal), output_limit (stdout over 1 MiB: killed at once, the
+// first 1 MiB kept), memory, start_failed (the star's Prepare or the sandbox setup failed; StderrTail says why),
+// cancelled. "memory" is inferred: RLIMIT_AS makes allocations fail rather than kill, so a failure whose stderr
+// ends with a known out-of-memory message (MemoryError, "Unable to allocate", "out of memory", std::bad_alloc,
+// "Cannot allocate memory"), or a SIGKILL the runner did not send (the OOM killer), counts as memory. The runner
+// also sums the resident memory of the star's whole process tree every 100 ms and kills the star with reason memory
+// when the sum passes Limits.MemoryBytes (RLIMIT_AS alone would let a tree of processes hold Processes ×
+// MemoryBytes). Runtime is the solution's own wall time, from its exec to its end; PeakRSSBytes is the peak
+// resident set of the solution and the children it waited for (it includes the few MiB of the child before its
+// exec), or the largest sum over the tree the watchdog saw, whichever is larger.
 //
 // # Degraded isolation
 //
-// Probe finds out once whether the machine allows all of the above (Linux, root, namespaces). A runner that is
-// not root gets the same namespaces inside a user namespace where the kernel allows it (the solution is that
+// Probe finds out once whether the machine allows all of the above (Linux, root, namespaces). A runner that is not
+// root gets the same namespaces inside a user namespace where the kernel allows it (the solution is that
 // namespace's root, with no capabilities, so it keeps its user's file permissions): degraded, for want of a
-// separate user. With no namespaces at all (or on macOS) stars still run, with the limits, a process group, no_new_privs and (as root) a separate user, but without
-// namespaces: the solution sees the host's filesystem as its user may, the network, and may leave processes
-// behind that escape its process group (as root the runner kills every process of the star's user afterwards).
-// Every Result records the level (Result.Isolation: "full" or "degraded: …"), and Run refuses a hidden set under
-// degraded isolation unless Runner.AllowDegraded is set (the --allow-degraded flag).
+// separate user. With no namespaces at all (or on macOS) stars still run, with the limits, a process group,
+// no_new_privs and (as root) a separate user, but without namespaces: the solution sees the host's filesystem as
+// its user may, the network, and may leave processes behind that escape its process group (as root the runner kills
+// every process of the star's user afterwards). Every Result records the level (Result.Isolation: "full" or
+// "degraded: …"), and Run refuses a hidden set under degraded isolation unless Runner.AllowDegraded is set (the
+// --allow-degraded flag).
 package sandbox
