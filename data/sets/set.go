@@ -95,7 +95,7 @@ func Open(home, name string, opt Options) (*Set, error) {
 	if !opt.Force {
 		s, err := load(home, name, gen)
 		if err == nil {
-			return s, s.check(opt)
+			return s.checked(opt)
 		}
 		if !errors.Is(err, ErrNotBuilt) {
 			return nil, err
@@ -103,6 +103,11 @@ func Open(home, name string, opt Options) (*Set, error) {
 	} else if m, err := readManifest(setDir(home, name), name); err == nil && m.Kind == KindImported {
 		return nil, fmt.Errorf("sets: set %s was imported from %s; import it again with 'transitbench data import' "+
 			"instead of rebuilding it", name, m.Source)
+	}
+	if _, ok := wantedComposition(name, opt); !ok {
+		return nil, fmt.Errorf("%w: there is no set %q in %s; build a standard set (dev, A, B, train) or "+
+			"import one with 'transitbench data import' (a custom simulated set needs Options.Composition)",
+			ErrNotBuilt, name, home)
 	}
 	release, err := lockBuild(home, lockKey(name))
 	if err != nil {
@@ -112,7 +117,7 @@ func Open(home, name string, opt Options) (*Set, error) {
 	if !opt.Force {
 		// Another process may have built the set while this one waited for the lock.
 		if s, err := load(home, name, gen); err == nil {
-			return s, s.check(opt)
+			return s.checked(opt)
 		} else if !errors.Is(err, ErrNotBuilt) {
 			return nil, err
 		}
@@ -133,6 +138,14 @@ func lockKey(name string) string {
 		return "hidden"
 	}
 	return name
+}
+
+// checked returns s when it is what opt asks for, else an error.
+func (s *Set) checked(opt Options) (*Set, error) {
+	if err := s.check(opt); err != nil {
+		return nil, err
+	}
+	return s, nil
 }
 
 // check compares a loaded set with what opt asks for.
@@ -188,8 +201,7 @@ func StarID(name string, width, index int) string { return fmt.Sprintf("%s-%0*d"
 func planFor(home, name string, opt Options, gen generator) (*buildPlan, error) {
 	comp, ok := wantedComposition(name, opt)
 	if !ok {
-		return nil, fmt.Errorf("%w: there is no set %q in %s; build a standard set (dev, A, B, train) or "+
-			"import one with 'transitbench data import' (a custom simulated set needs Options.Composition)", ErrNotBuilt, name, home)
+		return nil, fmt.Errorf("%w: set %q has no composition", ErrNotBuilt, name)
 	}
 	if err := comp.valid(); err != nil {
 		return nil, err

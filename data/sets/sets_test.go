@@ -417,8 +417,8 @@ func TestDamageDetected(t *testing.T) {
 func TestCompositionMismatch(t *testing.T) {
 	home := t.TempDir()
 	openFake(t, home, Dev, Options{Composition: &small})
-	_, err := Open(home, Dev, Options{gen: &fakeGen{}})
-	if !errors.Is(err, ErrMismatch) {
+	got, err := Open(home, Dev, Options{gen: &fakeGen{}})
+	if !errors.Is(err, ErrMismatch) || got != nil {
 		t.Errorf("opening a small dev as the standard one gave %v, want ErrMismatch", err)
 	}
 	tc := TrainComposition(30)
@@ -430,8 +430,12 @@ func TestCompositionMismatch(t *testing.T) {
 		!strings.Contains(err.Error(), "--stars 40 --force") {
 		t.Errorf("asking for another pool size gave %v", err)
 	}
-	if _, err := Open(home, "nosuch", Options{gen: &fakeGen{}}); !errors.Is(err, ErrNotBuilt) {
+	empty := t.TempDir()
+	if _, err := Open(empty, "nosuch", Options{gen: &fakeGen{}}); !errors.Is(err, ErrNotBuilt) {
 		t.Errorf("unknown custom set gave %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(empty, "sets")); !os.IsNotExist(err) {
+		t.Errorf("opening an unknown set wrote to the data directory: %v", err)
 	}
 	for _, bad := range []string{"", "all", "mini-x", "a/b", "../x", "9lives"} {
 		if _, err := Open(home, bad, Options{gen: &fakeGen{}}); err == nil {
