@@ -26,7 +26,7 @@ type calendar struct {
 	desatPeriod float64    // their interval, days
 	spsd        []int      // cadence indices of sudden pixel sensitivity dropouts
 	outliers    []int      // cadence indices of impulsive outliers (flagged 2048) and unflagged cosmic-ray hits
-	bands       []interval // rolling-band episodes
+	bands       []interval // rolling-band episodes in the aperture (flag 131072), which ripple the flux
 }
 
 // Cadences returns the observing calendar of the star spec describes: the time of every cadence that holds a
@@ -152,6 +152,8 @@ func newCalendar(spec Spec, k *Knobs) *calendar {
 			c.quality[i] |= lc.QZeroCrossing
 		case u < ck.CollateralRate+ck.ZeroCrossingRate+ck.AnomalyRate:
 			c.quality[i] |= lc.QDetectorAnomaly
+		case u < ck.CollateralRate+ck.ZeroCrossingRate+ck.AnomalyRate+ck.ArgabrighteningRate:
+			c.quality[i] |= lc.QArgabrightening | lc.QArgabrighteningCCD
 		}
 	}
 	for range poisson(r, ck.SPSDRate) {
@@ -165,6 +167,10 @@ func newCalendar(spec Spec, k *Knobs) *calendar {
 		for range m {
 			s := uniform(r, start, end)
 			b := interval{s, s + uniform(r, ck.RollingBandDays.Lo, ck.RollingBandDays.Hi)}
+			if r.Float64() < ck.RollingBandMaskOnly {
+				c.flagSpan(b, lc.QRollingBandMask)
+				continue
+			}
 			c.bands = append(c.bands, b)
 			c.flagSpan(b, lc.QRollingBand)
 		}

@@ -38,6 +38,7 @@ type CalendarKnobs struct {
 	CollateralRate      float64 // probability per cadence of a collateral cosmic ray flag (8192; flux untouched)
 	ZeroCrossingRate    float64 // probability per cadence of a reaction-wheel zero-crossing flag (16; flux untouched)
 	AnomalyRate         float64 // probability per cadence of a detector-anomaly flag (16384, masked)
+	ArgabrighteningRate float64 // probability per cadence of an Argabrightening event (flags 64 and 4096; flux untouched)
 	NoFinePointRate     float64 // no-fine-point episodes per year (flag 32768; flux untouched)
 	NoFinePointDays     Range   // length of a no-fine-point episode, days
 	OutlierRate         float64 // probability per cadence of an impulsive outlier (flag 2048)
@@ -45,6 +46,7 @@ type CalendarKnobs struct {
 	RollingBandProb     float64 // share of stars on a channel with rolling-band episodes (flag 131072)
 	RollingBandEpisodes Range   // number of rolling-band episodes in the year for such a star
 	RollingBandDays     Range   // length of a rolling-band episode, days
+	RollingBandMaskOnly float64 // share of episodes that touch only the pixel mask (flag 262144, no ripple in the flux)
 }
 
 // StarKnobs limit the stellar parameters drawn from the fitted Kepler target distributions (fitted.go).
@@ -183,6 +185,7 @@ func DefaultKnobs() *Knobs {
 			CollateralRate:      0.03,                // same files: 100–152 flagged 8192
 			ZeroCrossingRate:    0.02,                // same files: 68–105 flagged 16
 			AnomalyRate:         0.0025,              // same files: 9–13 flagged 16384
+			ArgabrighteningRate: 0.001,               // same files: 5 cadences a quarter flagged 64 and 4096
 			NoFinePointRate:     8,                   // same files: 33–77 cadences flagged 32768 per quarter, in short episodes
 			NoFinePointDays:     Range{0.05, 0.3},    // with NoFinePointRate, ≈ 30–60 cadences a quarter as in those files
 			OutlierRate:         0.0005,              // impulsive outliers (bit 2048)
@@ -190,6 +193,7 @@ func DefaultKnobs() *Knobs {
 			RollingBandProb:     0.3,                 // rolling band affects a minority of channels
 			RollingBandEpisodes: Range{2, 8},         // Kepler-90 Q5: rolling band flagged in a few short stretches
 			RollingBandDays:     Range{0.5, 3.0},     // rolling band follows the focal plane's thermal cycles: days
+			RollingBandMaskOnly: 0.5,                 // Kepler-90 Q5: as many cadences flagged 262144 as 131072
 		},
 		Star: StarKnobs{
 			Kepmag:           Range{10, 16},   // SPEC A3: Kepler magnitude ≈ 10–16
