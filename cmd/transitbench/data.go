@@ -154,10 +154,7 @@ func openSetForCmd(cmd *cobra.Command, name string) (*sets.Set, error) {
 	}
 	s, err := sets.Open(home, name, sets.Options{Context: cmd.Context(),
 		Progress: newProgressPrinter(cmd.ErrOrStderr(), "building").update})
-	if errors.Is(err, sets.ErrNotBuilt) {
-		return nil, usageErrorf("%v", err)
-	}
-	if err != nil && strings.Contains(err.Error(), "is not a set name") {
+	if errors.Is(err, sets.ErrNotBuilt) || errors.Is(err, sets.ErrBadName) {
 		return nil, usageErrorf("%v", err)
 	}
 	return s, err
@@ -464,7 +461,7 @@ label row, which are left out.`,
 			res, err := sets.Import(home, setName, sets.ImportOptions{FITSDir: fitsDir, Labels: labels, Force: force,
 				Progress: newProgressPrinter(cmd.ErrOrStderr(), "importing").update})
 			if err != nil {
-				if strings.Contains(err.Error(), "is not a set name") {
+				if errors.Is(err, sets.ErrBadName) {
 					return usageErrorf("%v", err)
 				}
 				return err

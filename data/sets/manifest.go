@@ -44,6 +44,8 @@ var (
 	ErrCorrupt = errors.New("sets: set files are damaged")
 	// ErrStale: the set was built by another generator version or in another layout.
 	ErrStale = errors.New("sets: set was built by another generator version")
+	// ErrBadName: a set name that cannot name a set.
+	ErrBadName = errors.New("sets: not a set name")
 	// ErrMismatch: the set on disk is not the one asked for (composition, size or seed), or a star regenerated
 	// differently from its recorded digest.
 	ErrMismatch = errors.New("sets: set does not match")
@@ -210,8 +212,8 @@ func validName(name string) error {
 		ok = isLetter(c) || c >= '0' && c <= '9' || c == '_' || c == '-'
 	}
 	if !ok || name == "all" || strings.HasPrefix(name, "mini") {
-		return fmt.Errorf("sets: %q is not a set name: use dev, A, B, train, or a name of letters, digits, "+
-			"'_' and '-' starting with a letter (not \"all\", not starting with \"mini\")", name)
+		return fmt.Errorf("%w: %q; use dev, A, B, train, or a name of letters, digits, "+
+			"'_' and '-' starting with a letter (not \"all\", not starting with \"mini\")", ErrBadName, name)
 	}
 	return nil
 }
