@@ -71,8 +71,8 @@ type Result struct {
 	Objective Objective
 	Periods   []float64 // trial periods, days
 	Power     []float64 // the objective of the best box at each period (SNR, or log likelihood); 0 when no box dips
-	Durations []float64 // best box's duration, days (a whole number of phase bins)
-	T0        []float64 // best box's mid-transit time, days, in [t_first, t_first + P)
+	Durations []float64 // best box's duration, days (a whole number of phase bins); NaN when no box dips
+	T0        []float64 // best box's mid-transit time, days, in [t_first, t_first + P); NaN when no box dips
 	Depth     []float64 // weighted mean out of transit − weighted mean in transit (flux units)
 	DepthErr  []float64 // √(1/W_in + 1/W_out), W = Σ 1/dy² (flux units)
 	SNR       []float64 // Depth/DepthErr
@@ -104,11 +104,15 @@ type point struct{ t, w, wy float64 }
 // ȳ_in = Σ_I w·y / W_in, ȳ_out likewise; depth = ȳ_out − ȳ_in, depth_err = √(1/W_in + 1/W_out),
 // snr = depth/depth_err, log_like = ½·W_in·depth² (the log likelihood of the box model minus that of a
 // constant, as astropy computes it). Only boxes with depth > 0 and cadences both in and out of transit count.
-// The power at a period is the best box's snr (SNR) or log_like (Likelihood), maximised over start phase and
-// duration; the other columns describe that box.
+// The power at a period is the best box's snr (SNR) or log_like (Likelihood), maximised over the boxes the grid
+// defines (start phases on the phase bins, durations rounded to whole bins: see Grid.PhaseOversample); the
+// other columns describe that box. A period where no box dips has power 0 and NaN duration and t0. The values
+// do not depend on a constant offset of y.
 //
-// Cadences with a non-finite time, flux or error, a non-positive error, or an error over 1000 times the rms
-// error are skipped. The remaining times must increase strictly (ErrUnsorted, ErrDuplicateTime: sort the
+// Search allocates the result and two bin buffers per worker; the loop over periods allocates nothing.
+//
+// Cadences with a non-finite time, flux or error, a non-positive error, or an error more than 1000 times the
+// typical one (weight below 1e-6 of the mean inverse variance) are skipped. The remaining times must increase strictly (ErrUnsorted, ErrDuplicateTime: sort the
 // data and drop repeated cadences first; the data readers do). Other errors: ErrEmpty, ErrLengthMismatch,
 // ErrAllNaN, ErrTooFewPoints (fewer than MinPoints), ErrEmptyGrid, ErrBadGrid, ErrSpanTooShort.
 func Search(t, y, dy []float64, g Grid, obj Objective) (*Result, error) {

@@ -104,10 +104,10 @@ func TestFoldedTransitDepth(t *testing.T) {
 	}
 }
 
-func BenchmarkPhaseBinYear(b *testing.B) {
+func benchmarkPhaseBin(b *testing.B, spanDays float64) {
 	const cadence = 29.4244 / 1440
 	var tt, f []float64
-	for x := 170.0; x < 542; x += cadence {
+	for x := 170.0; x < 170+spanDays; x += cadence {
 		tt = append(tt, x)
 		f = append(f, 1)
 	}
@@ -118,3 +118,8 @@ func BenchmarkPhaseBinYear(b *testing.B) {
 		Bin(ph, f, -1, 1, 200)
 	}
 }
+
+// Size tiers: a quarter (≈ 4.6 k cadences), a Kepler year (≈ 18.2 k, no gaps) and four years.
+func BenchmarkPhaseBinQuarter(b *testing.B) { benchmarkPhaseBin(b, 93) }
+func BenchmarkPhaseBinYear(b *testing.B)    { benchmarkPhaseBin(b, 372) }
+func BenchmarkPhaseBin4Years(b *testing.B)  { benchmarkPhaseBin(b, 4*372) }
