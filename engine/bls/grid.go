@@ -188,7 +188,10 @@ func OfirPeriods(pmin, pmax, spanDays, os, rStarRsun, mStarMsun float64) []float
 	for i := n - 1; i >= 0; i-- {
 		x := x0 + float64(i)*a/3
 		p := 1 / (x * x * x) / secPerDay
-		if p < pmin*(1-1e-12) {
+		if i == 0 {
+			p = pmax // exactly, not to rounding
+		}
+		if p < pmin {
 			continue
 		}
 		out = append(out, p)
