@@ -76,6 +76,17 @@ type screenKeys struct {
 }
 
 func (s screenKeys) ShortHelp() []key.Binding {
-	return append(append([]key.Binding{}, s.short...), s.km.ShortHelp()...)
+	out := append([]key.Binding{}, s.short...)
+	seen := map[string]bool{}
+	for _, b := range s.short {
+		seen[b.Help().Key] = true
+	}
+	for _, b := range s.km.ShortHelp() {
+		if !seen[b.Help().Key] {
+			out = append(out, b)
+		}
+	}
+	return out
 }
+
 func (s screenKeys) FullHelp() [][]key.Binding { return s.km.FullHelp() }

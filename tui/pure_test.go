@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/exp/golden"
 	"github.com/muesli/termenv"
@@ -222,5 +223,20 @@ func TestFormatting(t *testing.T) {
 		if tt.got != tt.want {
 			t.Errorf("case %d: %q, want %q", i, tt.got, tt.want)
 		}
+	}
+}
+
+func TestScreenHelpHasNoDuplicates(t *testing.T) {
+	km := DefaultKeyMap()
+	sk := screenKeys{short: []key.Binding{km.Dev, km.Cancel}, km: km}
+	seen := map[string]bool{}
+	for _, b := range sk.ShortHelp() {
+		if seen[b.Help().Key] {
+			t.Errorf("%q listed twice", b.Help().Key)
+		}
+		seen[b.Help().Key] = true
+	}
+	if !seen["q"] || !seen["esc"] {
+		t.Errorf("help lacks the screen's or the global keys: %v", seen)
 	}
 }

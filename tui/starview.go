@@ -424,7 +424,7 @@ func foldedLines(st *Styles, f *folded, mode foldMode, w, h int) []string {
 	switch mode {
 	case foldPrimary:
 		lines = plot.Folded(w, chartH, f.All.X, f.All.Y, f.All.BX, f.All.BY, f.HalfHours).Lines(st.Paint)
-		info = fmt.Sprintf("P %.4f d  depth %.0f ± %.0f ppm  MES %.1f  N %d  odd/even %.1fσ",
+		info = fmt.Sprintf("P %.4f d  depth %.0f±%.0f ppm  MES %.1f  N %d  o/e %.1fσ",
 			f.Eph.PeriodDays, v.Depth*1e6, v.DepthErr*1e6, v.MES, v.NTransits, v.OddEvenSigma)
 	case foldOddEven:
 		left := plot.Folded(w/2, chartH, f.Odd.X, f.Odd.Y, f.Odd.BX, f.Odd.BY, f.HalfHours)
@@ -436,10 +436,10 @@ func foldedLines(st *Styles, f *folded, mode foldMode, w, h int) []string {
 		for i := range l {
 			lines = append(lines, fit(l[i], w/2)+r[i])
 		}
-		info = fmt.Sprintf("odd %.0f ppm  even %.0f ppm  difference %.1fσ", v.OddDepth*1e6, v.EvenDepth*1e6, v.OddEvenSigma)
+		info = fmt.Sprintf("odd %.0f ppm (left)  even %.0f ppm  differ by %.1fσ", v.OddDepth*1e6, v.EvenDepth*1e6, v.OddEvenSigma)
 	case foldSecondary:
 		lines = plot.Folded(w, chartH, f.Secondary.X, f.Secondary.Y, f.Secondary.BX, f.Secondary.BY, f.HalfHours).Lines(st.Paint)
-		info = fmt.Sprintf("secondary at phase %.2f: %.0f ± %.0f ppm  MES %.1f",
+		info = fmt.Sprintf("secondary at phase %.2f: %.0f±%.0f ppm  MES %.1f",
 			v.SecondaryPhase, v.SecondaryDepth*1e6, v.SecondaryDepthErr*1e6, v.SecondaryMES)
 	}
 	return append(lines, st.Dim.Render(info))

@@ -278,8 +278,14 @@ func (m Model) keys() help.KeyMap {
 	case stateGrade:
 		return m.grade.keys()
 	}
-	return screenKeys{km: m.ctx.Keys, short: []key.Binding{m.ctx.Keys.Quit}}
+	return quitOnly{m.ctx.Keys.Quit}
 }
+
+// quitOnly is the help of the opening screen, where the only key is quit.
+type quitOnly struct{ quit key.Binding }
+
+func (q quitOnly) ShortHelp() []key.Binding  { return []key.Binding{q.quit} }
+func (q quitOnly) FullHelp() [][]key.Binding { return [][]key.Binding{{q.quit}} }
 
 // View implements tea.Model.
 func (m Model) View() string {

@@ -71,6 +71,34 @@ func Marks(dst []bool, x []float64, mark []bool, xlo, xhi float64) []bool {
 	return dst
 }
 
+// FlagShare returns, for len(dst) columns over [xlo, xhi], the share of the points falling in each column that
+// have mark set (NaN for a column with no point). Non-finite x are skipped. It returns dst.
+func FlagShare(dst []float64, x []float64, mark []bool, xlo, xhi float64) []float64 {
+	n := len(dst)
+	total := make([]int, n)
+	marked := make([]int, n)
+	if n > 0 && xhi > xlo {
+		scale := float64(n) / (xhi - xlo)
+		for i, xi := range x {
+			if math.IsNaN(xi) || math.IsInf(xi, 0) || xi < xlo || xi > xhi {
+				continue
+			}
+			c := min(int((xi-xlo)*scale), n-1)
+			total[c]++
+			if mark[i] {
+				marked[c]++
+			}
+		}
+	}
+	for i := range dst {
+		dst[i] = math.NaN()
+		if total[i] > 0 {
+			dst[i] = float64(marked[i]) / float64(total[i])
+		}
+	}
+	return dst
+}
+
 // Extent returns the smallest and largest finite values of v, or NaN, NaN when there are none.
 func Extent(v []float64) (lo, hi float64) {
 	lo, hi = math.NaN(), math.NaN()

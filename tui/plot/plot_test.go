@@ -57,6 +57,21 @@ func TestMarks(t *testing.T) {
 	}
 }
 
+func TestFlagShare(t *testing.T) {
+	x := []float64{0, 1, 2, 3, 4, 5, 6, 7}
+	mark := []bool{true, false, false, false, true, true, false, false}
+	got := FlagShare(make([]float64, 4), x, mark, 0, 8)
+	want := []float64{0.5, 0, 1, 0}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("FlagShare = %v, want %v", got, want)
+		}
+	}
+	if got := FlagShare(make([]float64, 2), []float64{0.5}, []bool{true}, 0, 2); !math.IsNaN(got[1]) || got[0] != 1 {
+		t.Errorf("an empty column should be NaN: %v", got)
+	}
+}
+
 func TestScale(t *testing.T) {
 	tests := []struct {
 		s    Scale
@@ -195,7 +210,7 @@ func synthetic() (t, flux []float64, flagged []bool) {
 		}
 		t = append(t, ti)
 		flux = append(flux, f)
-		flagged = append(flagged, i%147 == 0)
+		flagged = append(flagged, i%147 == 0 || (ti > 121 && ti < 122.5))
 	}
 	return t, flux, flagged
 }

@@ -44,8 +44,14 @@ func RobustRange(v []float64) (lo, hi float64) {
 	return lo, hi
 }
 
-// LightCurve returns the chart of flux against time (days): the minimum and maximum of each dot column, with
-// a marker ▪ under every cell column holding a flagged cadence (flagged may be nil).
+// ManyFlagged is the share of flagged cadences from which a light-curve column is marked ▪ rather than ·.
+const ManyFlagged = 0.1
+
+// LightCurve returns the chart of flux against time (days): the minimum and maximum of each dot column, the
+// flagged cadences (flagged may be nil) drawn over them in their own ink where their flux is finite, and under
+// the plot a marker per cell column holding flagged cadences: · when they are a few (Kepler flags a
+// desaturation every ≈ 3 days, so most columns hold one), ▪ when they are at least ManyFlagged of the column's
+// cadences (safe modes, rolling-band stretches, pointing trouble).
 func LightCurve(width, height int, t, flux []float64, flagged []bool) Chart {
 	tlo, thi := Extent(t)
 	lo, hi := RobustRange(flux)
@@ -56,19 +62,30 @@ func LightCurve(width, height int, t, flux []float64, flagged []bool) Chart {
 		Layers: []Layer{{X: t, Y: flux, Style: Range, Ink: InkData}},
 		XUnit:  "BKJD",
 	}
-	if flagged != nil {
-		plotW := width - yGutter(c)
-		if plotW > 0 {
-			cols := Marks(make([]bool, plotW), t, flagged, tlo, thi)
-			xs := Scale{Lo: tlo, Hi: thi, N: plotW}
-			for i, on := range cols {
-				if on {
-					c.Marks = append(c.Marks, Mark{X: xs.Value(i), Text: "▪", Ink: InkFlag})
-				}
-			}
-			if c.Marks == nil {
-				c.Marks = []Mark{} // keep the row, so the layout does not jump between stars
-			}
+	if flagged == nil {
+		return c
+	}
+	fy := make([]float64, len(flux))
+	for i := range flux {
+		fy[i] = math.NaN()
+		if flagged[i] {
+			fy[i] = flux[i]
+		}
+	}
+	c.Layers = append(c.Layers, Layer{X: t, Y: fy, Style: Points, Ink: InkFlag})
+	c.Marks = []Mark{} // keep the marker row even when nothing is flagged, so the layout does not jump
+	plotW := width - yGutter(c)
+	if plotW <= 0 {
+		return c
+	}
+	share := FlagShare(make([]float64, plotW), t, flagged, tlo, thi)
+	xs := Scale{Lo: tlo, Hi: thi, N: plotW}
+	for i, f := range share {
+		switch {
+		case f >= ManyFlagged:
+			c.Marks = append(c.Marks, Mark{X: xs.Value(i), Text: "▪", Ink: InkFlag})
+		case f > 0:
+			c.Marks = append(c.Marks, Mark{X: xs.Value(i), Text: "·", Ink: InkFlag})
 		}
 	}
 	return c
