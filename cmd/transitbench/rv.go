@@ -395,6 +395,7 @@ func newRVGenerateCmd() *cobra.Command {
 // rvSolvers are the pipelines 'rv baseline' and 'rv fit' can run.
 var rvSolvers = map[string]grv.Solver{
 	"classical": grv.ClassicalSolver,
+	"search":    grv.SearchSolver,
 }
 
 func solverNames() []string {

@@ -11,6 +11,8 @@ type FitOptions struct {
 	MaxE                         float64 // eccentricities are capped here (default 0.95)
 	MaxIter                      int     // Levenberg–Marquardt iterations per round (default 100)
 	FitJitter                    bool    // also fit one jitter term (alternating with the orbit fit)
+	ESigma                       float64 // when > 0, a Gaussian shrinkage prior on (e cos ω, e sin ω) of this width
+	Circular                     []bool  // planets (by index) held on circular orbits (e = 0)
 	Jitter                       float64 // fixed jitter (m/s) when FitJitter is false; the start otherwise
 }
 
@@ -31,7 +33,9 @@ var ErrNoPlanets = errors.New("rv: fit needs at least one starting planet")
 // e sin ω, λ = M0 + ω), which keeps K and P positive and on which the velocity depends linearly at small e
 // (with √e cos ω, √e sin ω the gradient vanishes at e = 0 and a circular start could never leave it); the Jacobian is analytic. With FitJitter the orbit fit alternates with a
 // one-dimensional maximisation of lnL over s (three rounds). The BIC counts 5 parameters per planet and one per
-// instrument, as the Stargazer gate does.
+// instrument, as the Stargazer gate does. With ESigma > 0 the objective becomes χ² + Σ e²/ESigma² (a
+// maximum-a-posteriori fit under a half-Gaussian eccentricity prior, which counters the upward bias of
+// least-squares eccentricities at low signal-to-noise); the reported χ², lnL and BIC exclude that term.
 func Fit(d *Data, init []Planet, opt FitOptions) (*FitResult, error) {
 	if len(init) == 0 {
 		return nil, ErrNoPlanets
@@ -45,6 +49,9 @@ func Fit(d *Data, init []Planet, opt FitOptions) (*FitResult, error) {
 	f := newFitter(d, len(init), opt)
 	theta := make([]float64, 5*len(init))
 	for j, p := range init {
+		if j < len(opt.Circular) && opt.Circular[j] {
+			p.M0Rad, p.OmegaRad, p.E = wrap(p.M0Rad+p.OmegaRad), 0, 0
+		}
 		encode(theta[5*j:5*j+5], p)
 	}
 	jit := math.Max(0, opt.Jitter)
@@ -245,7 +252,7 @@ func (f *fitter) lm(theta []float64) {
 	for j := range f.np {
 		f.curve(f.curves[j], theta[5*j:5*j+5])
 	}
-	chi2 := f.residuals()
+	chi2 := f.residuals() + f.penalty(theta)
 	lambda := 1e-3
 	saved := make([][]float64, f.np)
 	for j := range saved {
@@ -270,6 +277,31 @@ func (f *fitter) lm(theta []float64) {
 				}
 			}
 		}
+		for j, c := range f.opt.Circular {
+			if !c || j >= f.np {
+				continue
+			}
+			for _, q := range []int{5*j + 2, 5*j + 3} { // freeze e cos ω and e sin ω: zero step
+				for p := range m {
+					if p < q {
+						f.a[q*m+p] = 0
+					} else {
+						f.a[p*m+q] = 0
+					}
+				}
+				f.a[q*m+q] = 1
+				f.g[q] = 0
+			}
+		}
+		if f.opt.ESigma > 0 {
+			ip := 1 / (f.opt.ESigma * f.opt.ESigma)
+			for j := range f.np {
+				for _, q := range []int{5*j + 2, 5*j + 3} {
+					f.a[q*m+q] += ip
+					f.g[q] += ip * theta[q]
+				}
+			}
+		}
 		improved := false
 		for range 12 {
 			for j := range saved {
@@ -286,7 +318,7 @@ func (f *fitter) lm(theta []float64) {
 			for j := range f.np {
 				f.curve(f.curves[j], f.trial[5*j:5*j+5])
 			}
-			c2 := f.residuals()
+			c2 := f.residuals() + f.penalty(f.trial)
 			if c2 < chi2 && !math.IsNaN(c2) {
 				rel := (chi2 - c2) / math.Max(chi2, 1e-300)
 				copy(theta, f.trial)
@@ -308,6 +340,19 @@ func (f *fitter) lm(theta []float64) {
 			return
 		}
 	}
+}
+
+// penalty returns the eccentricity prior's term Σ_j e_j² / ESigma² (0 without a prior).
+func (f *fitter) penalty(theta []float64) float64 {
+	if f.opt.ESigma <= 0 {
+		return 0
+	}
+	s := 0.0
+	for j := range f.np {
+		h, k := theta[5*j+2], theta[5*j+3]
+		s += h*h + k*k
+	}
+	return s / (f.opt.ESigma * f.opt.ESigma)
 }
 
 // solveDamped solves (A + λ diag(A)) x = g for x by Cholesky, with A symmetric m×m given in its lower triangle

@@ -158,3 +158,10 @@ func ClassicalSolver(d *erv.Data, _ float64, seed uint64) ([]erv.Planet, float64
 	fit := erv.Classical(d, erv.ClassicalOptions{Seed: seed})
 	return fit.Planets, 0
 }
+
+// SearchSolver runs erv.Search, the classical pipeline with alias and harmonic candidates, eccentric starts,
+// an eccentricity prior and a false-alarm test on each new planet.
+func SearchSolver(d *erv.Data, _ float64, _ uint64) ([]erv.Planet, float64) {
+	fit := erv.Search(d, erv.SearchOptions{})
+	return fit.Planets, 0
+}
