@@ -402,10 +402,7 @@ func (s *searcher) finish(r *Result, pl *plan) {
 	g, c, nb := s.g, pl.c, pl.nb
 	// Wrap: bins nb+1 … nb+kmax repeat bins 1 … kmax, so boxes may run past phase P.
 	copy(c[nb+1:nb+pl.kmax+1], c[1:pl.kmax+1])
-	for k := 1; k < len(c); k++ {
-		c[k].wy += c[k-1].wy
-		c[k].w += c[k-1].w
-	}
+	prefixSums(c)
 
 	// Scan boxes. The flux deviations are centred on their weighted mean, so Y = Σ w·y = 0 (to rounding) and
 	// a box with sums Y_in, W_in, W_out = W − W_in has depth = −Y_in·W/(W_in·W_out). Hence, for Y_in < 0,
@@ -444,6 +441,31 @@ func (s *searcher) finish(r *Result, pl *plan) {
 	s.store(r, p, win, yin, b.n, b.bestK, pl.bw)
 }
 
+// prefixSums turns c into its running sums in place. Each running sum is a chain of dependent additions; the
+// two halves of c are summed as two interleaved chains, then the first half's total is added to the second.
+func prefixSums(c []bin) {
+	h := len(c) / 2
+	if h == 0 {
+		return
+	}
+	lo, hi := c[:h], c[h:] // len(hi) is h or h+1
+	for k := 1; k < h; k++ {
+		lo[k].wy += lo[k-1].wy
+		lo[k].w += lo[k-1].w
+		hi[k].wy += hi[k-1].wy
+		hi[k].w += hi[k-1].w
+	}
+	if len(hi) > h {
+		hi[h].wy += hi[h-1].wy
+		hi[h].w += hi[h-1].w
+	}
+	ty, tw := lo[h-1].wy, lo[h-1].w
+	for k := range hi {
+		hi[k].wy += ty
+		hi[k].w += tw
+	}
+}
+
 // best is the best box of a period so far: its score q/den (q = Y_in², Y_in < 0), start bin n and length bestK;
 // k is the length of the boxes being scanned.
 type best struct {
@@ -454,54 +476,65 @@ type best struct {
 // The scans score the boxes starting at every stride-th bin: box n has prefix sums cs[n] at its start and
 // ce[n] at its end, W_in = ce[n].w − cs[n].w and Y_in likewise. A box beats the best so far (q, den) when
 // Y_in²·den > q·den_box, with den_box = W_in·W_out for the SNR and W_in·W_out² for the likelihood; it is then
-// kept if it dips (Y_in < 0) and has weight both in and out of transit. The inner loops only search for the
-// next box that passes the first test, which is rare, so that the best-so-far values stay fixed inside them.
+// kept if it dips (Y_in < 0) and has weight both in and out of transit. The inner loops test four boxes at a
+// time and only search for the next group holding a box that passes the first test, which is rare, so that
+// the best-so-far values stay fixed inside them; that group is then examined box by box.
 
 // scanSNR scans with the SNR objective.
 func scanSNR(b *best, cs, ce []bin, stride int, sumW float64) {
 	ce = ce[:len(cs)]
 	bq, bden := b.q, b.den
-	for n := 0; n < len(cs); n += stride {
-		for ; n < len(cs); n += stride {
-			win := ce[n].w - cs[n].w
-			yin := ce[n].wy - cs[n].wy
-			if yin*yin*bden > bq*(win*(sumW-win)) {
+	s, end := stride, len(cs)
+	for n := 0; n < end; {
+		for ; n+3*s < end; n += 4 * s {
+			w0, y0 := ce[n].w-cs[n].w, ce[n].wy-cs[n].wy
+			w1, y1 := ce[n+s].w-cs[n+s].w, ce[n+s].wy-cs[n+s].wy
+			w2, y2 := ce[n+2*s].w-cs[n+2*s].w, ce[n+2*s].wy-cs[n+2*s].wy
+			w3, y3 := ce[n+3*s].w-cs[n+3*s].w, ce[n+3*s].wy-cs[n+3*s].wy
+			a0 := y0*y0*bden > bq*(w0*(sumW-w0))
+			a1 := y1*y1*bden > bq*(w1*(sumW-w1))
+			a2 := y2*y2*bden > bq*(w2*(sumW-w2))
+			a3 := y3*y3*bden > bq*(w3*(sumW-w3))
+			if a0 || a1 || a2 || a3 {
 				break
 			}
 		}
-		if n >= len(cs) {
-			break
-		}
-		win := ce[n].w - cs[n].w
-		yin := ce[n].wy - cs[n].wy
-		if wout := sumW - win; yin < 0 && win > emptyWeight && wout > emptyWeight {
-			bq, bden = yin*yin, win*wout
-			b.n, b.bestK = n, b.k
+		for stop := min(n+4*s, end); n < stop; n += s {
+			win, yin := ce[n].w-cs[n].w, ce[n].wy-cs[n].wy
+			if wout := sumW - win; yin*yin*bden > bq*(win*wout) && yin < 0 && win > emptyWeight && wout > emptyWeight {
+				bq, bden = yin*yin, win*wout
+				b.n, b.bestK = n, b.k
+			}
 		}
 	}
 	b.q, b.den = bq, bden
 }
 
-// scanSNR1 is scanSNR with stride 1, written so that the compiler drops the bounds checks.
+// scanSNR1 is scanSNR with stride 1, with constant offsets the compiler handles better.
 func scanSNR1(b *best, cs, ce []bin, sumW float64) {
 	ce = ce[:len(cs)]
 	bq, bden := b.q, b.den
-	for n := 0; n < len(cs); n++ {
-		for ; n < len(cs); n++ {
-			win := ce[n].w - cs[n].w
-			yin := ce[n].wy - cs[n].wy
-			if yin*yin*bden > bq*(win*(sumW-win)) {
+	end := len(cs)
+	for n := 0; n < end; {
+		for ; n+3 < end; n += 4 {
+			w0, y0 := ce[n].w-cs[n].w, ce[n].wy-cs[n].wy
+			w1, y1 := ce[n+1].w-cs[n+1].w, ce[n+1].wy-cs[n+1].wy
+			w2, y2 := ce[n+2].w-cs[n+2].w, ce[n+2].wy-cs[n+2].wy
+			w3, y3 := ce[n+3].w-cs[n+3].w, ce[n+3].wy-cs[n+3].wy
+			a0 := y0*y0*bden > bq*(w0*(sumW-w0))
+			a1 := y1*y1*bden > bq*(w1*(sumW-w1))
+			a2 := y2*y2*bden > bq*(w2*(sumW-w2))
+			a3 := y3*y3*bden > bq*(w3*(sumW-w3))
+			if a0 || a1 || a2 || a3 {
 				break
 			}
 		}
-		if n >= len(cs) {
-			break
-		}
-		win := ce[n].w - cs[n].w
-		yin := ce[n].wy - cs[n].wy
-		if wout := sumW - win; yin < 0 && win > emptyWeight && wout > emptyWeight {
-			bq, bden = yin*yin, win*wout
-			b.n, b.bestK = n, b.k
+		for stop := min(n+4, end); n < stop; n++ {
+			win, yin := ce[n].w-cs[n].w, ce[n].wy-cs[n].wy
+			if wout := sumW - win; yin*yin*bden > bq*(win*wout) && yin < 0 && win > emptyWeight && wout > emptyWeight {
+				bq, bden = yin*yin, win*wout
+				b.n, b.bestK = n, b.k
+			}
 		}
 	}
 	b.q, b.den = bq, bden
@@ -511,23 +544,28 @@ func scanSNR1(b *best, cs, ce []bin, sumW float64) {
 func scanLikelihood(b *best, cs, ce []bin, stride int, sumW float64) {
 	ce = ce[:len(cs)]
 	bq, bden := b.q, b.den
-	for n := 0; n < len(cs); n += stride {
-		for ; n < len(cs); n += stride {
-			win := ce[n].w - cs[n].w
-			yin := ce[n].wy - cs[n].wy
-			wout := sumW - win
-			if yin*yin*bden > bq*(win*wout*wout) {
+	s, end := stride, len(cs)
+	for n := 0; n < end; {
+		for ; n+3*s < end; n += 4 * s {
+			w0, y0 := ce[n].w-cs[n].w, ce[n].wy-cs[n].wy
+			w1, y1 := ce[n+s].w-cs[n+s].w, ce[n+s].wy-cs[n+s].wy
+			w2, y2 := ce[n+2*s].w-cs[n+2*s].w, ce[n+2*s].wy-cs[n+2*s].wy
+			w3, y3 := ce[n+3*s].w-cs[n+3*s].w, ce[n+3*s].wy-cs[n+3*s].wy
+			o0, o1, o2, o3 := sumW-w0, sumW-w1, sumW-w2, sumW-w3
+			a0 := y0*y0*bden > bq*(w0*o0*o0)
+			a1 := y1*y1*bden > bq*(w1*o1*o1)
+			a2 := y2*y2*bden > bq*(w2*o2*o2)
+			a3 := y3*y3*bden > bq*(w3*o3*o3)
+			if a0 || a1 || a2 || a3 {
 				break
 			}
 		}
-		if n >= len(cs) {
-			break
-		}
-		win := ce[n].w - cs[n].w
-		yin := ce[n].wy - cs[n].wy
-		if wout := sumW - win; yin < 0 && win > emptyWeight && wout > emptyWeight {
-			bq, bden = yin*yin, win*wout*wout
-			b.n, b.bestK = n, b.k
+		for stop := min(n+4*s, end); n < stop; n += s {
+			win, yin := ce[n].w-cs[n].w, ce[n].wy-cs[n].wy
+			if wout := sumW - win; yin*yin*bden > bq*(win*wout*wout) && yin < 0 && win > emptyWeight && wout > emptyWeight {
+				bq, bden = yin*yin, win*wout*wout
+				b.n, b.bestK = n, b.k
+			}
 		}
 	}
 	b.q, b.den = bq, bden

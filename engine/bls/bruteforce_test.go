@@ -125,3 +125,23 @@ func TestSearchWorkersAgree(t *testing.T) {
 		}
 	}
 }
+
+func TestPrefixSums(t *testing.T) {
+	for n := 0; n < 12; n++ {
+		c := make([]bin, n)
+		want := make([]bin, n)
+		var sy, sw float64
+		for i := range c {
+			c[i] = bin{wy: float64(i*i - 3), w: float64(i + 1)}
+			sy += c[i].wy
+			sw += c[i].w
+			want[i] = bin{sy, sw}
+		}
+		prefixSums(c)
+		for i := range c {
+			if c[i] != want[i] {
+				t.Fatalf("length %d: prefix[%d] = %v, want %v", n, i, c[i], want[i])
+			}
+		}
+	}
+}
