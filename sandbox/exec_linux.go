@@ -178,10 +178,16 @@ func allowedCPUs() []int {
 
 func probe() Isolation {
 	if isRoot() {
-		if err := probeNamespaces(false); err != nil {
-			return Isolation{Missing: []string{err.Error() + ": no network, filesystem or process-tree isolation"}}
+		err := probeNamespaces(false)
+		if err == nil {
+			return Isolation{namespaces: true}
 		}
-		return Isolation{namespaces: true}
+		// A container may refuse root the namespaces yet allow them inside a user namespace.
+		if probeNamespaces(true) == nil {
+			return Isolation{namespaces: true, userNS: true, Missing: []string{err.Error() + ": the namespaces " +
+				"work only inside a user namespace"}}
+		}
+		return Isolation{Missing: []string{err.Error() + ": no network, filesystem or process-tree isolation"}}
 	}
 	if err := probeNamespaces(true); err != nil {
 		return Isolation{Missing: []string{"not running as root, and " + err.Error() + ": no namespaces and no " +
