@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"image/png"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -70,7 +71,8 @@ func containsAll(screen string, parts ...string) bool {
 
 // TestTUIInTmux starts the real binary with no arguments in a 120×40 tmux session on an empty data directory,
 // waits for the star browser (the first run builds the dev set and the default workspace), opens a star,
-// checks the four panels and a folded view, switches star, and quits with q, leaving no process behind.
+// checks the four panels and a folded view, switches star, and quits with q, leaving no process behind; then
+// it draws a star of the data directory so built with 'transitbench plot'.
 func TestTUIInTmux(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the dev set and the default workspace: not in -short mode")
@@ -129,5 +131,21 @@ func TestTUIInTmux(t *testing.T) {
 	}
 	if out, err := s.tmux("has-session", "-t", s.name); err == nil {
 		t.Errorf("the tmux session outlived the program: %s", out)
+	}
+
+	// The same views as a figure, from the data directory the interface built.
+	figure := filepath.Join(dir, "dev-0000.png")
+	cmd := exec.Command(bin, "plot", "--star", "dev-0000", "--out", figure)
+	cmd.Env = append(os.Environ(), "TRANSITBENCH_HOME="+home)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("transitbench plot: %v\n%s", err, out)
+	}
+	f, err := os.Open(figure)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := png.Decode(f); err != nil {
+		t.Errorf("transitbench plot wrote no PNG: %v", err)
 	}
 }
