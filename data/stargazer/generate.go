@@ -210,26 +210,9 @@ func sampleNoise(r *rand.Rand) Noise {
 	return nz
 }
 
-// RotationKernel is celerite2's RotationTerm covariance at lag tau (days): the sum of two damped simple
-// harmonic oscillators, at the rotation period P and at P/2,
-//
-//	Q1 = ½ + Q0 + dQ, ω1 = 4π Q1 / (P √(4Q1² − 1)), S1 = σ² / ((1 + f) ω1 Q1)
-//	Q2 = ½ + Q0,      ω2 = 8π Q2 / (P √(4Q2² − 1)), S2 = f σ² / ((1 + f) ω2 Q2)
-//	k_SHO(τ) = S ω Q e^{−ωτ/(2Q)} (cos(ηωτ) + sin(ηωτ)/(2ηQ)), η = √(1 − 1/(4Q²))   (Q > ½)
-//
-// so that k(0) = σ².
+// RotationKernel is celerite2's RotationTerm covariance of gp at lag tau (days); see rv.RotationGP.Kernel.
 func RotationKernel(tau float64, gp GP) float64 {
-	tau = math.Abs(tau)
-	sho := func(S, w, Q float64) float64 {
-		eta := math.Sqrt(1 - 1/(4*Q*Q))
-		return S * w * Q * math.Exp(-w*tau/(2*Q)) * (math.Cos(eta*w*tau) + math.Sin(eta*w*tau)/(2*eta*Q))
-	}
-	amp := gp.SigmaMS * gp.SigmaMS / (1 + gp.F)
-	q1 := 0.5 + gp.Q0 + gp.DQ
-	w1 := 4 * math.Pi * q1 / (gp.PeriodDays * math.Sqrt(4*q1*q1-1))
-	q2 := 0.5 + gp.Q0
-	w2 := 8 * math.Pi * q2 / (gp.PeriodDays * math.Sqrt(4*q2*q2-1))
-	return sho(amp/(w1*q1), w1, q1) + sho(gp.F*amp/(w2*q2), w2, q2)
+	return rv.RotationGP{SigmaMS: gp.SigmaMS, PeriodDays: gp.PeriodDays, Q0: gp.Q0, DQ: gp.DQ, F: gp.F}.Kernel(tau)
 }
 
 // drawRotationGP draws one realisation of the rotation GP at times with σ_white² added on the diagonal, by

@@ -11,8 +11,12 @@ type FitOptions struct {
 	MaxE                         float64 // eccentricities are capped here (default 0.95)
 	MaxIter                      int     // Levenberg–Marquardt iterations per round (default 100)
 	FitJitter                    bool    // also fit one jitter term (alternating with the orbit fit)
+	Whiten                       *Whitener
 	ESigma                       float64 // when > 0, a Gaussian shrinkage prior on (e cos ω, e sin ω) of this width
 	Circular                     []bool  // planets (by index) held on circular orbits (e = 0)
+	// Whiten, when set, replaces the diagonal weights by a full noise covariance (a Gaussian process): the
+	// least squares run on L⁻¹(y − model) with generalised-least-squares offsets; Jitter and FitJitter are
+	// then ignored (the whitener carries the white terms).
 	Jitter                       float64 // fixed jitter (m/s) when FitJitter is false; the start otherwise
 }
 
@@ -22,6 +26,8 @@ type FitResult struct {
 	Jitter  float64 // m/s
 	Eval            // offsets, residuals, RMS, χ², lnL of the best model
 	BIC     float64 // −2 lnL + (5·planets + instruments) ln N
+	// LnLGP is the log-likelihood under the Whiten covariance (0 without one).
+	LnLGP float64
 }
 
 // ErrNoPlanets is returned by Fit when it is given no starting planets.
@@ -56,6 +62,11 @@ func Fit(d *Data, init []Planet, opt FitOptions) (*FitResult, error) {
 	}
 	jit := math.Max(0, opt.Jitter)
 	rounds := 1
+	if opt.Whiten != nil {
+		opt.FitJitter = false
+		f.opt.FitJitter = false
+		jit = 0
+	}
 	if opt.FitJitter {
 		rounds = 3
 	}
@@ -75,10 +86,19 @@ func Fit(d *Data, init []Planet, opt FitOptions) (*FitResult, error) {
 	model := make([]float64, d.Len())
 	ModelRV(model, d.Times, d.TRef, planets)
 	ev := d.Evaluate(model, jit)
-	return &FitResult{
+	res := &FitResult{
 		Planets: planets, Jitter: jit, Eval: ev,
 		BIC: BIC(ev.LnL, NumParams(len(planets), len(d.Instruments)), d.Len()),
-	}, nil
+	}
+	if opt.Whiten != nil {
+		rw := make([]float64, d.Len())
+		for i := range rw {
+			rw[i] = d.RVs[i] - model[i]
+		}
+		opt.Whiten.whiten(rw)
+		res.LnLGP = opt.Whiten.LnL(rw)
+	}
+	return res, nil
 }
 
 // bestJitter maximises lnL(s) for a fixed model over s in [0, 10·max σ + RMS] by golden-section search on √s.
@@ -202,6 +222,21 @@ func (f *fitter) curve(dst, th []float64) {
 // residuals fills f.r from the current curves and returns χ² (offsets profiled).
 func (f *fitter) residuals() float64 {
 	d := f.d
+	if wh := f.opt.Whiten; wh != nil {
+		for i := range d.RVs {
+			m := 0.0
+			for _, c := range f.curves {
+				m += c[i]
+			}
+			f.r[i] = d.RVs[i] - m
+		}
+		wh.whiten(f.r)
+		chi2 := 0.0
+		for _, x := range f.r {
+			chi2 += x * x
+		}
+		return chi2
+	}
 	gam := make([]float64, len(d.Instruments))
 	for i := range d.RVs {
 		m := 0.0
@@ -232,6 +267,14 @@ func (f *fitter) jacobian(theta []float64) {
 		f.decode(theta[5*j:5*j+5]).addRVAndGrad(f.tmp, f.grad, d.Times, d.TRef)
 		for q := range 5 {
 			gq := f.grad[q]
+			if wh := f.opt.Whiten; wh != nil {
+				wh.whiten(gq)
+				col := 5*j + q
+				for i := range n {
+					f.jac[i*m+col] = -gq[i]
+				}
+				continue
+			}
 			for k := range mean {
 				mean[k] = 0
 			}
@@ -325,7 +368,7 @@ func (f *fitter) lm(theta []float64) {
 				chi2 = c2
 				lambda = math.Max(lambda/10, 1e-12)
 				improved = true
-				if rel < 1e-9 {
+				if rel < 1e-7 {
 					return
 				}
 				break

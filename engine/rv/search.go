@@ -17,6 +17,8 @@ type SearchOptions struct {
 	SamplesPerPeak    int     // default 10
 	EccentricKeep     int     // candidates refitted from eccentric starts (default 3)
 	NoCircularTest    bool    // skip the final circular-versus-eccentric comparison
+
+	whiten *Whitener // set by SearchGP: fit and compare under this noise covariance
 }
 
 func (o *SearchOptions) defaults(d *Data) {
@@ -64,7 +66,10 @@ func Search(d *Data, opt SearchOptions) *FitResult {
 	}
 	band := freq[len(freq)-1] - freq[0]
 	power := make([]float64, len(freq))
-	fo := FitOptions{MinPeriodDays: opt.MinPeriodDays, MaxPeriodDays: opt.MaxPeriodDays, ESigma: opt.ESigma}
+	fo := FitOptions{MinPeriodDays: opt.MinPeriodDays, MaxPeriodDays: opt.MaxPeriodDays, ESigma: opt.ESigma, Whiten: opt.whiten}
+	if opt.whiten != nil {
+		current = nullFitGP(d, opt.whiten)
+	}
 	inBounds := func(p float64) bool { return p >= opt.MinPeriodDays && p <= opt.MaxPeriodDays }
 	for range opt.MaxPlanets {
 		power = GLS(power, d.Times, current.Residuals, d.Sigmas, freq)
@@ -120,7 +125,10 @@ func Search(d *Data, opt SearchOptions) *FitResult {
 		}
 		newP := best.fit.Planets[len(best.fit.Planets)-1].PeriodDays
 		fap := FAP(powerAt(freq, power, 1/newP), d.Len(), d.Span(), band)
-		if current.BIC-best.fit.BIC <= opt.MinBICImprovement || fap > opt.MaxFAP {
+		if opt.whiten != nil {
+			fap = 0 // the white-noise FAP means little under correlated noise; the GP likelihood decides
+		}
+		if score(d, current)-score(d, best.fit) <= opt.MinBICImprovement || fap > opt.MaxFAP {
 			break
 		}
 		current = best.fit
@@ -144,7 +152,7 @@ func preferCircular(d *Data, fit *FitResult, fo FitOptions) *FitResult {
 		o.ESigma = 0
 		o.Circular = append([]bool(nil), circ...)
 		trial, err := Fit(d, fit.Planets, o)
-		if err == nil && trial.Chi2-base < limit {
+		if err == nil && trial.Chi2-base < limit && (fo.Whiten == nil || 2*(fit.LnLGP-trial.LnLGP) < limit) {
 			fit = trial
 		} else {
 			circ[j] = false
@@ -197,4 +205,95 @@ func eccPenalty(ps []Planet, sigma float64) float64 {
 		s += p.E * p.E
 	}
 	return s / (sigma * sigma)
+}
+
+// score is the BIC a search compares models by: the gate's white-noise BIC, or under a whitener
+// −2 lnL_GP + (5·planets + instruments) ln N.
+func score(d *Data, f *FitResult) float64 {
+	if f.LnLGP != 0 {
+		return BIC(f.LnLGP, NumParams(len(f.Planets), len(d.Instruments)), d.Len())
+	}
+	return f.BIC
+}
+
+func nullFitGP(d *Data, w *Whitener) *FitResult {
+	f := NullFit(d)
+	rw := append([]float64(nil), d.RVs...)
+	w.whiten(rw)
+	f.LnLGP = w.LnL(rw)
+	return f
+}
+
+// MaxGPPoints bounds the series SearchGP models with a Gaussian process (the covariance factorisation costs
+// N³/6 per hyperparameter trial); longer series are searched with white noise only.
+const MaxGPPoints = 200
+
+// SearchGP runs Search and then asks whether the residuals carry correlated (stellar-rotation) noise: it fits
+// a RotationGP (Q0 = 1, dQ = 0.3, f = 0.5) plus jitter to the residuals of the white-noise model by maximum
+// likelihood over a grid (rotation period 10–45 d, the generator's range; σ_gp from 0.1 to 3 times the median
+// error; jitter 0–1.5 times it). When the GP raises lnL by more than ln N (a BIC charge for its two extra
+// parameters) the whole search is run again with that covariance, so peaks caused by rotation are not taken
+// for planets and the orbits are fitted under the right noise. It returns the chosen model and its GP (nil
+// when white noise was kept).
+func SearchGP(d *Data, opt SearchOptions) (*FitResult, *RotationGP) {
+	white := Search(d, opt)
+	if d.Len() > MaxGPPoints || d.Len() < 15 {
+		return white, nil
+	}
+	model := make([]float64, d.Len())
+	ModelRV(model, d.Times, d.TRef, white.Planets)
+	sj := bestJitter(d, model)
+	base := d.Evaluate(model, sj).LnL
+	r := white.Residuals
+	sig := medianOf(d.Sigmas)
+	bestL := math.Inf(-1)
+	var bestGP RotationGP
+	var bestJ float64
+	res := make([]float64, len(r))
+	for _, p := range []float64{10, 12.5, 15.6, 19.5, 24.4, 30.5, 38, 45} {
+		for _, a := range []float64{0.1, 0.2, 0.35, 0.6, 1, 1.7, 3} {
+			for _, jf := range []float64{0, 0.5, 1, 1.5} {
+				gp := RotationGP{SigmaMS: a * sig, PeriodDays: p, Q0: 1, DQ: 0.3, F: 0.5}
+				w, err := NewWhitener(d, gp, jf*sig)
+				if err != nil {
+					continue
+				}
+				copy(res, d.RVs)
+				for i := range res {
+					res[i] -= model[i]
+				}
+				w.whiten(res)
+				if l := w.LnL(res); l > bestL {
+					bestL, bestGP, bestJ = l, gp, jf*sig
+				}
+			}
+		}
+	}
+	if bestL-base <= math.Log(float64(d.Len())) {
+		return white, nil
+	}
+	w, err := NewWhitener(d, bestGP, bestJ)
+	if err != nil {
+		return white, nil
+	}
+	o := opt
+	o.whiten = w
+	return Search(d, o), &bestGP
+}
+
+func medianOf(x []float64) float64 {
+	s := append([]float64(nil), x...)
+	sort.Float64s(s)
+	n := len(s)
+	if n%2 == 1 {
+		return s[n/2]
+	}
+	return 0.5 * (s[n/2-1] + s[n/2])
+}
+
+// BestJitter returns the jitter s (m/s) that maximises the white-noise log-likelihood of planets on d.
+func BestJitter(d *Data, planets []Planet) float64 {
+	model := make([]float64, d.Len())
+	ModelRV(model, d.Times, d.TRef, planets)
+	return bestJitter(d, model)
 }

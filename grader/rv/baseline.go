@@ -159,9 +159,10 @@ func ClassicalSolver(d *erv.Data, _ float64, seed uint64) ([]erv.Planet, float64
 	return fit.Planets, 0
 }
 
-// SearchSolver runs erv.Search, the classical pipeline with alias and harmonic candidates, eccentric starts,
-// an eccentricity prior and a false-alarm test on each new planet.
+// SearchSolver runs erv.SearchGP, the classical pipeline with alias and harmonic candidates, eccentric
+// starts, an eccentricity prior, a false-alarm test on each new planet and a stellar-rotation Gaussian process
+// when the residuals call for one. It submits the white jitter that maximises the likelihood of its model.
 func SearchSolver(d *erv.Data, _ float64, _ uint64) ([]erv.Planet, float64) {
-	fit := erv.Search(d, erv.SearchOptions{})
-	return fit.Planets, 0
+	fit, _ := erv.SearchGP(d, erv.SearchOptions{})
+	return fit.Planets, erv.BestJitter(d, fit.Planets)
 }

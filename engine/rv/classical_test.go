@@ -1,0 +1,75 @@
+package rv
+
+import (
+	"math"
+	"testing"
+)
+
+// TestClassicalFindsTwoPlanets runs the classical pipeline on a synthetic two-planet series with K/σ = 8 and 5:
+// it must find both periods and stop there (the BIC gain of a third planet on pure noise is far below 6 ln N).
+func TestClassicalFindsTwoPlanets(t *testing.T) {
+	truth := []Planet{{PeriodDays: 11.2, KMS: 8, E: 0.2, OmegaRad: 1.2, M0Rad: 0.4}, {PeriodDays: 73, KMS: 5, E: 0.1, OmegaRad: 4, M0Rad: 2}}
+	d := synth(11, 80, 400, 1, truth)
+	fit := Classical(d, ClassicalOptions{})
+	if len(fit.Planets) != 2 {
+		t.Fatalf("found %d planets (%v), want 2", len(fit.Planets), fit.Planets)
+	}
+	for _, w := range truth {
+		ok := false
+		for _, p := range fit.Planets {
+			if math.Abs(p.PeriodDays/w.PeriodDays-1) < 0.01 {
+				ok = true
+			}
+		}
+		if !ok {
+			t.Errorf("period %.2f not found in %v", w.PeriodDays, fit.Planets)
+		}
+	}
+	if s := Search(d, SearchOptions{}); len(s.Planets) != 2 {
+		t.Errorf("Search found %d planets, want 2", len(s.Planets))
+	}
+}
+
+// TestClassicalOnNoise: on pure noise the pipeline must return no planet.
+func TestClassicalOnNoise(t *testing.T) {
+	d := synth(12, 60, 300, 1, nil)
+	if fit := Classical(d, ClassicalOptions{}); len(fit.Planets) != 0 {
+		t.Errorf("found %d planets in noise: %v", len(fit.Planets), fit.Planets)
+	}
+	if fit, _ := SearchGP(d, SearchOptions{}); len(fit.Planets) != 0 {
+		t.Errorf("SearchGP found %d planets in noise", len(fit.Planets))
+	}
+}
+
+// TestWhitenerDiagonal: with a vanishing GP the whitener must reproduce the diagonal weighting — whitened
+// residuals (y − γ)/σ with γ the weighted mean per instrument, and the same log-likelihood as Evaluate.
+func TestWhitenerDiagonal(t *testing.T) {
+	d := synth(13, 40, 200, 2, []Planet{{PeriodDays: 9, KMS: 4, M0Rad: 1}})
+	w, err := NewWhitener(d, RotationGP{SigmaMS: 0, PeriodDays: 20, Q0: 1, DQ: 0.3, F: 0.5}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := append([]float64(nil), d.RVs...)
+	w.whiten(r)
+	ev := d.Evaluate(nil, 0)
+	for i := range r {
+		if want := ev.Residuals[i] / d.Sigmas[i]; math.Abs(r[i]-want) > 1e-9 {
+			t.Fatalf("point %d: whitened %g, want %g", i, r[i], want)
+		}
+	}
+	if math.Abs(w.LnL(r)-ev.LnL) > 1e-9 {
+		t.Errorf("lnL %g, want %g", w.LnL(r), ev.LnL)
+	}
+	// The rotation kernel's variance at lag 0 is σ².
+	if k := (RotationGP{SigmaMS: 1.7, PeriodDays: 20, Q0: 1, DQ: 0.3, F: 0.5}).Kernel(0); math.Abs(k-1.7*1.7) > 1e-12 {
+		t.Errorf("Kernel(0) = %g, want 2.89", k)
+	}
+}
+
+func BenchmarkClassical(b *testing.B) {
+	truth := []Planet{{11.2, 8, 0.2, 1.2, 0.4}, {73, 5, 0.1, 4, 2}}
+	d := synth(11, 80, 400, 1, truth)
+	for b.Loop() {
+		Classical(d, ClassicalOptions{})
+	}
+}
