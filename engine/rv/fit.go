@@ -17,7 +17,7 @@ type FitOptions struct {
 	// Whiten, when set, replaces the diagonal weights by a full noise covariance (a Gaussian process): the
 	// least squares run on L⁻¹(y − model) with generalised-least-squares offsets; Jitter and FitJitter are
 	// then ignored (the whitener carries the white terms).
-	Jitter                       float64 // fixed jitter (m/s) when FitJitter is false; the start otherwise
+	Jitter float64 // fixed jitter (m/s) when FitJitter is false; the start otherwise
 }
 
 // FitResult is a fitted multi-Keplerian model.
