@@ -11,13 +11,13 @@ type FitOptions struct {
 	MaxE                         float64 // eccentricities are capped here (default 0.95)
 	MaxIter                      int     // Levenberg–Marquardt iterations per round (default 100)
 	FitJitter                    bool    // also fit one jitter term (alternating with the orbit fit)
-	Whiten                       *Whitener
+	Jitter                       float64 // fixed jitter (m/s) when FitJitter is false; the start otherwise
 	ESigma                       float64 // when > 0, a Gaussian shrinkage prior on (e cos ω, e sin ω) of this width
 	Circular                     []bool  // planets (by index) held on circular orbits (e = 0)
 	// Whiten, when set, replaces the diagonal weights by a full noise covariance (a Gaussian process): the
 	// least squares run on L⁻¹(y − model) with generalised-least-squares offsets; Jitter and FitJitter are
 	// then ignored (the whitener carries the white terms).
-	Jitter float64 // fixed jitter (m/s) when FitJitter is false; the start otherwise
+	Whiten *Whitener
 }
 
 // FitResult is a fitted multi-Keplerian model.
