@@ -187,18 +187,24 @@ func buildGo(ctx context.Context, src, out string) error {
 	if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
 		return fmt.Errorf("sandbox: %w", err)
 	}
-	home, err := os.MkdirTemp("", "transitbench-gobuild-")
+	tmp, err := os.MkdirTemp("", "transitbench-gobuild-")
 	if err != nil {
 		return fmt.Errorf("sandbox: %w", err)
 	}
-	defer os.RemoveAll(home)
+	defer os.RemoveAll(tmp)
+	// The go command's home (its configuration and telemetry, which a helper process of go may still write
+	// after the build) and GOPATH live in a lasting cache directory, not in tmp.
+	cacheRoot, err := os.UserCacheDir()
+	if err != nil {
+		cacheRoot = os.TempDir()
+	}
+	home := filepath.Join(cacheRoot, "transitbench", "gobuild-home")
+	if err := os.MkdirAll(home, 0o755); err != nil {
+		return fmt.Errorf("sandbox: creating the Go build's home %s: %w", home, err)
+	}
 	cache := os.Getenv("GOCACHE")
 	if cache == "" {
-		if d, err := os.UserCacheDir(); err == nil {
-			cache = filepath.Join(d, "go-build")
-		} else {
-			cache = filepath.Join(home, "cache")
-		}
+		cache = filepath.Join(cacheRoot, "go-build") // the go command's own default
 	}
 	args := []string{"build", "-trimpath", "-o", out}
 	if _, err := os.Stat(filepath.Join(src, "go.mod")); err != nil {
@@ -219,7 +225,7 @@ func buildGo(ctx context.Context, src, out string) error {
 		"HOME=" + home,
 		"GOPATH=" + filepath.Join(home, "gopath"),
 		"GOCACHE=" + cache,
-		"GOTMPDIR=" + home,
+		"GOTMPDIR=" + tmp,
 		"GOENV=off",
 		"GOFLAGS=",
 		"GOWORK=off",
