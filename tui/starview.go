@@ -308,8 +308,14 @@ func (s starview) lightCurvePanel(w, h int) string {
 	sub += st.Dim.Render(" ── flagged ") + st.Paint(plot.InkFlag, "▪")
 	c := plot.LightCurve(w-2, h-2, d.Time, flux, d.Flagged)
 	if e, ok := resolveTarget(d, s.target); ok {
-		sub += st.Dim.Render(" ── "+e.Label+" ") + st.Paint(plot.InkCurrent, "▾")
-		c.Marks = append(c.Marks, transitMarks(e, c.X.Lo, c.X.Hi)...)
+		// Transits closer than two columns apart would merge into a solid row of markers: say so instead.
+		marks := transitMarks(e, c.X.Lo, c.X.Hi)
+		if len(marks) > 0 && len(marks) <= (w-8)/2 {
+			sub += st.Dim.Render(" ── "+e.Label+" ") + st.Paint(plot.InkCurrent, "▾")
+			c.Marks = append(c.Marks, marks...)
+		} else if len(marks) > 0 {
+			sub += st.Dim.Render(fmt.Sprintf(" ── %s: %d transits", e.Label, len(marks)))
+		}
 	}
 	return Panel(st, titleLightCurve, sub, c.Lines(st.Paint), w, h, s.focus == panelLightCurve)
 }

@@ -62,6 +62,15 @@ func (c *Canvas) HLine(x0, x1, y int, ink Ink) {
 	}
 }
 
+// Overlay copies every non-empty cell of top (of the same size) over c, dots and ink, hiding what c had there.
+func (c *Canvas) Overlay(top *Canvas) {
+	for i, b := range top.bits {
+		if b != 0 && i < len(c.bits) {
+			c.bits[i], c.ink[i] = b, top.ink[i]
+		}
+	}
+}
+
 // Lines returns the canvas as h lines of w cells: an empty cell is a space, any other the braille character
 // of its dots. paint, when not nil, colours each run of cells of one ink (it is not called for ink-0 runs of
 // spaces only); nil gives plain text.

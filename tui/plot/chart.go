@@ -25,6 +25,9 @@ type Layer struct {
 	X, Y  []float64
 	Style Style
 	Ink   Ink
+	// Opaque layers replace, in every cell they touch, the dots of the layers under them, so that a line stays
+	// readable over a dense cloud of points even without colour.
+	Opaque bool
 }
 
 // Mark is a marker under the plot area at x (a flagged cadence, a BLS peak): Text is written starting at the
@@ -92,6 +95,12 @@ func (c Chart) Lines(paint func(ink Ink, s string) string) []string {
 	ys.N, ys.Flip = 4*rows, true
 	cv := NewCanvas(plotW, rows)
 	for _, l := range c.Layers {
+		if l.Opaque {
+			top := NewCanvas(plotW, rows)
+			drawLayer(top, l, xs, ys)
+			cv.Overlay(top)
+			continue
+		}
 		drawLayer(cv, l, xs, ys)
 	}
 
@@ -124,12 +133,13 @@ func (c Chart) Lines(paint func(ink Ink, s string) string) []string {
 func drawLayer(cv *Canvas, l Layer, xs, ys Scale) {
 	switch l.Style {
 	case Points:
+		// Points outside the y range are left out (piling them on the edge rows would draw a false floor).
 		for i, x := range l.X {
 			px, py := xs.Pixel(x), ys.Pixel(l.Y[i])
-			if px < 0 || py < 0 || px >= xs.N || math.IsNaN(l.Y[i]) {
+			if px < 0 || py < 0 || px >= xs.N || py >= ys.N || math.IsNaN(l.Y[i]) {
 				continue
 			}
-			cv.Set(px, clampPixel(py, ys.N), l.Ink)
+			cv.Set(px, py, l.Ink)
 		}
 	case Range:
 		lo, hi := xs.Lo, xs.Hi

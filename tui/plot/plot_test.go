@@ -382,3 +382,36 @@ func TestChartsFitTheirBox(t *testing.T) {
 		}
 	}
 }
+
+func TestOpaqueLayerHidesPointsBelow(t *testing.T) {
+	// A dense cloud fills every cell; an opaque horizontal line at y = 0 must leave its cells with the line's
+	// dots only (two dot rows of a cell out of four stay empty), a transparent one would not.
+	var x, y []float64
+	for i := 0; i < 4000; i++ {
+		x, y = append(x, float64(i%200)/200*10), append(y, float64(i/200)/20*2-1)
+	}
+	line := Layer{X: []float64{0, 10}, Y: []float64{0, 0}, Style: Connected, Ink: InkBinned}
+	render := func(opaque bool) string {
+		l := line
+		l.Opaque = opaque
+		c := Chart{Width: 30, Height: 6, X: Scale{Lo: 0, Hi: 10}, Y: Scale{Lo: -1, Hi: 1},
+			Layers: []Layer{{X: x, Y: y, Style: Points, Ink: InkData}, l}}
+		return strings.Join(c.Lines(nil), "\n")
+	}
+	full := string(rune(0x28FF))
+	if strings.Count(render(false), full) <= strings.Count(render(true), full) {
+		t.Errorf("the opaque line did not clear the cloud in its cells:\n%s", render(true))
+	}
+}
+
+func TestPointsOutsideRangeLeftOut(t *testing.T) {
+	c := Chart{Width: 12, Height: 4, X: Scale{Lo: 0, Hi: 1}, Y: Scale{Lo: 0, Hi: 1},
+		Layers: []Layer{{X: []float64{0.5, 0.5}, Y: []float64{5, -5}, Style: Points}}}
+	for _, l := range c.Lines(nil)[:3] {
+		for _, r := range l {
+			if r >= 0x2801 && r <= 0x28FF {
+				t.Fatalf("a point outside the y range was drawn: %q", l)
+			}
+		}
+	}
+}

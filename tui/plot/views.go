@@ -213,39 +213,60 @@ func fillColumns(cols []Column) []float64 {
 }
 
 // Folded returns the chart of a folded light curve: x the time from mid-transit in hours, y the flux in ppm
-// relative to 1 (each point as a dot), with binned means (bx, by, same units) drawn over them as a line.
-// The x range is ±halfHours; the y range runs from the lower of the binned minimum and the 0.5th percentile
-// of the points to the 99.5th percentile, so the transit fills the panel and outliers are clipped to its edges.
+// relative to 1 (each point as a dot), with binned means (bx, by, same units) drawn over them as an opaque
+// line. The x range is ±halfHours. With binned means the y range is theirs, padded by a third of their extent
+// and at least by 3 robust standard deviations of the means around their median (so noise is not blown up
+// into a signal), and points outside it are left out: the transit, not the scatter of single cadences, fills
+// the panel. Without binned means it runs over the 0.5th to 99.5th percentiles of the points.
 func Folded(width, height int, xHours, yPPM, bx, by []float64, halfHours float64) Chart {
-	inside := make([]float64, 0, len(yPPM))
-	for i, x := range xHours {
-		if x >= -halfHours && x <= halfHours && !math.IsNaN(yPPM[i]) {
-			inside = append(inside, yPPM[i])
+	lo, hi := math.NaN(), math.NaN()
+	var means []float64
+	for i, v := range by {
+		if !math.IsNaN(v) && bx[i] >= -halfHours && bx[i] <= halfHours {
+			means = append(means, v)
 		}
 	}
-	sort.Float64s(inside)
-	lo, hi := -1.0, 1.0
-	if len(inside) > 0 {
-		q := func(p float64) float64 { return inside[int(math.Round(p*float64(len(inside)-1)))] }
-		lo, hi = q(0.005), q(0.995)
+	if len(means) >= 3 {
+		sort.Float64s(means)
+		med := means[len(means)/2]
+		dev := make([]float64, len(means))
+		for i, v := range means {
+			dev[i] = math.Abs(v - med)
+		}
+		sort.Float64s(dev)
+		sigma := 1.4826 * dev[len(dev)/2]
+		lo, hi = means[0], means[len(means)-1]
+		pad := math.Max((hi-lo)/3, 3*sigma)
+		lo, hi = lo-pad, hi+pad
+	} else {
+		inside := make([]float64, 0, len(yPPM))
+		for i, x := range xHours {
+			if x >= -halfHours && x <= halfHours && !math.IsNaN(yPPM[i]) {
+				inside = append(inside, yPPM[i])
+			}
+		}
+		sort.Float64s(inside)
+		if len(inside) > 0 {
+			q := func(p float64) float64 { return inside[int(math.Round(p*float64(len(inside)-1)))] }
+			lo, hi = q(0.005), q(0.995)
+		}
 	}
-	if blo, bhi := Extent(by); !math.IsNaN(blo) {
-		lo, hi = math.Min(lo, blo), math.Max(hi, bhi)
-	}
-	pad := 0.05 * (hi - lo)
-	if !(pad > 0) {
-		pad = 1
+	if math.IsNaN(lo) || !(hi > lo) {
+		c := 0.0
+		if !math.IsNaN(lo) {
+			c = lo
+		}
+		lo, hi = c-1, c+1
 	}
 	return Chart{
 		Width: width, Height: height,
 		X: Scale{Lo: -halfHours, Hi: halfHours},
-		Y: Scale{Lo: lo - pad, Hi: hi + pad},
+		Y: Scale{Lo: lo, Hi: hi},
 		Layers: []Layer{
 			{X: xHours, Y: yPPM, Style: Points, Ink: InkData},
-			{X: bx, Y: by, Style: Connected, Ink: InkBinned},
+			{X: bx, Y: by, Style: Connected, Ink: InkBinned, Opaque: true},
 		},
-		YFormat: nil,
-		XUnit:   "h",
+		XUnit: "h",
 	}
 }
 
