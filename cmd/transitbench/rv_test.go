@@ -96,3 +96,48 @@ func TestRVSubmitBudget(t *testing.T) {
 		t.Errorf("fourth submission on an easy task: %v, want a budget error", err)
 	}
 }
+
+func TestRVGenerateAndBaseline(t *testing.T) {
+	dir := t.TempDir()
+	root := newRootCmd()
+	var out bytes.Buffer
+	root.SetOut(&out)
+	root.SetArgs([]string{"rv", "generate", "--tier", "easy", "--count", "2", "--out", dir, "--json"})
+	if err := root.Execute(); err != nil {
+		t.Fatal(err)
+	}
+	var gen struct {
+		Tasks []struct{ Task, Tier, Path string } `json:"tasks"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &gen); err != nil || len(gen.Tasks) != 2 || gen.Tasks[0].Tier != "easy" {
+		t.Fatalf("generate: %v %s", err, out.String())
+	}
+	root = newRootCmd()
+	out.Reset()
+	root.SetOut(&out)
+	root.SetArgs([]string{"rv", "baseline", "classical", "--tasks", dir, "--json", "--quiet"})
+	if err := root.Execute(); err != nil {
+		t.Fatal(err)
+	}
+	var rep struct {
+		Tiers map[string]struct {
+			Tasks          *int     `json:"tasks"`
+			Passed         *int     `json:"passed"`
+			PassRate       *float64 `json:"pass_rate"`
+			SolvableTasks  *int     `json:"solvable_tasks"`
+			SolvablePassed *int     `json:"solvable_passed"`
+			Criteria       map[string]float64
+		} `json:"tiers"`
+		Seconds *float64 `json:"seconds"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
+		t.Fatal(err)
+	}
+	e, ok := rep.Tiers["easy"]
+	if !ok || rep.Seconds == nil || e.Tasks == nil || *e.Tasks != 2 || e.PassRate == nil || e.SolvableTasks == nil || len(e.Criteria) != 4 {
+		t.Errorf("baseline JSON does not follow the schema: %s", out.String())
+	}
+	if code := run([]string{"rv", "baseline", "nosuch", "--tasks", dir}); code != 2 {
+		t.Errorf("unknown pipeline: exit %d, want 2", code)
+	}
+}
