@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"sort"
+	"sync"
 
 	"transitbench/data"
 	"transitbench/data/sets"
@@ -16,6 +17,7 @@ import (
 	"transitbench/engine/detrend"
 	"transitbench/engine/lc"
 	"transitbench/grader"
+	"transitbench/sandbox"
 	"transitbench/workspace"
 )
 
@@ -79,7 +81,9 @@ type RunEvent struct {
 type GradeInfo struct {
 	Hash     string   // content hash of the solution as it would be frozen
 	GradedOn []string // the sets this hash was already graded on
-	Degraded string   // the sandbox's isolation level when it cannot isolate fully, "" otherwise
+	// Degraded describes what the sandbox cannot enforce here when it cannot isolate fully and degraded grading
+	// was not allowed: grading the hidden sets would be refused. "" otherwise.
+	Degraded string
 }
 
 // GradeResult is S on A (the score), B (replication) and dev for the frozen hash.
@@ -195,12 +199,21 @@ type Real struct {
 	Home string
 	WS   *workspace.Workspace
 	Set  *sets.Set
+	// AllowDegraded lets grading run the hidden sets when the sandbox cannot isolate fully (SPEC A6).
+	AllowDegraded bool
+
+	mu    sync.Mutex
+	cache []*StarData // the last analysed stars, most recent last
 }
+
+// analysisCache is how many analysed stars Real keeps, so that going back to a star is instant.
+const analysisCache = 8
 
 // OpenOptions say where the real backend finds its data and workspace.
 type OpenOptions struct {
-	Home      string // the data directory; "" means data.Home()
-	Workspace string // the workspace; "" means <home>/workspace, created when missing
+	Home          string // the data directory; "" means data.Home()
+	Workspace     string // the workspace; "" means <home>/workspace, created when missing
+	AllowDegraded bool   // see Real.AllowDegraded
 }
 
 // Progress is a step of opening the backend (building the dev set, writing the workspace).
@@ -255,7 +268,7 @@ func OpenReal(ctx context.Context, opt OpenOptions, progress func(Progress)) (*R
 	if err != nil {
 		return nil, err
 	}
-	return &Real{Home: home, WS: ws, Set: set}, nil
+	return &Real{Home: home, WS: ws, Set: set, AllowDegraded: opt.AllowDegraded}, nil
 }
 
 // lastOutcomes returns the latest run's results on the dev set by star id (empty when none).
@@ -307,12 +320,38 @@ func (r *Real) meta(id string) (StarMeta, error) {
 	return m, nil
 }
 
-// LoadStar implements Backend.
+// LoadStar implements Backend. The analysis of the last few stars is cached; the last run's result is read
+// afresh every time.
 func (r *Real) LoadStar(ctx context.Context, id string) (*StarData, error) {
 	m, err := r.meta(id)
 	if err != nil {
 		return nil, err
 	}
+	d, err := r.analysed(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	out := *d
+	out.Meta = m
+	if a, ok := r.Set.Answers[id]; ok {
+		out.Answer = &a
+	}
+	if res, ok := r.lastOutcomes(ctx)[id]; ok {
+		out.Result = &res
+		out.Meta.Outcome = res.Outcome()
+	}
+	return &out, nil
+}
+
+func (r *Real) analysed(ctx context.Context, id string) (*StarData, error) {
+	r.mu.Lock()
+	for _, d := range r.cache {
+		if d.Meta.ID == id {
+			r.mu.Unlock()
+			return d, nil
+		}
+	}
+	r.mu.Unlock()
 	c, star, err := r.Set.Star(id)
 	if err != nil {
 		return nil, err
@@ -321,18 +360,17 @@ func (r *Real) LoadStar(ctx context.Context, id string) (*StarData, error) {
 		return nil, err
 	}
 	d, err := AnalyseStar(c, star, runtime.GOMAXPROCS(0))
-	if d == nil {
+	if err != nil {
 		return nil, err
 	}
-	d.Meta = m
-	if a, ok := r.Set.Answers[id]; ok {
-		d.Answer = &a
+	d.Meta.ID = id
+	r.mu.Lock()
+	r.cache = append(r.cache, d)
+	if len(r.cache) > analysisCache {
+		r.cache = r.cache[1:]
 	}
-	if res, ok := r.lastOutcomes(ctx)[id]; ok {
-		d.Result = &res
-		d.Meta.Outcome = res.Outcome()
-	}
-	return d, err
+	r.mu.Unlock()
+	return d, nil
 }
 
 // forward copies the workspace's events to the screens' events until in is closed.
@@ -363,6 +401,9 @@ func (r *Real) GradeInfo(ctx context.Context) (GradeInfo, error) {
 		return GradeInfo{}, err
 	}
 	info := GradeInfo{Hash: hash}
+	if iso := sandbox.Probe(); !iso.Full() && !r.AllowDegraded {
+		info.Degraded = iso.String()
+	}
 	st, err := workspace.OpenStore(r.Home)
 	if err != nil {
 		return info, err
@@ -392,7 +433,7 @@ func (r *Real) Grade(ctx context.Context, again bool, events chan<- RunEvent) (*
 	in := make(chan workspace.Event, 16)
 	done := make(chan struct{})
 	go func() { forward(in, events); close(done) }()
-	rep, err := r.WS.Grade(ctx, workspace.RunOptions{Home: r.Home, Again: again}, in)
+	rep, err := r.WS.Grade(ctx, workspace.RunOptions{Home: r.Home, Again: again, AllowDegraded: r.AllowDegraded}, in)
 	close(in)
 	<-done
 	if rep == nil {

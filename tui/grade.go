@@ -126,7 +126,7 @@ func (g grade) update(msg tea.Msg) (grade, tea.Cmd) {
 	case tea.KeyMsg:
 		switch g.step {
 		case gradeConfirm:
-			if g.infoErr != nil {
+			if g.infoErr != nil || g.info.Degraded != "" {
 				return g, nil
 			}
 			if key.Matches(msg, km.Confirm) && !g.alreadyGraded() {
@@ -173,7 +173,10 @@ func (g grade) view() string {
 		}
 		fmt.Fprintf(&b, "frozen hash  %s\n\n", st.Header.Render(g.info.Hash))
 		if g.info.Degraded != "" {
-			b.WriteString(st.Error.Render("the sandbox cannot isolate fully here ("+g.info.Degraded+")") + "\n\n")
+			b.WriteString(st.Error.Render("The sandbox cannot isolate fully here ("+g.info.Degraded+"), so the hidden sets are not run.") + "\n")
+			b.WriteString("Quit and start 'transitbench tui --allow-degraded' to grade anyway (the isolation level is recorded).\n\n")
+			b.WriteString(g.ladder(nil))
+			return b.String()
 		}
 		if g.alreadyGraded() {
 			fmt.Fprintf(&b, "%s\n%s\n", st.Error.Render("this hash was already graded on "+strings.Join(g.info.GradedOn, ", ")+"."),

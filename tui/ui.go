@@ -122,7 +122,14 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.star, cmd = m.star.open(msg.ids, msg.index)
 		return m, cmd
 	case runEventMsg, runDoneMsg:
+		if done, ok := msg.(runDoneMsg); ok {
+			m.ctx.logf("run ended: error %v", done.err)
+		}
 		return m.routeRun(msg)
+	case starLoadedMsg:
+		if msg.err != nil {
+			m.ctx.logf("load %s: %v", msg.id, msg.err)
+		}
 	}
 	return m.route(msg)
 }

@@ -342,3 +342,24 @@ func keyMsg(k string) tea.KeyMsg {
 	}
 	return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(k)}
 }
+
+// degradedBackend is a fake whose sandbox cannot isolate fully.
+type degradedBackend struct{ *fakeBackend }
+
+func (d degradedBackend) GradeInfo(ctx context.Context) (GradeInfo, error) {
+	info, err := d.fakeBackend.GradeInfo(ctx)
+	info.Degraded = "no network namespace"
+	return info, err
+}
+
+func TestGradeRefusedWhenDegraded(t *testing.T) {
+	d := newDriver(t, degradedBackend{newFakeBackend()}, 120, 40)
+	d.key("g")
+	d.key("y")
+	if d.m.grade.step != gradeConfirm {
+		t.Errorf("y started a grading on a degraded sandbox (step %v)", d.m.grade.step)
+	}
+	if v := d.m.View(); !strings.Contains(v, "--allow-degraded") || !strings.Contains(v, "no network namespace") {
+		t.Errorf("the grade screen does not explain the refusal:\n%s", v)
+	}
+}

@@ -9,6 +9,7 @@ import (
 
 	"transitbench/data"
 	"transitbench/tui"
+	"transitbench/workspace"
 )
 
 func init() {
@@ -17,37 +18,47 @@ func init() {
 		if len(args) > 0 {
 			return usageErrorf("unknown command %q (see 'transitbench --help')", args[0])
 		}
-		return runTUI("")
+		return runTUI("", false)
 	}
 }
 
 func newTUICmd() *cobra.Command {
-	var dir string
+	var (
+		dir           string
+		allowDegraded bool
+	)
 	cmd := &cobra.Command{
 		Use:   "tui",
 		Short: "Open the terminal UI (also what 'transitbench' with no command does)",
 		Long: "Open the full-screen terminal UI: the star browser, the star view (light curve, periodogram, candidates,\n" +
-			"folded transit), the dev run and grade screens. Without --workspace it opens the default workspace,\n" +
-			"<data directory>/workspace, creating it (and building the dev set) on first run. It logs to\n" +
-			"<data directory>/tui.log.",
+			"folded transit), the dev run and grade screens. Without --workspace it opens\n" +
+			"the workspace around the working directory, else the default one, <data directory>/workspace, creating\n" +
+			"it (and building the dev set) on first run. It logs to <data directory>/tui.log.",
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error { return runTUI(dir) },
+		RunE: func(cmd *cobra.Command, args []string) error { return runTUI(dir, allowDegraded) },
 	}
-	cmd.Flags().StringVar(&dir, "workspace", "", "workspace directory (default: <data directory>/workspace)")
+	cmd.Flags().StringVar(&dir, "workspace", "", "workspace directory (default: the one around the working directory, else <data directory>/workspace)")
+	cmd.Flags().BoolVar(&allowDegraded, "allow-degraded", false, "let the grade screen run the hidden sets when the sandbox cannot isolate fully")
 	return cmd
 }
 
-// runTUI opens the terminal UI on the workspace dir ("" for the default one).
-func runTUI(dir string) error {
+// runTUI opens the terminal UI on the workspace dir: "" means the workspace around the working directory, as
+// the dev and grade commands find it, else the default workspace.
+func runTUI(dir string, allowDegraded bool) error {
 	home, err := data.Home()
 	if err != nil {
 		return err
+	}
+	if dir == "" {
+		if ws, err := workspace.Open("."); err == nil {
+			dir = ws.Root
+		}
 	}
 	if err := os.MkdirAll(home, 0o755); err != nil {
 		return err
 	}
 	open := func(ctx context.Context, progress func(tui.Progress)) (tui.Backend, error) {
-		return tui.OpenReal(ctx, tui.OpenOptions{Home: home, Workspace: dir}, progress)
+		return tui.OpenReal(ctx, tui.OpenOptions{Home: home, Workspace: dir, AllowDegraded: allowDegraded}, progress)
 	}
 	return tui.Run(open, filepath.Join(home, "tui.log"))
 }
