@@ -79,7 +79,7 @@ type ImportResult struct {
 // CDPP values are measured on the year kept (engine/noise.CDPP on the flux flattened by engine/detrend).
 // Stellar parameters missing from both the header and the table are written as 0; a missing mass is derived
 // from logg and radius, M = 10^(logg − 4.438) · R² in solar units.
-func Import(home, name string, opt ImportOptions) (*ImportResult, error) {
+func Import(home, name string, opt ImportOptions) (res *ImportResult, err error) {
 	if err := validName(name); err != nil {
 		return nil, err
 	}
@@ -99,7 +99,7 @@ func Import(home, name string, opt ImportOptions) (*ImportResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	res := &ImportResult{}
+	res = &ImportResult{}
 	for kic := range files {
 		if _, ok := labels[kic]; !ok {
 			res.Unlabelled = append(res.Unlabelled, kic)
@@ -132,6 +132,11 @@ func Import(home, name string, opt ImportOptions) (*ImportResult, error) {
 	if err := os.MkdirAll(filepath.Join(tmp, starsDir), dirPerm); err != nil {
 		return nil, fmt.Errorf("sets: cannot create the build directory: %w", err)
 	}
+	defer func() {
+		if err != nil {
+			os.RemoveAll(tmp) // a failed import leaves nothing behind
+		}
+	}()
 	os.Chmod(tmp, dirPerm)
 	os.Chmod(filepath.Join(tmp, starsDir), dirPerm)
 

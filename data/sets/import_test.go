@@ -156,8 +156,12 @@ func TestImportLabelErrors(t *testing.T) {
 	for name, body := range cases {
 		labels := filepath.Join(t.TempDir(), "labels.csv")
 		os.WriteFile(labels, []byte(body), 0o644)
-		if _, err := Import(t.TempDir(), "k", ImportOptions{FITSDir: kepler90, Labels: labels}); err == nil {
+		home := t.TempDir()
+		if _, err := Import(home, "k", ImportOptions{FITSDir: kepler90, Labels: labels}); err == nil {
 			t.Errorf("%s: accepted", name)
+		}
+		if _, err := os.Stat(buildDir(home, "k")); !os.IsNotExist(err) {
+			t.Errorf("%s: a failed import left %s behind", name, buildDir(home, "k"))
 		}
 	}
 }
