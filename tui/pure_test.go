@@ -240,3 +240,24 @@ func TestScreenHelpHasNoDuplicates(t *testing.T) {
 		t.Errorf("help lacks the screen's or the global keys: %v", seen)
 	}
 }
+
+func TestCandidateLinesGolden(t *testing.T) {
+	st := NewStyles(DefaultTheme)
+	d := &StarData{
+		Answer: &data.Answer{Category: "injected", Planet: &data.Planet{PeriodDays: 6.173, T0Days: 173.22, DurationDays: 0.129, MES: 9.4}},
+		Peaks:  []bls.Peak{{PeriodDays: 6.1731, T0Days: 173.21, SNR: 14.2, Depth: 0.000312}, {PeriodDays: 3.0107, T0Days: 170.02, SNR: 9.8, Depth: 0.0002}},
+		Result: &grader.StarResult{RowsGiven: 4, Rows: []grader.RowResult{
+			{Row: grader.Row{PeriodDays: 12.3461, T0Days: 173.21, Score: 14.2}, Rank: 1, Status: grader.StatusHalf2x},
+			{Row: grader.Row{PeriodDays: 3.0107, T0Days: 170.02, Score: 9.8}, Rank: 2, Status: grader.StatusFalse},
+		}},
+	}
+	full := candidateLines(st, d, foldTarget{Kind: targetRow, Index: 0}, false)
+	compact := candidateLines(st, d, foldTarget{Kind: targetPeak, Index: 1}, true)
+	out := strings.Join(full, "\n") + "\n\n" + strings.Join(compact, "\n") + "\n"
+	golden.RequireEqual(t, []byte(out))
+	for _, l := range compact {
+		if w := lipgloss.Width(l); w > 28 {
+			t.Errorf("compact line %q is %d wide, more than an 80-column terminal's panel holds", l, w)
+		}
+	}
+}

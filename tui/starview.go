@@ -352,25 +352,39 @@ func (s starview) periodogramPanel(w, h int) string {
 
 func (s starview) candidatesPanel(w, h int) string {
 	st := s.ctx.Styles
-	d := s.data
+	lines := candidateLines(st, s.data, s.target, w-2 < 44)
+	return Panel(st, titleCandidates, st.Dim.Render("rows ── truth ── peaks"), lines, w, h, s.focus == panelCandidates)
+}
+
+// candidateLines lists the solution's counted rows with their match status, the truth and the BLS peaks, the
+// fold target marked ▸. compact drops t0, the row scores and the peak depths, for narrow panels.
+func candidateLines(st *Styles, d *StarData, target foldTarget, compact bool) []string {
 	var lines []string
 	mark := func(t foldTarget) string {
-		if t == s.target {
+		if t == target {
 			return st.Selected.Render("▸")
 		}
 		return " "
 	}
 	if d.Result == nil {
-		lines = append(lines, st.Dim.Render(" no run yet: press d for a dev run"))
+		lines = append(lines, st.Dim.Render(" no run yet (d: dev run)"))
 	} else {
-		lines = append(lines, st.Dim.Render(fmt.Sprintf("  # %9s %9s %7s  %s", "period d", "t0", "score", "status")))
+		if compact {
+			lines = append(lines, st.Dim.Render(fmt.Sprintf("  # %9s  %s", "period d", "status")))
+		} else {
+			lines = append(lines, st.Dim.Render(fmt.Sprintf("  # %9s %9s %7s  %s", "period d", "t0", "score", "status")))
+		}
 		if len(d.Result.Rows) == 0 {
 			lines = append(lines, st.Dim.Render("   no rows"))
 		}
 		for i, r := range d.Result.Rows {
 			stx := st.OutcomeStyle(statusOutcome(r.Status)).Render(statusText(r.Status))
-			lines = append(lines, fmt.Sprintf("%s%2d %9.4f %9.2f %7.1f  %s", mark(foldTarget{targetRow, i}), r.Rank,
-				r.PeriodDays, r.T0Days, r.Score, stx))
+			if compact {
+				lines = append(lines, fmt.Sprintf("%s%2d %9.4f  %s", mark(foldTarget{targetRow, i}), r.Rank, r.PeriodDays, stx))
+			} else {
+				lines = append(lines, fmt.Sprintf("%s%2d %9.4f %9.2f %7.1f  %s", mark(foldTarget{targetRow, i}), r.Rank,
+					r.PeriodDays, r.T0Days, r.Score, stx))
+			}
 		}
 		if d.Result.RowsGiven > len(d.Result.Rows) {
 			lines = append(lines, st.Dim.Render(fmt.Sprintf("   %d more rows not counted", d.Result.RowsGiven-len(d.Result.Rows))))
@@ -386,15 +400,24 @@ func (s starview) candidatesPanel(w, h int) string {
 				extra += " (not counted)"
 			}
 		}
-		lines = append(lines, fmt.Sprintf("%struth %9.4f %9.2f T14 %.1fh%s", mark(foldTarget{Kind: targetTruth}), p, t0, dur*24, extra))
+		if compact {
+			lines = append(lines, fmt.Sprintf("%struth %9.4f %s", mark(foldTarget{Kind: targetTruth}), p, strings.TrimSpace(extra)))
+		} else {
+			lines = append(lines, fmt.Sprintf("%struth %9.4f %9.2f T14 %.1fh%s", mark(foldTarget{Kind: targetTruth}), p, t0, dur*24, extra))
+		}
 	} else if d.Answer != nil {
 		lines = append(lines, st.Dim.Render(fmt.Sprintf("  truth: %s, nothing to find", d.Answer.Category)))
 	}
 	for i, pk := range d.Peaks {
-		lines = append(lines, fmt.Sprintf("%s%s %9.4f %9.2f snr %5.1f %s", mark(foldTarget{targetPeak, i}),
-			st.Paint(plot.InkPeak, fmt.Sprintf("p%d", i+1)), pk.PeriodDays, pk.T0Days, pk.SNR, formatPPM(pk.Depth)))
+		name := st.Paint(plot.InkPeak, fmt.Sprintf("p%d", i+1))
+		if compact {
+			lines = append(lines, fmt.Sprintf("%s%s  %9.4f snr %5.1f", mark(foldTarget{targetPeak, i}), name, pk.PeriodDays, pk.SNR))
+		} else {
+			lines = append(lines, fmt.Sprintf("%s%s  %9.4f %9.2f snr %5.1f %s", mark(foldTarget{targetPeak, i}), name,
+				pk.PeriodDays, pk.T0Days, pk.SNR, formatPPM(pk.Depth)))
+		}
 	}
-	return Panel(st, titleCandidates, st.Dim.Render("rows ── truth ── peaks"), lines, w, h, s.focus == panelCandidates)
+	return lines
 }
 
 func (s starview) foldedPanel(w, h int) string {
