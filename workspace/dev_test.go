@@ -198,6 +198,56 @@ func TestDevResumesAnInterruptedRun(t *testing.T) {
 	}
 }
 
+func TestGradingHidesTheAnswers(t *testing.T) {
+	// The data directory and the workspace are put outside /tmp, which the sandbox replaces by a private tmpfs
+	// anyway, so that only the masking can hide them.
+	base, err := os.MkdirTemp("/var/tmp", "transitbench-test-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(base) })
+	if err := os.Chmod(base, 0o755); err != nil { // as a data directory's parent usually is
+		t.Fatal(err)
+	}
+	home := filepath.Join(base, "home")
+	ws, err := Init(filepath.Join(base, "ws"), InitOptions{Home: home, Lang: "python", Compositions: small})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A solution that tries to read the hidden set's answers, the secret seed and the workspace's dev answers by
+	// their absolute paths, and fails loudly (exit 3) if any is readable.
+	// (The hidden set's files are also mode 0600 to the sandbox's unprivileged user; the dev set's answers in the
+	// data directory are world-readable, so only the mask hides them.)
+	targets := []string{filepath.Join(home, "sets", "A", "answers.json"), filepath.Join(home, "secret.seed"),
+		filepath.Join(home, "sets", "dev", "answers.json"), filepath.Join(ws.DevDir(), "answers.json")}
+	script := "#!/bin/sh\n"
+	for _, p := range targets {
+		script += fmt.Sprintf("if cat %q >/dev/null 2>&1; then echo LEAK %s >&2; exit 3; fi\n", p, p)
+	}
+	script += "echo period_days,t0_days,score\n"
+	if err := os.RemoveAll(ws.SolutionDir()); err != nil {
+		t.Fatal(err)
+	}
+	writeTree(t, ws.SolutionDir(), map[string]string{"run": script})
+	os.Chmod(filepath.Join(ws.SolutionDir(), "run"), 0o755)
+	rep, err := ws.Grade(context.Background(), RunOptions{Home: home, Workers: 2, Compositions: small}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The files exist on the host ...
+	for _, p := range targets {
+		if _, err := os.Stat(p); err != nil {
+			t.Fatalf("%s should exist on the host: %v", p, err)
+		}
+	}
+	// ... but no star could read them.
+	for _, r := range []*Report{rep.A, rep.B, rep.Dev} {
+		if r.Failures != (Failures{}) || r.StarsRun == 0 {
+			t.Errorf("set %s: failures %+v over %d stars: a star could read hidden data", r.Set, r.Failures, r.StarsRun)
+		}
+	}
+}
+
 func TestGradeOnceOnly(t *testing.T) {
 	ws, home := newTestWorkspace(t)
 	// A plain solution: one row everywhere, the same period; its score on each set is whatever it is.

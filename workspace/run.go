@@ -208,7 +208,13 @@ func (r *runner) run(ctx context.Context, ids []string, events chan<- Event) err
 		id := id
 		jobs = append(jobs, sandbox.Job{StarID: id, Prepare: func(dir string) error { return r.set.WriteStarDir(id, dir) }})
 	}
-	sr := &sandbox.Runner{Workers: r.opt.Workers, Limits: r.opt.Limits, AllowDegraded: r.opt.AllowDegraded, Hidden: r.set.Hidden()}
+	// The data directory holds every set's answers and the secret seed: the sandbox masks data.Home() itself,
+	// and a run on another data directory (RunOptions.Home) masks that one too.
+	limits := r.opt.Limits
+	if home, err := r.opt.home(); err == nil {
+		limits.Mask = append(slices.Clone(limits.Mask), home)
+	}
+	sr := &sandbox.Runner{Workers: r.opt.Workers, Limits: limits, AllowDegraded: r.opt.AllowDegraded, Hidden: r.set.Hidden()}
 	results := make(chan sandbox.Result)
 	errc := make(chan error, 1)
 	go func() { errc <- sr.Run(ctx, r.sol, jobs, results) }()

@@ -1,0 +1,170 @@
+package baselines
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"transitbench/data/sets"
+	"transitbench/engine/pipeline"
+	"transitbench/sandbox"
+	"transitbench/workspace"
+)
+
+// TestMain lets the test binary serve as the sandbox's child process and as the `transitbench pipeline NAME
+// STAR_DIR` command the pipeline rows exec (Options.Binary is the test binary itself).
+func TestMain(m *testing.M) {
+	if sandbox.IsChild() {
+		sandbox.ChildMain()
+	}
+	if len(os.Args) == 4 && os.Args[1] == "pipeline" {
+		if err := PrintPipeline(os.Stdout, os.Stderr, os.Args[2], os.Args[3]); err != nil {
+			os.Stderr.WriteString(err.Error() + "\n")
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+// tiny is a dev set of four stars: two injected planets, an untouched star and an eclipsing binary.
+var tiny = map[string]sets.Composition{sets.Dev: {Injected: 2, Untouched: 1, EB: 1}}
+
+// TestLadderRunsEveryRowThroughTheRunner runs all five rows on the tiny dev set: every runner row must run every
+// star to a normal exit, the empty row must score exactly 0 with no rows, the reference detector must claim
+// exactly the planets with MES ≥ 7.1 and nothing else, naive_v0 at most one row per star and learned_vetter at
+// most three; the JSON table must carry every row and set.
+func TestLadderRunsEveryRowThroughTheRunner(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the BLS pipelines on four stars in the sandbox")
+	}
+	home := t.TempDir()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	opt := Options{RunOptions: workspace.RunOptions{Home: home, Workers: 2, Compositions: tiny, AllowDegraded: true},
+		Sets: []string{sets.Dev}, Binary: exe}
+	tab, err := Run(context.Background(), opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	set, err := sets.Open(home, sets.Dev, sets.Options{Composition: ptr(tiny[sets.Dev])})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantCredit := 0.0
+	for _, id := range set.IDs {
+		a := set.Answers[id]
+		for _, p := range a.ScoredPlanets() {
+			if p.MES >= ReferenceMES {
+				wantCredit++
+			}
+		}
+	}
+	if len(tab.Rows) != len(Rows) || tab.Fingerprints[sets.Dev] != set.Fingerprint || tab.Generator != set.Generator {
+		t.Fatalf("table has %d rows, fingerprints %v, generator %q", len(tab.Rows), tab.Fingerprints, tab.Generator)
+	}
+	for _, r := range tab.Rows {
+		c := r.Cells[sets.Dev]
+		if c == nil {
+			t.Fatalf("row %s has no dev cell", r.Name)
+		}
+		if c.StarsRun != 4 || c.ScoredStars+c.IgnoredStars != 4 {
+			t.Errorf("%s: %d stars run, %d scored + %d ignored, want 4", r.Name, c.StarsRun, c.ScoredStars, c.IgnoredStars)
+		}
+		if f := c.Failures; f.Timeout+f.Crash+f.OutputLimit != 0 {
+			t.Errorf("%s: failures %+v", r.Name, f)
+		}
+		rows := c.ByCategory.Injected.Rows + c.ByCategory.Untouched.Rows + c.ByCategory.EB.Rows + c.IgnoredRows
+		switch r.Name {
+		case RowEmpty:
+			if c.S != 0 || c.C != 0 || c.F != 0 || rows != 0 {
+				t.Errorf("empty: S %g C %g F %g with %d rows, want all 0", c.S, c.C, c.F, rows)
+			}
+		case RowReference:
+			if c.Credit != wantCredit || c.False != 0 {
+				t.Errorf("reference: credit %g false %d, want %g and 0", c.Credit, c.False, wantCredit)
+			}
+		case RowNaive, RowStarter:
+			if rows > 4 {
+				t.Errorf("%s: %d rows on 4 stars, want at most one each", r.Name, rows)
+			}
+		case RowLearned:
+			if rows > 4*pipeline.VetterPeaks {
+				t.Errorf("learned_vetter: %d rows on 4 stars, want at most %d each", rows, pipeline.VetterPeaks)
+			}
+		}
+	}
+	b, err := json.Marshal(tab)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back Table
+	if err := json.Unmarshal(b, &back); err != nil {
+		t.Fatal(err)
+	}
+	var raw struct {
+		Rows []map[string]json.RawMessage `json:"rows"`
+	}
+	json.Unmarshal(b, &raw)
+	for i, r := range raw.Rows {
+		var cell map[string]any
+		json.Unmarshal(r[sets.Dev], &cell)
+		for _, k := range []string{"S", "C", "F", "eb_share", "credit", "false", "planets", "scored_stars", "by_population", "by_mes_bin"} {
+			if _, ok := cell[k]; !ok {
+				t.Errorf("row %d's dev cell lacks %q", i, k)
+			}
+		}
+	}
+	if back.Rows[4].Cells[sets.Dev].Credit != tab.Rows[4].Cells[sets.Dev].Credit {
+		t.Error("the table does not survive a JSON round trip")
+	}
+}
+
+func ptr[T any](v T) *T { return &v }
+
+func TestWriteSolutionShipsAnUnreachableBinary(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "naive")
+	bin := filepath.Join(t.TempDir(), "tb")
+	if err := os.WriteFile(bin, []byte("#!/bin/sh\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	// A binary under the temporary directory is hidden by the sandbox's private /tmp: it must be copied.
+	if err := writeSolution(dir, RowNaive, bin); err != nil {
+		t.Fatal(err)
+	}
+	script, _ := os.ReadFile(filepath.Join(dir, "run"))
+	if !bytes.Contains(script, []byte(`"$(dirname "$0")/transitbench" pipeline naive_v0 "$1"`)) {
+		t.Errorf("run script %q does not exec the shipped copy", script)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "transitbench")); err != nil {
+		t.Errorf("binary not shipped: %v", err)
+	}
+	if reachable("/tmp/x") || !reachable("/bin/sh") && !reachable("/usr/bin/sh") {
+		t.Error("reachable: /tmp must be hidden and /bin/sh reachable")
+	}
+}
+
+func TestMerge(t *testing.T) {
+	a := &Table{Generator: "g", Fingerprints: map[string]string{"dev": "x"}, Rows: []Row{{Name: RowEmpty}, {Name: RowNaive}}}
+	b := &Table{Generator: "g", Fingerprints: map[string]string{"dev": "x"}, Rows: []Row{{Name: RowReference}, {Name: RowNaive, Cells: map[string]*Cell{"dev": {}}}}}
+	m, err := Merge(a, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, r := range m.Rows {
+		names = append(names, r.Name)
+	}
+	if len(names) != 3 || names[0] != RowEmpty || names[1] != RowNaive || names[2] != RowReference || m.Rows[1].Cells == nil {
+		t.Errorf("merged rows %v (naive from the new table: %v)", names, m.Rows[1].Cells != nil)
+	}
+	b.Fingerprints["dev"] = "y"
+	if _, err := Merge(a, b); err == nil {
+		t.Error("merged tables of different sets")
+	}
+}

@@ -1,0 +1,40 @@
+package baselines
+
+import (
+	"errors"
+	"fmt"
+	"io"
+
+	"transitbench/data"
+	"transitbench/engine/pipeline"
+)
+
+// ErrUnknownPipeline is returned by PrintPipeline for a name that is not a pipeline row.
+var ErrUnknownPipeline = errors.New("baselines: unknown pipeline")
+
+// PrintPipeline runs pipeline name (naive_v0 or learned_vetter) on the star directory dir and prints its rows
+// to w as a solution does: the header `period_days,t0_days,score`, then one line per row. A light curve with
+// too few valid cadences gives the header alone and a note on stderr. This is the body of the hidden
+// `transitbench pipeline NAME STAR_DIR` command that the ladder's solutions exec.
+func PrintPipeline(w, stderr io.Writer, name, dir string) error {
+	if name != pipeline.NameNaive && name != pipeline.NameLearnedVetter {
+		return fmt.Errorf("%w %q: use %s or %s", ErrUnknownPipeline, name, pipeline.NameNaive, pipeline.NameLearnedVetter)
+	}
+	c, star, err := data.ReadStarDir(dir)
+	if err != nil {
+		return err
+	}
+	rows, err := pipeline.Run(name, c, PipelineStar(star))
+	if errors.Is(err, pipeline.ErrTooFewCadences) {
+		fmt.Fprintln(stderr, "pipeline:", err, "- no candidate")
+		err, rows = nil, nil
+	}
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(w, "period_days,t0_days,score")
+	for _, r := range rows {
+		fmt.Fprintf(w, "%.8f,%.8f,%.6g\n", r.PeriodDays, r.T0Days, r.Score)
+	}
+	return nil
+}

@@ -1,0 +1,222 @@
+package baselines
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+	"sync"
+	"time"
+
+	"transitbench/data"
+	"transitbench/data/sets"
+	"transitbench/engine/gbt"
+	"transitbench/engine/pipeline"
+	"transitbench/grader"
+)
+
+// TrainOptions configure TrainVetter.
+type TrainOptions struct {
+	// Home is the data directory; "" means data.Home().
+	Home string
+	// Stars is how many stars of the train pool to use, the first in id order (default DefaultTrainStars).
+	// Only scored stars give examples.
+	Stars int
+	// Seed seeds the classifier's row subsampling (default 1).
+	Seed uint64
+	// Workers is the number of stars processed at once (default 1).
+	Workers int
+	// Params are the classifier's parameters; Seed overrides Params.Seed.
+	Params gbt.Params
+	// Progress, when set, is called after each star.
+	Progress func(done, total int)
+}
+
+// DefaultTrainStars is the default number of train-pool stars the vetter is trained on: the search and the
+// features take a few seconds of CPU per star, so 400 stars take about ten minutes on two quiet cores.
+const DefaultTrainStars = 400
+
+// TrainReport describes a training run; it is stored in the model as VetterModel.Training.
+type TrainReport struct {
+	Pool            string  `json:"pool"`
+	PoolGenerator   string  `json:"pool_generator"`
+	PoolFingerprint string  `json:"pool_fingerprint"`
+	PoolStars       int     `json:"pool_stars"`
+	StarsUsed       int     `json:"stars_used"`
+	ScoredStars     int     `json:"scored_stars"`
+	Examples        int     `json:"examples"`
+	Positives       int     `json:"positives"`
+	Seed            uint64  `json:"seed"`
+	TrainAccuracy   float64 `json:"train_accuracy"`
+	Seconds         float64 `json:"seconds"`
+}
+
+// Example is one labelled BLS peak of a train-pool star.
+type Example struct {
+	StarID string    `json:"star_id"`
+	Rank   int       `json:"rank"`
+	X      []float64 `json:"x"`
+	Planet bool      `json:"planet"`
+}
+
+// LabelPeak reports whether a row at the peak would get full credit on its star under the grader's rules
+// (SPEC A5): the label a vetter learns.
+func LabelPeak(ans data.Answer, valid []float64, periodDays, t0Days float64) bool {
+	r := grader.MatchStar(ans, valid, []grader.Row{{PeriodDays: periodDays, T0Days: t0Days, Score: 1}})
+	return r.Credit == 1
+}
+
+// Examples computes the labelled peaks of the scored stars among ids of set, in id order and peak rank.
+func Examples(ctx context.Context, set *sets.Set, ids []string, workers int, progress func(done, total int)) ([]Example, error) {
+	per := make([][]Example, len(ids))
+	errs := make([]error, len(ids))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	done := 0
+	for range max(workers, 1) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				per[i], errs[i] = starExamples(set, ids[i])
+				mu.Lock()
+				done++
+				if progress != nil {
+					progress(done, len(ids))
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+feed:
+	for i := range ids {
+		select {
+		case next <- i:
+		case <-ctx.Done():
+			break feed
+		}
+	}
+	close(next)
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	var out []Example
+	for i := range ids {
+		if errs[i] != nil {
+			return nil, fmt.Errorf("baselines: star %s: %w", ids[i], errs[i])
+		}
+		out = append(out, per[i]...)
+	}
+	return out, nil
+}
+
+func starExamples(set *sets.Set, id string) ([]Example, error) {
+	ans := set.Answers[id]
+	if !ans.Scored {
+		return nil, nil
+	}
+	c, star, err := set.Star(id)
+	if err != nil {
+		return nil, err
+	}
+	cands, err := pipeline.Candidates(c, PipelineStar(star))
+	if err == pipeline.ErrTooFewCadences {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	valid, err := set.ValidTimes(id)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Example, len(cands))
+	for i := range cands {
+		p := cands[i].Peak
+		out[i] = Example{StarID: id, Rank: i, X: cands[i].Vector(), Planet: LabelPeak(ans, valid, p.PeriodDays, p.T0Days)}
+	}
+	return out, nil
+}
+
+// PipelineStar converts star.json's metadata to what a pipeline takes (nil: all unknown).
+func PipelineStar(s *data.Star) pipeline.Star {
+	if s == nil {
+		return pipeline.Star{}
+	}
+	return pipeline.Star{RadiusRsun: s.RadiusRsun, MassMsun: s.MassMsun, Teff: s.Teff, Logg: s.Logg}
+}
+
+// TrainVetter trains the learned vetter's classifier (SPEC A7) on the train pool only: every BLS peak of the
+// learned_vetter pipeline (up to three per star) on the first opt.Stars stars of the pool, labelled planet when
+// a row at it would get full credit (LabelPeak), and a gbt model trained on their features with opt.Seed. The
+// same pool, star count, seed and parameters give the same model.
+func TrainVetter(ctx context.Context, opt TrainOptions) (*pipeline.VetterModel, *TrainReport, error) {
+	start := time.Now()
+	home := opt.Home
+	if home == "" {
+		var err error
+		if home, err = data.Home(); err != nil {
+			return nil, nil, err
+		}
+	}
+	if opt.Stars <= 0 {
+		opt.Stars = DefaultTrainStars
+	}
+	if opt.Seed == 0 {
+		opt.Seed = 1
+	}
+	set, err := sets.Open(home, sets.Train, sets.Options{Context: ctx})
+	if err != nil {
+		return nil, nil, err
+	}
+	ids := set.IDs
+	if opt.Stars < len(ids) {
+		ids = ids[:opt.Stars]
+	}
+	ex, err := Examples(ctx, set, ids, opt.Workers, opt.Progress)
+	if err != nil {
+		return nil, nil, err
+	}
+	rep := &TrainReport{Pool: set.Name, PoolGenerator: set.Generator, PoolFingerprint: set.Fingerprint,
+		PoolStars: len(set.IDs), StarsUsed: len(ids), Examples: len(ex), Seed: opt.Seed}
+	for _, id := range ids {
+		if set.Answers[id].Scored {
+			rep.ScoredStars++
+		}
+	}
+	m, err := Fit(ex, opt.Params, opt.Seed)
+	if err != nil {
+		return nil, nil, err
+	}
+	ok := 0
+	for _, e := range ex {
+		if e.Planet {
+			rep.Positives++
+		}
+		if (m.Predict(e.X) > pipeline.VetterThreshold) == e.Planet {
+			ok++
+		}
+	}
+	if len(ex) > 0 {
+		rep.TrainAccuracy = math.Round(1e4*float64(ok)/float64(len(ex))) / 1e4
+	}
+	rep.Seconds = math.Round(time.Since(start).Seconds())
+	info, _ := json.Marshal(rep)
+	return &pipeline.VetterModel{Training: info, Model: *m}, rep, nil
+}
+
+// Fit trains the classifier on labelled examples with the given parameters and seed.
+func Fit(ex []Example, p gbt.Params, seed uint64) (*gbt.Model, error) {
+	x := make([][]float64, len(ex))
+	y := make([]float64, len(ex))
+	for i, e := range ex {
+		x[i] = e.X
+		if e.Planet {
+			y[i] = 1
+		}
+	}
+	p.Seed = seed
+	return gbt.Train(x, y, pipeline.FeatureNames, p)
+}

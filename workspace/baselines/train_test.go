@@ -1,0 +1,74 @@
+package baselines
+
+import (
+	"math"
+	"testing"
+
+	"transitbench/data"
+	"transitbench/engine/gbt"
+	"transitbench/engine/pipeline"
+)
+
+// TestLabelPeakFollowsTheGrader: a peak at the true ephemeris (or a whole number of periods later) is a
+// planet; at twice the period it earns half credit only, and at an unrelated period nothing: both are labelled
+// not-planet.
+func TestLabelPeakFollowsTheGrader(t *testing.T) {
+	p := &data.Planet{PeriodDays: 5.3, T0Days: 172.1, DurationDays: 0.15, MES: 12, NTransits: 60}
+	ans := data.Answer{ID: "x", Category: data.CategoryInjected, Population: data.PopulationRandom, Scored: true, Planet: p}
+	var valid []float64
+	for x := 170.0; x < 540; x += 0.0204336 {
+		valid = append(valid, x)
+	}
+	cases := []struct {
+		period, t0 float64
+		want       bool
+	}{
+		{5.3, 172.1, true},
+		{5.3, 172.1 + 10*5.3, true},
+		{10.6, 172.1, false}, // 2P: half credit, not a planet row
+		{3.1, 171.0, false},
+	}
+	for _, c := range cases {
+		if got := LabelPeak(ans, valid, c.period, c.t0); got != c.want {
+			t.Errorf("peak P %.4f t0 %.2f labelled %v, want %v", c.period, c.t0, got, c.want)
+		}
+	}
+	// A period within 1 % that drifts: the last predicted transits are 0.002·5.3·70 = 0.74 d off. It fails f_true ≥ 0.75 (its predictions stay within τ = D/2 = 0.075 d only for
+	// 0.075/(0.0106) ≈ 7 of 70 transits): the label follows the grader, not the period alone.
+	if LabelPeak(ans, valid, 5.3*1.002, 172.1) {
+		t.Error("a row whose transits drift off the true ones was labelled planet")
+	}
+}
+
+// TestFitUsesTheFeatureNames: Fit trains on examples in the pipeline's feature order and a model that separates
+// them (here by the MES feature alone) predicts accordingly.
+func TestFitUsesTheFeatureNames(t *testing.T) {
+	var ex []Example
+	mes := indexOf(pipeline.FeatureNames, "mes")
+	for i := range 200 {
+		x := make([]float64, len(pipeline.FeatureNames))
+		for j := range x {
+			x[j] = math.NaN()
+		}
+		x[mes] = float64(i) / 10 // 0 … 20
+		ex = append(ex, Example{X: x, Planet: x[mes] > 9})
+	}
+	m, err := Fit(ex, gbt.Params{Trees: 20}, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lo, hi := make([]float64, len(ex[0].X)), make([]float64, len(ex[0].X))
+	lo[mes], hi[mes] = 3, 15
+	if m.Predict(lo) > 0.2 || m.Predict(hi) < 0.8 {
+		t.Errorf("P(MES 3) = %.2f, P(MES 15) = %.2f", m.Predict(lo), m.Predict(hi))
+	}
+}
+
+func indexOf(s []string, x string) int {
+	for i, v := range s {
+		if v == x {
+			return i
+		}
+	}
+	panic(x)
+}
