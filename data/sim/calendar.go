@@ -21,7 +21,8 @@ type calendar struct {
 
 	quarters    []interval // the four quarters, gaps included
 	resumes     []float64  // times at which data resume after a downlink, roll or safe mode, in order
-	downlinks   []float64  // times at which data resume after a monthly downlink or a roll (not safe modes)
+	month       float64    // interval between downlinks, days
+	monthly     []float64  // times at which data resume after a monthly downlink (not a roll), in order
 	desat       []float64  // times of the reaction-wheel desaturations
 	desatPeriod float64    // their interval, days
 	spsd        []int      // cadence indices of sudden pixel sensitivity dropouts
@@ -76,10 +77,12 @@ func newCalendar(spec Spec, k *Knobs) *calendar {
 	for _, g := range gaps {
 		c.resumes = append(c.resumes, g.End)
 	}
-	for _, g := range downlinkGaps {
-		c.downlinks = append(c.downlinks, g.End)
+	c.month = month
+	for j, g := range downlinkGaps {
+		if (j+1)%3 != 0 {
+			c.monthly = append(c.monthly, g.End)
+		}
 	}
-	slices.Sort(c.downlinks)
 
 	// The cadence grid, without the cadences inside gaps.
 	n := int((end-start)/lc.CadenceDays) + 1

