@@ -67,8 +67,9 @@ func planFalseAlarm(spec Spec, k *Knobs) faPlan {
 // the false alarm in ans. The signal's size is set by a drawn MES: a box search folding at the recorded
 // period sees a mean depth δ̄·n_events/N_epochs over N_epochs epochs with data, so the events first get
 // δ̄ = MES·σ_D(w)·√N_epochs / n_events, σ_D measured on the detrended noise; then the whole signal is scaled
-// until the MES measured after detrending (boxMES) is within 20 % of the drawn one.
-func plantFalseAlarm(spec Spec, k *Knobs, cal *calendar, nz *starNoise, fa faPlan, ans *data.Answer) []float64 {
+// until the MES measured after detrending (boxMES) is within 20 % of the drawn one. It also returns the meter of
+// the returned flux when it has measured one (nil otherwise).
+func plantFalseAlarm(spec Spec, k *Knobs, cal *calendar, nz *starNoise, fa faPlan, ans *data.Answer) ([]float64, *meter) {
 	r := stream(spec.Seed, "fa-signal")
 	fk := &k.FalseAlarm
 	f := make([]float64, len(nz.flux)) // the false signal alone, added to the noise at the end
@@ -183,15 +184,15 @@ func plantFalseAlarm(spec Spec, k *Knobs, cal *calendar, nz *starNoise, fa faPla
 			out[i] = nz.flux[i] + scale*f[i]
 		}
 		if round == 3 {
-			break
+			return out, nil
 		}
-		seen := m.boxMES(newMeter(cal, out, k), rec.PeriodDays, rec.T0Days, box)
+		with := newMeter(cal, out, k)
+		seen := m.boxMES(with, rec.PeriodDays, rec.T0Days, box)
 		if !(seen > 0) || math.Abs(seen/target-1) < 0.2 {
-			break
+			return out, with
 		}
 		scale *= clamp(target/seen, 1.0/3, 3)
 	}
-	return out
 }
 
 // gaussMean is the mean of a unit Gaussian dip over its FWHM: erf(√(ln 2))·√π/(2√(ln 2)) ≈ 0.8.

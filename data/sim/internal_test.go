@@ -34,7 +34,7 @@ func TestInjectedMESMatchesDrawn(t *testing.T) {
 		}
 		drawn := uniform(stream(spec.Seed, "planet"), k.Planet.MES.Lo, k.Planet.MES.Hi)
 		var ans data.Answer
-		cal, st, _, base := buildBase(spec, k, &ans)
+		cal, st, _, base, _ := buildBase(spec, k, &ans)
 		var tv, fv []float64
 		for j := range cal.time {
 			if cal.valid(j) {

@@ -54,9 +54,8 @@ func Generate(spec Spec, k *Knobs) (*Result, error) {
 	res := &Result{
 		Answer: data.Answer{ID: spec.ID, Category: spec.Category, Population: spec.Population},
 	}
-	cal, st, nz, base := buildBase(spec, k, &res.Answer)
+	cal, st, nz, base, m := buildBase(spec, k, &res.Answer)
 	n := len(cal.time)
-	m := newMeter(cal, base, k)
 	signal := make([]float64, n)
 	for i := range signal {
 		signal[i] = 1
@@ -108,16 +107,21 @@ func Generate(spec Spec, k *Knobs) (*Result, error) {
 }
 
 // buildBase simulates the star without its planets or binary: the calendar, the star, its noise and base, the
-// noise with the false alarm of a false-alarm-population star added (recorded in ans). MES is measured on base.
-func buildBase(spec Spec, k *Knobs, ans *data.Answer) (*calendar, star, *starNoise, []float64) {
+// noise with the false alarm of a false-alarm-population star added (recorded in ans), and the meter of base,
+// on which MES is measured.
+func buildBase(spec Spec, k *Knobs, ans *data.Answer) (*calendar, star, *starNoise, []float64, *meter) {
 	cal := newCalendar(spec, k)
 	st := drawStar(spec, k)
 	nz := newNoise(spec, k, cal, st)
 	base := nz.flux
+	var m *meter
 	if fa := planFalseAlarm(spec, k); fa.kind != "" {
-		base = plantFalseAlarm(spec, k, cal, nz, fa, ans)
+		base, m = plantFalseAlarm(spec, k, cal, nz, fa, ans)
 	}
-	return cal, st, nz, base
+	if m == nil {
+		m = newMeter(cal, base, k)
+	}
+	return cal, st, nz, base, m
 }
 
 func checkSpec(spec Spec) error {
