@@ -6,9 +6,9 @@ import (
 	"strconv"
 )
 
-// meter measures noise on a star's planet-free flux the way SPEC A4 defines MES: the flux is detrended
-// (a running Tukey biweight location, split at gaps) and σ_D is engine/noise's SigmaD of the detrended flux. It
-// keeps the valid cadences only.
+// meter measures noise on a star's planet-free flux the way SPEC A4 defines MES: the flux is detrended as
+// engine/detrend.Flatten does with its defaults (biweightTrend: a running Tukey biweight location, split at gaps,
+// with clipping) and σ_D is engine/noise's SigmaD of the detrended flux. It keeps the valid cadences only.
 type meter struct {
 	t, flat []float64 // valid cadences: time (BKJD days) and detrended relative flux (median ≈ 1)
 	window  float64   // detrending window, days
@@ -308,7 +308,7 @@ func (w *sortedWindow) remove(v float64) {
 	w.x = append(w.x[:i], w.x[i+1:]...)
 }
 
-// biweight returns the biweight location and the MAD of the window, as biweightLocation does, using the order:
+// biweight returns the biweight location (biweightIterate) and the MAD of the window, using the order:
 // the median is read off and the MAD is the median of the deviations, which a merge of the two sides of the
 // median (both already in increasing order of deviation) yields without sorting.
 func (w *sortedWindow) biweight() (loc, mad float64) {
@@ -354,21 +354,9 @@ func lowerBoundKnot(knots []knot, x float64) int {
 	return lo
 }
 
-// biweightLocation returns Tukey's biweight location of x (reordered), c = 5, and the median absolute
-// deviation MAD about the median M, as engine/detrend: starting from M, loc ← loc + Σ wᵢ(xᵢ − loc) / Σ wᵢ,
-// wᵢ = (1 − uᵢ²)² for |uᵢ| < 1, uᵢ = (xᵢ − loc)/(5·MAD), until a step is below 10⁻³ MAD (at most 50 steps).
-func biweightLocation(x []float64, dev *[]float64) (loc, mad float64) {
-	med := medianSelect(x)
-	d := (*dev)[:0]
-	for _, v := range x {
-		d = append(d, math.Abs(v-med))
-	}
-	mad = medianSelect(d)
-	*dev = d
-	return biweightIterate(x, med, mad), mad
-}
-
-// biweightIterate runs the biweight iterations of biweightLocation from the median med with scale mad.
+// biweightIterate returns Tukey's biweight location of x, c = 5, as engine/detrend computes it: starting from
+// the median med, loc ← loc + Σ wᵢ(xᵢ − loc) / Σ wᵢ with wᵢ = (1 − uᵢ²)² for |uᵢ| < 1, uᵢ = (xᵢ − loc)/(5·mad),
+// until a step is below 10⁻³ mad (at most 50 steps); mad is the median absolute deviation about med.
 func biweightIterate(x []float64, med, mad float64) float64 {
 	loc := med
 	if mad == 0 {

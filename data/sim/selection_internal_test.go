@@ -67,3 +67,16 @@ func TestSortedWindowMatchesBiweightLocation(t *testing.T) {
 		}
 	}
 }
+
+// biweightLocation is the reference the sliding window is checked against: the biweight location and MAD of x
+// (reordered) by selection.
+func biweightLocation(x []float64, dev *[]float64) (loc, mad float64) {
+	med := medianSelect(x)
+	d := (*dev)[:0]
+	for _, v := range x {
+		d = append(d, math.Abs(v-med))
+	}
+	mad = medianSelect(d)
+	*dev = d
+	return biweightIterate(x, med, mad), mad
+}
