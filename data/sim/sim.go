@@ -51,6 +51,9 @@ func Generate(spec Spec, k *Knobs) (*Result, error) {
 	if k == nil {
 		k = DefaultKnobs()
 	}
+	if err := k.Validate(); err != nil {
+		return nil, err
+	}
 	res := &Result{
 		Answer: data.Answer{ID: spec.ID, Category: spec.Category, Population: spec.Population},
 	}

@@ -346,3 +346,27 @@ func TestQuietStarCDPP(t *testing.T) {
 		t.Errorf("median CDPP at Kp 16 = %.1f ppm, want a few hundred and several times Kp 12's", medFaint)
 	}
 }
+
+func TestKnobsValidate(t *testing.T) {
+	if err := sim.DefaultKnobs().Validate(); err != nil {
+		t.Fatalf("default knobs: %v", err)
+	}
+	cases := map[string]func(k *sim.Knobs){
+		"reversed range":  func(k *sim.Knobs) { k.Planet.MES = sim.Range{Lo: 20, Hi: 4} },
+		"NaN":             func(k *sim.Knobs) { k.Noise.QuarterOffset = math.NaN() },
+		"share above 1":   func(k *sim.Knobs) { k.EB.BackgroundProb = 1.5 },
+		"negative weight": func(k *sim.Knobs) { k.Confirmed.Multiplicity[1] = -1 },
+		"unknown kind":    func(k *sim.Knobs) { k.FalseAlarm.Kinds = []sim.KindWeight{{Kind: "aliens", Weight: 1}} },
+		"zero weights":    func(k *sim.Knobs) { k.FalseAlarm.Kinds = []sim.KindWeight{{Kind: sim.KindHarmonic}} },
+	}
+	for name, edit := range cases {
+		k := sim.DefaultKnobs()
+		edit(k)
+		if err := k.Validate(); !errors.Is(err, sim.ErrKnobs) {
+			t.Errorf("%s: Validate() = %v, want ErrKnobs", name, err)
+		}
+		if _, err := sim.Generate(specs(1)[0], k); !errors.Is(err, sim.ErrKnobs) {
+			t.Errorf("%s: Generate error %v, want ErrKnobs", name, err)
+		}
+	}
+}
