@@ -3,6 +3,7 @@ package rv
 import (
 	"math"
 	"math/rand/v2"
+	"sort"
 )
 
 // ClassicalOptions steer the classical pipeline. Zero values take the defaults of the original baseline.
@@ -56,7 +57,8 @@ func NullFit(d *Data) *FitResult {
 // Classical runs the classical pipeline of the Stargazer paper (SPEC B4): starting from the offsets-only model,
 // it computes the GLS periodogram of the current residuals between MinPeriodDays and MaxPeriodDays, takes the
 // PeakBranch strongest peaks at least MinLogSeparation apart in ln P, and for each fits all planets so far
-// plus a new circular one started from the weighted sinusoid fit at that period (least squares from Restarts
+// plus a new circular one started from the weighted sinusoid fit at that period (candidates are grid points
+// taken in order of power, as the original did, so a strong peak's shoulder can be one) (least squares from Restarts
 // perturbed starts: ln P ± 0.08, ln K ± 0.15, √e cos ω and √e sin ω ± 0.08, λ ± 0.35, all Gaussian). The best
 // candidate by BIC is kept when it lowers the BIC by more than MinBICImprovement; otherwise, or after
 // MaxPlanets planets, the search stops. No jitter is fitted.
@@ -69,7 +71,7 @@ func Classical(d *Data, opt ClassicalOptions) *FitResult {
 	fo := FitOptions{MinPeriodDays: opt.MinPeriodDays, MaxPeriodDays: opt.MaxPeriodDays}
 	for range opt.MaxPlanets {
 		power = GLS(power, d.Times, current.Residuals, d.Sigmas, freq)
-		peaks := TopPeaks(freq, power, opt.PeakBranch, opt.MinLogSeparation)
+		peaks := topPowers(freq, power, opt.PeakBranch, opt.MinLogSeparation)
 		var best *FitResult
 		for _, pk := range peaks {
 			k, m0 := CircularStart(d, current.Residuals, pk.PeriodDays)
@@ -85,6 +87,34 @@ func Classical(d *Data, opt ClassicalOptions) *FitResult {
 		current = best
 	}
 	return current
+}
+
+// topPowers picks candidate periods as the original baseline did: grid points in order of decreasing power
+// (not only local maxima), skipping any within minLogSep in ln P of one already taken, up to k.
+func topPowers(freq, power []float64, k int, minLogSep float64) []Peak {
+	idx := make([]int, len(power))
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.SliceStable(idx, func(a, b int) bool { return power[idx[a]] > power[idx[b]] })
+	var out []Peak
+	for _, i := range idx {
+		p := 1 / freq[i]
+		ok := true
+		for _, q := range out {
+			if math.Abs(math.Log(p/q.PeriodDays)) < minLogSep {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			out = append(out, Peak{PeriodDays: p, Freq: freq[i], Power: power[i]})
+			if len(out) == k {
+				break
+			}
+		}
+	}
+	return out
 }
 
 // multiStart fits from init and from restarts−1 perturbed copies of it, returning the lowest-BIC fit.

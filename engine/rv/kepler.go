@@ -44,9 +44,9 @@ func MSinI(kMS, periodDays, e, mStarSun float64) float64 {
 // bisection whenever a Newton step leaves the bracket that holds the root, so it converges for e up to 0.999
 // and beyond; the result is accurate to about 1e-14 rad.
 func SolveKepler(M, e float64) float64 {
-	M = math.Mod(M, 2*math.Pi)
-	if M < 0 {
-		M += 2 * math.Pi
+	M -= 2 * math.Pi * math.Floor(M/(2*math.Pi)) // faster than math.Mod; M in [0, 2π]
+	if M >= 2*math.Pi {
+		M = 0
 	}
 	if e == 0 {
 		return M
