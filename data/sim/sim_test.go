@@ -8,6 +8,7 @@ import (
 	"errors"
 	"math"
 	"slices"
+	"sync"
 	"testing"
 
 	"transitbench/data"
@@ -367,6 +368,43 @@ func TestKnobsValidate(t *testing.T) {
 		}
 		if _, err := sim.Generate(specs(1)[0], k); !errors.Is(err, sim.ErrKnobs) {
 			t.Errorf("%s: Generate error %v, want ErrKnobs", name, err)
+		}
+	}
+}
+
+// TestGenerateConcurrently checks that Generate shares no state between calls: stars made on four goroutines
+// at once (as the set builder's workers do) equal those made one by one. Run with -race to check more.
+func TestGenerateConcurrently(t *testing.T) {
+	k := sim.DefaultKnobs()
+	sp := specs(77)
+	want := make([]string, len(sp))
+	for i, s := range sp {
+		r, err := sim.Generate(s, k)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want[i] = digest(t, r)
+	}
+	got := make([][]string, 4)
+	var wg sync.WaitGroup
+	for g := range got {
+		got[g] = make([]string, len(sp))
+		wg.Go(func() {
+			for i := range sp {
+				j := (i + g) % len(sp) // each goroutine in another order
+				r, err := sim.Generate(sp[j], k)
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				got[g][j] = digest(t, r)
+			}
+		})
+	}
+	wg.Wait()
+	for g := range got {
+		if !slices.Equal(got[g], want) {
+			t.Errorf("goroutine %d made different stars", g)
 		}
 	}
 }
