@@ -17,31 +17,24 @@ type Peak struct {
 	NTransits    int     // transits with at least one cadence inside the box
 }
 
-// Alias suppression in Peaks: a local maximum at P' is dropped when, for a stronger accepted peak at P, P' is
-// within a relative tolerance of n·P or P/n for any whole n, or of (n/m)·P or (m/n)·P for 1 ≤ n ≤ MaxMultiple
-// and 2 ≤ m ≤ MaxHarmonic. Folding a periodic transit at P' = (n/m)·P lines up one in m of its epochs, and at
-// P' = P/n all transits, diluted n times; both make peaks wherever the true transits are strong. The
-// tolerance is the larger of MinAliasTol and 1.5·D/T (D the stronger peak's duration, T the data span): a
-// period error of D/T shifts the last transit by one duration relative to the first, the width of a BLS peak.
+// Alias suppression in Peaks. A local maximum at P' (mid-transit t0', duration D') is dropped when, for a
+// stronger accepted peak at P (t0, D), P'/P is within a relative tolerance of n/m or m/n with m ≤ MaxHarmonic
+// and
+//   - m = 1 (any whole multiple or fraction of P), or
+//   - n ≤ MaxMultiple, or
+//   - the two ephemerides share transits: with n/m in lowest terms the transit times t0 + kP and t0' + jP'
+//     differ by multiples of P/m (for P' > P; P'/m for P' < P), so t0' − t0 must lie within max(D, D') of
+//     one.
+//
+// Folding a periodic transit at P' = (n/m)·P lines up one in m of its epochs, and at P' = P/n all of them,
+// diluted n times; both make peaks wherever the true transits are strong. The tolerance is the larger of
+// MinAliasTol and 1.5·max(D, D')/T (T the data span): a period error of D/T shifts the last transit by one
+// duration relative to the first, the width of a BLS peak of a box of duration D.
 const (
 	MaxHarmonic = 4
 	MaxMultiple = 12
 	MinAliasTol = 5e-4
 )
-
-// fractionRatios are the non-integer period ratios Peaks suppresses: n/m and m/n for n ≤ MaxMultiple,
-// 2 ≤ m ≤ MaxHarmonic.
-var fractionRatios = func() []float64 {
-	var out []float64
-	for n := 1; n <= MaxMultiple; n++ {
-		for m := 2; m <= MaxHarmonic; m++ {
-			if n%m != 0 {
-				out = append(out, float64(n)/float64(m), float64(m)/float64(n))
-			}
-		}
-	}
-	return out
-}()
 
 // Peaks returns up to k distinct peaks of the periodogram, strongest first: local maxima of the power over
 // period (ties keep the shorter period), with every maximum at the same period (within tolerance) as a
@@ -93,22 +86,47 @@ func (r *Result) Peaks(k int) []Peak {
 	return out
 }
 
-// isAlias reports whether period index i is at an alias ratio of an accepted peak's period.
+// isAlias reports whether period index i is an alias of an accepted peak (see MaxHarmonic).
 func (r *Result) isAlias(i int, accepted []Peak) bool {
-	p := r.Periods[i]
+	p, t0, d := r.Periods[i], r.T0[i], r.Durations[i]
 	for _, a := range accepted {
-		tol := math.Max(MinAliasTol, 1.5*a.DurationDays/r.SpanDays)
-		near := func(ratio float64) bool { return ratio > 0 && math.Abs(p/(a.PeriodDays*ratio)-1) <= tol }
-		if near(math.Round(p/a.PeriodDays)) || near(1/math.Round(a.PeriodDays/p)) {
-			return true
-		}
-		for _, ratio := range fractionRatios {
-			if near(ratio) {
+		dmax := math.Max(a.DurationDays, d)
+		tol := math.Max(MinAliasTol, 1.5*dmax/r.SpanDays)
+		ratio := p / a.PeriodDays
+		for m := 1; m <= MaxHarmonic; m++ {
+			// P' = (n/m)·P when P' ≥ P, P' = (m/n)·P otherwise.
+			n := int(math.Round(float64(m) * math.Max(ratio, 1/ratio)))
+			if n < 1 {
+				continue
+			}
+			q := float64(n) / float64(m)
+			if ratio < 1 {
+				q = 1 / q
+			}
+			if math.Abs(ratio/q-1) > tol {
+				continue
+			}
+			if m == 1 || n <= MaxMultiple {
+				return true
+			}
+			g := gcd(n, m)
+			unit := a.PeriodDays / float64(m/g) // P/m for P' > P
+			if ratio < 1 {
+				unit = p / float64(m/g) // P'/m for P' < P
+			}
+			if math.Abs(math.Remainder(t0-a.T0Days, unit)) <= dmax {
 				return true
 			}
 		}
 	}
 	return false
+}
+
+func gcd(a, b int) int {
+	for b != 0 {
+		a, b = b, a%b
+	}
+	return a
 }
 
 // countTransits returns the number of distinct transit epochs round((t − t0)/P) having a cadence of t

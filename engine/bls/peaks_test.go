@@ -68,27 +68,30 @@ func TestPeaksSuppressesAliases(t *testing.T) {
 }
 
 func TestIsAliasRatios(t *testing.T) {
-	// A 372 d span and a 0.1 d duration give the minimum tolerance, 5e-4 (1.5·0.1/372 = 4e-4 is smaller).
+	// A 372 d span and 0.1 d durations give the minimum tolerance, 5e-4 (1.5·0.1/372 = 4e-4 is smaller).
 	r := &Result{SpanDays: 372}
-	acc := []Peak{{PeriodDays: 2, DurationDays: 0.1}}
+	acc := []Peak{{PeriodDays: 2, T0Days: 100, DurationDays: 0.1}}
 	cases := []struct {
-		period float64
-		alias  bool
+		period, t0, duration float64
+		alias                bool
 	}{
-		{2.0005, true},        // the same peak
-		{26, true},            // 13·P: any whole multiple
-		{2.0 / 17, true},      // P/17: any whole fraction
-		{5.0, true},           // 5/2
-		{2 * 11.0 / 4, true},  // 11/4
-		{2 * 4.0 / 7, true},   // 4/7
-		{2 * 13.0 / 3, false}, // 13/3: n above MaxMultiple with m > 1
-		{2.74, false},         // 1.37: no small ratio
-		{2.003, false},        // 1.5e-3 off: outside the tolerance
+		{2.0005, 100, 0.1, true},          // the same peak
+		{26, 100.7, 0.1, true},            // 13·P: any whole multiple, whatever the phase
+		{2.0 / 17, 100.05, 0.1, true},     // P/17: any whole fraction
+		{5.0, 100.9, 0.1, true},           // 5/2
+		{2 * 11.0 / 4, 100.3, 0.1, true},  // 11/4
+		{2 * 4.0 / 7, 100.6, 0.1, true},   // 4/7
+		{2 * 13.0 / 2, 103.02, 0.1, true}, // 13/2, transits shared: t0' − t0 = 3.02 ≈ 3·(P/2)
+		{2 * 13.0 / 2, 103.5, 0.1, false}, // 13/2, t0' − t0 = 3.5: no shared transit
+		{2 * 2.0 / 13, 100.33, 0.1, true}, // 2/13, t0' − t0 = 0.33 ≈ 1·(P'/2) = 0.3077 within 0.1
+		{2.74, 100, 0.1, false},           // 1.37: no small ratio
+		{2.003, 100, 0.1, false},          // 1.5e-3 off: outside the tolerance
+		{2.003, 100, 1.0, true},           // … inside it for a 1-day box: 1.5·1/372 = 4e-3
 	}
 	for _, c := range cases {
-		r.Periods = []float64{c.period}
+		r.Periods, r.T0, r.Durations = []float64{c.period}, []float64{c.t0}, []float64{c.duration}
 		if got := r.isAlias(0, acc); got != c.alias {
-			t.Errorf("P' = %.5f against P = 2: alias %v, want %v", c.period, got, c.alias)
+			t.Errorf("P' = %.5f, t0' = %.2f against P = 2, t0 = 100: alias %v, want %v", c.period, c.t0, got, c.alias)
 		}
 	}
 }
