@@ -63,12 +63,12 @@ func (p Params) withDefaults() Params {
 
 // Errors of Train.
 var (
-	ErrNoData        = errors.New("gbt: no training examples")
-	ErrShape         = errors.New("gbt: examples differ in length or do not match the labels")
-	ErrLabel         = errors.New("gbt: labels must be 0 or 1")
-	ErrOneClass      = errors.New("gbt: the labels hold a single class")
-	ErrFeatureNames  = errors.New("gbt: feature names do not match the examples")
-	ErrInfinite      = errors.New("gbt: a feature is infinite (use a finite value, or NaN for missing)")
+	ErrNoData       = errors.New("gbt: no training examples")
+	ErrShape        = errors.New("gbt: examples differ in length or do not match the labels")
+	ErrLabel        = errors.New("gbt: labels must be 0 or 1")
+	ErrOneClass     = errors.New("gbt: the labels hold a single class")
+	ErrFeatureNames = errors.New("gbt: feature names do not match the examples")
+	ErrInfinite     = errors.New("gbt: a feature is infinite (use a finite value, or NaN for missing)")
 )
 
 // Node is one node of a tree. An internal node sends x to Left when x[Feature] < Threshold and to Right

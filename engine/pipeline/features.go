@@ -1,0 +1,236 @@
+package pipeline
+
+import (
+	"math"
+	"sort"
+
+	"transitbench/engine/bls"
+	"transitbench/engine/rv"
+	"transitbench/engine/vet"
+)
+
+// FeatureNames are the classifier's inputs, in the order of Features.Vector. Each is described at Features.
+var FeatureNames = []string{
+	"snr", "log_depth", "mes", "depth_snr", "log_period", "duty_cycle", "duration_ratio",
+	"odd_even_sigma", "secondary_mes", "secondary_depth_ratio", "v_shape", "v_shape_sigma",
+	"single_event_fraction", "max_single_snr_over_mes", "log_event_chi2", "gap_edge_fraction", "rp_rs",
+	"n_transits", "desat_fraction", "desat_closeness", "variability_closeness", "variability_power",
+	"log_variability_amp", "ellipsoidal_snr_raw", "reflection_snr_raw", "rank", "snr_over_top",
+}
+
+// Features are the vetting features of one BLS peak. A feature that cannot be measured is NaN (the trees send
+// NaN to one side, learned like any other value).
+type Features struct {
+	Peak   bls.Peak
+	Rank   int     // 0 for the strongest peak of the star
+	TopSNR float64 // the SNR of the star's strongest peak
+	Vet    vet.Features
+	// RawModulation is vet.MeasureModulation at the peak on the flux before detrending, where a binary's
+	// ellipsoidal variation survives.
+	RawModulation vet.Modulation
+	// DesatFraction is the share of the peak's transits with data whose mid-time lies within D/2 + 0.1 d of a
+	// reaction-wheel desaturation; ≈ 2(D/2 + 0.1 d)/3 d (≈ 10 %) by chance, near 1 for glitches that follow
+	// every desaturation. NaN without desaturations or transits.
+	DesatFraction float64
+	// DesatCloseness = min over n, m ∈ 1…4 of |ln(P / (P_des·n/m))|: how close the period is to a ratio of the
+	// desaturation interval P_des (the median spacing of the desaturations). NaN with fewer than 3.
+	DesatCloseness float64
+	// The star's variability (Variability): VarCloseness = min over n, m ∈ 1…4 of |ln(P / (P_var·n/m))|,
+	// VarPower its periodogram peak, VarAmp its amplitude.
+	VarCloseness, VarPower, VarAmp float64
+}
+
+// Variability is the dominant periodicity of a star's flux before detrending: the highest peak of the
+// generalised Lomb–Scargle periodogram (engine/rv.GLS) between 0.3 and 30 d of the flux binned to 0.1 d, each
+// stretch between gaps longer than 0.5 d divided by its own median first (so quarter offsets and downlink jumps
+// do not pass for variability). Power is the share of variance the sinusoid explains (0–1) and AmpFrac the
+// binned flux's standard deviation, a fraction of the flux. PeriodDays is NaN when there are too few bins.
+type Variability struct {
+	PeriodDays, Power, AmpFrac float64
+}
+
+// MeasureVariability computes the Variability of l.
+func MeasureVariability(l *Light) Variability {
+	const bin, gap = 0.1, 0.5
+	v := Variability{PeriodDays: math.NaN(), Power: math.NaN(), AmpFrac: math.NaN()}
+	var bt, bf []float64
+	start := 0
+	for i := 1; i <= len(l.T); i++ {
+		if i < len(l.T) && l.T[i]-l.T[i-1] <= gap {
+			continue
+		}
+		seg := l.Flux[start:i]
+		med := median(seg)
+		for j := start; j < i; {
+			k := j
+			var s float64
+			for k < i && l.T[k] < l.T[j]+bin {
+				s += l.Flux[k]
+				k++
+			}
+			bt = append(bt, (l.T[j]+l.T[k-1])/2)
+			bf = append(bf, s/float64(k-j)/med-1)
+			j = k
+		}
+		start = i
+	}
+	if len(bt) < 50 {
+		return v
+	}
+	var mean, ss float64
+	for _, f := range bf {
+		mean += f
+	}
+	mean /= float64(len(bf))
+	for _, f := range bf {
+		ss += (f - mean) * (f - mean)
+	}
+	v.AmpFrac = math.Sqrt(ss / float64(len(bf)))
+	dy := make([]float64, len(bf))
+	for i := range dy {
+		dy[i] = 1
+	}
+	freq := rv.FrequencyGrid(bt[len(bt)-1]-bt[0], 0.3, 30, 5)
+	pow := rv.GLS(nil, bt, bf, dy, freq)
+	best := -1
+	for i, p := range pow {
+		if !math.IsNaN(p) && (best < 0 || p > pow[best]) {
+			best = i
+		}
+	}
+	if best >= 0 {
+		v.PeriodDays, v.Power = 1/freq[best], pow[best]
+	}
+	return v
+}
+
+// ratioCloseness returns min over n, m ∈ 1…4 of |ln(p/(ref·n/m))|, NaN when ref is not a positive number.
+func ratioCloseness(p, ref float64) float64 {
+	if !(ref > 0) || !(p > 0) {
+		return math.NaN()
+	}
+	best := math.Inf(1)
+	for n := 1; n <= 4; n++ {
+		for m := 1; m <= 4; m++ {
+			best = math.Min(best, math.Abs(math.Log(p/(ref*float64(n)/float64(m)))))
+		}
+	}
+	return best
+}
+
+// desatInterval returns the median spacing of the desaturation times, NaN with fewer than 3.
+func desatInterval(times []float64) float64 {
+	if len(times) < 3 {
+		return math.NaN()
+	}
+	d := make([]float64, 0, len(times)-1)
+	for i := 1; i < len(times); i++ {
+		d = append(d, times[i]-times[i-1])
+	}
+	sort.Float64s(d)
+	return d[len(d)/2]
+}
+
+// desatFraction returns the share of the transits with data (a valid cadence within D/2 of the mid-time) whose
+// mid-time lies within D/2 + 0.1 d of a desaturation time; NaN when there is no such transit or desaturation.
+func desatFraction(t, desat []float64, period, t0, duration float64) float64 {
+	if len(desat) == 0 || len(t) == 0 {
+		return math.NaN()
+	}
+	kMin := int(math.Floor((t[0]-t0)/period + 0.5))
+	kMax := int(math.Floor((t[len(t)-1]-t0)/period + 0.5))
+	var with, near int
+	for k := kMin; k <= kMax; k++ {
+		mid := t0 + float64(k)*period
+		i := sort.SearchFloat64s(t, mid-duration/2)
+		if i == len(t) || t[i] > mid+duration/2 {
+			continue
+		}
+		with++
+		j := sort.SearchFloat64s(desat, mid-duration/2-0.1)
+		if j < len(desat) && desat[j] <= mid+duration/2+0.1 {
+			near++
+		}
+	}
+	if with == 0 {
+		return math.NaN()
+	}
+	return float64(near) / float64(with)
+}
+
+// Compute measures the Features of peak (the rank-th strongest, the strongest having SNR topSNR) on l, the star
+// given as vet needs it, and the star's variability.
+func Compute(l *Light, star Star, peak bls.Peak, rank int, topSNR float64, v Variability) Features {
+	var vs *vet.Star
+	if star.RadiusRsun > 0 && star.MassMsun > 0 {
+		vs = &vet.Star{RadiusRsun: star.RadiusRsun, MassMsun: star.MassMsun}
+	}
+	f := Features{Peak: peak, Rank: rank, TopSNR: topSNR}
+	f.Vet = vet.Compute(l.T, l.Flat, peak.PeriodDays, peak.T0Days, peak.DurationDays, vs)
+	f.RawModulation = vet.MeasureModulation(l.T, l.Flux, peak.PeriodDays, peak.T0Days, peak.DurationDays)
+	f.DesatFraction = desatFraction(l.T, l.DesatTimes, peak.PeriodDays, peak.T0Days, peak.DurationDays)
+	f.DesatCloseness = ratioCloseness(peak.PeriodDays, desatInterval(l.DesatTimes))
+	f.VarCloseness = ratioCloseness(peak.PeriodDays, v.PeriodDays)
+	f.VarPower, f.VarAmp = v.Power, v.AmpFrac
+	return f
+}
+
+// Vector returns the features in the order of FeatureNames, every value finite or NaN:
+//
+//	snr                      BLS SNR of the peak
+//	log_depth                log10 of the BLS depth (fraction)
+//	mes, depth_snr           vet's MES and depth significance (red noise counted through σ_D)
+//	log_period, duty_cycle   log10 P (days), D/P
+//	duration_ratio           D over the central-transit T14 for the star's density (NaN unknown)
+//	odd_even_sigma           odd/even depth difference in σ
+//	secondary_mes            significance of the deepest box at another phase, MES scale
+//	secondary_depth_ratio    its depth over the primary's
+//	v_shape, v_shape_sigma   trapezoid ingress fraction and the significance of V over box
+//	single_event_fraction    share of SNR² in the strongest single transit
+//	max_single_snr_over_mes  the strongest single transit's SNR over the MES
+//	log_event_chi2           log10 of the reduced χ² of the single-transit depths
+//	gap_edge_fraction        share of transits within 1 d after a gap
+//	rp_rs                    √(trapezoid depth)
+//	n_transits               transits with data
+//	desat_fraction           share of transits at a desaturation
+//	desat_closeness          |ln| distance of P to a ratio n/m of the desaturation interval
+//	variability_closeness    the same to the star's variability period
+//	variability_power        GLS power of the variability (0–1)
+//	log_variability_amp      log10 of the variability's amplitude (fraction)
+//	ellipsoidal_snr_raw      ellipsoidal modulation SNR at P before detrending
+//	reflection_snr_raw       reflection modulation SNR at P before detrending
+//	rank                     0, 1, 2: the peak's rank among the star's peaks
+//	snr_over_top             SNR over the star's strongest peak's SNR
+func (f *Features) Vector() []float64 {
+	v := f.Vet
+	ratio := func(a, b float64) float64 {
+		if b == 0 {
+			return math.NaN()
+		}
+		return a / b
+	}
+	lg := func(x float64) float64 {
+		if !(x > 0) {
+			return math.NaN()
+		}
+		return math.Log10(x)
+	}
+	durRatio := v.DurationRatio
+	if durRatio == 0 {
+		durRatio = math.NaN()
+	}
+	out := []float64{
+		f.Peak.SNR, lg(f.Peak.Depth), v.MES, v.DepthSNR, lg(f.Peak.PeriodDays), f.Peak.DurationDays / f.Peak.PeriodDays,
+		durRatio, v.OddEvenSigma, v.SecondaryMES, ratio(v.SecondaryDepth, v.Depth), v.VShape, v.VShapeSigma,
+		v.SingleEventFraction, ratio(v.MaxSingleEventSNR, v.MES), lg(v.EventChi2), v.GapEdgeFraction, v.RpRs,
+		float64(v.NTransits), f.DesatFraction, f.DesatCloseness, f.VarCloseness, f.VarPower,
+		lg(f.VarAmp), f.RawModulation.EllipsoidalSNR, f.RawModulation.ReflectionSNR, float64(f.Rank),
+		ratio(f.Peak.SNR, f.TopSNR),
+	}
+	for i, x := range out {
+		if math.IsInf(x, 0) {
+			out[i] = math.NaN()
+		}
+	}
+	return out
+}

@@ -1,0 +1,221 @@
+package pipeline
+
+import (
+	"encoding/json"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"transitbench/engine/bls"
+	"transitbench/engine/lc"
+)
+
+// synth makes a Kepler-like light curve: spanDays of 29.4-min cadences from t = 170 d (BKJD), a 1-d gap every
+// 30 d (the monthly downlink), white noise of sigma, and the cadences within 0.01 d of every desatEvery days
+// flagged as reaction-wheel desaturations (flux NaN, as Kepler writes them). signal adds to the relative flux.
+func synth(spanDays, sigma, desatEvery float64, seed uint64, signal func(t float64) float64) *lc.LightCurve {
+	r := rand.New(rand.NewPCG(seed, 2))
+	c := &lc.LightCurve{}
+	for t := 170.0; t < 170+spanDays; t += lc.CadenceDays {
+		if math.Mod(t-170, 30) > 29 {
+			continue // downlink gap
+		}
+		q := int32(0)
+		f := 1 + sigma*r.NormFloat64() + signal(t)
+		if desatEvery > 0 && math.Abs(t-170-desatEvery*math.Round((t-170)/desatEvery)) < 0.011 {
+			q, f = lc.QDesaturation, math.NaN()
+		}
+		c.Time = append(c.Time, t)
+		c.Flux = append(c.Flux, f)
+		c.FluxErr = append(c.FluxErr, sigma)
+		c.Quality = append(c.Quality, q)
+	}
+	return c
+}
+
+// box returns a periodic box dip of depth and duration (days) at t0 + kP.
+func box(period, t0, duration, depth float64) func(float64) float64 {
+	return func(t float64) float64 {
+		x := math.Mod(t-t0, period)
+		if x < 0 {
+			x += period
+		}
+		if x < duration/2 || x > period-duration/2 {
+			return -depth
+		}
+		return 0
+	}
+}
+
+var sun = Star{RadiusRsun: 1, MassMsun: 1}
+
+// TestNaiveFindsABoxAndIgnoresNoise: a 1,000 ppm, 3-h box every 3.7 d in 200 ppm white noise over 90 d has an
+// SNR of depth/σ·√(cadences in transit) = 5·√(24 transits × 6 cadences) ≈ 60, far above 8; pure white noise over
+// ~10⁶ trials (periods × durations × phases) peaks near SNR 5–6, below 8.
+func TestNaiveFindsABoxAndIgnoresNoise(t *testing.T) {
+	const period, t0, dur = 3.7, 171.3, 0.125
+	rows, err := Naive(synth(90, 2e-4, 3, 1, box(period, t0, dur, 1e-3)), sun)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != 1 {
+		t.Fatalf("naive gave %d rows, want 1", len(rows))
+	}
+	r := rows[0]
+	if math.Abs(r.PeriodDays/period-1) > 1e-3 {
+		t.Errorf("period %.5f, want %.5f", r.PeriodDays, period)
+	}
+	// The row's mid-time lands on a true mid-time within half a duration.
+	k := math.Round((r.T0Days - t0) / period)
+	if d := math.Abs(r.T0Days - t0 - k*period); d > dur/2 {
+		t.Errorf("t0 %.4f is %.3f d from the nearest true mid-time", r.T0Days, d)
+	}
+	if r.Score < 30 {
+		t.Errorf("score (SNR) %.1f, want ≈ 60", r.Score)
+	}
+	noise, err := Naive(synth(90, 2e-4, 3, 2, func(float64) float64 { return 0 }), sun)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(noise) != 0 {
+		t.Errorf("white noise gave rows %+v", noise)
+	}
+}
+
+func TestPrepareDropsDesaturationsAndFindsTheirTimes(t *testing.T) {
+	c := synth(60, 1e-4, 3, 3, func(float64) float64 { return 0 })
+	l, err := Prepare(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Desaturations every 3 d over 60 d, minus those in the downlink gaps (day 29–30 and 59–60 of each month:
+	// t − 170 = 30 hits one): 21 events at 0, 3, …, 60 minus 30 and 60 → 19.
+	if len(l.DesatTimes) != 19 {
+		t.Errorf("%d desaturation events, want 19: %v", len(l.DesatTimes), l.DesatTimes)
+	}
+	if got := desatInterval(l.DesatTimes); math.Abs(got-3) > 0.05 {
+		t.Errorf("desaturation interval %.3f d, want 3", got)
+	}
+	for i, x := range l.Flat {
+		if math.IsNaN(x) || math.IsNaN(l.Flux[i]) {
+			t.Fatalf("cadence %d at %.3f kept with NaN flux", i, l.T[i])
+		}
+	}
+	if _, err := Prepare(&lc.LightCurve{Time: []float64{1, 2}, Flux: []float64{1, 1}, FluxErr: []float64{1, 1}, Quality: []int32{0, 0}}); err != ErrTooFewCadences {
+		t.Errorf("two cadences: %v, want ErrTooFewCadences", err)
+	}
+}
+
+func TestRatioCloseness(t *testing.T) {
+	cases := []struct{ p, ref, want float64 }{
+		{6, 3, 0},                    // 2×
+		{4.5, 3, 0},                  // 3/2
+		{0.75, 3, 0},                 // 1/4
+		{3.15, 3, math.Log(1.05)},    // 5 % off the interval itself
+		{37, 3, math.Log(37.0 / 12)}, // beyond 4× the nearest ratio is 4/1
+		{1, math.NaN(), math.NaN()},  // unknown reference
+	}
+	for _, c := range cases {
+		got := ratioCloseness(c.p, c.ref)
+		if math.IsNaN(c.want) != math.IsNaN(got) || math.Abs(got-c.want) > 1e-12 {
+			t.Errorf("ratioCloseness(%g, %g) = %g, want %g", c.p, c.ref, got, c.want)
+		}
+	}
+}
+
+// TestVariabilityOfASpottedStar: a 1 % sinusoid of period 7.3 d in 300 ppm noise is found within 1 % (the
+// periodogram peak's width is ~P²/span = 0.3 d at 180 d, sampled 5 times), explains nearly all the variance,
+// and its binned standard deviation is the sinusoid's, 1 %/√2.
+func TestVariabilityOfASpottedStar(t *testing.T) {
+	l, err := Prepare(synth(180, 3e-4, 3, 4, func(t float64) float64 { return 0.01 * math.Sin(2*math.Pi*t/7.3) }))
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := MeasureVariability(l)
+	if math.Abs(v.PeriodDays/7.3-1) > 0.01 {
+		t.Errorf("variability period %.3f d, want 7.3", v.PeriodDays)
+	}
+	if v.Power < 0.9 {
+		t.Errorf("power %.3f, want > 0.9", v.Power)
+	}
+	if math.Abs(v.AmpFrac/(0.01/math.Sqrt2)-1) > 0.1 {
+		t.Errorf("amplitude %.4f, want %.4f", v.AmpFrac, 0.01/math.Sqrt2)
+	}
+}
+
+// features computes the Features of a candidate at the given ephemeris on c.
+func features(t *testing.T, c *lc.LightCurve, period, t0, dur float64) map[string]float64 {
+	t.Helper()
+	l, err := Prepare(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := bls.Peak{PeriodDays: period, T0Days: t0, DurationDays: dur, Depth: 1e-3, SNR: 20}
+	f := Compute(l, sun, p, 0, 20, MeasureVariability(l))
+	v := f.Vector()
+	if len(v) != len(FeatureNames) {
+		t.Fatalf("vector of %d values for %d names", len(v), len(FeatureNames))
+	}
+	m := map[string]float64{}
+	for i, x := range v {
+		if math.IsInf(x, 0) {
+			t.Errorf("feature %s is infinite", FeatureNames[i])
+		}
+		m[FeatureNames[i]] = x
+	}
+	return m
+}
+
+// TestFeaturesSeparatePlanetBinaryAndGlitch builds three constructed light curves and checks the features that
+// tell them apart: a planet (1,000 ppm box, P = 3.7 d), an eclipsing binary with a secondary eclipse half as deep
+// at phase 0.5, and a glitch of 3 low cadences right after every desaturation (P = 3 d).
+func TestFeaturesSeparatePlanetBinaryAndGlitch(t *testing.T) {
+	const sigma = 3e-4
+	planet := features(t, synth(120, sigma, 3, 5, box(3.7, 171.3, 0.125, 1e-3)), 3.7, 171.3, 0.125)
+	ebSignal := func(x float64) float64 { return box(3.7, 171.3, 0.125, 1e-3)(x) + box(3.7, 171.3+1.85, 0.125, 5e-4)(x) }
+	eb := features(t, synth(120, sigma, 3, 6, ebSignal), 3.7, 171.3, 0.125)
+	glitch := features(t, synth(120, sigma, 3, 7, box(3, 170+0.045, 0.06, 2e-3)), 3, 170.045, 0.06)
+
+	// Secondary: 500 ppm at 3-h duration over 32 transits is ≈ 500/300·√(32·6) ≈ 23σ on the MES scale; the
+	// planet's flat phase curve gives noise (< 5).
+	if eb["secondary_mes"] < 10 || planet["secondary_mes"] > 5 {
+		t.Errorf("secondary_mes: EB %.1f (want > 10), planet %.1f (want < 5)", eb["secondary_mes"], planet["secondary_mes"])
+	}
+	if r := eb["secondary_depth_ratio"]; math.Abs(r-0.5) > 0.15 {
+		t.Errorf("EB secondary depth ratio %.2f, want ≈ 0.5", r)
+	}
+	// Desaturations: every glitch follows one; the planet's transits meet one by chance, 2(D/2 + 0.1 d)/3 d ≈ 11 %.
+	if glitch["desat_fraction"] < 0.9 || planet["desat_fraction"] > 0.35 {
+		t.Errorf("desat_fraction: glitch %.2f (want > 0.9), planet %.2f (want < 0.35)", glitch["desat_fraction"], planet["desat_fraction"])
+	}
+	if glitch["desat_closeness"] > 0.01 {
+		t.Errorf("glitch at the desaturation interval has desat_closeness %.3f, want ≈ 0", glitch["desat_closeness"])
+	}
+	// The planet's MES: 1,000 ppm / 300 ppm · √(6 cadences) per transit · √(≈ 31 transits) ≈ 45.
+	if planet["mes"] < 30 || planet["mes"] > 60 {
+		t.Errorf("planet MES %.1f, want ≈ 45", planet["mes"])
+	}
+	if planet["log_period"] != math.Log10(3.7) || planet["rank"] != 0 || planet["snr_over_top"] != 1 {
+		t.Errorf("bookkeeping features: log_period %g rank %g snr_over_top %g", planet["log_period"], planet["rank"], planet["snr_over_top"])
+	}
+}
+
+func TestVetterModelMustMatchFeatures(t *testing.T) {
+	m, err := EmbeddedVetter()
+	if err != nil {
+		t.Fatalf("the embedded vetter does not load: %v", err)
+	}
+	if len(m.Model.Trees) == 0 {
+		t.Error("the embedded vetter has no trees")
+	}
+	b, _ := json.Marshal(VetterModel{Model: m.Model})
+	if _, err := ParseVetter(b); err != nil {
+		t.Errorf("a re-encoded embedded model does not parse: %v", err)
+	}
+	bad := m.Model
+	bad.Features = append([]string{"extra"}, bad.Features...)
+	b, _ = json.Marshal(VetterModel{Model: bad})
+	if _, err := ParseVetter(b); err == nil {
+		t.Error("a model over other features was accepted")
+	}
+}
