@@ -74,7 +74,10 @@ func (e *ebModel) fill(t, signal []float64) {
 	}
 }
 
-// drawEB draws a binary from the Villanova copula (stream "eb") and its dilution.
+// drawEB draws a binary from the Villanova copula (stream "eb"), kept when its period lies in EB.PeriodDays
+// and at least two primary eclipses have data, with depths capped at 95 % and widths at 0.45 in phase; its
+// morphology class; and its dilution: a background binary's light fraction sets its primary depth log-uniform
+// in BackgroundDepth, a bound or foreground one keeps a share uniform in CompanionDilution.
 func drawEB(spec Spec, k *Knobs, m *meter) (*ebModel, string) {
 	r := stream(spec.Seed, "eb")
 	ek := &k.EB
