@@ -91,7 +91,7 @@ func truthEphemeris(d *StarData) (period, t0, duration float64, ok bool) {
 // curve is a folded light curve in the folded panel's units: hours from mid-transit and ppm relative to 1,
 // with its binned means.
 type curve struct {
-	X, Y, BX, BY []float64
+	X, Y, BX, BY, BE []float64
 }
 
 // folded is the folded panel's data for one ephemeris: the whole fold, the odd and even transits apart, the
@@ -167,6 +167,6 @@ func binCurve(c *curve, half float64) {
 	if len(c.X) == 0 {
 		return
 	}
-	centers, mean, _, _ := fold.Bin(c.X, c.Y, -half, half, foldBins)
-	c.BX, c.BY = centers, mean
+	centers, mean, err, _ := fold.Bin(c.X, c.Y, -half, half, foldBins)
+	c.BX, c.BY, c.BE = centers, mean, err
 }

@@ -240,7 +240,7 @@ func stepTarget(list []foldTarget, cur foldTarget, step int) foldTarget {
 func layout(w, h int) (lcW, candW, topH, pgW, foldW, botH int) {
 	topH = h / 2
 	botH = h - topH
-	candW = max(w*36/100, 30)
+	candW = max(w*38/100, 30)
 	if candW > w/2 {
 		candW = w / 2
 	}
@@ -352,7 +352,7 @@ func (s starview) periodogramPanel(w, h int) string {
 
 func (s starview) candidatesPanel(w, h int) string {
 	st := s.ctx.Styles
-	lines := candidateLines(st, s.data, s.target, w-2 < 44)
+	lines := candidateLines(st, s.data, s.target, w-2 < 43)
 	return Panel(st, titleCandidates, st.Dim.Render("rows ── truth ── peaks"), lines, w, h, s.focus == panelCandidates)
 }
 
@@ -452,12 +452,12 @@ func foldedLines(st *Styles, f *folded, mode foldMode, w, h int) []string {
 	var info string
 	switch mode {
 	case foldPrimary:
-		lines = plot.Folded(w, chartH, f.All.X, f.All.Y, f.All.BX, f.All.BY, f.HalfHours).Lines(st.Paint)
+		lines = plot.Folded(w, chartH, f.All.X, f.All.Y, f.All.BX, f.All.BY, f.All.BE, f.HalfHours).Lines(st.Paint)
 		info = fmt.Sprintf("P %.4f d  depth %.0f±%.0f ppm  MES %.1f  N %d  o/e %.1fσ",
 			f.Eph.PeriodDays, v.Depth*1e6, v.DepthErr*1e6, v.MES, v.NTransits, v.OddEvenSigma)
 	case foldOddEven:
-		left := plot.Folded(w/2, chartH, f.Odd.X, f.Odd.Y, f.Odd.BX, f.Odd.BY, f.HalfHours)
-		right := plot.Folded(w-w/2, chartH, f.Even.X, f.Even.Y, f.Even.BX, f.Even.BY, f.HalfHours)
+		left := plot.Folded(w/2, chartH, f.Odd.X, f.Odd.Y, f.Odd.BX, f.Odd.BY, f.Odd.BE, f.HalfHours)
+		right := plot.Folded(w-w/2, chartH, f.Even.X, f.Even.Y, f.Even.BX, f.Even.BY, f.Even.BE, f.HalfHours)
 		// One y range for both, so the depths compare by eye.
 		lo, hi := math.Min(left.Y.Lo, right.Y.Lo), math.Max(left.Y.Hi, right.Y.Hi)
 		left.Y.Lo, left.Y.Hi, right.Y.Lo, right.Y.Hi = lo, hi, lo, hi
@@ -467,7 +467,7 @@ func foldedLines(st *Styles, f *folded, mode foldMode, w, h int) []string {
 		}
 		info = fmt.Sprintf("odd %.0f ppm (left)  even %.0f ppm  differ by %.1fσ", v.OddDepth*1e6, v.EvenDepth*1e6, v.OddEvenSigma)
 	case foldSecondary:
-		lines = plot.Folded(w, chartH, f.Secondary.X, f.Secondary.Y, f.Secondary.BX, f.Secondary.BY, f.HalfHours).Lines(st.Paint)
+		lines = plot.Folded(w, chartH, f.Secondary.X, f.Secondary.Y, f.Secondary.BX, f.Secondary.BY, f.Secondary.BE, f.HalfHours).Lines(st.Paint)
 		info = fmt.Sprintf("secondary at phase %.2f: %.0f±%.0f ppm  MES %.1f",
 			v.SecondaryPhase, v.SecondaryDepth*1e6, v.SecondaryDepthErr*1e6, v.SecondaryMES)
 	}

@@ -242,7 +242,7 @@ func starFigurePlots(d *tui.StarData, e starFigureEph) []*plot.Plot {
 		}
 		fp.X.Min, fp.X.Max = -half, half
 		// The y range of the terminal UI's folded panel: the transit fills the plot, outliers are left out.
-		c := tuiplot.Folded(80, 20, x, y, nil, nil, half)
+		c := tuiplot.Folded(80, 20, x, y, nil, nil, nil, half)
 		fp.Y.Min, fp.Y.Max = c.Y.Lo, c.Y.Hi
 	}
 	for _, p := range []*plot.Plot{raw, flat, fp} {

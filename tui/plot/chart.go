@@ -17,12 +17,15 @@ const (
 	Range
 	// Connected joins consecutive points (in x order) with vertical bars, for binned means.
 	Connected
+	// ErrorBars draws, at each x, a vertical bar from y − Err to y + Err.
+	ErrorBars
 )
 
 // Layer is one series of a chart. Later layers draw over earlier ones; Ink decides the colour of a cell
 // shared with another layer (the higher wins).
 type Layer struct {
 	X, Y  []float64
+	Err   []float64 // the half-lengths of ErrorBars, one per point
 	Style Style
 	Ink   Ink
 	// Opaque layers replace, in every cell they touch, the dots of the layers under them, so that a line stays
@@ -159,6 +162,22 @@ func drawLayer(cv *Canvas, l Layer, xs, ys Scale) {
 				continue
 			}
 			cv.VLine(px, clampPixel(ys.Pixel(col.Min), ys.N), clampPixel(ys.Pixel(col.Max), ys.N), l.Ink)
+		}
+	case ErrorBars:
+		for i, x := range l.X {
+			y, e := l.Y[i], 0.0
+			if i < len(l.Err) && !math.IsNaN(l.Err[i]) {
+				e = l.Err[i]
+			}
+			px := xs.Pixel(x)
+			if px < 0 || px >= xs.N || math.IsNaN(y) {
+				continue
+			}
+			lo, hi := ys.Pixel(y-e), ys.Pixel(y+e)
+			if (lo < 0 && hi < 0) || (lo >= ys.N && hi >= ys.N) {
+				continue
+			}
+			cv.VLine(px, clampPixel(lo, ys.N), clampPixel(hi, ys.N), l.Ink)
 		}
 	case Connected:
 		prevX, prevY := -1, 0

@@ -335,7 +335,7 @@ func TestFoldedGolden(t *testing.T) {
 		}
 		bx, by = append(bx, h), append(by, v)
 	}
-	out := Folded(50, 10, x, y, bx, by, 6).Lines(nil)
+	out := Folded(50, 10, x, y, bx, by, nil, 6).Lines(nil)
 	golden.RequireEqual(t, []byte(strings.Join(out, "\n")+"\n"))
 }
 
@@ -368,7 +368,7 @@ func TestChartsFitTheirBox(t *testing.T) {
 		charts := map[string][]string{
 			"light curve": LightCurve(w, h, tm, f, fl).Lines(nil),
 			"periodogram": Periodogram(w, h, periods, power, []PeakMark{{PeriodDays: 10, Label: "1"}}, nil),
-			"folded":      Folded(w, h, tm, f, nil, nil, 3).Lines(nil),
+			"folded":      Folded(w, h, tm, f, nil, nil, nil, 3).Lines(nil),
 		}
 		for name, lines := range charts {
 			if len(lines) != h {
@@ -414,4 +414,28 @@ func TestPointsOutsideRangeLeftOut(t *testing.T) {
 			}
 		}
 	}
+}
+
+func TestFoldedDenseUsesErrorBars(t *testing.T) {
+	// 20,000 points in a 40×8 chart would cover every dot: the chart must show the bins with error bars.
+	var x, y []float64
+	for i := 0; i < 20000; i++ {
+		x, y = append(x, -3+6*float64(i)/19999), append(y, 100*math.Sin(float64(i)*0.37))
+	}
+	bx, by, be := []float64{-2, 0, 2}, []float64{0, -50, 0}, []float64{5, 5, 5}
+	c := Folded(40, 8, x, y, bx, by, be, 3)
+	if c.Layers[0].Style != ErrorBars {
+		t.Errorf("dense fold drawn with style %v, want error bars", c.Layers[0].Style)
+	}
+	sparse := Folded(40, 8, x[:50], y[:50], bx, by, be, 3)
+	if sparse.Layers[0].Style != Points {
+		t.Errorf("sparse fold drawn with style %v, want points", sparse.Layers[0].Style)
+	}
+}
+
+func TestErrorBarsGolden(t *testing.T) {
+	c := Chart{Width: 30, Height: 8, X: Scale{Lo: 0, Hi: 6}, Y: Scale{Lo: -3, Hi: 3},
+		Layers: []Layer{{X: []float64{1, 2, 3, 4, 5}, Y: []float64{0, 1, -2, 0, 2}, Err: []float64{0.5, 1, 0.2, 2, 0.5},
+			Style: ErrorBars, Ink: InkData}}}
+	golden.RequireEqual(t, []byte(strings.Join(c.Lines(nil), "\n")+"\n"))
 }

@@ -214,11 +214,13 @@ func fillColumns(cols []Column) []float64 {
 
 // Folded returns the chart of a folded light curve: x the time from mid-transit in hours, y the flux in ppm
 // relative to 1 (each point as a dot), with binned means (bx, by, same units) drawn over them as an opaque
-// line. The x range is ±halfHours. With binned means the y range is theirs, padded by a third of their extent
+// line. When the points would cover more than an eighth of the plot's dots (a year of cadences in a narrow
+// panel makes a solid block that hides the transit), they are replaced by the bins' error bars (bx, by ± be;
+// be may be nil), which summarise the same points honestly. The x range is ±halfHours. With binned means the y range is theirs, padded by a third of their extent
 // and at least by 3 robust standard deviations of the means around their median (so noise is not blown up
 // into a signal), and points outside it are left out: the transit, not the scatter of single cadences, fills
 // the panel. Without binned means it runs over the 0.5th to 99.5th percentiles of the points.
-func Folded(width, height int, xHours, yPPM, bx, by []float64, halfHours float64) Chart {
+func Folded(width, height int, xHours, yPPM, bx, by, be []float64, halfHours float64) Chart {
 	lo, hi := math.NaN(), math.NaN()
 	var means []float64
 	for i, v := range by {
@@ -258,15 +260,22 @@ func Folded(width, height int, xHours, yPPM, bx, by []float64, halfHours float64
 		}
 		lo, hi = c-1, c+1
 	}
+	points := Layer{X: xHours, Y: yPPM, Style: Points, Ink: InkData}
+	inRange := 0
+	for i, x := range xHours {
+		if x >= -halfHours && x <= halfHours && yPPM[i] >= lo && yPPM[i] <= hi {
+			inRange++
+		}
+	}
+	if dots := 2 * max(width-6, 1) * 4 * max(height-1, 1); len(bx) > 0 && inRange > dots/8 {
+		points = Layer{X: bx, Y: by, Err: be, Style: ErrorBars, Ink: InkData}
+	}
 	return Chart{
 		Width: width, Height: height,
-		X: Scale{Lo: -halfHours, Hi: halfHours},
-		Y: Scale{Lo: lo, Hi: hi},
-		Layers: []Layer{
-			{X: xHours, Y: yPPM, Style: Points, Ink: InkData},
-			{X: bx, Y: by, Style: Connected, Ink: InkBinned, Opaque: true},
-		},
-		XUnit: "h",
+		X:      Scale{Lo: -halfHours, Hi: halfHours},
+		Y:      Scale{Lo: lo, Hi: hi},
+		Layers: []Layer{points, {X: bx, Y: by, Style: Connected, Ink: InkBinned, Opaque: true}},
+		XUnit:  "h",
 	}
 }
 
