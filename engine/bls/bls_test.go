@@ -140,3 +140,52 @@ func TestSearchErrors(t *testing.T) {
 		t.Errorf("unknown objective: error %v, want ErrObjective", err)
 	}
 }
+
+func TestSearchSkipsBadCadencesAndFlatData(t *testing.T) {
+	tt := keplerYear(40)
+	y, dy := boxLC(tt, 3.1, 171, 0.12, 2000e-6, 200e-6, 7)
+	g := Grid{Periods: LogPeriodGrid(1, 10, 400), Durations: []float64{0.06, 0.12}}
+	// NaN flux, NaN and zero errors and a huge error: each such cadence is left out, the rest still finds
+	// the planted box.
+	bad := 0
+	for i := 0; i < len(tt); i += 50 {
+		switch (i / 50) % 4 {
+		case 0:
+			y[i] = math.NaN()
+		case 1:
+			dy[i] = math.NaN()
+		case 2:
+			dy[i] = 0
+		case 3:
+			dy[i] = 1 // 5000 times the others: weight 4e-8 of the mean, below minWeight
+		}
+		bad++
+	}
+	r, err := Search(tt, y, dy, g, SNR)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.NPoints != len(tt)-bad {
+		t.Errorf("%d cadences used, want %d", r.NPoints, len(tt)-bad)
+	}
+	if p := r.Peaks(1); len(p) != 1 || math.Abs(p[0].PeriodDays/3.1-1) > 1e-3 {
+		t.Errorf("peaks %+v, want the 3.1 d box", p)
+	}
+	// Constant flux: no box dips, so every power is 0 and there is no peak.
+	flat := make([]float64, len(tt))
+	for i := range flat {
+		flat[i] = 1
+	}
+	r, err = Search(tt, flat, nil, g, Likelihood)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for p := range r.Power {
+		if r.Power[p] != 0 || !math.IsNaN(r.T0[p]) {
+			t.Fatalf("constant flux: power %v, t0 %v at P = %v", r.Power[p], r.T0[p], r.Periods[p])
+		}
+	}
+	if pk := r.Peaks(3); len(pk) != 0 {
+		t.Errorf("constant flux gave peaks %+v", pk)
+	}
+}
