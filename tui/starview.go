@@ -357,7 +357,8 @@ func (s starview) candidatesPanel(w, h int) string {
 }
 
 // candidateLines lists the solution's counted rows with their match status, the truth and the BLS peaks, the
-// fold target marked ▸. compact drops t0, the row scores and the peak depths, for narrow panels.
+// fold target marked ▸ (the truth with its T14 in hours). compact drops t0, the row scores and the peak depths,
+// for narrow panels.
 func candidateLines(st *Styles, d *StarData, target foldTarget, compact bool) []string {
 	var lines []string
 	mark := func(t foldTarget) string {
@@ -403,7 +404,7 @@ func candidateLines(st *Styles, d *StarData, target foldTarget, compact bool) []
 		if compact {
 			lines = append(lines, fmt.Sprintf("%struth %9.4f %s", mark(foldTarget{Kind: targetTruth}), p, strings.TrimSpace(extra)))
 		} else {
-			lines = append(lines, fmt.Sprintf("%struth %9.4f %9.2f T14 %.1fh%s", mark(foldTarget{Kind: targetTruth}), p, t0, dur*24, extra))
+			lines = append(lines, fmt.Sprintf("%struth %9.4f %9.2f %4.1fh%s", mark(foldTarget{Kind: targetTruth}), p, t0, dur*24, extra))
 		}
 	} else if d.Answer != nil {
 		lines = append(lines, st.Dim.Render(fmt.Sprintf("  truth: %s, nothing to find", d.Answer.Category)))
