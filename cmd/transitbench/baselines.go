@@ -26,6 +26,7 @@ func init() { register(newBaselinesCmd) }
 func newBaselinesCmd() *cobra.Command {
 	var (
 		setList, rowList, out string
+		mergeFrom             string
 		workers, limit        int
 		allowDegraded, merge  bool
 	)
@@ -44,7 +45,8 @@ rows exec this program's hidden 'pipeline NAME STAR_DIR' command. Runs are recor
 kind "baseline".
 
 --merge keeps the rows of the existing --out file that this invocation does not run (same generator, set
-fingerprints and --limit), so rows can be run one at a time into one table.
+fingerprints and --limit), so rows can be run one at a time into one table; --merge-from A.json,B.json does
+the same from other files (a row run now, or found in an earlier file, wins over the same row of a later one).
 --limit N runs only the first N stars of each set (a partial table, marked by "limit" in the JSON).
 --json prints the table: {"generator", "fingerprints": {set: …}, "rows": [{"name", "<set>": {"S", "C", "F",
 "eb_share", "credit", "false", "planets", "scored_stars", "counted_ebs", "ebs_with_rows", "by_population",
@@ -75,15 +77,23 @@ fingerprints and --limit), so rows can be run one at a time into one table.
 			if err != nil {
 				return err
 			}
+			from := splitList(mergeFrom)
 			if merge && out != "" {
-				if b, err := os.ReadFile(out); err == nil {
-					var old baselines.Table
-					if err := json.Unmarshal(b, &old); err != nil {
-						return fmt.Errorf("--merge: %s: %w", out, err)
-					}
-					if t, err = baselines.Merge(&old, t); err != nil {
-						return err
-					}
+				if _, err := os.Stat(out); err == nil {
+					from = append(from, out)
+				}
+			}
+			for _, path := range from {
+				b, err := os.ReadFile(path)
+				if err != nil {
+					return fmt.Errorf("--merge: %w", err)
+				}
+				var old baselines.Table
+				if err := json.Unmarshal(b, &old); err != nil {
+					return fmt.Errorf("--merge: %s: %w", path, err)
+				}
+				if t, err = baselines.Merge(&old, t); err != nil {
+					return fmt.Errorf("--merge: %s: %w", path, err)
 				}
 			}
 			if out != "" {
@@ -118,6 +128,7 @@ fingerprints and --limit), so rows can be run one at a time into one table.
 	f.BoolVar(&allowDegraded, "allow-degraded", false, "run hidden sets even when the sandbox cannot isolate fully")
 	f.StringVar(&out, "out", filepath.Join("results", "baselines.json"), "where to write the table (empty: nowhere)")
 	f.BoolVar(&merge, "merge", false, "keep the rows of --out that this run does not run (same generator and sets)")
+	f.StringVar(&mergeFrom, "merge-from", "", "comma-separated tables whose rows this run does not run are kept (earlier files win)")
 	cmd.AddCommand(newTrainVetterCmd())
 	return cmd
 }
