@@ -37,8 +37,9 @@ var ErrNoPlanets = errors.New("rv: fit needs at least one starting planet")
 // (y − model − γ)/√(σ² + s²), where the offsets γ (one per instrument) are profiled out analytically (the
 // weighted mean of y − model) and s is the jitter. Each planet is parametrised as (ln P, ln K, e cos ω,
 // e sin ω, λ = M0 + ω), which keeps K and P positive and on which the velocity depends linearly at small e
-// (with √e cos ω, √e sin ω the gradient vanishes at e = 0 and a circular start could never leave it); the Jacobian is analytic. With FitJitter the orbit fit alternates with a
-// one-dimensional maximisation of lnL over s (three rounds). The BIC counts 5 parameters per planet and one per
+// (with √e cos ω, √e sin ω the gradient vanishes at e = 0 and a circular start could never leave it); the
+// Jacobian is analytic. With FitJitter the orbit fit alternates with a one-dimensional maximisation of lnL
+// over s (three rounds). The BIC counts 5 parameters per planet and one per
 // instrument, as the Stargazer gate does. With ESigma > 0 the objective becomes χ² + Σ e²/ESigma² (a
 // maximum-a-posteriori fit under a half-Gaussian eccentricity prior, which counters the upward bias of
 // least-squares eccentricities at low signal-to-noise); the reported χ², lnL and BIC exclude that term.
@@ -70,7 +71,7 @@ func Fit(d *Data, init []Planet, opt FitOptions) (*FitResult, error) {
 	if opt.FitJitter {
 		rounds = 3
 	}
-	for r := range rounds {
+	for range rounds {
 		f.setJitter(jit)
 		f.lm(theta)
 		if !opt.FitJitter {
@@ -80,7 +81,6 @@ func Fit(d *Data, init []Planet, opt FitOptions) (*FitResult, error) {
 		model := make([]float64, d.Len())
 		ModelRV(model, d.Times, d.TRef, planets)
 		jit = bestJitter(d, model)
-		_ = r
 	}
 	planets := f.decodeAll(theta)
 	model := make([]float64, d.Len())
