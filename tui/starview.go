@@ -270,10 +270,13 @@ func (s starview) view() string {
 	return header + "\n" + top + "\n" + bottom
 }
 
+// header is the star view's title line. Parts are ordered by importance, since a narrow terminal cuts the
+// end: the star, its kind and the last run's outcome, its place in the list, then Kp and CDPP.
 func (s starview) header() string {
 	st := s.ctx.Styles
 	id := s.currentID()
 	parts := []string{st.Title.Render("TransitBench") + st.Dim.Render(" · dev · ") + st.Header.Render("star "+id)}
+	var tail []string
 	if d := s.data; d != nil {
 		m := d.Meta
 		kind := m.Category
@@ -283,16 +286,16 @@ func (s starview) header() string {
 		if !m.Scored {
 			kind += ", not scored"
 		}
-		parts = append(parts, st.Dim.Render("("+kind+")"),
-			fmt.Sprintf("Kp %s", formatNum(m.Kepmag, 1, true)),
-			fmt.Sprintf("CDPP6h %s ppm", formatNum(m.CDPP6, 0, true)))
+		parts = append(parts, st.Dim.Render("("+kind+")"))
 		if m.Outcome != "" {
 			parts = append(parts, "last run: "+st.OutcomeStyle(m.Outcome).Render(strings.ToUpper(m.Outcome)))
 		} else {
 			parts = append(parts, st.Dim.Render("not run yet"))
 		}
+		tail = []string{fmt.Sprintf("Kp %s", formatNum(m.Kepmag, 1, true)), fmt.Sprintf("CDPP6h %s ppm", formatNum(m.CDPP6, 0, true))}
 	}
 	parts = append(parts, st.Dim.Render(fmt.Sprintf("[%d/%d]", s.index+1, len(s.ids))))
+	parts = append(parts, tail...)
 	return fit(" "+strings.Join(parts, "  "), s.width)
 }
 
