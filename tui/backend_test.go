@@ -1,0 +1,82 @@
+package tui
+
+import (
+	"context"
+	"path/filepath"
+	"testing"
+
+	"transitbench/data/sets"
+	"transitbench/workspace"
+)
+
+// TestRealBackendOnASmallWorkspace opens the real backend on a workspace made with a six-star dev set and
+// checks what the screens read from it: the browser's rows, a loaded star with its analysis, and the grade
+// screen's hash.
+func TestRealBackendOnASmallWorkspace(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a small data set: not in -short mode")
+	}
+	home := t.TempDir()
+	dir := filepath.Join(t.TempDir(), "ws")
+	comp := sets.Composition{Injected: 2, Untouched: 2, EB: 1, Confirmed: 1}
+	if _, err := workspace.Init(dir, workspace.InitOptions{Home: home, Compositions: map[string]sets.Composition{sets.Dev: comp}}); err != nil {
+		t.Fatal(err)
+	}
+	var steps int
+	r, err := OpenReal(context.Background(), OpenOptions{Home: home, Workspace: dir}, func(Progress) { steps++ })
+	if err != nil {
+		t.Fatal(err)
+	}
+	stars, err := r.Stars(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(stars) != comp.Total() {
+		t.Fatalf("%d stars listed, want %d", len(stars), comp.Total())
+	}
+	counts := map[string]int{}
+	for _, s := range stars {
+		counts[s.Category]++
+		if s.Outcome != "" {
+			t.Errorf("%s has outcome %q before any run", s.ID, s.Outcome)
+		}
+		if s.CDPP6 <= 0 || s.Kepmag <= 0 {
+			t.Errorf("%s lacks its CDPP or magnitude: %+v", s.ID, s)
+		}
+		if s.Category == "injected" && s.MES <= 0 {
+			t.Errorf("injected star %s has no MES", s.ID)
+		}
+	}
+	if counts["injected"] != 2 || counts["eb"] != 1 {
+		t.Errorf("categories %v, want the composition %+v", counts, comp)
+	}
+	var injected string
+	for _, s := range stars {
+		if s.Category == "injected" {
+			injected = s.ID
+			break
+		}
+	}
+	d, err := r.LoadStar(context.Background(), injected)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Answer == nil || d.Answer.Planet == nil || d.Result != nil {
+		t.Fatalf("loaded star: answer %v, result %v", d.Answer, d.Result)
+	}
+	if len(d.Time) < 10000 || len(d.Flat) != len(d.Time) || len(d.Periods) == 0 || len(d.Peaks) == 0 {
+		t.Fatalf("analysis incomplete: %d cadences, %d flat, %d periods, %d peaks", len(d.Time), len(d.Flat), len(d.Periods), len(d.Peaks))
+	}
+	again, err := r.LoadStar(context.Background(), injected)
+	if err != nil || &again.Time[0] != &d.Time[0] {
+		t.Errorf("the second load did not come from the cache (err %v)", err)
+	}
+	info, err := r.GradeInfo(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	hash, _, err := workspace.HashTree(r.WS.SolutionDir())
+	if err != nil || info.Hash != hash || len(info.GradedOn) != 0 {
+		t.Errorf("grade info %+v, want hash %s never graded", info, hash)
+	}
+}
