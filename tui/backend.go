@@ -133,25 +133,30 @@ func AnalyseStar(c *lc.LightCurve, star *data.Star, workers int) (*StarData, err
 
 // The star view's BLS search trades period resolution for speed, so that a star opens in about a second:
 // the periodogram is computed on Ofir's grid with oversampling ViewOversample instead of the default 3,
-// durations in steps of ViewDurStep instead of 1.25 and ViewPhaseOversample phase bins per shortest duration
-// instead of 5 (together about eight times less work), and each of the strongest peaks is then refined by a
-// search at the default duration step over a fine grid of RefinePeriods periods between its two neighbours on
-// the coarse grid. The periodogram drawn is the coarse one; the peaks listed and folded are the refined ones.
+// durations from ViewDurMinDays (1 h instead of 0.5 h; the phase bins are a fraction of the shortest duration,
+// so this halves them) in steps of ViewDurStep instead of 1.25, and ViewPhaseOversample phase bins per shortest
+// duration instead of 5, on the light curve averaged over pairs of consecutive cadences (ViewBin: the search's
+// cost grows with the number of points; a 59-minute bin still resolves the 1-hour shortest box); then each of
+// the strongest peaks is refined on the unbinned light curve by a search from 0.5 h at the default duration
+// step over a fine grid of RefinePeriods periods between its two neighbours on the coarse grid. The periodogram drawn is the coarse one; the peaks listed and folded are the refined ones.
 const (
 	ViewOversample      = 1.0
 	ViewDurStep         = 1.5
 	ViewPhaseOversample = 3
+	ViewDurMinDays      = 1.0 / 24
+	ViewBin             = 2
 	RefinePeriods       = 64
 )
 
 func viewSearch(t, y, dy []float64, star *data.Star, workers int) (periods, power []float64, peaks []bls.Peak, err error) {
-	opt := bls.GridOptions{Oversample: ViewOversample, DurStep: ViewDurStep}
+	opt := bls.GridOptions{Oversample: ViewOversample, DurStep: ViewDurStep, DurMinDays: ViewDurMinDays}
 	if star != nil {
 		opt.RStarRsun, opt.MStarMsun = star.RadiusRsun, star.MassMsun
 	}
 	g := bls.DefaultGrid(t, opt)
 	g.Workers, g.PhaseOversample = workers, ViewPhaseOversample
-	res, err := bls.Search(t, y, dy, g, bls.SNR)
+	bt, by, bdy := binPairs(t, y, dy, ViewBin)
+	res, err := bls.Search(bt, by, bdy, g, bls.SNR)
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("BLS search: %w", err)
 	}
@@ -159,6 +164,30 @@ func viewSearch(t, y, dy []float64, star *data.Star, workers int) (periods, powe
 		peaks = append(peaks, refinePeak(t, y, dy, res.Periods, pk, workers))
 	}
 	return res.Periods, res.Power, peaks, nil
+}
+
+// binPairs averages runs of up to n consecutive points whose times lie within n cadences of the run's first:
+// the mean time and flux, and the error of the mean, √(Σ dy²)/k for k points (unit errors when dy is nil).
+// Points across a gap start a new run, so no bin straddles one.
+func binPairs(t, y, dy []float64, n int) (bt, by, bdy []float64) {
+	for i := 0; i < len(t); {
+		j := i + 1
+		for j < len(t) && j-i < n && t[j]-t[i] < float64(n)*lc.CadenceDays {
+			j++
+		}
+		var st, sy, se float64
+		for k := i; k < j; k++ {
+			e := 1.0
+			if dy != nil {
+				e = dy[k]
+			}
+			st, sy, se = st+t[k], sy+y[k], se+e*e
+		}
+		k := float64(j - i)
+		bt, by, bdy = append(bt, st/k), append(by, sy/k), append(bdy, math.Sqrt(se)/k)
+		i = j
+	}
+	return bt, by, bdy
 }
 
 // refinePeak searches a fine grid of periods between the coarse grid's neighbours of pk's period, at the

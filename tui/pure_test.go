@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"math"
 	"strings"
 	"testing"
 
@@ -258,6 +259,25 @@ func TestCandidateLinesGolden(t *testing.T) {
 	for _, l := range compact {
 		if w := lipgloss.Width(l); w > 28 {
 			t.Errorf("compact line %q is %d wide, more than an 80-column terminal's panel holds", l, w)
+		}
+	}
+}
+
+func TestBinPairs(t *testing.T) {
+	c := 0.0204336 // the Kepler cadence, days
+	tm := []float64{0, c, 2 * c, 3 * c, 10, 10 + c, 20}
+	y := []float64{1, 3, 5, 7, 2, 4, 9}
+	dy := []float64{2, 2, 2, 2, 1, 1, 3}
+	bt, by, be := binPairs(tm, y, dy, 2)
+	wantT := []float64{c / 2, 2.5 * c, 10 + c/2, 20}
+	wantY := []float64{2, 6, 3, 9}
+	wantE := []float64{math.Sqrt(8) / 2, math.Sqrt(8) / 2, math.Sqrt(2) / 2, 3} // √(Σ dy²)/k
+	if len(bt) != len(wantT) {
+		t.Fatalf("binPairs gave %d bins (%v), want %d", len(bt), bt, len(wantT))
+	}
+	for i := range wantT {
+		if math.Abs(bt[i]-wantT[i]) > 1e-12 || by[i] != wantY[i] || math.Abs(be[i]-wantE[i]) > 1e-12 {
+			t.Errorf("bin %d = (%v, %v, %v), want (%v, %v, %v)", i, bt[i], by[i], be[i], wantT[i], wantY[i], wantE[i])
 		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"strings"
+	"time"
 
 	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/key"
@@ -60,9 +61,10 @@ func newStarview(ctx *ProgramContext) starview { return starview{ctx: ctx} }
 
 // starLoadedMsg carries a loaded star.
 type starLoadedMsg struct {
-	id   string
-	data *StarData
-	err  error
+	id      string
+	data    *StarData
+	err     error
+	elapsed time.Duration
 }
 
 // foldedMsg carries the folded panel's data for a target.
@@ -74,8 +76,9 @@ type foldedMsg struct {
 
 func loadStarCmd(ctx *ProgramContext, id string) tea.Cmd {
 	return func() tea.Msg {
+		start := time.Now()
 		d, err := ctx.Backend.LoadStar(ctx.Ctx, id)
-		return starLoadedMsg{id: id, data: d, err: err}
+		return starLoadedMsg{id: id, data: d, err: err, elapsed: time.Since(start)}
 	}
 }
 

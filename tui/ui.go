@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log"
 	"strings"
+	"time"
 
 	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/key"
@@ -114,6 +115,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, nil
 		}
 		m.ctx.Backend = msg.backend
+		m.ctx.logf("opened the backend")
 		m.state = stateBrowser
 		return m, loadStarsCmd(m.ctx)
 	case openStarMsg:
@@ -129,6 +131,8 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case starLoadedMsg:
 		if msg.err != nil {
 			m.ctx.logf("load %s: %v", msg.id, msg.err)
+		} else {
+			m.ctx.logf("loaded %s in %v", msg.id, msg.elapsed.Round(time.Millisecond))
 		}
 	}
 	return m.route(msg)
