@@ -219,3 +219,34 @@ func TestVetterModelMustMatchFeatures(t *testing.T) {
 		t.Error("a model over other features was accepted")
 	}
 }
+
+// TestCandidatesSkipSingleEvents: one 1 % dip of 3 h (SNR 100/√… ≈ 120 on its own) beside a 600 ppm planet
+// (P = 3.7 d, SNR ≈ 35) puts BLS peaks at every period that lands a box on the dip; the candidates must skip
+// those (one transit with data) and lead with the planet.
+func TestCandidatesSkipSingleEvents(t *testing.T) {
+	planet := box(3.7, 171.3, 0.125, 6e-4)
+	c := synth(90, 2e-4, 3, 8, func(x float64) float64 {
+		if math.Abs(x-201.1) < 0.0625 {
+			return planet(x) - 0.01
+		}
+		return planet(x)
+	})
+	cands, err := Candidates(c, sun)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cands) == 0 {
+		t.Fatal("no candidate")
+	}
+	if p := cands[0].Peak.PeriodDays; math.Abs(p/3.7-1) > 1e-3 {
+		t.Errorf("first candidate at %.4f d, want the planet's 3.7 d", p)
+	}
+	for i, f := range cands {
+		if f.Vet.NTransits < 2 {
+			t.Errorf("candidate %d (P %.3f d) has %d transits with data", i, f.Peak.PeriodDays, f.Vet.NTransits)
+		}
+		if f.Rank != i {
+			t.Errorf("candidate %d has rank %d", i, f.Rank)
+		}
+	}
+}

@@ -4,9 +4,11 @@ import (
 	_ "embed"
 	"encoding/json"
 	"fmt"
+	"math"
 	"slices"
 	"sync"
 
+	"transitbench/engine/bls"
 	"transitbench/engine/gbt"
 	"transitbench/engine/lc"
 )
@@ -55,22 +57,108 @@ func ParseVetter(b []byte) (*VetterModel, error) {
 	return &m, nil
 }
 
-// Candidates prepares c, searches it and returns the features of up to VetterPeaks peaks, strongest first.
+// CandidatePool is how many BLS peaks Candidates looks through for its VetterPeaks candidates.
+const CandidatePool = 20
+
+// MaxSingleEventFraction is the largest share of a peak's SNR² one transit may carry for Candidates to keep it.
+const MaxSingleEventFraction = 0.75
+
+// MaxSearches is how many BLS searches Candidates runs at most: after each, the strongest single event of the
+// strongest rejected peak is masked before searching again.
+const MaxSearches = 3
+
+// Candidates prepares c, searches it and returns the features of up to VetterPeaks peaks, strongest first: the
+// strongest of the first CandidatePool distinct BLS peaks that have at least two transits with data
+// (vet's NTransits) and whose strongest single transit carries at most MaxSingleEventFraction of the SNR²
+// (vet's SingleEventFraction; ≈ 1/N for a steady signal of N transits). One deep event (a flare's edge, a
+// stray outlier, a single eclipse) makes peaks at every period that puts a box on it; such a peak cannot be a
+// planet the grader counts (it needs three-quarters of the true transits hit). When fewer than VetterPeaks
+// peaks pass, the cadences within one duration of the strongest rejected peak's deepest event are dropped and
+// the search runs again (at most MaxSearches searches), so that the event stops crowding the real signal out.
+// Rank counts the kept peaks; TopSNR is the first kept peak's SNR.
 func Candidates(c *lc.LightCurve, star Star) ([]Features, error) {
 	l, err := Prepare(c)
 	if err != nil {
 		return nil, err
 	}
-	peaks, err := l.Search(star, VetterPeaks)
-	if err != nil || len(peaks) == 0 {
-		return nil, err
-	}
 	v := MeasureVariability(l)
-	out := make([]Features, len(peaks))
-	for i, p := range peaks {
-		out[i] = Compute(l, star, p, i, peaks[0].SNR, v)
+	var out []Features
+	top := 0.0
+	for range MaxSearches {
+		all, err := l.Search(star, CandidatePool)
+		if err != nil || len(all) == 0 {
+			return out, err
+		}
+		var worst *bls.Peak
+		for i, p := range all {
+			if len(out) == VetterPeaks {
+				break
+			}
+			if duplicate(out, p) {
+				continue
+			}
+			t := top
+			if t == 0 {
+				t = p.SNR
+			}
+			f := Compute(l, star, p, len(out), t, v)
+			if f.Vet.NTransits < 2 || f.Vet.SingleEventFraction > MaxSingleEventFraction {
+				if worst == nil {
+					worst = &all[i]
+				}
+				continue
+			}
+			top = t
+			out = append(out, f)
+		}
+		if len(out) == VetterPeaks || worst == nil {
+			break
+		}
+		l = l.withoutEvent(*worst)
 	}
 	return out, nil
+}
+
+// duplicate reports whether p's period is within 0.1 % of a kept candidate's.
+func duplicate(kept []Features, p bls.Peak) bool {
+	for _, f := range kept {
+		if math.Abs(p.PeriodDays/f.Peak.PeriodDays-1) < 1e-3 {
+			return true
+		}
+	}
+	return false
+}
+
+// withoutEvent returns a copy of l without the cadences within one duration of the peak's deepest transit
+// (the epoch whose window has the lowest mean flattened flux).
+func (l *Light) withoutEvent(p bls.Peak) *Light {
+	sum := map[int]float64{}
+	n := map[int]int{}
+	for i, t := range l.T {
+		k := int(math.Floor((t-p.T0Days)/p.PeriodDays + 0.5))
+		if math.Abs(t-p.T0Days-float64(k)*p.PeriodDays) <= p.DurationDays/2 {
+			sum[k] += 1 - l.Flat[i]
+			n[k]++
+		}
+	}
+	best, bestDepth := 0, math.Inf(-1)
+	for k, s := range sum {
+		if d := s / float64(n[k]); d > bestDepth || d == bestDepth && k < best {
+			best, bestDepth = k, d
+		}
+	}
+	mid := p.T0Days + float64(best)*p.PeriodDays
+	out := &Light{DesatTimes: l.DesatTimes}
+	for i, t := range l.T {
+		if math.Abs(t-mid) <= p.DurationDays {
+			continue
+		}
+		out.T = append(out.T, t)
+		out.Flux = append(out.Flux, l.Flux[i])
+		out.Flat = append(out.Flat, l.Flat[i])
+		out.FlatErr = append(out.FlatErr, l.FlatErr[i])
+	}
+	return out
 }
 
 // LearnedVetter is learned_vetter: the features of up to three BLS peaks (Candidates), each kept when the
