@@ -29,6 +29,9 @@ type Backend interface {
 	Stars(ctx context.Context) ([]StarMeta, error)
 	// LoadStar loads a star and runs the star view's analysis: detrending and the BLS search.
 	LoadStar(ctx context.Context, id string) (*StarData, error)
+	// Prefetch prepares LoadStar of a star the user is likely to open next (the next one in the list), so
+	// that it opens at once; it may do nothing.
+	Prefetch(ctx context.Context, id string)
 	// Dev runs the solution on the dev stars, sending an event per finished star; it returns when the run
 	// ends, was cancelled through ctx or failed. It does not close events.
 	Dev(ctx context.Context, events chan<- RunEvent) (*grader.Summary, error)
@@ -231,8 +234,9 @@ type Real struct {
 	// AllowDegraded lets grading run the hidden sets when the sandbox cannot isolate fully (SPEC A6).
 	AllowDegraded bool
 
-	mu    sync.Mutex
-	cache []*StarData // the last analysed stars, most recent last
+	mu       sync.Mutex
+	cache    []*StarData              // the last analysed stars, most recent last
+	inflight map[string]chan struct{} // stars being analysed, closed when done
 }
 
 // analysisCache is how many analysed stars Real keeps, so that going back to a star is instant.
@@ -372,15 +376,54 @@ func (r *Real) LoadStar(ctx context.Context, id string) (*StarData, error) {
 	return &out, nil
 }
 
+// Prefetch implements Backend: it analyses the star into the cache.
+func (r *Real) Prefetch(ctx context.Context, id string) {
+	_, _ = r.analysed(ctx, id)
+}
+
+// analysed returns the analysis of star id from the cache, or makes it. A star being analysed for one caller
+// (a prefetch, say) is waited for rather than analysed twice.
 func (r *Real) analysed(ctx context.Context, id string) (*StarData, error) {
-	r.mu.Lock()
-	for _, d := range r.cache {
-		if d.Meta.ID == id {
-			r.mu.Unlock()
-			return d, nil
+	for {
+		r.mu.Lock()
+		for _, d := range r.cache {
+			if d.Meta.ID == id {
+				r.mu.Unlock()
+				return d, nil
+			}
 		}
+		if wait, ok := r.inflight[id]; ok {
+			r.mu.Unlock()
+			select {
+			case <-wait:
+				continue // cached now, or failed: then try ourselves
+			case <-ctx.Done():
+				return nil, ctx.Err()
+			}
+		}
+		if r.inflight == nil {
+			r.inflight = map[string]chan struct{}{}
+		}
+		done := make(chan struct{})
+		r.inflight[id] = done
+		r.mu.Unlock()
+
+		d, err := r.analyse(ctx, id)
+		r.mu.Lock()
+		delete(r.inflight, id)
+		close(done)
+		if err == nil {
+			r.cache = append(r.cache, d)
+			if len(r.cache) > analysisCache {
+				r.cache = r.cache[1:]
+			}
+		}
+		r.mu.Unlock()
+		return d, err
 	}
-	r.mu.Unlock()
+}
+
+func (r *Real) analyse(ctx context.Context, id string) (*StarData, error) {
 	c, star, err := r.Set.Star(id)
 	if err != nil {
 		return nil, err
@@ -393,12 +436,6 @@ func (r *Real) analysed(ctx context.Context, id string) (*StarData, error) {
 		return nil, err
 	}
 	d.Meta.ID = id
-	r.mu.Lock()
-	r.cache = append(r.cache, d)
-	if len(r.cache) > analysisCache {
-		r.cache = r.cache[1:]
-	}
-	r.mu.Unlock()
 	return d, nil
 }
 

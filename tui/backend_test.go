@@ -67,6 +67,22 @@ func TestRealBackendOnASmallWorkspace(t *testing.T) {
 	if len(d.Time) < 10000 || len(d.Flat) != len(d.Time) || len(d.Periods) == 0 || len(d.Peaks) == 0 {
 		t.Fatalf("analysis incomplete: %d cadences, %d flat, %d periods, %d peaks", len(d.Time), len(d.Flat), len(d.Periods), len(d.Peaks))
 	}
+	// A prefetch fills the cache, and the load after it returns that analysis.
+	other := stars[len(stars)-1].ID
+	r.Prefetch(context.Background(), other)
+	var cached *StarData
+	for _, c := range r.cache {
+		if c.Meta.ID == other {
+			cached = c
+		}
+	}
+	if cached == nil {
+		t.Fatalf("prefetch of %s left nothing in the cache", other)
+	}
+	p1, err := r.LoadStar(context.Background(), other)
+	if err != nil || &p1.Time[0] != &cached.Time[0] {
+		t.Errorf("the load after a prefetch analysed the star again (err %v)", err)
+	}
 	again, err := r.LoadStar(context.Background(), injected)
 	if err != nil || &again.Time[0] != &d.Time[0] {
 		t.Errorf("the second load did not come from the cache (err %v)", err)

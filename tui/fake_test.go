@@ -16,13 +16,14 @@ import (
 
 // fakeBackend serves a few synthetic stars: a planet host, an untouched star and an eclipsing binary.
 type fakeBackend struct {
-	mu        sync.Mutex
-	stars     []StarMeta
-	answers   map[string]data.Answer
-	results   map[string]grader.StarResult
-	gradedOn  []string
-	devCalls  int
-	loadCalls []string
+	mu         sync.Mutex
+	stars      []StarMeta
+	answers    map[string]data.Answer
+	results    map[string]grader.StarResult
+	gradedOn   []string
+	devCalls   int
+	loadCalls  []string
+	prefetched []string
 	// block, when set, makes Dev wait for the context to end after the first event.
 	block bool
 }
@@ -108,6 +109,12 @@ func (f *fakeBackend) Stars(ctx context.Context) ([]StarMeta, error) {
 		}
 	}
 	return out, nil
+}
+
+func (f *fakeBackend) Prefetch(ctx context.Context, id string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.prefetched = append(f.prefetched, id)
 }
 
 func (f *fakeBackend) LoadStar(ctx context.Context, id string) (*StarData, error) {

@@ -82,6 +82,21 @@ func loadStarCmd(ctx *ProgramContext, id string) tea.Cmd {
 	}
 }
 
+// prefetchedMsg ends a prefetch; nothing needs it.
+type prefetchedMsg struct{}
+
+// prefetchNext warms the backend for the star after the one shown.
+func (s starview) prefetchNext() tea.Cmd {
+	if s.index+1 >= len(s.ids) {
+		return nil
+	}
+	id, ctx := s.ids[s.index+1], s.ctx
+	return func() tea.Msg {
+		ctx.Backend.Prefetch(ctx.Ctx, id)
+		return prefetchedMsg{}
+	}
+}
+
 func foldCmd(d *StarData, target foldTarget) tea.Cmd {
 	e, ok := resolveTarget(d, target)
 	if !ok {
@@ -167,7 +182,9 @@ func (s starview) update(msg tea.Msg) (starview, tea.Cmd) {
 		if s.data == nil {
 			return s, nil
 		}
-		return s.setTarget(defaultTarget(s.data))
+		var fold tea.Cmd
+		s, fold = s.setTarget(defaultTarget(s.data))
+		return s, tea.Batch(fold, s.prefetchNext())
 	case foldedMsg:
 		if s.data != nil && msg.id == s.data.Meta.ID && msg.target == s.target {
 			s.fold = msg.fold

@@ -148,6 +148,10 @@ func TestStarViewOpensFoldsAndSwitches(t *testing.T) {
 	if got := strings.Join(fb.loadCalls, " "); got != "dev-0000 dev-0001 dev-0000" {
 		t.Errorf("loads: %s", got)
 	}
+	// Each loaded star prefetches the one after it.
+	if got := strings.Join(fb.prefetched, " "); got != "dev-0001 dev-0002 dev-0001" {
+		t.Errorf("prefetches: %s", got)
+	}
 	d.key("esc")
 	if d.m.state != stateBrowser {
 		t.Errorf("esc: state %v", d.m.state)
