@@ -45,7 +45,7 @@ rows exec this program's hidden 'pipeline NAME STAR_DIR' command. Runs are recor
 kind "baseline".
 
 --merge keeps the rows of the existing --out file that this invocation does not run (same generator, set
-fingerprints and --limit), so rows can be run one at a time into one table; --merge-from A.json,B.json does
+set fingerprints where both ran and --limit), so rows can be run one at a time into one table; --merge-from A.json,B.json does
 the same from other files (a row run now, or found in an earlier file, wins over the same row of a later one).
 --limit N runs only the first N stars of each set (a partial table, marked by "limit" in the JSON).
 --json prints the table: {"generator", "fingerprints": {set: …}, "rows": [{"name", "<set>": {"S", "C", "F",

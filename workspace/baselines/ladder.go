@@ -342,19 +342,24 @@ func copyFile(from, to string) error {
 }
 
 // Merge returns the table of new with the rows of old that new did not run added back, in ladder order, so
-// that rows can be run separately into one table. It refuses (returns an error) when the two were made by
-// different generators or on sets of different fingerprints, or when old ran fewer or more stars (Limit).
+// that rows can be run separately into one table; its fingerprints are those of both (a row's cells say which
+// sets it ran on). It refuses (returns an error) when the two were made by different generators, when a set
+// both ran on has different fingerprints (it was rebuilt), or when they ran different numbers of stars (Limit).
 func Merge(old, new *Table) (*Table, error) {
 	if old.Generator != new.Generator || old.Limit != new.Limit {
 		return nil, fmt.Errorf("baselines: cannot merge a table of generator %s (limit %d) into one of %s (limit %d): run every row again",
 			new.Generator, new.Limit, old.Generator, old.Limit)
 	}
+	out := &Table{Generator: new.Generator, Fingerprints: map[string]string{}, Limit: new.Limit}
 	for s, fp := range old.Fingerprints {
-		if nfp, ok := new.Fingerprints[s]; !ok || nfp != fp {
-			return nil, fmt.Errorf("baselines: set %s differs between the tables (or was not run): run every row on the same sets", s)
+		if nfp, ok := new.Fingerprints[s]; ok && nfp != fp {
+			return nil, fmt.Errorf("baselines: set %s was rebuilt between the tables (fingerprint %.12s, now %.12s): run every row again", s, fp, nfp)
 		}
+		out.Fingerprints[s] = fp
 	}
-	out := &Table{Generator: new.Generator, Fingerprints: new.Fingerprints, Limit: new.Limit}
+	for s, fp := range new.Fingerprints {
+		out.Fingerprints[s] = fp
+	}
 	byName := map[string]Row{}
 	for _, r := range old.Rows {
 		byName[r.Name] = r

@@ -163,8 +163,12 @@ func TestMerge(t *testing.T) {
 	if len(names) != 3 || names[0] != RowEmpty || names[1] != RowNaive || names[2] != RowReference || m.Rows[1].Cells == nil {
 		t.Errorf("merged rows %v (naive from the new table: %v)", names, m.Rows[1].Cells != nil)
 	}
+	c := &Table{Generator: "g", Fingerprints: map[string]string{"A": "z"}, Rows: []Row{{Name: RowStarter}}}
+	if m, err := Merge(a, c); err != nil || len(m.Fingerprints) != 2 || len(m.Rows) != 3 {
+		t.Errorf("merging a table of another set: %v, fingerprints %v, %d rows", err, m.Fingerprints, len(m.Rows))
+	}
 	b.Fingerprints["dev"] = "y"
 	if _, err := Merge(a, b); err == nil {
-		t.Error("merged tables of different sets")
+		t.Error("merged tables whose dev sets differ")
 	}
 }
