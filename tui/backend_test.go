@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"testing"
 
@@ -94,5 +95,81 @@ func TestRealBackendOnASmallWorkspace(t *testing.T) {
 	hash, _, err := workspace.HashTree(r.WS.SolutionDir())
 	if err != nil || info.Hash != hash || len(info.GradedOn) != 0 {
 		t.Errorf("grade info %+v, want hash %s never graded", info, hash)
+	}
+}
+
+// TestRealBackendDevRun runs a tiny solution (a shell script that reports one fixed row) through the real
+// backend's dev run on a six-star workspace and checks the streamed events, the summary and that the
+// browser's outcome column and the star view's rows then show the run.
+func TestRealBackendDevRun(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the sandbox on a small data set: not in -short mode")
+	}
+	home := t.TempDir()
+	dir := filepath.Join(t.TempDir(), "ws")
+	comp := sets.Composition{Injected: 2, Untouched: 2, EB: 1, Confirmed: 1}
+	ws, err := workspace.Init(dir, workspace.InitOptions{Home: home, Compositions: map[string]sets.Composition{sets.Dev: comp}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sol := ws.SolutionDir()
+	if err := os.RemoveAll(sol); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(sol, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	script := "#!/bin/sh\necho period_days,t0_days,score\necho 3.3,170.1,9\n"
+	if err := os.WriteFile(filepath.Join(sol, "run"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	r, err := OpenReal(context.Background(), OpenOptions{Home: home, Workspace: dir}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	events := make(chan RunEvent, comp.Total())
+	sum, err := r.Dev(context.Background(), events)
+	close(events)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []RunEvent
+	for e := range events {
+		got = append(got, e)
+	}
+	if len(got) != comp.Total() || got[len(got)-1].Done != comp.Total() || got[0].Total != comp.Total() {
+		t.Fatalf("%d events (last %+v), want %d", len(got), got[len(got)-1], comp.Total())
+	}
+	for _, e := range got {
+		if e.Star == nil || e.Set != sets.Dev {
+			t.Fatalf("event without a star result: %+v", e)
+		}
+	}
+	// One row per star: on a scored star it earns credit or is a false candidate, on the others it is ignored.
+	credited := 0
+	for _, e := range got {
+		if e.Star.Scored && e.Star.Credit > 0 {
+			credited++
+		}
+	}
+	if sum == nil || sum.False+credited != sum.ScoredStars || sum.IgnoredRows != sum.IgnoredStars ||
+		sum.ScoredStars+sum.IgnoredStars != comp.Total() {
+		t.Errorf("summary %+v (%d stars credited): not one counted row per star", sum, credited)
+	}
+	stars, err := r.Stars(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range stars {
+		if s.Outcome == "" {
+			t.Errorf("%s has no outcome after the run", s.ID)
+		}
+	}
+	d, err := r.LoadStar(context.Background(), stars[0].ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Result == nil || d.Result.RowsGiven != 1 {
+		t.Errorf("star view of %s after the run: result %+v", stars[0].ID, d.Result)
 	}
 }
