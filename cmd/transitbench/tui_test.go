@@ -37,13 +37,13 @@ func (s *tmuxSession) capture() string {
 // waitFor polls the screen until ok accepts it, failing the test with the last screen after timeout.
 func (s *tmuxSession) waitFor(what string, timeout time.Duration, ok func(screen string) bool) string {
 	s.t.Helper()
-	deadline := time.Now().Add(timeout)
+	giveUp := time.Now().Add(timeout)
 	for {
 		screen := s.capture()
 		if ok(screen) {
 			return screen
 		}
-		if time.Now().After(deadline) {
+		if time.Now().After(giveUp) {
 			s.t.Fatalf("timed out after %v waiting for %s; the screen:\n%s", timeout, what, screen)
 		}
 		time.Sleep(200 * time.Millisecond)
@@ -118,13 +118,13 @@ func TestTUIInTmux(t *testing.T) {
 		return containsAll(sc, append(titles, "star dev-0001", "depth", "MES")...)
 	})
 	s.send("q")
-	deadline := time.Now().Add(15 * time.Second)
+	giveUp := time.Now().Add(15 * time.Second)
 	for {
 		err := syscall.Kill(pid, 0)
 		if errors.Is(err, syscall.ESRCH) {
 			break
 		}
-		if time.Now().After(deadline) {
+		if time.Now().After(giveUp) {
 			t.Fatalf("the program (pid %d) is still running 15 s after q; the screen:\n%s", pid, s.capture())
 		}
 		time.Sleep(100 * time.Millisecond)
