@@ -18,6 +18,7 @@ import (
 	"transitbench/engine/lc"
 	"transitbench/grader"
 	"transitbench/sandbox"
+	"transitbench/tui/plot"
 	"transitbench/workspace"
 )
 
@@ -63,6 +64,8 @@ type StarData struct {
 	// detrended by engine/detrend; Flat is NaN where the cadence is not valid (Flagged, or a NaN flux).
 	Time, Raw, Flat []float64
 	Flagged         []bool
+	// RawRange and FlatRange are the light-curve panel's y ranges (plot.RobustRange of Raw and Flat).
+	RawRange, FlatRange [2]float64
 	// Periods and Power are the BLS periodogram (SNR objective) on the valid cadences; Peaks its strongest
 	// distinct peaks, strongest first.
 	Periods, Power []float64
@@ -119,6 +122,8 @@ func AnalyseStar(c *lc.LightCurve, star *data.Star, workers int) (*StarData, err
 	}
 	flat, _ := detrend.Flatten(c.Time, masked, detrend.Options{})
 	copy(d.Flat, flat)
+	d.RawRange[0], d.RawRange[1] = plot.RobustRange(d.Raw)
+	d.FlatRange[0], d.FlatRange[1] = plot.RobustRange(d.Flat)
 	for i := range c.Time {
 		if d.Flagged[i] || math.IsNaN(flat[i]) {
 			continue

@@ -322,14 +322,14 @@ func (s starview) header() string {
 func (s starview) lightCurvePanel(w, h int) string {
 	st := s.ctx.Styles
 	d := s.data
-	flux := d.Flat
+	flux, yr := d.Flat, d.FlatRange
 	sub := st.Dim.Render("raw ") + st.Accent.Render("▸detrended")
 	if s.raw {
-		flux = d.Raw
+		flux, yr = d.Raw, d.RawRange
 		sub = st.Accent.Render("▸raw ") + st.Dim.Render("detrended")
 	}
 	sub += st.Dim.Render(" ── flagged ") + st.Paint(plot.InkFlag, "▪")
-	c := plot.LightCurve(w-2, h-2, d.Time, flux, d.Flagged)
+	c := plot.LightCurveIn(w-2, h-2, d.Time, flux, d.Flagged, yr[0], yr[1])
 	if e, ok := resolveTarget(d, s.target); ok {
 		// Transits closer than two columns apart would merge into a solid row of markers: say so instead.
 		marks := transitMarks(e, c.X.Lo, c.X.Hi)

@@ -53,8 +53,14 @@ const ManyFlagged = 0.1
 // desaturation every ≈ 3 days, so most columns hold one), ▪ when they are at least ManyFlagged of the column's
 // cadences (safe modes, rolling-band stretches, pointing trouble).
 func LightCurve(width, height int, t, flux []float64, flagged []bool) Chart {
-	tlo, thi := Extent(t)
 	lo, hi := RobustRange(flux)
+	return LightCurveIn(width, height, t, flux, flagged, lo, hi)
+}
+
+// LightCurveIn is LightCurve with the y range [lo, hi] given, for a caller that keeps RobustRange's result
+// (it sorts the flux, the costliest step of drawing a light curve).
+func LightCurveIn(width, height int, t, flux []float64, flagged []bool, lo, hi float64) Chart {
+	tlo, thi := Extent(t)
 	c := Chart{
 		Width: width, Height: height,
 		X:      Scale{Lo: tlo, Hi: thi},
