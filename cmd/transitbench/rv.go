@@ -411,8 +411,10 @@ func newRVBaselineCmd() *cobra.Command {
 	c := &cobra.Command{
 		Use:   "baseline PIPELINE",
 		Short: "Run a reference pipeline on the RV tasks and report pass rates per tier",
-		Long: "Run a reference pipeline (classical: the original Lomb–Scargle peel-and-search with greedy BIC planet\n" +
-			"addition) on every task and grade its configuration with the gate. Rates are fractions; solvable_* count the\n" +
+		Long: "Run a reference pipeline on every task and grade its configuration with the gate. classical: the original\n" +
+			"Lomb–Scargle peel-and-search with multi-start least squares and greedy BIC planet addition; search: the same\n" +
+			"with alias and harmonic candidates, eccentric starts, an eccentricity prior, a false-alarm test, a rotation\n" +
+			"Gaussian process when the residuals need one, and a fitted jitter. Rates are fractions; solvable_* count the\n" +
 			"tasks whose own truth passes the gate. Progress lines go to standard error; Ctrl-C stops and reports what finished.",
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
