@@ -216,7 +216,7 @@ func ledgerPath() (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return filepath.Join(home, "rv", "submissions.json"), nil
+	return grv.LedgerPath(home), nil
 }
 
 func newRVSubmitCmd() *cobra.Command {

@@ -31,6 +31,9 @@ type Record struct {
 	NPlanets         int       `json:"n_planets"`
 }
 
+// LedgerPath returns where the ledger lives under a data directory (data.Home()): home/rv/submissions.json.
+func LedgerPath(home string) string { return filepath.Join(home, "rv", "submissions.json") }
+
 // ErrBudgetSpent is returned when a task has no submissions left.
 var ErrBudgetSpent = errors.New("rv: submission budget spent")
 
