@@ -22,9 +22,13 @@ const (
 	qualityMask   = 1 | 2 | 4 | 8 | 32 | 256 | 16384 | 65536 | 1048576 // lightkurve's default bitmask
 	windowDays    = 1.0                                                // running-median detrending window
 	minPeriodDays = 0.5
-	oversample    = 2.0 // period-grid oversampling: midtime drift over the span ≤ duration / oversample
-	snrThreshold  = 8.0
-	maxDepth      = 0.03
+	// The coarse search lets the midtime drift by up to two shortest durations over the span (oversampling
+	// 0.5): a transit smeared that much still stands out in a wider box; the refinement (oversampling 4)
+	// recovers its full depth.
+	coarseOversampling = 0.5
+	refineCandidates   = 10
+	snrThreshold     = 8.0
+	maxDepth         = 0.03
 )
 
 // durations searched, in days (1 h to 9.6 h).
@@ -162,87 +166,159 @@ func shortestDuration(p float64) float64 {
 
 type peak struct{ period, t0, duration, depth, snr float64 }
 
+// series is a light curve prepared for folding: times from the first cadence, inverse-variance weights, and
+// weighted flux about the weighted mean, so that a box's depth follows from two sums.
+type series struct {
+	t0     float64
+	tt, w  []float64
+	wy     []float64
+	sw     float64
+	bw, by []float64 // phase-bin scratch
+}
+
+func newSeries(t, y, dy []float64, pmax float64) *series {
+	s := &series{t0: t[0], tt: make([]float64, len(t)), w: make([]float64, len(t)), wy: make([]float64, len(t))}
+	var swy float64
+	for i := range t {
+		s.w[i] = 1 / (dy[i] * dy[i])
+		s.sw += s.w[i]
+		swy += s.w[i] * y[i]
+	}
+	ymean := swy / s.sw
+	for i := range t {
+		s.wy[i] = s.w[i] * (y[i] - ymean)
+		s.tt[i] = t[i] - t[0]
+	}
+	maxBins := int(math.Ceil(pmax/(shortestDuration(pmax)/4))) + 1
+	s.bw, s.by = make([]float64, 2*maxBins), make([]float64, 2*maxBins)
+	return s
+}
+
+// binPairs averages consecutive cadences two by two (weights add, flux is weight-averaged), halving the work
+// of the coarse search; the shortest searched duration is two cadences, so no transit is lost.
+func binPairs(t, y, dy []float64) (bt, by, bdy []float64) {
+	for i := 0; i < len(t); i += 2 {
+		if i+1 == len(t) || t[i+1]-t[i] > 1.5*0.0204336 {
+			bt, by, bdy = append(bt, t[i]), append(by, y[i]), append(bdy, dy[i])
+			if i+1 < len(t) {
+				i-- // the next cadence starts a new pair
+			}
+			continue
+		}
+		w1, w2 := 1/(dy[i]*dy[i]), 1/(dy[i+1]*dy[i+1])
+		bt = append(bt, (t[i]+t[i+1])/2)
+		by = append(by, (w1*y[i]+w2*y[i+1])/(w1+w2))
+		bdy = append(bdy, 1/math.Sqrt(w1+w2))
+	}
+	return bt, by, bdy
+}
+
+// scan returns the best box (snr objective) at period p.
+func (s *series) scan(p float64) peak {
+	dmin := shortestDuration(p)
+	nb := int(math.Ceil(p / (dmin / 4)))
+	bw, by := s.bw, s.by
+	for i := 0; i < nb; i++ {
+		bw[i], by[i] = 0, 0
+	}
+	inv := 1 / p
+	fnb := float64(nb)
+	for i, x := range s.tt {
+		ph := x * inv
+		k := int((ph - float64(int(ph))) * fnb)
+		if k >= nb {
+			k = nb - 1
+		}
+		bw[k] += s.w[i]
+		by[k] += s.wy[i]
+	}
+	copy(bw[nb:2*nb], bw[:nb])
+	copy(by[nb:2*nb], by[:nb])
+	var best peak
+	for _, d := range durations {
+		if d > 0.25*p {
+			break
+		}
+		if d < 0.7*dmin {
+			continue
+		}
+		m := max(1, int(math.Round(d/(p/fnb))))
+		var win, wyin float64
+		for k := 0; k < m; k++ {
+			win += bw[k]
+			wyin += by[k]
+		}
+		for j := 0; j < nb; j++ {
+			if win > 0 && win < s.sw {
+				// In-transit mean minus out-of-transit mean, relative to the overall weighted mean.
+				depth := -wyin/(s.sw-win) - wyin/win
+				if depth > 0 {
+					snr := depth * math.Sqrt(win*(s.sw-win)/s.sw)
+					if snr > best.snr {
+						best = peak{period: p, t0: s.t0 + (float64(j)+float64(m)/2)*p/fnb, duration: d, depth: depth, snr: snr}
+					}
+				}
+			}
+			win += bw[j+m] - bw[j]
+			wyin += by[j+m] - by[j]
+		}
+	}
+	return best
+}
+
+// step is the relative period step at p for a given oversampling: the midtime drifts by span·dP/P over the
+// data, and that drift is kept under the shortest duration at p divided by the oversampling.
+func step(p, span, oversampling float64) float64 {
+	return shortestDuration(p) / (oversampling * span)
+}
+
 // search runs BLS with the snr objective (depth / its 1σ uncertainty, as astropy's BoxLeastSquares defines it)
-// over a log-period grid from minPeriodDays to a third of the span.
+// from minPeriodDays to a third of the span, coarse to fine: a coarse pass (coarseOversampling) over the light curve
+// binned by pairs of cadences finds the strongest candidate periods, and each is refined on the full light curve
+// with oversampling 4 around it.
 func search(t, y, dy []float64) (peak, bool) {
 	span := t[len(t)-1] - t[0]
 	pmax := span / 3
-	// Weighted sums for the box-depth estimate.
-	w := make([]float64, len(t))
-	var sw, swy float64
-	for i := range t {
-		w[i] = 1 / (dy[i] * dy[i])
-		sw += w[i]
-		swy += w[i] * y[i]
+	bt, by, bdy := binPairs(t, y, dy)
+	coarse := newSeries(bt, by, bdy, pmax)
+	type trial struct{ p, snr float64 }
+	var trials []trial
+	for p := minPeriodDays; p <= pmax; p *= 1 + step(p, span, coarseOversampling) {
+		trials = append(trials, trial{p, coarse.scan(p).snr})
 	}
-	ymean := swy / sw
-	// Per-cadence weighted, mean-subtracted flux and times from the first cadence, for the folding loop.
-	wy := make([]float64, len(y))
-	tt := make([]float64, len(t))
-	for i := range y {
-		wy[i] = w[i] * (y[i] - ymean)
-		tt[i] = t[i] - t[0]
+	// The strongest local maxima of the coarse periodogram, at least 0.5 % apart.
+	var cands []trial
+	for i := 1; i+1 < len(trials); i++ {
+		if trials[i].snr >= trials[i-1].snr && trials[i].snr >= trials[i+1].snr {
+			cands = append(cands, trials[i])
+		}
 	}
-	maxBins := int(math.Ceil(pmax/(shortestDuration(pmax)/4))) + 1
-	bw := make([]float64, 2*maxBins)
-	by := make([]float64, 2*maxBins)
-	var best peak
-	for p := minPeriodDays; p <= pmax; {
-		dmin := shortestDuration(p)
-		nb := int(math.Ceil(p / (dmin / 4)))
-		for i := 0; i < nb; i++ {
-			bw[i], by[i] = 0, 0
+	sort.Slice(cands, func(i, j int) bool { return cands[i].snr > cands[j].snr })
+	var picked []trial
+	for _, c := range cands {
+		if len(picked) == refineCandidates {
+			break
 		}
-		t0 := t[0]
-		inv := 1 / p
-		fnb := float64(nb)
-		for i, x := range tt {
-			ph := x * inv
-			k := int((ph - float64(int(ph))) * fnb)
-			if k >= nb {
-				k = nb - 1
-			}
-			bw[k] += w[i]
-			by[k] += wy[i]
-		}
-		copy(bw[nb:2*nb], bw[:nb])
-		copy(by[nb:2*nb], by[:nb])
-		for _, d := range durations {
-			if d > 0.25*p {
+		distinct := true
+		for _, q := range picked {
+			if math.Abs(c.p/q.p-1) < 0.005 {
+				distinct = false
 				break
 			}
-			if d < 0.7*dmin {
-				continue
-			}
-			m := int(math.Round(d / (p / float64(nb))))
-			if m < 1 {
-				m = 1
-			}
-			var win, wyin float64
-			for k := 0; k < m; k++ {
-				win += bw[k]
-				wyin += by[k]
-			}
-			for s := 0; s < nb; s++ {
-				if win > 0 && win < sw {
-					// In-transit mean minus out-of-transit mean, relative to the overall weighted mean.
-					yin := wyin / win
-					yout := -wyin / (sw - win)
-					depth := yout - yin
-					if depth > 0 {
-						snr := depth * math.Sqrt(win*(sw-win)/sw)
-						if snr > best.snr {
-							best = peak{period: p, t0: t0 + (float64(s)+float64(m)/2)*p/float64(nb), duration: d, depth: depth, snr: snr}
-						}
-					}
-				}
-				win += bw[s+m] - bw[s]
-				wyin += by[s+m] - by[s]
+		}
+		if distinct {
+			picked = append(picked, c)
+		}
+	}
+	fine := newSeries(t, y, dy, pmax)
+	var best peak
+	for _, c := range picked {
+		s := step(c.p, span, coarseOversampling)
+		for p := c.p * (1 - 2*s); p <= c.p*(1+2*s); p *= 1 + step(p, span, 4) {
+			if r := fine.scan(p); r.snr > best.snr {
+				best = r
 			}
 		}
-		// Next period: the midtime drifts by span·dP/P over the year; keep it under the shortest duration
-		// that fits this period, divided by the oversampling.
-		p *= 1 + dmin/(oversample*span)
 	}
 	if best.snr == 0 {
 		return best, false
