@@ -10,6 +10,8 @@ import (
 	"github.com/charmbracelet/bubbles/table"
 	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
+
+	"transitbench/grader"
 )
 
 // Filter choices cycled by the browser's keys; "" means any.
@@ -17,13 +19,28 @@ var (
 	categoryChoices   = []string{"", "injected", "untouched", "eb", "confirmed"}
 	populationChoices = []string{"", "random", "false_alarm"}
 	outcomeChoices    = []string{"", "hit", "half", "missed", "false", "quiet", "ignored", "not run"}
+	mesChoices        = []string{"", "4-7.1", "7.1-10", "10-20", "none"} // SPEC A5's MES bins; none: no planet
 	sortChoices       = []string{"id", "mes", "cdpp", "kepmag", "outcome", "category"}
 )
 
 // starFilter selects browser rows: every set field must match; Text matches a substring of the id, the
 // category or the population.
 type starFilter struct {
-	Text, Category, Population, Outcome string
+	Text, Category, Population, Outcome, MES string
+}
+
+// mesBin names the MES bin of a star's planet as SPEC A5 bins them (below 7.1, 7.1 to 10, 10 and above;
+// edges as grader.MESEdgeLow and MESEdgeHigh), "none" when it has no planet.
+func mesBin(mes float64) string {
+	switch {
+	case mes <= 0:
+		return "none"
+	case mes < grader.MESEdgeLow:
+		return "4-7.1"
+	case mes < grader.MESEdgeHigh:
+		return "7.1-10"
+	}
+	return "10-20"
 }
 
 // filterStars returns the stars matching f, in their order.
@@ -45,6 +62,9 @@ func filterStars(all []StarMeta, f starFilter) []StarMeta {
 			if o != f.Outcome {
 				continue
 			}
+		}
+		if f.MES != "" && mesBin(s.MES) != f.MES {
+			continue
 		}
 		if text != "" && !strings.Contains(strings.ToLower(s.ID+" "+s.Category+" "+s.Population), text) {
 			continue
@@ -236,6 +256,8 @@ func (b browser) update(msg tea.Msg) (browser, tea.Cmd) {
 			b.filter.Population = cycle(populationChoices, b.filter.Population)
 		case key.Matches(msg, km.Outcome):
 			b.filter.Outcome = cycle(outcomeChoices, b.filter.Outcome)
+		case key.Matches(msg, km.MES):
+			b.filter.MES = cycle(mesChoices, b.filter.MES)
 		case key.Matches(msg, km.Sort):
 			b.sortBy = cycle(sortChoices, b.sortBy)
 		case key.Matches(msg, km.Reverse):
@@ -283,9 +305,9 @@ func (b browser) status() string {
 	if b.reverse {
 		dir = "↓"
 	}
-	return fmt.Sprintf("%s  %s  %s  %s  %s  %s",
+	return fmt.Sprintf("%s  %s  %s  %s  %s  %s  %s",
 		st.Title.Render(fmt.Sprintf("%d/%d stars", len(b.shown), len(b.all))),
-		show("category", b.filter.Category), show("population", b.filter.Population),
+		show("category", b.filter.Category), show("population", b.filter.Population), show("MES", b.filter.MES),
 		show("last run", b.filter.Outcome), show("sort", b.sortBy+dir), st.Dim.Render(b.filter.Text))
 }
 
@@ -305,5 +327,5 @@ func (b browser) view() string {
 
 func (b browser) keys() help.KeyMap {
 	km := b.ctx.Keys
-	return screenKeys{short: []key.Binding{km.Open, km.Search, km.Category, km.Population, km.Outcome, km.Sort}, km: km}
+	return screenKeys{short: []key.Binding{km.Open, km.Search, km.Category, km.Population, km.MES, km.Outcome, km.Sort}, km: km}
 }

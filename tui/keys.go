@@ -8,7 +8,7 @@ type KeyMap struct {
 	Up, Down, Open, Back, Quit, Help key.Binding
 
 	// Star browser.
-	Search, Category, Population, Outcome, Sort, Reverse key.Binding
+	Search, Category, Population, MES, Outcome, Sort, Reverse key.Binding
 
 	// Star view.
 	PrevStar, NextStar, Panel, Detrended, Row, Truth, Peak, OddEven, Secondary key.Binding
@@ -33,6 +33,7 @@ func DefaultKeyMap() *KeyMap {
 		Search:     b("/", "search", "/"),
 		Category:   b("c", "category", "c"),
 		Population: b("p", "population", "p"),
+		MES:        b("m", "MES bin", "m"),
 		Outcome:    b("o", "outcome", "o"),
 		Sort:       b("s", "sort", "s"),
 		Reverse:    b("r", "reverse", "r"),
@@ -62,7 +63,7 @@ func (k *KeyMap) ShortHelp() []key.Binding { return []key.Binding{k.Dev, k.Grade
 func (k *KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Up, k.Down, k.Open, k.Back},
-		{k.Search, k.Category, k.Population, k.Outcome, k.Sort, k.Reverse},
+		{k.Search, k.Category, k.Population, k.MES, k.Outcome, k.Sort, k.Reverse},
 		{k.PrevStar, k.NextStar, k.Panel, k.Detrended, k.Row},
 		{k.Truth, k.Peak, k.OddEven, k.Secondary},
 		{k.Dev, k.Grade, k.Cancel, k.Confirm, k.Again, k.Help, k.Quit},

@@ -49,8 +49,8 @@ func TestPanelSize(t *testing.T) {
 
 func TestFilterStars(t *testing.T) {
 	all := []StarMeta{
-		{ID: "dev-0001", Category: "injected", Population: "random", Outcome: "hit"},
-		{ID: "dev-0002", Category: "injected", Population: "false_alarm", Outcome: "missed"},
+		{ID: "dev-0001", Category: "injected", Population: "random", Outcome: "hit", MES: 12},
+		{ID: "dev-0002", Category: "injected", Population: "false_alarm", Outcome: "missed", MES: 7.1},
 		{ID: "dev-0003", Category: "eb"},
 		{ID: "dev-0004", Category: "untouched", Population: "false_alarm", Outcome: "false"},
 	}
@@ -67,6 +67,10 @@ func TestFilterStars(t *testing.T) {
 		{starFilter{Text: "FALSE_"}, "dev-0002 dev-0004"},
 		{starFilter{Category: "injected", Outcome: "hit"}, "dev-0001"},
 		{starFilter{Category: "confirmed"}, ""},
+		{starFilter{MES: "7.1-10"}, "dev-0002"}, // 7.1 is the bin's lower edge
+		{starFilter{MES: "10-20"}, "dev-0001"},
+		{starFilter{MES: "none"}, "dev-0003 dev-0004"},
+		{starFilter{MES: "4-7.1"}, ""},
 	}
 	for _, tt := range tests {
 		var ids []string

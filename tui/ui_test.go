@@ -40,6 +40,11 @@ func TestBrowserNavigationFilterSortSearch(t *testing.T) {
 	if len(d.m.browser.shown) != 3 {
 		t.Errorf("esc left %d stars", len(d.m.browser.shown))
 	}
+	d.keys("m", "m", "m") // MES bin 10-20: the planet host with MES 25
+	if d.m.browser.filter.MES != "10-20" || len(d.m.browser.shown) != 1 || d.m.browser.shown[0].ID != "dev-0000" {
+		t.Errorf("MES filter %q shows %v", d.m.browser.filter.MES, d.m.browser.shown)
+	}
+	d.key("esc")
 	d.keys("p", "p") // population: false_alarm
 	if len(d.m.browser.shown) != 1 || d.m.browser.shown[0].ID != "dev-0001" {
 		t.Errorf("population filter false_alarm shows %v", d.m.browser.shown)
