@@ -23,6 +23,12 @@ type TaskOutcome struct {
 	Result   Result    `json:"result"`
 	Periods  []float64 `json:"periods_days"`
 	Seconds  float64   `json:"seconds"`
+	// Set for solutions run in the sandbox (RunSolution): how the process ended (a sandbox exit reason),
+	// why its output was refused ("" when it parsed), and the end of its stderr.
+	Exit       string `json:"exit,omitempty"`
+	ExitCode   int    `json:"exit_code,omitempty"`
+	Error      string `json:"error,omitempty"`
+	StderrTail string `json:"stderr_tail,omitempty"`
 }
 
 // CriteriaRates are the fractions of tasks meeting each criterion.
@@ -101,16 +107,26 @@ feed:
 	}
 	close(jobs)
 	wg.Wait()
-	rep := &BaselineReport{Tiers: map[string]*TierSummary{}, Workers: workers}
+	rep := &BaselineReport{Workers: workers}
 	for i, o := range out {
-		if !ran[i] {
-			continue
+		if ran[i] {
+			rep.Outcomes = append(rep.Outcomes, o)
 		}
-		rep.Outcomes = append(rep.Outcomes, o)
-		s := rep.Tiers[o.Tier]
+	}
+	rep.Tiers = Summarize(rep.Outcomes)
+	rep.Seconds = time.Since(start).Seconds()
+	return rep
+}
+
+// Summarize aggregates outcomes per tier: counts, pass rates (fractions) over all and over solvable tasks, the
+// share of tasks meeting each criterion and, for real tasks, the passes under the fair RMS criterion.
+func Summarize(outcomes []TaskOutcome) map[string]*TierSummary {
+	tiers := map[string]*TierSummary{}
+	for _, o := range outcomes {
+		s := tiers[o.Tier]
 		if s == nil {
 			s = &TierSummary{}
-			rep.Tiers[o.Tier] = s
+			tiers[o.Tier] = s
 		}
 		s.Tasks++
 		r := o.Result
@@ -141,7 +157,7 @@ feed:
 			}
 		}
 	}
-	for _, s := range rep.Tiers {
+	for _, s := range tiers {
 		n := float64(s.Tasks)
 		s.PassRate = float64(s.Passed) / n
 		s.Criteria.OKRMS /= n
@@ -149,8 +165,7 @@ feed:
 		s.Criteria.OKMatch /= n
 		s.Criteria.OKCount /= n
 	}
-	rep.Seconds = time.Since(start).Seconds()
-	return rep
+	return tiers
 }
 
 // ClassicalSolver is the original classical pipeline (erv.Classical with its default options).

@@ -1,0 +1,70 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"transitbench/data/stargazer"
+)
+
+// The example RV solution (data/stargazer/starter), graded through 'rv grade' on three Easy single-planet tasks
+// copied to a folder of their own: every run ends normally with one planet at the task's true period (its
+// periodogram peak), and on the near-circular seed1206_diff2 (e = 0.01) that one circular planet passes the gate.
+func TestRVGradeStarter(t *testing.T) {
+	dir := t.TempDir()
+	ids := []string{"seed1206_diff2", "seed300069_diff1", "seed300016_diff1"}
+	truth := map[string]float64{}
+	for _, id := range ids {
+		b, err := os.ReadFile(filepath.Join(rvTasksDir, "synthetic", id+".json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, id+".json"), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		task, err := stargazer.Parse(b, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		truth[id] = task.Config.Planets[0].PDays
+	}
+	root := newRootCmd()
+	var out, errb bytes.Buffer
+	root.SetOut(&out)
+	root.SetErr(&errb)
+	root.SetArgs([]string{"rv", "grade", "--solution", "../../data/stargazer/starter", "--tasks", dir, "--workers", "2", "--json"})
+	if err := root.Execute(); err != nil {
+		t.Fatalf("%v\n%s", err, errb.String())
+	}
+	var rep struct {
+		Tiers map[string]struct {
+			Tasks, Passed int
+		} `json:"tiers"`
+		Results []struct {
+			Task    string    `json:"task"`
+			Exit    string    `json:"exit"`
+			Periods []float64 `json:"periods_days"`
+			Result  struct {
+				Passed bool `json:"passed"`
+			} `json:"result"`
+		} `json:"results"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
+		t.Fatalf("%v\n%s", err, out.String())
+	}
+	if e := rep.Tiers["easy"]; e.Tasks != 3 || len(rep.Results) != 3 {
+		t.Fatalf("tiers %+v, %d results; want 3 easy tasks", rep.Tiers, len(rep.Results))
+	}
+	for _, r := range rep.Results {
+		if r.Exit != "ok" || len(r.Periods) != 1 || math.Abs(r.Periods[0]/truth[r.Task]-1) > 0.01 {
+			t.Errorf("%s: exit %s, periods %v; true period %.4f d", r.Task, r.Exit, r.Periods, truth[r.Task])
+		}
+		if r.Task == "seed1206_diff2" && !r.Result.Passed {
+			t.Errorf("%s: not passed", r.Task)
+		}
+	}
+}

@@ -1,0 +1,150 @@
+package rv
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"time"
+
+	"transitbench/data/stargazer"
+	"transitbench/sandbox"
+)
+
+// TaskFile is the name of the file a solution finds in its task directory (argv[1]): the task's View, exactly
+// what 'transitbench rv show TASK --json' prints (data, star mass, t_ref, tier, budget; never the truth).
+const TaskFile = "task.json"
+
+// SolutionOptions tune RunSolution.
+type SolutionOptions struct {
+	// Workers is the number of tasks run at once; 0 means the number of CPUs.
+	Workers int
+	// Limits are the per-task sandbox limits; zero fields take the defaults of SPEC A6 (60 s, 4 GiB, …).
+	Limits sandbox.Limits
+	// TasksDir is the folder the task files were read from. It holds the truth, so it is masked in the sandbox
+	// (added to Limits.Mask); the solution sees only its own task.json.
+	TasksDir string
+	// AllowDegraded is passed to the runner. RV grading does not run hidden sets, so the runner never refuses;
+	// the isolation level is recorded in the report either way.
+	AllowDegraded bool
+}
+
+// SolutionReport is the outcome of running a contestant's solution over tasks: the same per-tier summary as a
+// baseline run plus every task's outcome with its exit reason, and the sandbox's isolation level.
+type SolutionReport struct {
+	Tiers     map[string]*TierSummary `json:"tiers"`
+	Seconds   float64                 `json:"seconds"`
+	Workers   int                     `json:"workers"`
+	Isolation string                  `json:"isolation"`
+	Outcomes  []TaskOutcome           `json:"results"`
+}
+
+// RunSolution runs sol once per task in the sandbox, each with a read-only directory holding TaskFile as
+// argv[1], parses its stdout as a submission (ParseSubmission: a list of planets or {"planets", "jitter_ms"}),
+// and grades it with the gate. A task whose run did not exit 0 (timeout, crash, memory, output limit) or whose
+// output does not parse or resolve gets no planets and fails every criterion; its exit reason and the error
+// are recorded in its outcome. progress, when not nil, is called after each task from one goroutine.
+// Cancelling ctx stops the run; finished tasks are reported and ctx.Err() is returned with the report.
+// An error without a report means nothing could run (the solution did not build, the sandbox refused).
+func RunSolution(ctx context.Context, tasks []*stargazer.Task, sol *sandbox.Solution, opt SolutionOptions,
+	progress func(done, total int, o TaskOutcome)) (*SolutionReport, error) {
+	byID := make(map[string]*stargazer.Task, len(tasks))
+	order := make(map[string]int, len(tasks))
+	jobs := make([]sandbox.Job, 0, len(tasks))
+	for _, t := range tasks {
+		if _, dup := byID[t.TaskID]; dup {
+			return nil, fmt.Errorf("rv: task %s appears twice", t.TaskID)
+		}
+		byID[t.TaskID], order[t.TaskID] = t, len(order)
+		jobs = append(jobs, sandbox.Job{StarID: t.TaskID, Prepare: func(dir string) error { return writeTaskDir(t, dir) }})
+	}
+	limits := opt.Limits
+	if opt.TasksDir != "" {
+		limits.Mask = append(slices.Clone(limits.Mask), opt.TasksDir)
+	}
+	r := &sandbox.Runner{Workers: opt.Workers, Limits: limits, AllowDegraded: opt.AllowDegraded}
+	workers := opt.Workers
+	if workers <= 0 {
+		workers = runtime.NumCPU()
+	}
+	start := time.Now()
+	results := make(chan sandbox.Result)
+	errc := make(chan error, 1)
+	go func() { errc <- r.Run(ctx, sol, jobs, results) }()
+	rep := &SolutionReport{Workers: workers, Isolation: sandbox.Probe().String()}
+	var runErr error
+	for running := true; running; {
+		select {
+		case res := <-results:
+			if res.ExitReason == sandbox.ExitCancelled {
+				continue
+			}
+			rep.Isolation = res.Isolation
+			o := gradeRun(byID[res.StarID], res)
+			rep.Outcomes = append(rep.Outcomes, o)
+			if progress != nil {
+				progress(len(rep.Outcomes), len(tasks), o)
+			}
+		case runErr = <-errc:
+			running = false
+		}
+	}
+	if runErr != nil && len(rep.Outcomes) == 0 && ctx.Err() == nil {
+		return nil, runErr
+	}
+	slices.SortFunc(rep.Outcomes, func(a, b TaskOutcome) int { return order[a.Task] - order[b.Task] })
+	rep.Tiers = Summarize(rep.Outcomes)
+	rep.Seconds = time.Since(start).Seconds()
+	return rep, runErr
+}
+
+// gradeRun turns one sandbox result into the task's outcome.
+func gradeRun(t *stargazer.Task, res sandbox.Result) TaskOutcome {
+	o := TaskOutcome{Task: t.TaskID, Tier: t.Tier(), Solvable: CheckTruth(t).Solvable, NTruth: len(t.Config.Planets),
+		Seconds: res.Runtime.Seconds(), Exit: res.ExitReason, ExitCode: res.ExitCode, StderrTail: res.StderrTail}
+	if res.ExitReason != sandbox.ExitOK {
+		o.Error = fmt.Sprintf("the solution ended with %s (exit code %d); see stderr_tail", res.ExitReason, res.ExitCode)
+		o.Result = failedResult(t)
+		return o
+	}
+	sub, err := ParseSubmission(res.Stdout)
+	if err == nil {
+		ps, rerr := sub.Resolve(t.Config.Star.MStarSun, t.Observations.TimesDays[0])
+		if rerr == nil {
+			o.Result = Evaluate(t, ps, sub.JitterMS)
+			for _, p := range ps {
+				o.Periods = append(o.Periods, p.PeriodDays)
+			}
+			return o
+		}
+		err = rerr
+	}
+	o.Exit = "bad_output"
+	o.Error = err.Error()
+	o.Result = failedResult(t)
+	return o
+}
+
+// failedResult is the gate outcome of a task the solution gave no usable answer for: every criterion fails.
+// The RMS and ΔBIC scalars are those of submitting no planets, so the numbers stay meaningful.
+func failedResult(t *stargazer.Task) Result {
+	r := Result{ModelMetrics: Metrics(t.Data(), nil, 0, t.MedianSigma())}
+	r.OKRMS, r.OKDeltaBIC = false, false
+	if t.Real {
+		fair, no := r.MaxRMSMS, false
+		r.FairMaxRMSMS, r.OKRMSFair, r.PassedFair = &fair, &no, &no
+	}
+	return r
+}
+
+// writeTaskDir writes the contestant's view of t as TaskFile in dir.
+func writeTaskDir(t *stargazer.Task, dir string) error {
+	b, err := json.MarshalIndent(t.View(), "", "  ")
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(dir, TaskFile), append(b, '\n'), 0o644)
+}
