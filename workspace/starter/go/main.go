@@ -27,8 +27,8 @@ const (
 	// recovers its full depth.
 	coarseOversampling = 0.5
 	refineCandidates   = 10
-	snrThreshold     = 8.0
-	maxDepth         = 0.03
+	snrThreshold       = 8.0
+	maxDepth           = 0.03
 )
 
 // durations searched, in days (1 h to 9.6 h).
