@@ -16,7 +16,9 @@ import (
 	"transitbench/engine/bls"
 	"transitbench/engine/detrend"
 	"transitbench/engine/lc"
+	erv "transitbench/engine/rv"
 	"transitbench/grader"
+	grv "transitbench/grader/rv"
 	"transitbench/sandbox"
 	"transitbench/tui/plot"
 	"transitbench/workspace"
@@ -41,6 +43,17 @@ type Backend interface {
 	// Grade freezes the solution and grades it on A, B and dev, sending an event per finished star. again
 	// must be set to grade a hash that was graded before.
 	Grade(ctx context.Context, again bool, events chan<- RunEvent) (*GradeResult, error)
+
+	// RVTasks lists the RV tasks (SPEC B1) with what the RV browser shows, by tier, then difficulty.
+	RVTasks(ctx context.Context) ([]RVTaskMeta, error)
+	// LoadRVTask returns what the RV task view shows of a task: its data, never its truth.
+	LoadRVTask(ctx context.Context, id string) (*RVTask, error)
+	// FitRV refines init on the task's data (rv.Fit with a jitter), or searches from scratch when init is empty
+	// (rv.SearchGP).
+	FitRV(ctx context.Context, id string, init []erv.Planet) (*RVFit, error)
+	// SubmitRV grades planets against the task's truth and records the submission in the ledger of the data
+	// directory; it fails (grv.ErrBudgetSpent) when the task has no submission left.
+	SubmitRV(ctx context.Context, id string, planets []erv.Planet, jitterMS float64) (grv.Feedback, error)
 }
 
 // StarMeta is one row of the star browser.
@@ -238,7 +251,10 @@ type Real struct {
 	Set  *sets.Set
 	// AllowDegraded lets grading run the hidden sets when the sandbox cannot isolate fully (SPEC A6).
 	AllowDegraded bool
+	// RVDir is the folder of RV tasks; "" finds the published one (stargazer.LocateDir).
+	RVDir string
 
+	rv       rvStore
 	mu       sync.Mutex
 	cache    []*StarData              // the last analysed stars, most recent last
 	inflight map[string]chan struct{} // stars being analysed, closed when done

@@ -15,6 +15,9 @@ type KeyMap struct {
 
 	// Screens and runs.
 	Dev, Grade, Cancel, Confirm, Again key.Binding
+
+	// RV track: the task browser (RV from the star browser) and the task view's planet table.
+	RV, CellLeft, CellRight, AddPlanet, DelPlanet, Fit, SearchRV, Residuals, Submit, Deny key.Binding
 }
 
 // DefaultKeyMap returns the default bindings.
@@ -53,6 +56,17 @@ func DefaultKeyMap() *KeyMap {
 		Cancel:  b("esc", "cancel", "esc"),
 		Confirm: b("y", "confirm", "y"),
 		Again:   b("A", "grade again", "A"),
+
+		RV:        b("R", "RV tasks", "R"),
+		CellLeft:  b("←/h", "column", "left", "h"),
+		CellRight: b("→/l", "column", "right", "l"),
+		AddPlanet: b("a", "add planet at peak", "a"),
+		DelPlanet: b("x", "remove planet", "x"),
+		Fit:       b("f", "fit", "f"),
+		SearchRV:  b("F", "search anew", "F"),
+		Residuals: b("r", "data/residuals", "r"),
+		Submit:    b("S", "submit", "S"),
+		Deny:      b("n", "no", "n"),
 	}
 }
 
@@ -66,6 +80,7 @@ func (k *KeyMap) FullHelp() [][]key.Binding {
 		{k.Search, k.Category, k.Population, k.MES, k.Outcome, k.Sort, k.Reverse},
 		{k.PrevStar, k.NextStar, k.Panel, k.Detrended, k.Row},
 		{k.Truth, k.Peak, k.OddEven, k.Secondary},
+		{k.RV, k.Open, k.CellLeft, k.CellRight, k.AddPlanet, k.DelPlanet, k.Fit, k.SearchRV, k.Residuals, k.Submit},
 		{k.Dev, k.Grade, k.Cancel, k.Confirm, k.Again, k.Help, k.Quit},
 	}
 }

@@ -24,6 +24,8 @@ const (
 	stateStar
 	stateDev
 	stateGrade
+	stateRVBrowser
+	stateRVTask
 )
 
 // Opener opens the backend, reporting progress (building the dev set on first use, say).
@@ -45,6 +47,9 @@ type Model struct {
 	star    starview
 	dev     devrun
 	grade   grade
+
+	rvBrowser rvBrowser
+	rvTask    rvTask
 }
 
 // New returns the root model; open is called (in a command) when the program starts. logger may be nil.
@@ -55,6 +60,7 @@ func New(open Opener, logger *log.Logger) Model {
 	m := Model{ctx: pc, cancel: cancel, open: open, help: help.New(),
 		bar: progress.New(progress.WithDefaultGradient())}
 	m.browser, m.star, m.dev, m.grade = newBrowser(pc), newStarview(pc), newDevrun(pc), newGrade(pc)
+	m.rvBrowser, m.rvTask = newRVBrowser(pc), newRVTask(pc)
 	m.resize(80, 24)
 	return m
 }
@@ -157,6 +163,8 @@ func (m Model) routeRun(msg tea.Msg) (tea.Model, tea.Cmd) {
 func (m Model) route(msg tea.Msg) (tea.Model, tea.Cmd) {
 	var cmd tea.Cmd
 	switch msg.(type) {
+	case rvMsg:
+		return m.routeRV(msg)
 	case starsLoadedMsg:
 		m.browser, cmd = m.browser.update(msg)
 		return m, cmd
@@ -195,6 +203,9 @@ func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	if m.state == stateBrowser && m.browser.searching {
 		return m.route(msg) // typing a search: every key is text
 	}
+	if m.state == stateRVBrowser || m.state == stateRVTask {
+		return m.handleRVKey(msg)
+	}
 	switch {
 	case key.Matches(msg, km.Quit):
 		return m.quit()
@@ -214,6 +225,8 @@ func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		var cmd tea.Cmd
 		m.dev, cmd = m.dev.start()
 		return m, cmd
+	case key.Matches(msg, km.RV) && m.state == stateBrowser:
+		return m.enterRV()
 	case key.Matches(msg, km.Grade) && m.state != stateGrade && !m.dev.running:
 		m.prev, m.state = m.state, stateGrade
 		var cmd tea.Cmd
@@ -275,19 +288,25 @@ func (m *Model) resize(w, h int) {
 	m.star.setSize(w, bodyH)
 	m.dev.setSize(w, bodyH)
 	m.grade.setSize(w, bodyH)
+	m.rvBrowser.setSize(w, bodyH-1)
+	m.rvTask.setSize(w, bodyH)
 }
 
 // keys is the help.KeyMap of the screen showing.
 func (m Model) keys() help.KeyMap {
 	switch m.state {
 	case stateBrowser:
-		return m.browser.keys()
+		return withKey(m.browser.keys(), m.ctx.Keys.RV)
 	case stateStar:
 		return m.star.keys()
 	case stateDev:
 		return m.dev.keys()
 	case stateGrade:
 		return m.grade.keys()
+	case stateRVBrowser:
+		return m.rvBrowser.keys()
+	case stateRVTask:
+		return m.rvTask.keys()
 	}
 	return quitOnly{m.ctx.Keys.Quit}
 }
@@ -322,6 +341,10 @@ func (m Model) View() string {
 		body = m.dev.view()
 	case stateGrade:
 		body = m.grade.view()
+	case stateRVBrowser:
+		body = m.ctx.Styles.Title.Render(" TransitBench") + m.ctx.Styles.Dim.Render(" · RV tasks") + "\n" + m.rvBrowser.view()
+	case stateRVTask:
+		body = m.rvTask.view()
 	}
 	return fitLines(body, w, bodyH) + "\n" + helpView
 }
@@ -345,7 +368,7 @@ func (m Model) openingView() string {
 
 // State names for tests and logs.
 func (s state) String() string {
-	return [...]string{"opening", "browser", "star", "dev", "grade"}[s]
+	return [...]string{"opening", "browser", "star", "dev", "grade", "rv browser", "rv task"}[s]
 }
 
 // Run runs the interface full-screen until the user quits, logging to logPath (the terminal belongs to the

@@ -1,0 +1,432 @@
+package tui
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/help"
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+
+	erv "transitbench/engine/rv"
+	grv "transitbench/grader/rv"
+	"transitbench/tui/plot"
+)
+
+// rvMsg marks the messages of the RV screens, which the root routes to them whatever is showing.
+type rvMsg interface{ rvScreen() }
+
+// rvTasksLoadedMsg carries the RV browser's rows.
+type rvTasksLoadedMsg struct {
+	tasks []RVTaskMeta
+	err   error
+}
+
+// openRVTaskMsg asks the root to open the RV task view on a task.
+type openRVTaskMsg struct{ id string }
+
+// rvTaskLoadedMsg carries a loaded RV task.
+type rvTaskLoadedMsg struct {
+	id   string
+	task *RVTask
+	err  error
+}
+
+// rvAnalysedMsg carries the analysis of generation gen of the planet table.
+type rvAnalysedMsg struct {
+	gen int
+	a   *rvAnalysis
+}
+
+// rvFittedMsg ends an automatic fit.
+type rvFittedMsg struct {
+	id     string
+	search bool
+	fit    *RVFit
+	err    error
+}
+
+// rvSubmittedMsg ends a submission.
+type rvSubmittedMsg struct {
+	id  string
+	fb  grv.Feedback
+	err error
+}
+
+func (rvTasksLoadedMsg) rvScreen() {}
+func (openRVTaskMsg) rvScreen()    {}
+func (rvTaskLoadedMsg) rvScreen()  {}
+func (rvAnalysedMsg) rvScreen()    {}
+func (rvFittedMsg) rvScreen()      {}
+func (rvSubmittedMsg) rvScreen()   {}
+
+func loadRVTasksCmd(ctx *ProgramContext) tea.Cmd {
+	return func() tea.Msg {
+		t, err := ctx.Backend.RVTasks(ctx.Ctx)
+		return rvTasksLoadedMsg{t, err}
+	}
+}
+
+// enterRV switches to the RV task browser, (re)loading its rows.
+func (m Model) enterRV() (tea.Model, tea.Cmd) {
+	m.state = stateRVBrowser
+	return m, loadRVTasksCmd(m.ctx)
+}
+
+// routeRV passes an RV message to its screen.
+func (m Model) routeRV(msg tea.Msg) (tea.Model, tea.Cmd) {
+	var cmd tea.Cmd
+	switch msg := msg.(type) {
+	case rvTasksLoadedMsg:
+		m.rvBrowser, cmd = m.rvBrowser.update(msg)
+	case openRVTaskMsg:
+		m.state = stateRVTask
+		m.rvTask, cmd = m.rvTask.open(msg.id)
+	case rvSubmittedMsg:
+		m.rvTask, cmd = m.rvTask.update(msg)
+		// The browser's submissions-left and passed columns change after a submission.
+		cmd = tea.Batch(cmd, loadRVTasksCmd(m.ctx))
+	default:
+		m.rvTask, cmd = m.rvTask.update(msg)
+	}
+	return m, cmd
+}
+
+// handleRVKey handles a key on the RV screens: quit, help and esc (back to the RV browser, then to the star
+// browser); other keys go to the screen. While a cell is being edited every key is text.
+func (m Model) handleRVKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
+	km := m.ctx.Keys
+	var cmd tea.Cmd
+	if m.state == stateRVTask && (m.rvTask.editing || m.rvTask.confirming) {
+		m.rvTask, cmd = m.rvTask.update(msg)
+		return m, cmd
+	}
+	switch {
+	case key.Matches(msg, km.Quit):
+		return m.quit()
+	case key.Matches(msg, km.Help):
+		m.help.ShowAll = !m.help.ShowAll
+		m.resize(m.ctx.Width, m.ctx.Height)
+		return m, nil
+	case key.Matches(msg, km.Back) && m.state == stateRVTask:
+		m.state = stateRVBrowser
+		return m, nil
+	case key.Matches(msg, km.Back):
+		m.state = stateBrowser
+		return m, nil
+	}
+	if m.state == stateRVBrowser {
+		m.rvBrowser, cmd = m.rvBrowser.update(msg)
+	} else {
+		m.rvTask, cmd = m.rvTask.update(msg)
+	}
+	return m, cmd
+}
+
+// rvAnalysis is what the task view draws for one state of the planet table: the model's offsets and
+// residuals, the dry-run metrics, a dense model curve and the GLS periodogram of the data or of the residuals.
+type rvAnalysis struct {
+	Planets     []erv.Planet
+	JitterMS    float64
+	Eval        erv.Eval
+	Metrics     grv.ModelMetrics
+	CurveT      []float64 // the model curve on a dense grid over the data's span
+	CurveV      []float64
+	OfResiduals bool
+	Periods     []float64 // GLS periodogram, periods in days
+	Power       []float64
+	Peaks       []erv.Peak
+	FAP         []float64 // false-alarm probability of each peak
+}
+
+// rvPeakCount is how many GLS peaks the task view lists.
+const rvPeakCount = 3
+
+// rvPeriodRange is the GLS search band of d: 1.5 days to min(max(300, 1.5·span), 5000) days.
+func rvPeriodRange(d *erv.Data) (lo, hi float64) {
+	return 1.5, math.Min(math.Max(300, 1.5*d.Span()), 5000)
+}
+
+// analyseRV evaluates planets (with jitter) on d: the offsets and residuals, the dry-run metrics of the gate
+// (grader/rv Metrics, which need no truth), the model curve, and the GLS periodogram of the residuals when
+// residuals is set (else of the data less the per-instrument means) with its strongest peaks and their FAP.
+func analyseRV(d *erv.Data, medianSigma float64, planets []erv.Planet, jitter float64, residuals bool) *rvAnalysis {
+	a := &rvAnalysis{Planets: planets, JitterMS: jitter, OfResiduals: residuals}
+	model := make([]float64, d.Len())
+	erv.ModelRV(model, d.Times, d.TRef, planets)
+	a.Eval = d.Evaluate(model, jitter)
+	a.Metrics = grv.Metrics(d, planets, jitter, medianSigma)
+	lo, hi := plot.Extent(d.Times)
+	const curveN = 600
+	a.CurveT, a.CurveV = make([]float64, curveN), make([]float64, curveN)
+	for i := range a.CurveT {
+		a.CurveT[i] = lo + (hi-lo)*float64(i)/float64(curveN-1)
+	}
+	erv.ModelRV(a.CurveV, a.CurveT, d.TRef, planets)
+
+	y := a.Eval.Residuals
+	if !residuals {
+		y = d.Evaluate(nil, 0).Residuals
+	}
+	pmin, pmax := rvPeriodRange(d)
+	freq := erv.FrequencyGrid(d.Span(), pmin, pmax, 5)
+	if len(freq) < 3 {
+		return a
+	}
+	a.Power = erv.GLS(nil, d.Times, y, d.Sigmas, freq)
+	a.Periods = make([]float64, len(freq))
+	for i, f := range freq {
+		a.Periods[i] = 1 / f
+	}
+	a.Peaks = erv.TopPeaks(freq, a.Power, rvPeakCount, 0.08)
+	band := freq[len(freq)-1] - freq[0]
+	for _, p := range a.Peaks {
+		a.FAP = append(a.FAP, erv.FAP(p.Power, d.Len(), d.Span(), band))
+	}
+	return a
+}
+
+// peakPlanet is the circular planet the periodogram's strongest peak suggests (rv.CircularStart on the
+// residuals at its period); ok is false when there is no peak.
+func peakPlanet(d *erv.Data, a *rvAnalysis) (erv.Planet, bool) {
+	if a == nil || len(a.Peaks) == 0 {
+		return erv.Planet{}, false
+	}
+	p := a.Peaks[0].PeriodDays
+	k, m0 := erv.CircularStart(d, a.Eval.Residuals, p)
+	if !(k > 0) {
+		return erv.Planet{}, false
+	}
+	return erv.Planet{PeriodDays: p, KMS: k, M0Rad: m0}, true
+}
+
+// Planet table cells.
+const (
+	colP = iota
+	colK
+	colE
+	colOmega
+	colM0
+	nCols
+)
+
+var cellNames = [nCols]string{"P_days", "K_ms", "e", "omega_rad", "M0_rad"}
+
+// cellValue returns a planet's value in column col.
+func cellValue(p erv.Planet, col int) float64 {
+	return [nCols]float64{p.PeriodDays, p.KMS, p.E, p.OmegaRad, p.M0Rad}[col]
+}
+
+// setCell parses text into column col of p, checking the value's range (P > 0, K > 0, 0 ≤ e < 1; angles
+// wrapped to [0, 2π)).
+func setCell(p erv.Planet, col int, text string) (erv.Planet, error) {
+	v, err := strconv.ParseFloat(strings.TrimSpace(text), 64)
+	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+		return p, fmt.Errorf("%s: %q is not a number", cellNames[col], text)
+	}
+	switch col {
+	case colP:
+		if v <= 0 {
+			return p, fmt.Errorf("P_days must be positive")
+		}
+		p.PeriodDays = v
+	case colK:
+		if v <= 0 {
+			return p, fmt.Errorf("K_ms must be positive")
+		}
+		p.KMS = v
+	case colE:
+		if v < 0 || v >= 1 {
+			return p, fmt.Errorf("e must lie in [0, 1)")
+		}
+		p.E = v
+	case colOmega:
+		p.OmegaRad = wrapAngle(v)
+	case colM0:
+		p.M0Rad = wrapAngle(v)
+	}
+	return p, nil
+}
+
+func wrapAngle(v float64) float64 {
+	v = math.Mod(v, 2*math.Pi)
+	if v < 0 {
+		v += 2 * math.Pi
+	}
+	return v
+}
+
+// formatCell formats column col of p for the table.
+func formatCell(p erv.Planet, col int) string {
+	v := cellValue(p, col)
+	switch col {
+	case colP:
+		return strconv.FormatFloat(v, 'f', periodDecimals(v), 64)
+	case colK:
+		return strconv.FormatFloat(v, 'f', 2, 64)
+	case colE:
+		return strconv.FormatFloat(v, 'f', 3, 64)
+	}
+	return strconv.FormatFloat(v, 'f', 2, 64)
+}
+
+func periodDecimals(p float64) int {
+	switch {
+	case p >= 1000:
+		return 1
+	case p >= 100:
+		return 2
+	}
+	return 3
+}
+
+// sortPlanets orders planets by period, the order the table shows.
+func sortPlanets(ps []erv.Planet) {
+	sort.SliceStable(ps, func(i, j int) bool { return ps[i].PeriodDays < ps[j].PeriodDays })
+}
+
+// The instruments' inks: the canvas gives a cell shared by several layers the highest ink, so the model curve
+// (rvInkModel) stays on top of the data.
+const (
+	rvInkInst  plot.Ink = 16 // instrument i draws with rvInkInst + i
+	rvInkModel plot.Ink = 40
+)
+
+var rvInstColors = []lipgloss.AdaptiveColor{
+	{Light: "25", Dark: "81"}, {Light: "130", Dark: "179"}, {Light: "28", Dark: "42"},
+	{Light: "90", Dark: "177"}, {Light: "166", Dark: "208"}, {Light: "30", Dark: "44"},
+}
+
+// rvPaint colours the RV plots: one colour per instrument and the model curve, else the common inks.
+func rvPaint(st *Styles) func(plot.Ink, string) string {
+	return func(ink plot.Ink, s string) string {
+		switch {
+		case ink == rvInkModel:
+			return st.Selected.Render(s)
+		case ink >= rvInkInst && ink < rvInkModel:
+			c := rvInstColors[int(ink-rvInkInst)%len(rvInstColors)]
+			return lipgloss.NewStyle().Foreground(c).Render(s)
+		}
+		return st.Paint(ink, s)
+	}
+}
+
+// rvCharts builds the task view's two plots, sharing the time axis (days since the first observation): the
+// velocities less each instrument's offset with their error bars (√(σ² + jitter²)), one ink per instrument,
+// under the model curve; and the residuals below.
+func rvCharts(d *erv.Data, a *rvAnalysis, width, dataH, resH int) (data, res plot.Chart) {
+	t0, t1 := plot.Extent(d.Times)
+	xs := plot.Scale{Lo: 0, Hi: math.Max(t1-t0, 1e-9)}
+	n := len(d.Instruments)
+	xi := make([][]float64, n)
+	yi := make([][]float64, n)
+	ri := make([][]float64, n)
+	ei := make([][]float64, n)
+	ylo, yhi := math.Inf(1), math.Inf(-1)
+	rmax := 0.0
+	for i, t := range d.Times {
+		k := d.Inst[i]
+		e := math.Sqrt(d.Sigmas[i]*d.Sigmas[i] + a.JitterMS*a.JitterMS)
+		y := d.RVs[i] - a.Eval.Offsets[k]
+		xi[k], yi[k], ri[k], ei[k] = append(xi[k], t-t0), append(yi[k], y), append(ri[k], a.Eval.Residuals[i]), append(ei[k], e)
+		ylo, yhi = math.Min(ylo, y-e), math.Max(yhi, y+e)
+		rmax = math.Max(rmax, math.Abs(a.Eval.Residuals[i])+e)
+	}
+	ct := make([]float64, len(a.CurveT))
+	for i, t := range a.CurveT {
+		ct[i] = t - t0
+		ylo, yhi = math.Min(ylo, a.CurveV[i]), math.Max(yhi, a.CurveV[i])
+	}
+	if !(yhi > ylo) {
+		ylo, yhi = -1, 1
+	}
+	if !(rmax > 0) {
+		rmax = 1
+	}
+	data = plot.Chart{Width: width, Height: dataH, X: xs, Y: plot.Scale{Lo: ylo, Hi: yhi}, XUnit: "d"}
+	res = plot.Chart{Width: width, Height: resH, X: xs, Y: plot.Scale{Lo: -rmax, Hi: rmax}, XUnit: "d"}
+	// The residuals' zero line goes first, so the points draw over it.
+	res.Layers = []plot.Layer{{X: []float64{0, xs.Hi}, Y: []float64{0, 0}, Style: plot.Connected, Ink: plot.InkData}}
+	for k := 0; k < n; k++ {
+		ink := rvInkInst + plot.Ink(k)
+		data.Layers = append(data.Layers, plot.Layer{X: xi[k], Y: yi[k], Err: ei[k], Style: plot.ErrorBars, Ink: ink})
+		res.Layers = append(res.Layers, plot.Layer{X: xi[k], Y: ri[k], Err: ei[k], Style: plot.ErrorBars, Ink: ink})
+	}
+	if len(a.Planets) > 0 {
+		data.Layers = append(data.Layers, plot.Layer{X: ct, Y: a.CurveV, Style: plot.Connected, Ink: rvInkModel})
+	}
+	data.YTicks = plot.Ticks(ylo, yhi, max((dataH-1)/2, 1))
+	res.YTicks = []float64{0}
+	return data, res
+}
+
+// check is a pass/fail mark.
+func check(ok bool) string {
+	if ok {
+		return "✓"
+	}
+	return "✗"
+}
+
+// metricsLine is the dry run's verdict: the RMS against its threshold and ΔBIC/N.
+func metricsLine(m grv.ModelMetrics) string {
+	return fmt.Sprintf("rms %.2f≤%.2f %s  ΔBIC/N %+.3f %s", m.RMSMS, m.MaxRMSMS, check(m.OKRMS),
+		m.DeltaBICPerPoint, check(m.OKDeltaBIC))
+}
+
+// feedbackLine phrases a submission's feedback: the verdict per criterion and the submissions left. It has
+// nothing of the truth but what Feedback carries (pass or fail and the submission's own scalars).
+func feedbackLine(fb grv.Feedback) string {
+	b := func(p *bool) string {
+		if p == nil {
+			return "–"
+		}
+		return check(*p)
+	}
+	verdict := "not passed"
+	if fb.Passed != nil && *fb.Passed {
+		verdict = "PASSED"
+	}
+	s := fmt.Sprintf("submission %d: rms %s ΔBIC %s match %s count %s → %s · %d left", fb.Submission,
+		check(fb.OKRMS), check(fb.OKDeltaBIC), b(fb.OKMatch), b(fb.OKCount), verdict, fb.SubmissionsLeft)
+	if fb.TaskPassed && verdict != "PASSED" {
+		s += " · task passed before"
+	}
+	return s
+}
+
+// peakLines lists the periodogram's peaks with their FAP.
+func peakLines(a *rvAnalysis) []string {
+	var out []string
+	for i, p := range a.Peaks {
+		out = append(out, fmt.Sprintf("%d  P %s d  power %.2f  FAP %s", i+1,
+			strconv.FormatFloat(p.PeriodDays, 'f', periodDecimals(p.PeriodDays), 64), p.Power, formatFAP(a.FAP[i])))
+	}
+	return out
+}
+
+func formatFAP(f float64) string {
+	switch {
+	case f < 1e-4:
+		return fmt.Sprintf("%.0e", f)
+	case f < 0.01:
+		return fmt.Sprintf("%.4f", f)
+	}
+	return fmt.Sprintf("%.2f", f)
+}
+
+// withKey puts one more binding at the head of a screen's short help (the RV key on the star browser).
+func withKey(k help.KeyMap, b key.Binding) help.KeyMap { return extraKey{k, b} }
+
+type extraKey struct {
+	help.KeyMap
+	extra key.Binding
+}
+
+func (e extraKey) ShortHelp() []key.Binding {
+	return append([]key.Binding{e.extra}, e.KeyMap.ShortHelp()...)
+}

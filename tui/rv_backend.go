@@ -1,0 +1,165 @@
+package tui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+
+	"transitbench/data/stargazer"
+	erv "transitbench/engine/rv"
+	grv "transitbench/grader/rv"
+)
+
+// RVTaskMeta is one row of the RV task browser.
+type RVTaskMeta struct {
+	ID          string
+	Tier        string // easy | medium | hard | real
+	Difficulty  int    // the published difficulty score (1–10; as 'rv list' shows it)
+	Points      int
+	Instruments int
+	SpanDays    float64
+	Budget      int // submissions allowed
+	Left        int // submissions left
+	Passed      bool
+}
+
+// RVTask is what the RV task view shows of a task: its contestant view (never the truth) and its series.
+type RVTask struct {
+	Meta        RVTaskMeta
+	View        stargazer.View
+	Data        *erv.Data
+	MedianSigma float64
+}
+
+// RVFit is the outcome of an automatic fit.
+type RVFit struct {
+	Planets  []erv.Planet
+	JitterMS float64
+	GP       bool // the search kept a stellar-rotation Gaussian process for the noise
+}
+
+// rvStore is the real backend's RV side: the published tasks, read on first use, and the ledger path.
+type rvStore struct {
+	once  sync.Once
+	tasks []*stargazer.Task
+	err   error
+	mu    sync.Mutex // serialises ledger access
+}
+
+// rvTasks reads the task folder (stargazer.LocateDir with r.RVDir) once.
+func (r *Real) rvTasks() ([]*stargazer.Task, error) {
+	r.rv.once.Do(func() {
+		dir, err := stargazer.LocateDir(r.RVDir)
+		if err != nil {
+			r.rv.err = err
+			return
+		}
+		r.rv.tasks, r.rv.err = stargazer.LoadDir(dir)
+	})
+	return r.rv.tasks, r.rv.err
+}
+
+func (r *Real) rvTask(id string) (*stargazer.Task, error) {
+	tasks, err := r.rvTasks()
+	if err != nil {
+		return nil, err
+	}
+	return stargazer.Find(tasks, id)
+}
+
+func (r *Real) ledger() (*grv.Ledger, error) {
+	return grv.OpenLedger(grv.LedgerPath(r.Home))
+}
+
+func rvMeta(t *stargazer.Task, l *grv.Ledger) RVTaskMeta {
+	v := t.View()
+	d := t.Data()
+	budget := t.Budget().Submissions
+	return RVTaskMeta{ID: t.TaskID, Tier: t.Tier(), Difficulty: t.TruthDifficulty, Points: v.NObs,
+		Instruments: len(d.Instruments), SpanDays: d.Span(), Budget: budget,
+		Left: max(budget-l.Used(t.TaskID), 0), Passed: l.Passed(t.TaskID)}
+}
+
+// RVTasks implements Backend.
+func (r *Real) RVTasks(ctx context.Context) ([]RVTaskMeta, error) {
+	tasks, err := r.rvTasks()
+	if err != nil {
+		return nil, err
+	}
+	r.rv.mu.Lock()
+	defer r.rv.mu.Unlock()
+	l, err := r.ledger()
+	if err != nil {
+		return nil, err
+	}
+	out := make([]RVTaskMeta, len(tasks))
+	for i, t := range tasks {
+		out[i] = rvMeta(t, l)
+	}
+	return out, nil
+}
+
+// LoadRVTask implements Backend.
+func (r *Real) LoadRVTask(ctx context.Context, id string) (*RVTask, error) {
+	t, err := r.rvTask(id)
+	if err != nil {
+		return nil, err
+	}
+	r.rv.mu.Lock()
+	l, err := r.ledger()
+	r.rv.mu.Unlock()
+	if err != nil {
+		return nil, err
+	}
+	return &RVTask{Meta: rvMeta(t, l), View: t.View(), Data: t.Data(), MedianSigma: t.MedianSigma()}, nil
+}
+
+// FitRV implements Backend.
+func (r *Real) FitRV(ctx context.Context, id string, init []erv.Planet) (*RVFit, error) {
+	t, err := r.rvTask(id)
+	if err != nil {
+		return nil, err
+	}
+	return FitRVData(t.Data(), init)
+}
+
+// FitRVData refines init on d by least squares with a fitted jitter (rv.Fit), or, when init is empty, runs the automatic search (rv.SearchGP).
+func FitRVData(d *erv.Data, init []erv.Planet) (*RVFit, error) {
+	if len(init) == 0 {
+		res, gp := erv.SearchGP(d, erv.SearchOptions{})
+		if res == nil {
+			return nil, errors.New("the search returned no model")
+		}
+		return &RVFit{Planets: res.Planets, JitterMS: res.Jitter, GP: gp != nil}, nil
+	}
+	res, err := erv.Fit(d, init, erv.FitOptions{FitJitter: true, MaxE: 0.95})
+	if err != nil {
+		return nil, fmt.Errorf("fit: %w", err)
+	}
+	return &RVFit{Planets: res.Planets, JitterMS: res.Jitter}, nil
+}
+
+// SubmitRV implements Backend.
+func (r *Real) SubmitRV(ctx context.Context, id string, planets []erv.Planet, jitterMS float64) (grv.Feedback, error) {
+	t, err := r.rvTask(id)
+	if err != nil {
+		return grv.Feedback{}, err
+	}
+	r.rv.mu.Lock()
+	defer r.rv.mu.Unlock()
+	l, err := r.ledger()
+	if err != nil {
+		return grv.Feedback{}, err
+	}
+	budget := t.Budget().Submissions
+	if err := l.Check(t.TaskID, budget); err != nil {
+		return grv.Feedback{}, err
+	}
+	res := grv.Evaluate(t, planets, jitterMS)
+	if _, err := l.Add(t.TaskID, budget, res); err != nil {
+		return grv.Feedback{}, err
+	}
+	used := l.Used(t.TaskID)
+	return grv.FeedbackFor(t.TaskID, used, budget-used, res, l.Passed(t.TaskID)), nil
+}
