@@ -289,11 +289,11 @@ func sortPlanets(ps []erv.Planet) {
 	sort.SliceStable(ps, func(i, j int) bool { return ps[i].PeriodDays < ps[j].PeriodDays })
 }
 
-// The instruments' inks: the canvas gives a cell shared by several layers the highest ink, so the model curve
-// (rvInkModel) stays on top of the data.
+// The RV plots' inks: the canvas gives a cell shared by several layers the highest ink, so the data's colour
+// (one per instrument) wins over the model curve's where they meet.
 const (
 	rvInkInst  plot.Ink = 16 // instrument i draws with rvInkInst + i
-	rvInkModel plot.Ink = 40
+	rvInkModel plot.Ink = 15
 )
 
 var rvInstColors = []lipgloss.AdaptiveColor{
@@ -307,7 +307,7 @@ func rvPaint(st *Styles) func(plot.Ink, string) string {
 		switch {
 		case ink == rvInkModel:
 			return st.Selected.Render(s)
-		case ink >= rvInkInst && ink < rvInkModel:
+		case ink >= rvInkInst:
 			c := rvInstColors[int(ink-rvInkInst)%len(rvInstColors)]
 			return lipgloss.NewStyle().Foreground(c).Render(s)
 		}
@@ -359,8 +359,17 @@ func rvCharts(d *erv.Data, a *rvAnalysis, width, dataH, resH int) (data, res plo
 	if len(a.Planets) > 0 {
 		data.Layers = append(data.Layers, plot.Layer{X: ct, Y: a.CurveV, Style: plot.Connected, Ink: rvInkModel})
 	}
-	data.YTicks = plot.Ticks(ylo, yhi, max((dataH-1)/2, 1))
+	// Both charts get the data chart's label width, so that their time axes line up.
+	n = max((dataH-1)/2, 1)
+	step := plot.NiceStep(ylo, yhi, n)
+	data.YTicks = plot.Ticks(ylo, yhi, n)
+	labelW := 1
+	for _, v := range data.YTicks {
+		labelW = max(labelW, len([]rune(plot.FormatTick(v, step))))
+	}
+	data.YFormat = func(v float64) string { return fmt.Sprintf("%*s", labelW, plot.FormatTick(v, step)) }
 	res.YTicks = []float64{0}
+	res.YFormat = func(float64) string { return fmt.Sprintf("%*s", labelW, "0") }
 	return data, res
 }
 
@@ -374,7 +383,7 @@ func check(ok bool) string {
 
 // metricsLine is the dry run's verdict: the RMS against its threshold and ΔBIC/N.
 func metricsLine(m grv.ModelMetrics) string {
-	return fmt.Sprintf("rms %.2f≤%.2f %s  ΔBIC/N %+.3f %s", m.RMSMS, m.MaxRMSMS, check(m.OKRMS),
+	return fmt.Sprintf("rms %.2f≤%.2f %s  ΔBIC/N %+.2f %s", m.RMSMS, m.MaxRMSMS, check(m.OKRMS),
 		m.DeltaBICPerPoint, check(m.OKDeltaBIC))
 }
 

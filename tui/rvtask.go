@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/charmbracelet/bubbles/cursor"
 	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/textinput"
@@ -46,6 +47,7 @@ type rvTask struct {
 func newRVTask(ctx *ProgramContext) rvTask {
 	in := textinput.New()
 	in.CharLimit = 24
+	in.Cursor.SetMode(cursor.CursorStatic) // a blinking cursor would tick the program for nothing
 	return rvTask{ctx: ctx, input: in, residuals: true}
 }
 
@@ -294,11 +296,11 @@ func (v rvTask) header() string {
 	m := v.task.Meta
 	passed := ""
 	if m.Passed {
-		passed = "  " + st.OutcomeStyle("hit").Render("passed")
+		passed = " · " + st.OutcomeStyle("hit").Render("passed")
 	}
-	return st.Title.Render(" RV · "+m.ID) + st.Dim.Render(fmt.Sprintf("  %s  %d pts  %d inst  %.0f d  M★ %.2f",
+	return st.Title.Render(" RV · "+m.ID) + st.Dim.Render(fmt.Sprintf(" · %s · %d pts · %d inst · %.0f d · M★ %.2f ·",
 		m.Tier, m.Points, m.Instruments, m.SpanDays, v.task.View.MStarSun)) +
-		fmt.Sprintf("  submissions left %d/%d", m.Left, m.Budget) + passed
+		fmt.Sprintf(" left %d/%d", m.Left, m.Budget) + passed
 }
 
 func (v rvTask) dataPanel(w, h int) string {
@@ -336,7 +338,7 @@ func (v rvTask) periodogramPanel(w, h int) string {
 // planetLines renders the planet table (the cursor's cell marked, or the cell editor), the jitter and the
 // dry-run metrics, in h lines.
 func planetLines(st *Styles, planets []erv.Planet, jitter float64, m grv.ModelMetrics, row, col int, editor string, h int) []string {
-	widths := [nCols]int{9, 7, 5, 5, 5}
+	widths := [nCols]int{8, 6, 5, 4, 4}
 	heads := [nCols]string{"P d", "K m/s", "e", "ω", "M0"}
 	line := func(first string, cells [nCols]string, mark int) string {
 		var b strings.Builder
@@ -373,9 +375,9 @@ func planetLines(st *Styles, planets []erv.Planet, jitter float64, m grv.ModelMe
 	if editor != "" {
 		out = append(out, editor)
 	} else {
-		out = append(out, st.Dim.Render(fmt.Sprintf(" jitter %.2f m/s  N planets %d", jitter, len(planets))))
+		out = append(out, st.Dim.Render(fmt.Sprintf(" jitter %.2f m/s · dry run:", jitter)))
 	}
-	return append(out, " dry run  "+metricsLine(m))
+	return append(out, " "+metricsLine(m))
 }
 
 func (v rvTask) planetPanel(w, h int) string {
