@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
 """Stargazer RV starter: a generalised Lomb-Scargle periodogram of the offset-corrected velocities, and one
-circular planet at its highest peak.
+Keplerian planet at its highest peak (a grid over eccentricity, argument of periastron and phase, then a local
+pattern search; the amplitude and one offset per instrument are solved exactly at each step).
 
 Usage: solution.py TASK_DIR. Reads TASK_DIR/task.json (what `transitbench rv show TASK --json` prints: times_days,
 rvs_ms, sigmas_ms, instruments, M_star_sun, t_ref_days) and prints the planets on stdout as JSON, the format
 `transitbench rv submit --planets` accepts. Standard library only, so it runs under any python3; improve it
-(more planets, eccentric orbits, aliases, a jitter term) or replace it with your own pipeline.
+(more planets, aliases, a jitter term, a proper least-squares fit) or replace it with your own pipeline.
 """
 import json
 import math
@@ -25,37 +26,6 @@ def remove_offsets(t, y, w, inst):
         s[0] += wi * yi
         s[1] += wi
     return [yi - sums[k][0] / sums[k][1] for yi, k in zip(y, inst)]
-
-
-def sinusoid_fit(t, y, w, freq, t_ref):
-    """Weighted least squares of y = a cos(x) + b sin(x) + c, x = 2 pi freq (t - t_ref).
-
-    Returns (a, b, c, chi2)."""
-    sww = swc = sws = swcc = swss = swcs = swy = swyc = swys = 0.0
-    for ti, yi, wi in zip(t, y, w):
-        x = 2.0 * math.pi * freq * (ti - t_ref)
-        c, s = math.cos(x), math.sin(x)
-        sww += wi
-        swc += wi * c
-        sws += wi * s
-        swcc += wi * c * c
-        swss += wi * s * s
-        swcs += wi * c * s
-        swy += wi * yi
-        swyc += wi * yi * c
-        swys += wi * yi * s
-    m = [[swcc, swcs, swc], [swcs, swss, sws], [swc, sws, sww]]
-    v = [swyc, swys, swy]
-    sol = solve3(m, v)
-    if sol is None:
-        return 0.0, 0.0, 0.0, float("inf")
-    a, b, c = sol
-    chi2 = 0.0
-    for ti, yi, wi in zip(t, y, w):
-        x = 2.0 * math.pi * freq * (ti - t_ref)
-        r = yi - a * math.cos(x) - b * math.sin(x) - c
-        chi2 += wi * r * r
-    return a, b, c, chi2
 
 
 def solve3(m, v):
@@ -125,6 +95,81 @@ def sinusoid_fit_fast(xs, y, w, freq):
     return swyy - (a * swyc + b * swys + c * swy)
 
 
+def kepler_shape(t, t_ref, period, e, omega, m0):
+    """Unit-amplitude Keplerian velocity cos(nu + omega) + e cos(omega), M = m0 + 2 pi (t - t_ref) / P."""
+    out = []
+    ec = e * math.cos(omega)
+    f1, f2 = math.sqrt(1.0 + e), math.sqrt(1.0 - e)
+    for ti in t:
+        m = (m0 + 2.0 * math.pi * (ti - t_ref) / period) % (2.0 * math.pi)
+        ea = m + e * math.sin(m) if e < 0.8 else math.pi
+        for _ in range(30):
+            step = (ea - e * math.sin(ea) - m) / (1.0 - e * math.cos(ea))
+            ea -= step
+            if abs(step) < 1e-10:
+                break
+        nu = 2.0 * math.atan2(f1 * math.sin(ea / 2.0), f2 * math.cos(ea / 2.0))
+        out.append(math.cos(nu + omega) + ec)
+    return out
+
+
+def amplitude_fit(f, y, w, inst):
+    """Best K >= 0 and offsets for y = K f + gamma_instrument: returns (K, chi2)."""
+    groups = {}
+    for i, k in enumerate(inst):
+        groups.setdefault(k, []).append(i)
+    sfy = sff = syy = 0.0
+    for idx in groups.values():
+        sw = sum(w[i] for i in idx)
+        fm = sum(w[i] * f[i] for i in idx) / sw
+        ym = sum(w[i] * y[i] for i in idx) / sw
+        for i in idx:
+            fi, yi = f[i] - fm, y[i] - ym
+            sfy += w[i] * fi * yi
+            sff += w[i] * fi * fi
+            syy += w[i] * yi * yi
+    if sff <= 0:
+        return 0.0, syy
+    k = max(sfy / sff, 0.0)
+    return k, syy - 2 * k * sfy + k * k * sff
+
+
+def keplerian_fit(t, y, w, inst, t_ref, period):
+    """One Keplerian near period: coarse grid over (e, omega, M0), then a pattern search over (P, e, omega, M0)."""
+    def chi2_of(p):
+        per, e, om, m0 = p
+        if not (0.0 <= e < 0.9) or per <= 0:
+            return float("inf"), 0.0
+        k, c = amplitude_fit(kepler_shape(t, t_ref, per, e, om, m0), y, w, inst)
+        return c, k
+    best, best_c = None, float("inf")
+    for e in (0.0, 0.15, 0.3, 0.45, 0.6):
+        for om in [i * math.pi / 4 for i in range(8 if e > 0 else 1)]:
+            for j in range(16):
+                p = (period, e, om, j * math.pi / 8)
+                c, _ = chi2_of(p)
+                if c < best_c:
+                    best, best_c = p, c
+    span = max(t) - min(t)
+    steps = [period * period / span / 4.0, 0.05, 0.4, 0.4]
+    for _ in range(40):
+        moved = False
+        for i in range(4):
+            for sign in (1.0, -1.0):
+                p = list(best)
+                p[i] += sign * steps[i]
+                c, _ = chi2_of(p)
+                if c < best_c:
+                    best, best_c, moved = tuple(p), c, True
+        if not moved:
+            steps = [s / 2.0 for s in steps]
+            if steps[1] < 1e-3:
+                break
+    _, k = chi2_of(best)
+    per, e, om, m0 = best
+    return {"P_days": per, "K_ms": k, "e": e, "omega_rad": om % (2.0 * math.pi), "M0_rad": m0 % (2.0 * math.pi)}
+
+
 def main():
     if len(sys.argv) != 2:
         sys.exit("usage: solution.py TASK_DIR")
@@ -133,13 +178,9 @@ def main():
     t, y = task["times_days"], task["rvs_ms"]
     w = [1.0 / (s * s) for s in task["sigmas_ms"]]
     t_ref = task["t_ref_days"]
-    y = remove_offsets(t, y, w, task["instruments"])
-    freq = periodogram_peak(t, y, w, t_ref)
-    a, b, _, _ = sinusoid_fit(t, y, w, freq, t_ref)
-    # Circular orbit, omega = 0: v = K cos(M), M = M0 + 2 pi (t - t_ref) / P, so a = K cos M0, b = -K sin M0.
-    k = math.hypot(a, b)
-    m0 = math.atan2(-b, a) % (2.0 * math.pi)
-    planet = {"P_days": 1.0 / freq, "K_ms": k, "e": 0.0, "omega_rad": 0.0, "M0_rad": m0}
+    resid = remove_offsets(t, y, w, task["instruments"])
+    freq = periodogram_peak(t, resid, w, t_ref)
+    planet = keplerian_fit(t, y, w, task["instruments"], t_ref, 1.0 / freq)
     print(json.dumps([planet]))
 
 
