@@ -360,7 +360,7 @@ func rvCharts(d *erv.Data, a *rvAnalysis, width, dataH, resH int) (data, res plo
 		data.Layers = append(data.Layers, plot.Layer{X: ct, Y: a.CurveV, Style: plot.Connected, Ink: rvInkModel})
 	}
 	// Both charts get the data chart's label width, so that their time axes line up.
-	n = max((dataH-1)/2, 1)
+	n = max(dataH-1, 2)
 	step := plot.NiceStep(ylo, yhi, n)
 	data.YTicks = plot.Ticks(ylo, yhi, n)
 	labelW := 1

@@ -298,7 +298,7 @@ func (v rvTask) header() string {
 	if m.Passed {
 		passed = " · " + st.OutcomeStyle("hit").Render("passed")
 	}
-	return st.Title.Render(" RV · "+m.ID) + st.Dim.Render(fmt.Sprintf(" · %s · %d pts · %d inst · %.0f d · M★ %.2f ·",
+	return st.Title.Render(" RV "+m.ID) + st.Dim.Render(fmt.Sprintf(" · %s · %d pts · %d inst · %.0f d · M★ %.2f ·",
 		m.Tier, m.Points, m.Instruments, m.SpanDays, v.task.View.MStarSun)) +
 		fmt.Sprintf(" left %d/%d", m.Left, m.Budget) + passed
 }
