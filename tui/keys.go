@@ -17,7 +17,7 @@ type KeyMap struct {
 	Dev, Grade, Cancel, Confirm, Again key.Binding
 
 	// RV track: the task browser (RV from the star browser) and the task view's planet table.
-	RV, CellLeft, CellRight, AddPlanet, DelPlanet, Fit, SearchRV, Residuals, Submit, Deny key.Binding
+	RV, Tier, Edit, CellLeft, CellRight, AddPlanet, DelPlanet, Fit, SearchRV, Residuals, Submit, Deny key.Binding
 }
 
 // DefaultKeyMap returns the default bindings.
@@ -58,13 +58,15 @@ func DefaultKeyMap() *KeyMap {
 		Again:   b("A", "grade again", "A"),
 
 		RV:        b("R", "RV tasks", "R"),
+		Tier:      b("tab", "tier", "tab"),
+		Edit:      b("enter", "edit", "enter"),
 		CellLeft:  b("←/h", "column", "left", "h"),
 		CellRight: b("→/l", "column", "right", "l"),
 		AddPlanet: b("a", "add planet at peak", "a"),
 		DelPlanet: b("x", "remove planet", "x"),
 		Fit:       b("f", "fit", "f"),
-		SearchRV:  b("F", "search anew", "F"),
-		Residuals: b("r", "data/residuals", "r"),
+		SearchRV:  b("F", "search", "F"),
+		Residuals: b("r", "data/resid", "r"),
 		Submit:    b("S", "submit", "S"),
 		Deny:      b("n", "no", "n"),
 	}
@@ -80,7 +82,7 @@ func (k *KeyMap) FullHelp() [][]key.Binding {
 		{k.Search, k.Category, k.Population, k.MES, k.Outcome, k.Sort, k.Reverse},
 		{k.PrevStar, k.NextStar, k.Panel, k.Detrended, k.Row},
 		{k.Truth, k.Peak, k.OddEven, k.Secondary},
-		{k.RV, k.Open, k.CellLeft, k.CellRight, k.AddPlanet, k.DelPlanet, k.Fit, k.SearchRV, k.Residuals, k.Submit},
+		{k.RV, k.Tier, k.Edit, k.CellLeft, k.CellRight, k.AddPlanet, k.DelPlanet, k.Fit, k.SearchRV, k.Residuals, k.Submit},
 		{k.Dev, k.Grade, k.Cancel, k.Confirm, k.Again, k.Help, k.Quit},
 	}
 }

@@ -225,12 +225,15 @@ func TestRVViewsFitTheTerminal(t *testing.T) {
 		check("confirming")
 		d.key("y")
 		check("feedback")
+		d.key("?")
+		check("full help")
+		d.key("?")
 	}
 	// At 80×24 the planet table, the dry run and the periodogram's peaks are all visible.
 	d := openRVTask(t, newFakeBackend(), 80, 24)
 	d.keys("a", "f")
 	v := d.m.View()
-	for _, want := range []string{"12.29", "rms ", "ΔBIC/N", "FAP", "inst_A", "inst_B", "left 3/3"} {
+	for _, want := range []string{"12.29", "rms ", "ΔBIC/N", "FAP", "inst_A", "inst_B", "left 3/3", "S submit", "f fit"} {
 		if !strings.Contains(v, want) {
 			t.Errorf("80×24 task view lacks %q:\n%s", want, v)
 		}

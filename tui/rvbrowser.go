@@ -113,7 +113,7 @@ func (b rvBrowser) update(msg tea.Msg) (rvBrowser, tea.Cmd) {
 		}
 	case tea.KeyMsg:
 		switch {
-		case key.Matches(msg, km.Panel):
+		case key.Matches(msg, km.Tier):
 			b.tier = cycle(rvTierChoices, b.tier)
 			b.refresh()
 		case key.Matches(msg, km.Open):
@@ -154,6 +154,5 @@ func (b rvBrowser) view() string {
 
 func (b rvBrowser) keys() help.KeyMap {
 	km := b.ctx.Keys
-	tier := key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "tier"))
-	return rvKeys{short: []key.Binding{km.Open, tier, km.Back}, km: km}
+	return rvKeys{short: []key.Binding{km.Open, km.Tier, km.Back}, km: km}
 }

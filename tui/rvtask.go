@@ -210,7 +210,7 @@ func (v rvTask) handleKey(msg tea.KeyMsg) (rvTask, tea.Cmd) {
 		v.col = max(v.col-1, 0)
 	case key.Matches(msg, km.CellRight):
 		v.col = min(v.col+1, nCols-1)
-	case key.Matches(msg, km.Open):
+	case key.Matches(msg, km.Edit):
 		if len(v.planets) == 0 {
 			return v, nil
 		}
@@ -417,12 +417,21 @@ type rvKeys struct {
 func (k rvKeys) ShortHelp() []key.Binding {
 	return append(append([]key.Binding{}, k.short...), k.km.Help, k.km.Quit)
 }
-func (k rvKeys) FullHelp() [][]key.Binding { return [][]key.Binding{k.ShortHelp()} }
+// FullHelp adds the table's cursor keys and lays the bindings out in columns of four.
+func (k rvKeys) FullHelp() [][]key.Binding {
+	all := append([]key.Binding{k.km.Up, k.km.Down, k.km.CellLeft, k.km.CellRight}, k.ShortHelp()...)
+	var cols [][]key.Binding
+	for len(all) > 0 {
+		n := min(4, len(all))
+		cols, all = append(cols, all[:n]), all[n:]
+	}
+	return cols
+}
 
 func (v rvTask) keys() help.KeyMap {
 	km := v.ctx.Keys
 	if v.confirming {
 		return rvKeys{short: []key.Binding{km.Confirm, km.Deny}, km: km}
 	}
-	return rvKeys{short: []key.Binding{km.Open, km.AddPlanet, km.DelPlanet, km.Fit, km.SearchRV, km.Residuals, km.Submit, km.Back}, km: km}
+	return rvKeys{short: []key.Binding{km.Edit, km.AddPlanet, km.DelPlanet, km.Fit, km.Submit, km.Back, km.SearchRV, km.Residuals}, km: km}
 }
