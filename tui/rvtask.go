@@ -417,6 +417,7 @@ type rvKeys struct {
 func (k rvKeys) ShortHelp() []key.Binding {
 	return append(append([]key.Binding{}, k.short...), k.km.Help, k.km.Quit)
 }
+
 // FullHelp adds the table's cursor keys and lays the bindings out in columns of four.
 func (k rvKeys) FullHelp() [][]key.Binding {
 	all := append([]key.Binding{k.km.Up, k.km.Down, k.km.CellLeft, k.km.CellRight}, k.ShortHelp()...)
