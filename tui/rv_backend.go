@@ -124,14 +124,16 @@ func (r *Real) FitRV(ctx context.Context, id string, init []erv.Planet) (*RVFit,
 	return FitRVData(t.Data(), init)
 }
 
-// FitRVData refines init on d by least squares with a fitted jitter (rv.Fit), or, when init is empty, runs the automatic search (rv.SearchGP).
+// FitRVData refines init on d by least squares with a fitted jitter (rv.Fit), or, when init is empty, runs the
+// automatic search (rv.SearchGP) and takes the jitter of greatest likelihood (rv.BestJitter).
 func FitRVData(d *erv.Data, init []erv.Planet) (*RVFit, error) {
 	if len(init) == 0 {
 		res, gp := erv.SearchGP(d, erv.SearchOptions{})
 		if res == nil {
 			return nil, errors.New("the search returned no model")
 		}
-		return &RVFit{Planets: res.Planets, JitterMS: res.Jitter, GP: gp != nil}, nil
+		// As the search baseline submits: the white jitter that maximises the likelihood of the model.
+		return &RVFit{Planets: res.Planets, JitterMS: erv.BestJitter(d, res.Planets), GP: gp != nil}, nil
 	}
 	res, err := erv.Fit(d, init, erv.FitOptions{FitJitter: true, MaxE: 0.95})
 	if err != nil {
