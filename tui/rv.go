@@ -387,8 +387,9 @@ func metricsLine(m grv.ModelMetrics) string {
 		m.DeltaBICPerPoint, check(m.OKDeltaBIC))
 }
 
-// feedbackLine phrases a submission's feedback: the verdict per criterion and the submissions left. It has
-// nothing of the truth but what Feedback carries (pass or fail and the submission's own scalars).
+// feedbackLine phrases a submission's feedback: the verdict per criterion, the fair criterion of real tasks
+// when present, and the submissions left. It has nothing of the truth but what Feedback carries (pass or fail
+// and the submission's own scalars).
 func feedbackLine(fb grv.Feedback) string {
 	b := func(p *bool) string {
 		if p == nil {
@@ -402,6 +403,9 @@ func feedbackLine(fb grv.Feedback) string {
 	}
 	s := fmt.Sprintf("submission %d: rms %s ΔBIC %s match %s count %s → %s · %d left", fb.Submission,
 		check(fb.OKRMS), check(fb.OKDeltaBIC), b(fb.OKMatch), b(fb.OKCount), verdict, fb.SubmissionsLeft)
+	if fb.OKRMSFair != nil && fb.PassedFair != nil { // real tasks: the RMS held to the published solution's own
+		s += fmt.Sprintf(" · fair rms %s passed %s", check(*fb.OKRMSFair), check(*fb.PassedFair))
+	}
 	if fb.TaskPassed && verdict != "PASSED" {
 		s += " · task passed before"
 	}

@@ -278,6 +278,11 @@ func TestFeedbackLine(t *testing.T) {
 	if got := feedbackLine(fb); got != want {
 		t.Errorf("feedbackLine = %q, want %q", got, want)
 	}
+	fb.OKRMSFair, fb.PassedFair, fb.TaskPassed = &yes, &no, false
+	want = "submission 2: rms ✓ ΔBIC ✓ match ✗ count ✓ → not passed · 1 left · fair rms ✓ passed ✗"
+	if got := feedbackLine(fb); got != want {
+		t.Errorf("feedbackLine of a real task = %q, want %q", got, want)
+	}
 }
 
 func TestAnalyseRVResidualsLoseThePeak(t *testing.T) {
