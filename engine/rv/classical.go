@@ -3,6 +3,7 @@ package rv
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"sort"
 )
 
@@ -17,6 +18,14 @@ type ClassicalOptions struct {
 	SamplesPerPeak    int     // periodogram oversampling (default 8)
 	MinLogSeparation  float64 // distinct peaks differ by at least this in ln P (default 0.08)
 	Seed              uint64  // seeds the restart perturbations
+	// EccentricKeep is the number of best candidates per step refitted from eccentric starts (default 2).
+	EccentricKeep int
+	// JointRestarts is the number of perturbed starts of the final joint refit of all planets at each step
+	// (default 4).
+	JointRestarts int
+	// Original runs the original baseline's search only: no alias or harmonic candidates, no eccentric
+	// starts and no joint refit.
+	Original bool
 }
 
 func (o *ClassicalOptions) defaults(d *Data) {
@@ -46,6 +55,12 @@ func (o *ClassicalOptions) defaults(d *Data) {
 	if o.MinLogSeparation <= 0 {
 		o.MinLogSeparation = 0.08
 	}
+	if o.EccentricKeep <= 0 {
+		o.EccentricKeep = 2
+	}
+	if o.JointRestarts <= 0 {
+		o.JointRestarts = 4
+	}
 }
 
 // NullFit returns the offsets-only model: one weighted mean per instrument, BIC with k = instruments.
@@ -62,6 +77,13 @@ func NullFit(d *Data) *FitResult {
 // perturbed starts: ln P ± 0.08, ln K ± 0.15, √e cos ω and √e sin ω ± 0.08, λ ± 0.35, all Gaussian). The best
 // candidate by BIC is kept when it lowers the BIC by more than MinBICImprovement; otherwise, or after
 // MaxPlanets planets, the search stops. No jitter is fitted.
+//
+// Unless Original is set, each step also tries, as candidates for the new planet, the aliases of the strongest
+// peak against the daily, monthly and yearly windows (1/P′ = |1/P ± 1/P_w|) and its harmonic and subharmonic
+// (2P, P/2); refits the EccentricKeep best candidates with the new planet started eccentric (e = 0.3 at
+// ω = 0, π/2, π, 3π/2, the phase λ kept), since a circular start can settle in the wrong eccentricity basin; and
+// refits the chosen model with all planets perturbed together from JointRestarts starts, so that planets found
+// earlier can move once a later one is in the model. The acceptance rule (ΔBIC > MinBICImprovement) is the same.
 func Classical(d *Data, opt ClassicalOptions) *FitResult {
 	opt.defaults(d)
 	rng := rand.New(rand.NewPCG(opt.Seed, 0x5eed))
@@ -69,24 +91,127 @@ func Classical(d *Data, opt ClassicalOptions) *FitResult {
 	freq := FrequencyGrid(d.Span(), opt.MinPeriodDays, opt.MaxPeriodDays, opt.SamplesPerPeak)
 	power := make([]float64, len(freq))
 	fo := FitOptions{MinPeriodDays: opt.MinPeriodDays, MaxPeriodDays: opt.MaxPeriodDays}
+	inBounds := func(p float64) bool { return p >= opt.MinPeriodDays && p <= opt.MaxPeriodDays }
 	for range opt.MaxPlanets {
 		power = GLS(power, d.Times, current.Residuals, d.Sigmas, freq)
 		peaks := topPowers(freq, power, opt.PeakBranch, opt.MinLogSeparation)
-		var best *FitResult
+		if len(peaks) == 0 {
+			break
+		}
+		cands := make([]float64, 0, 16)
 		for _, pk := range peaks {
-			k, m0 := CircularStart(d, current.Residuals, pk.PeriodDays)
-			init := append(append([]Planet(nil), current.Planets...), Planet{PeriodDays: pk.PeriodDays, KMS: math.Max(k, 0.05), M0Rad: m0})
-			fit := multiStart(d, init, opt.Restarts, rng, fo)
-			if fit != nil && (best == nil || fit.BIC < best.BIC) {
+			cands = append(cands, pk.PeriodDays)
+		}
+		if !opt.Original {
+			top := peaks[0].PeriodDays
+			var extra []float64
+			for _, w := range aliasWindowsDays {
+				for _, sg := range []float64{-1, 1} {
+					if f := 1/top + sg/w; f > 0 {
+						extra = append(extra, 1/f)
+					}
+				}
+			}
+			extra = append(extra, 2*top, top/2)
+			cands = distinctPeriods(append(cands, extra...), func(p float64) bool { return true }, d.Span())
+			cands = slices.DeleteFunc(cands, func(p float64) bool { return !inBounds(p) })
+		}
+		type cand struct {
+			fit  *FitResult
+			init []Planet
+		}
+		var tried []cand
+		for _, p := range cands {
+			k, m0 := CircularStart(d, current.Residuals, p)
+			init := append(append([]Planet(nil), current.Planets...), Planet{PeriodDays: p, KMS: math.Max(k, 0.05), M0Rad: m0})
+			if fit := multiStart(d, init, opt.Restarts, rng, fo); fit != nil {
+				tried = append(tried, cand{fit, init})
+			}
+		}
+		if len(tried) == 0 {
+			break
+		}
+		sort.SliceStable(tried, func(a, b int) bool { return tried[a].fit.BIC < tried[b].fit.BIC })
+		best := tried[0].fit
+		if !opt.Original {
+			for _, c := range tried[:min(len(tried), opt.EccentricKeep)] {
+				n := len(c.init)
+				last := c.fit.Planets[n-1]
+				lam := last.M0Rad + last.OmegaRad
+				for _, w := range []float64{0, math.Pi / 2, math.Pi, 3 * math.Pi / 2} {
+					init := append([]Planet(nil), c.fit.Planets...)
+					init[n-1] = Planet{PeriodDays: last.PeriodDays, KMS: last.KMS, E: 0.3, OmegaRad: w, M0Rad: wrap(lam - w)}
+					if fit, err := Fit(d, init, fo); err == nil && fit.BIC < best.BIC {
+						best = fit
+					}
+				}
+			}
+			if fit := multiStart(d, best.Planets, opt.JointRestarts, rng, fo); fit != nil && fit.BIC < best.BIC {
 				best = fit
 			}
 		}
-		if best == nil || current.BIC-best.BIC < opt.MinBICImprovement {
+		if current.BIC-best.BIC < opt.MinBICImprovement {
 			break
 		}
 		current = best
 	}
+	if !opt.Original {
+		current = repeel(d, current, freq, opt, fo)
+	}
 	return current
+}
+
+// repeel revisits each planet of fit in turn: it computes the GLS periodogram of the data less the other
+// planets, and refits all planets with this one restarted (circular, from the weighted sinusoid fit) at each of
+// the PeakBranch strongest local peaks of that periodogram and the window aliases of the strongest. A model with
+// a lower BIC replaces fit; passes repeat, at most two, while one improves. A planet found early, before the
+// others were in the model, can so move to the peak the final residuals favour.
+func repeel(d *Data, fit *FitResult, freq []float64, opt ClassicalOptions, fo FitOptions) *FitResult {
+	if len(fit.Planets) == 0 || len(freq) == 0 {
+		return fit
+	}
+	power := make([]float64, len(freq))
+	model := make([]float64, d.Len())
+	for range 2 {
+		improved := false
+		for j := range fit.Planets {
+			others := slices.Delete(slices.Clone(fit.Planets), j, j+1)
+			ModelRV(model, d.Times, d.TRef, others)
+			resid := d.Evaluate(model, 0).Residuals
+			power = GLS(power, d.Times, resid, d.Sigmas, freq)
+			peaks := TopPeaks(freq, power, opt.PeakBranch, opt.MinLogSeparation)
+			if len(peaks) == 0 {
+				continue
+			}
+			var cands []float64
+			for _, pk := range peaks {
+				cands = append(cands, pk.PeriodDays)
+			}
+			for _, w := range aliasWindowsDays {
+				for _, sg := range []float64{-1, 1} {
+					if f := 1/peaks[0].PeriodDays + sg/w; f > 0 {
+						cands = append(cands, 1/f)
+					}
+				}
+			}
+			cands = distinctPeriods(cands, func(p float64) bool { return p >= opt.MinPeriodDays && p <= opt.MaxPeriodDays }, d.Span())
+			for _, p := range cands {
+				if math.Abs(1/p-1/fit.Planets[j].PeriodDays) < 0.25/d.Span() {
+					continue // the planet's own peak: already the fit's start
+				}
+				k, m0 := CircularStart(d, resid, p)
+				init := slices.Clone(fit.Planets)
+				init[j] = Planet{PeriodDays: p, KMS: math.Max(k, 0.05), M0Rad: m0}
+				if trial, err := Fit(d, init, fo); err == nil && trial.BIC < fit.BIC-1e-6 {
+					fit, improved = trial, true
+				}
+			}
+		}
+		if !improved {
+			break
+		}
+	}
+	return fit
 }
 
 // topPowers picks candidate periods as the original baseline did: grid points in order of decreasing power

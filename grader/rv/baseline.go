@@ -168,7 +168,8 @@ func Summarize(outcomes []TaskOutcome) map[string]*TierSummary {
 	return tiers
 }
 
-// ClassicalSolver is the original classical pipeline (erv.Classical with its default options).
+// ClassicalSolver is the classical pipeline (erv.Classical with its default options: the original search plus
+// alias candidates, eccentric starts, joint refits and a final re-peel; see erv.Classical).
 func ClassicalSolver(d *erv.Data, _ float64, seed uint64) ([]erv.Planet, float64) {
 	fit := erv.Classical(d, erv.ClassicalOptions{Seed: seed})
 	return fit.Planets, 0
