@@ -23,9 +23,11 @@ type ClassicalOptions struct {
 	// JointRestarts is the number of perturbed starts of the final joint refit of all planets at each step
 	// (default 4).
 	JointRestarts int
-	// Original runs the original baseline's search only: no alias or harmonic candidates, no eccentric
-	// starts and no joint refit.
-	Original bool
+	// Thorough adds to the original search: alias and harmonic candidates, eccentric starts, a joint refit at
+	// each step and a final re-peel (see Classical). On the 100 synthetic Stargazer tasks it passes the same
+	// tasks as the original search for about five times the CPU time: the remaining near misses sit at the
+	// least-squares optimum.
+	Thorough bool
 }
 
 func (o *ClassicalOptions) defaults(d *Data) {
@@ -78,7 +80,7 @@ func NullFit(d *Data) *FitResult {
 // candidate by BIC is kept when it lowers the BIC by more than MinBICImprovement; otherwise, or after
 // MaxPlanets planets, the search stops. No jitter is fitted.
 //
-// Unless Original is set, each step also tries, as candidates for the new planet, the aliases of the strongest
+// With Thorough set, each step also tries, as candidates for the new planet, the aliases of the strongest
 // peak against the daily, monthly and yearly windows (1/P′ = |1/P ± 1/P_w|) and its harmonic and subharmonic
 // (2P, P/2); refits the EccentricKeep best candidates with the new planet started eccentric (e = 0.3 at
 // ω = 0, π/2, π, 3π/2, the phase λ kept), since a circular start can settle in the wrong eccentricity basin; and
@@ -102,7 +104,7 @@ func Classical(d *Data, opt ClassicalOptions) *FitResult {
 		for _, pk := range peaks {
 			cands = append(cands, pk.PeriodDays)
 		}
-		if !opt.Original {
+		if opt.Thorough {
 			top := peaks[0].PeriodDays
 			var extra []float64
 			for _, w := range aliasWindowsDays {
@@ -133,7 +135,7 @@ func Classical(d *Data, opt ClassicalOptions) *FitResult {
 		}
 		sort.SliceStable(tried, func(a, b int) bool { return tried[a].fit.BIC < tried[b].fit.BIC })
 		best := tried[0].fit
-		if !opt.Original {
+		if opt.Thorough {
 			for _, c := range tried[:min(len(tried), opt.EccentricKeep)] {
 				n := len(c.init)
 				last := c.fit.Planets[n-1]
@@ -155,7 +157,7 @@ func Classical(d *Data, opt ClassicalOptions) *FitResult {
 		}
 		current = best
 	}
-	if !opt.Original {
+	if opt.Thorough {
 		current = repeel(d, current, freq, opt, fo)
 	}
 	return current

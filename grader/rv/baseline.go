@@ -168,10 +168,16 @@ func Summarize(outcomes []TaskOutcome) map[string]*TierSummary {
 	return tiers
 }
 
-// ClassicalSolver is the classical pipeline (erv.Classical with its default options: the original search plus
-// alias candidates, eccentric starts, joint refits and a final re-peel; see erv.Classical).
+// ClassicalSolver is the original classical pipeline (erv.Classical with its default options).
 func ClassicalSolver(d *erv.Data, _ float64, seed uint64) ([]erv.Planet, float64) {
 	fit := erv.Classical(d, erv.ClassicalOptions{Seed: seed})
+	return fit.Planets, 0
+}
+
+// ClassicalThoroughSolver is the classical pipeline with erv.ClassicalOptions.Thorough: alias and harmonic
+// candidates, eccentric starts, joint refits and a final re-peel, under the same acceptance rule.
+func ClassicalThoroughSolver(d *erv.Data, _ float64, seed uint64) ([]erv.Planet, float64) {
+	fit := erv.Classical(d, erv.ClassicalOptions{Seed: seed, Thorough: true})
 	return fit.Planets, 0
 }
 
