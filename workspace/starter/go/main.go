@@ -169,12 +169,16 @@ type peak struct{ period, t0, duration, depth, snr float64 }
 // series is a light curve prepared for folding: times from the first cadence, inverse-variance weights, and
 // weighted flux about the weighted mean, so that a box's depth follows from two sums.
 type series struct {
-	t0     float64
-	tt, w  []float64
-	wy     []float64
-	sw     float64
-	bw, by []float64 // phase-bin scratch
+	t0    float64
+	tt, w []float64
+	wy    []float64
+	sw    float64
+	bins  []bin // phase-bin scratch
 }
+
+// bin holds the sums of one phase bin: weights and weighted flux, side by side so one update touches one
+// cache line.
+type bin struct{ w, wy float64 }
 
 func newSeries(t, y, dy []float64, pmax float64) *series {
 	s := &series{t0: t[0], tt: make([]float64, len(t)), w: make([]float64, len(t)), wy: make([]float64, len(t))}
@@ -190,7 +194,7 @@ func newSeries(t, y, dy []float64, pmax float64) *series {
 		s.tt[i] = t[i] - t[0]
 	}
 	maxBins := int(math.Ceil(pmax/(shortestDuration(pmax)/4))) + 1
-	s.bw, s.by = make([]float64, 2*maxBins), make([]float64, 2*maxBins)
+	s.bins = make([]bin, 2*maxBins)
 	return s
 }
 
@@ -214,13 +218,15 @@ func binPairs(t, y, dy []float64) (bt, by, bdy []float64) {
 }
 
 // scan returns the best box (snr objective) at period p.
+//
+// With W the total weight, w the weight and s = Σ w·(y − ȳ) the weighted flux of the cadences in a box, the
+// depth is −s·W / (w·(W − w)) and its SNR² = s²·W / (w·(W − w)) (astropy's depth / depth_err), so boxes are
+// ranked by s² / (w·(W − w)) among those with s < 0 (dips), and only the best is turned into depth and SNR.
 func (s *series) scan(p float64) peak {
 	dmin := shortestDuration(p)
 	nb := int(math.Ceil(p / (dmin / 4)))
-	bw, by := s.bw, s.by
-	for i := 0; i < nb; i++ {
-		bw[i], by[i] = 0, 0
-	}
+	bins := s.bins[:2*nb]
+	clear(bins[:nb])
 	inv := 1 / p
 	fnb := float64(nb)
 	for i, x := range s.tt {
@@ -229,12 +235,14 @@ func (s *series) scan(p float64) peak {
 		if k >= nb {
 			k = nb - 1
 		}
-		bw[k] += s.w[i]
-		by[k] += s.wy[i]
+		b := &bins[k]
+		b.w += s.w[i]
+		b.wy += s.wy[i]
 	}
-	copy(bw[nb:2*nb], bw[:nb])
-	copy(by[nb:2*nb], by[:nb])
+	copy(bins[nb:], bins[:nb])
+	sw := s.sw
 	var best peak
+	var bestQ float64
 	for _, d := range durations {
 		if d > 0.25*p {
 			break
@@ -245,22 +253,28 @@ func (s *series) scan(p float64) peak {
 		m := max(1, int(math.Round(d/(p/fnb))))
 		var win, wyin float64
 		for k := 0; k < m; k++ {
-			win += bw[k]
-			wyin += by[k]
+			win += bins[k].w
+			wyin += bins[k].wy
 		}
+		bestJ := -1
 		for j := 0; j < nb; j++ {
-			if win > 0 && win < s.sw {
-				// In-transit mean minus out-of-transit mean, relative to the overall weighted mean.
-				depth := -wyin/(s.sw-win) - wyin/win
-				if depth > 0 {
-					snr := depth * math.Sqrt(win*(s.sw-win)/s.sw)
-					if snr > best.snr {
-						best = peak{period: p, t0: s.t0 + (float64(j)+float64(m)/2)*p/fnb, duration: d, depth: depth, snr: snr}
-					}
+			if wyin < 0 && win > 0 && win < sw {
+				if q := wyin * wyin / (win * (sw - win)); q > bestQ {
+					bestQ, bestJ = q, j
 				}
 			}
-			win += bw[j+m] - bw[j]
-			wyin += by[j+m] - by[j]
+			win += bins[j+m].w - bins[j].w
+			wyin += bins[j+m].wy - bins[j].wy
+		}
+		if bestJ >= 0 {
+			win, wyin = 0, 0
+			for k := bestJ; k < bestJ+m; k++ {
+				win += bins[k].w
+				wyin += bins[k].wy
+			}
+			depth := -wyin * sw / (win * (sw - win))
+			best = peak{period: p, t0: s.t0 + (float64(bestJ)+float64(m)/2)*p/fnb, duration: d, depth: depth,
+				snr: math.Sqrt(bestQ * sw)}
 		}
 	}
 	return best
