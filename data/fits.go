@@ -14,6 +14,7 @@ import (
 	"github.com/astrogo/fitsio"
 
 	"transitbench/engine/lc"
+	"transitbench/engine/noise"
 )
 
 // KeplerHeader holds the facts of one Kepler light-curve file that a caller needs beside the light curve:
@@ -203,7 +204,7 @@ func medianFlux(c *lc.LightCurve) float64 {
 			}
 		}
 	}
-	return median(v)
+	return noise.Median(v)
 }
 
 // cardFloat returns a numeric header card's value, or NaN when the card is missing or not a number.

@@ -6,13 +6,12 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"math/bits"
 	"os"
-	"slices"
 	"sort"
 	"strings"
 
 	"transitbench/engine/lc"
+	"transitbench/engine/noise"
 )
 
 // Errors the readers wrap; test for them with errors.Is.
@@ -208,68 +207,9 @@ func RobustScatter(flux []float64) float64 {
 	if len(d) == 0 {
 		return math.NaN()
 	}
-	med := median(d)
+	med := noise.Median(d)
 	for i := range d {
 		d[i] = math.Abs(d[i] - med)
 	}
-	return 1.4826 * median(d) / math.Sqrt2
-}
-
-// median returns the median of x (the mean of the two middle values for an even length), reordering x. It
-// returns NaN for an empty slice. x must not hold NaN. It runs in linear expected time (quickselect), falling
-// back to sorting the remaining range when partitioning goes badly.
-func median(x []float64) float64 {
-	n := len(x)
-	if n == 0 {
-		return math.NaN()
-	}
-	k := n / 2
-	selectKth(x, k)
-	m := x[k]
-	if n%2 == 1 {
-		return m
-	}
-	lo := x[0]
-	for _, v := range x[1:k] {
-		lo = max(lo, v)
-	}
-	return 0.5 * (lo + m)
-}
-
-// selectKth reorders x so that x[k] is the value a sort would put there, with no larger value before it and
-// no smaller one after it.
-func selectKth(x []float64, k int) {
-	lo, hi := 0, len(x)-1
-	for budget := 2 * bits.Len(uint(len(x))); hi > lo; budget-- {
-		if budget == 0 {
-			slices.Sort(x[lo : hi+1])
-			return
-		}
-		// Median-of-three pivot, then Hoare partition.
-		mid := lo + (hi-lo)/2
-		a, b, c := x[lo], x[mid], x[hi]
-		pivot := max(min(a, b), min(max(a, b), c))
-		i, j := lo, hi
-		for i <= j {
-			for x[i] < pivot {
-				i++
-			}
-			for x[j] > pivot {
-				j--
-			}
-			if i <= j {
-				x[i], x[j] = x[j], x[i]
-				i++
-				j--
-			}
-		}
-		switch {
-		case k <= j:
-			hi = j
-		case k >= i:
-			lo = i
-		default:
-			return // j < k < i: x[k] equals the pivot and sits between the parts
-		}
-	}
+	return 1.4826 * noise.Median(d) / math.Sqrt2
 }

@@ -4,6 +4,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"transitbench/engine/noise"
 )
 
 // meter measures noise on a star's planet-free flux the way SPEC A4 defines MES: the flux is detrended as
@@ -60,7 +61,7 @@ func (m *meter) init() {
 		for i := range d {
 			d[i] = m.t[i+1] - m.t[i]
 		}
-		m.cad = medianSelect(d)
+		m.cad = noise.Median(d)
 	}
 }
 
@@ -88,7 +89,7 @@ func (m *meter) sigmaDOf(tv, fv []float64, durationDays float64) float64 {
 	span := (float64(nw) - 0.5) * c
 	need := (nw + 1) / 2
 	w := append(m.work[:0], fv...)
-	med := medianSelect(w)
+	med := noise.Median(w)
 	cum := append(m.work[:0], 0)
 	for i, f := range fv {
 		cum = append(cum, cum[i]+(f-med))
@@ -106,11 +107,11 @@ func (m *meter) sigmaDOf(tv, fv []float64, durationDays float64) float64 {
 	if len(means) < 10 {
 		return math.NaN()
 	}
-	mm := medianSelect(means)
+	mm := noise.Median(means)
 	for i := range means {
 		means[i] = math.Abs(means[i] - mm)
 	}
-	return madToSigma * medianSelect(means)
+	return madToSigma * noise.Median(means)
 }
 
 // cdppTable returns CDPP at 3, 6 and 12 h in ppm (engine/noise.CDPP, σ_D(h) × 10⁶), rounded to 0.1 ppm, keyed

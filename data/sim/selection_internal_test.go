@@ -5,30 +5,8 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+	"transitbench/engine/noise"
 )
-
-// TestMedianSelectMatchesSort checks that selection gives bit-identical medians to sorting, on random data
-// with ties, for even and odd lengths.
-func TestMedianSelectMatchesSort(t *testing.T) {
-	r := rand.New(rand.NewPCG(1, 2))
-	for trial := range 500 {
-		n := 1 + r.IntN(300)
-		x := make([]float64, n)
-		for i := range x {
-			x[i] = float64(r.IntN(50)) + r.NormFloat64()*float64(trial%2) // ties on even trials
-		}
-		s := slices.Clone(x)
-		slices.Sort(s)
-		want := median(s)
-		if got := medianSelect(slices.Clone(x)); got != want {
-			t.Fatalf("trial %d (n=%d): medianSelect = %v, sorted median = %v", trial, n, got, want)
-		}
-		k := r.IntN(n)
-		if got := selectKth(slices.Clone(x), k); got != s[k] {
-			t.Fatalf("trial %d: selectKth(%d) = %v, want %v", trial, k, got, s[k])
-		}
-	}
-}
 
 // TestSortedWindowMatchesBiweightLocation checks the sliding window's median, MAD and biweight location
 // against biweightLocation's selection-based ones on random windows with outliers: the MAD is identical and
@@ -71,12 +49,12 @@ func TestSortedWindowMatchesBiweightLocation(t *testing.T) {
 // biweightLocation is the reference the sliding window is checked against: the biweight location and MAD of x
 // (reordered) by selection.
 func biweightLocation(x []float64, dev *[]float64) (loc, mad float64) {
-	med := medianSelect(x)
+	med := noise.Median(x)
 	d := (*dev)[:0]
 	for _, v := range x {
 		d = append(d, math.Abs(v-med))
 	}
-	mad = medianSelect(d)
+	mad = noise.Median(d)
 	*dev = d
 	return biweightIterate(x, med, mad), mad
 }

@@ -2,6 +2,7 @@ package noise
 
 import (
 	"math"
+	"math/bits"
 	"slices"
 )
 
@@ -117,10 +118,15 @@ func median(x []float64) float64 {
 }
 
 // nth reorders x so that x[k] is the value a sort would put there, every x[:k] ≤ x[k] ≤ every x[k+1:], and
-// returns it (Hoare's selection with a median-of-three pivot).
+// returns it (Hoare's selection with a median-of-three pivot). After 2·log₂ n rounds without finishing, which
+// only adversarial orderings cause, it sorts what is left, so the worst case is O(n log n). x must not hold NaN.
 func nth(x []float64, k int) float64 {
 	lo, hi := 0, len(x)-1
-	for hi > lo {
+	for budget := 2 * bits.Len(uint(len(x))); hi > lo; budget-- {
+		if budget == 0 {
+			slices.Sort(x[lo : hi+1])
+			return x[k]
+		}
 		mid := lo + (hi-lo)/2
 		if x[mid] < x[lo] {
 			x[mid], x[lo] = x[lo], x[mid]
