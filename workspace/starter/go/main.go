@@ -26,6 +26,7 @@ const (
 	// 0.5): a transit smeared that much still stands out in a wider box; the refinement (oversampling 4)
 	// recovers its full depth.
 	coarseOversampling = 0.5
+	coarseBin          = 3 // cadences averaged for the coarse search
 	refineCandidates   = 10
 	snrThreshold       = 8.0
 	maxDepth           = 0.03
@@ -198,21 +199,21 @@ func newSeries(t, y, dy []float64, pmax float64) *series {
 	return s
 }
 
-// binPairs averages consecutive cadences two by two (weights add, flux is weight-averaged), halving the work
-// of the coarse search; the shortest searched duration is two cadences, so no transit is lost.
-func binPairs(t, y, dy []float64) (bt, by, bdy []float64) {
-	for i := 0; i < len(t); i += 2 {
-		if i+1 == len(t) || t[i+1]-t[i] > 1.5*0.0204336 {
-			bt, by, bdy = append(bt, t[i]), append(by, y[i]), append(bdy, dy[i])
-			if i+1 < len(t) {
-				i-- // the next cadence starts a new pair
-			}
-			continue
+// binCadences averages runs of up to n consecutive cadences (weights add, flux is weight-averaged), cutting the
+// work of the coarse search n-fold; a run never spans a gap.
+func binCadences(t, y, dy []float64, n int) (bt, by, bdy []float64) {
+	for i := 0; i < len(t); {
+		j := i + 1
+		for j < len(t) && j-i < n && t[j]-t[j-1] < 1.5*0.0204336 {
+			j++
 		}
-		w1, w2 := 1/(dy[i]*dy[i]), 1/(dy[i+1]*dy[i+1])
-		bt = append(bt, (t[i]+t[i+1])/2)
-		by = append(by, (w1*y[i]+w2*y[i+1])/(w1+w2))
-		bdy = append(bdy, 1/math.Sqrt(w1+w2))
+		var sw, swt, swy float64
+		for k := i; k < j; k++ {
+			w := 1 / (dy[k] * dy[k])
+			sw, swt, swy = sw+w, swt+w*t[k], swy+w*y[k]
+		}
+		bt, by, bdy = append(bt, swt/sw), append(by, swy/sw), append(bdy, 1/math.Sqrt(sw))
+		i = j
 	}
 	return bt, by, bdy
 }
@@ -227,14 +228,12 @@ func (s *series) scan(p float64) peak {
 	nb := int(math.Ceil(p / (dmin / 4)))
 	bins := s.bins[:2*nb]
 	clear(bins[:nb])
-	inv := 1 / p
+	// The phase fraction of a cadence is taken in 32-bit fixed point: u = ⌊x·2³²/p⌋ keeps its low 32 bits, the
+	// fraction times 2³², and the bin is (u·nb) >> 32, always below nb.
+	scale, unb := 0x1p32/p, uint64(nb)
 	fnb := float64(nb)
 	for i, x := range s.tt {
-		ph := x * inv
-		k := int((ph - float64(int(ph))) * fnb)
-		if k >= nb {
-			k = nb - 1
-		}
+		k := int((uint64(uint32(int64(x*scale))) * unb) >> 32)
 		b := &bins[k]
 		b.w += s.w[i]
 		b.wy += s.wy[i]
@@ -288,12 +287,12 @@ func step(p, span, oversampling float64) float64 {
 
 // search runs BLS with the snr objective (depth / its 1σ uncertainty, as astropy's BoxLeastSquares defines it)
 // from minPeriodDays to a third of the span, coarse to fine: a coarse pass (coarseOversampling) over the light curve
-// binned by pairs of cadences finds the strongest candidate periods, and each is refined on the full light curve
+// binned by coarseBin cadences finds the strongest candidate periods, and each is refined on the full light curve
 // with oversampling 4 around it.
 func search(t, y, dy []float64) (peak, bool) {
 	span := t[len(t)-1] - t[0]
 	pmax := span / 3
-	bt, by, bdy := binPairs(t, y, dy)
+	bt, by, bdy := binCadences(t, y, dy, coarseBin)
 	coarse := newSeries(bt, by, bdy, pmax)
 	type trial struct{ p, snr float64 }
 	var trials []trial

@@ -14,6 +14,7 @@ QUALITY_MASK = 1 | 2 | 4 | 8 | 32 | 256 | 16384 | 65536 | 1048576  # lightkurve'
 WINDOW_DAYS = 1.0        # running-median detrending window
 MIN_PERIOD_DAYS = 0.5
 COARSE_OVERSAMPLING = 0.5  # coarse period grid: midtime drift over the span <= 2 shortest durations
+COARSE_BIN = 3             # cadences averaged for the coarse search
 REFINE_CANDIDATES = 10     # strongest coarse periods refined with oversampling 4
 SNR_THRESHOLD = 8.0
 MAX_DEPTH = 0.03
@@ -46,19 +47,20 @@ def shortest_duration(p):
     return max(DURATIONS[0], 0.5 * 0.54 * (p / 365.25) ** (1 / 3))
 
 
-def bin_pairs(t, y, dy):
-    """Average consecutive cadences two by two (weights add), halving the coarse search's work."""
-    i, bt, by, bdy = 0, [], [], []
+def bin_cadences(t, y, dy, n):
+    """Average runs of up to n consecutive cadences (weights add), never across a gap: the coarse search's data."""
+    bt, by, bdy = [], [], []
+    i = 0
     while i < t.size:
-        if i + 1 < t.size and t[i + 1] - t[i] <= 1.5 * 0.0204336:
-            w1, w2 = 1 / dy[i] ** 2, 1 / dy[i + 1] ** 2
-            bt.append((t[i] + t[i + 1]) / 2)
-            by.append((w1 * y[i] + w2 * y[i + 1]) / (w1 + w2))
-            bdy.append(1 / np.sqrt(w1 + w2))
-            i += 2
-        else:
-            bt.append(t[i]); by.append(y[i]); bdy.append(dy[i])
-            i += 1
+        j = i + 1
+        while j < t.size and j - i < n and t[j] - t[j - 1] < 1.5 * 0.0204336:
+            j += 1
+        w = 1 / dy[i:j] ** 2
+        sw = w.sum()
+        bt.append(np.sum(w * t[i:j]) / sw)
+        by.append(np.sum(w * y[i:j]) / sw)
+        bdy.append(1 / np.sqrt(sw))
+        i = j
     return np.array(bt), np.array(by), np.array(bdy)
 
 
@@ -109,11 +111,11 @@ def step(p, span, oversampling):
 
 
 def search(t, y, dy):
-    """Coarse to fine: a coarse pass over the pair-binned light curve finds the strongest periods, each refined
+    """Coarse to fine: a coarse pass over the light curve binned by COARSE_BIN cadences finds the strongest periods, each refined
     on the full light curve. Returns (snr, (period, t0, duration, depth)) or (0, None)."""
     span = t[-1] - t[0]
     pmax = span / 3
-    coarse = Series(*bin_pairs(t, y, dy))
+    coarse = Series(*bin_cadences(t, y, dy, COARSE_BIN))
     periods, snrs = [], []
     p = MIN_PERIOD_DAYS
     while p <= pmax:
