@@ -6,9 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"transitbench/data"
 	"transitbench/grader/store"
-	"transitbench/workspace"
 )
 
 func init() { register(newFailingCmd) }
@@ -31,11 +29,7 @@ candidates on, across all runs in the results database: where a maintainer looks
 			if limit <= 0 {
 				return usageErrorf("--limit must be positive")
 			}
-			home, err := data.Home()
-			if err != nil {
-				return err
-			}
-			st, err := workspace.OpenStore(home)
+			st, err := openResults()
 			if err != nil {
 				return err
 			}

@@ -145,6 +145,46 @@ func (f *runFlags) options(home string) (workspace.RunOptions, error) {
 		Limits: sandbox.Limits{WallTime: secondsDuration(f.timeout)}}, nil
 }
 
+// runStart is what dev, grade and mini run share once their flags are checked: the workspace, the run options
+// with set-build progress, a context cancelled by Ctrl-C, and the channel that shows the run's progress.
+type runStart struct {
+	ws     *workspace.Workspace
+	opt    workspace.RunOptions
+	ctx    context.Context
+	stop   context.CancelFunc
+	events chan workspace.Event
+	wait   func() // closes events and waits for the display; call once the run has returned
+}
+
+// start resolves the data directory and the workspace and sets up a run's options, cancellation and progress.
+func (f *runFlags) start(cmd *cobra.Command) (*runStart, error) {
+	home, err := data.Home()
+	if err != nil {
+		return nil, err
+	}
+	opt, err := f.options(home)
+	if err != nil {
+		return nil, err
+	}
+	ws, err := openWorkspace(cmd, f.workspace, home)
+	if err != nil {
+		return nil, err
+	}
+	opt.SetProgress = newProgressPrinter(cmd.ErrOrStderr(), "building").update
+	ctx, stop := interruptible(cmd)
+	events, wait := runEvents(cmd.ErrOrStderr())
+	return &runStart{ws: ws, opt: opt, ctx: ctx, stop: stop, events: events, wait: wait}, nil
+}
+
+// openResults opens the results store of the data directory.
+func openResults() (*store.Store, error) {
+	home, err := data.Home()
+	if err != nil {
+		return nil, err
+	}
+	return workspace.OpenStore(home)
+}
+
 // interruptible returns a context cancelled by Ctrl-C or SIGTERM.
 func interruptible(cmd *cobra.Command) (context.Context, context.CancelFunc) {
 	return signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
@@ -194,29 +234,17 @@ An interrupted run (Ctrl-C) keeps its finished stars; running dev again with the
 			if limit < 0 {
 				return usageErrorf("--limit must be positive")
 			}
-			home, err := data.Home()
+			r, err := rf.start(cmd)
 			if err != nil {
 				return err
 			}
-			opt, err := rf.options(home)
-			if err != nil {
-				return err
-			}
-			opt.Limit, opt.Fresh = limit, fresh
+			defer r.stop()
+			r.opt.Limit, r.opt.Fresh = limit, fresh
 			if stars != "" {
-				opt.Stars = strings.Split(stars, ",")
+				r.opt.Stars = strings.Split(stars, ",")
 			}
-			ws, err := openWorkspace(cmd, rf.workspace, home)
-			if err != nil {
-				return err
-			}
-			build := newProgressPrinter(cmd.ErrOrStderr(), "building")
-			opt.SetProgress = build.update
-			ctx, stop := interruptible(cmd)
-			defer stop()
-			events, wait := runEvents(cmd.ErrOrStderr())
-			rep, err := ws.Dev(ctx, opt, events)
-			wait()
+			rep, err := r.ws.Dev(r.ctx, r.opt, r.events)
+			r.wait()
 			if rep != nil {
 				if wantJSON(cmd) {
 					if jerr := writeJSON(cmd.OutOrStdout(), rep); jerr != nil {
@@ -253,26 +281,14 @@ are refused under degraded sandbox isolation unless --allow-degraded.
 --json prints {"frozen", "again", "A": {…as dev --json}, "B": {…}, "dev": {…}}.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			home, err := data.Home()
+			r, err := rf.start(cmd)
 			if err != nil {
 				return err
 			}
-			opt, err := rf.options(home)
-			if err != nil {
-				return err
-			}
-			opt.Again = again
-			ws, err := openWorkspace(cmd, rf.workspace, home)
-			if err != nil {
-				return err
-			}
-			build := newProgressPrinter(cmd.ErrOrStderr(), "building")
-			opt.SetProgress = build.update
-			ctx, stop := interruptible(cmd)
-			defer stop()
-			events, wait := runEvents(cmd.ErrOrStderr())
-			rep, err := ws.Grade(ctx, opt, events)
-			wait()
+			defer r.stop()
+			r.opt.Again = again
+			rep, err := r.ws.Grade(r.ctx, r.opt, r.events)
+			r.wait()
 			if rep != nil && (err == nil || rep.A != nil) {
 				if wantJSON(cmd) {
 					if jerr := writeJSON(cmd.OutOrStdout(), rep); jerr != nil {
@@ -332,11 +348,7 @@ func newRunsCmd() *cobra.Command {
 "status", "isolation", "stars", "summary", "flags"}.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			home, err := data.Home()
-			if err != nil {
-				return err
-			}
-			st, err := workspace.OpenStore(home)
+			st, err := openResults()
 			if err != nil {
 				return err
 			}
@@ -384,11 +396,7 @@ how each matched, the runtime, the exit reason and the end of stderr.
 "isolation", "rows", "matches", "updated", "result"}.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			home, err := data.Home()
-			if err != nil {
-				return err
-			}
-			st, err := workspace.OpenStore(home)
+			st, err := openResults()
 			if err != nil {
 				return err
 			}
@@ -461,25 +469,13 @@ clip((credit − false) / 8, −1, 1).
 			if _, _, err := sets.ParseMiniTask(task); err != nil {
 				return &usageError{err}
 			}
-			home, err := data.Home()
+			r, err := rf.start(cmd)
 			if err != nil {
 				return err
 			}
-			opt, err := rf.options(home)
-			if err != nil {
-				return err
-			}
-			ws, err := openWorkspace(cmd, rf.workspace, home)
-			if err != nil {
-				return err
-			}
-			build := newProgressPrinter(cmd.ErrOrStderr(), "building")
-			opt.SetProgress = build.update
-			ctx, stop := interruptible(cmd)
-			defer stop()
-			events, wait := runEvents(cmd.ErrOrStderr())
-			res, err := ws.Mini(ctx, task, opt, events)
-			wait()
+			defer r.stop()
+			res, err := r.ws.Mini(r.ctx, task, r.opt, r.events)
+			r.wait()
 			if err != nil {
 				return err
 			}
