@@ -2,8 +2,6 @@ package transit
 
 import (
 	"math"
-
-	"transitbench/engine/lc"
 )
 
 // Binary describes an eclipsing binary on a circular orbit: star 1 (the primary, radius R1) and star 2
@@ -47,17 +45,7 @@ func (b Binary) Flux(dst, t []float64) {
 		}
 		return
 	}
-	n := b.Supersample
-	if n <= 0 {
-		n = DefaultSupersample
-	}
-	exposure := b.ExposureDays
-	if exposure <= 0 {
-		exposure = lc.CadenceDays
-	}
-	if n == 1 {
-		exposure = 0
-	}
+	n, exposure := sampling(b.Supersample, b.ExposureDays)
 	window := half + exposure/2
 	period := b.PeriodDays
 	omega := 2 * math.Pi / period

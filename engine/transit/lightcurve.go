@@ -52,17 +52,7 @@ func (p Params) Flux(dst, t []float64) {
 		}
 		return
 	}
-	n := p.Supersample
-	if n <= 0 {
-		n = DefaultSupersample
-	}
-	exposure := p.ExposureDays
-	if exposure <= 0 {
-		exposure = lc.CadenceDays
-	}
-	if n == 1 {
-		exposure = 0
-	}
+	n, exposure := sampling(p.Supersample, p.ExposureDays)
 	window := half + exposure/2
 	period := p.PeriodDays
 	omega := 2 * math.Pi / period
@@ -115,4 +105,20 @@ func (p Params) Depth() float64 {
 		return 0
 	}
 	return 1 - QuadraticFlux(p.B, p.RpRs, p.U1, p.U2)
+}
+
+// sampling resolves the exposure averaging of a light curve: the number of sub-samples (DefaultSupersample when
+// not positive) and the exposure they span (lc.CadenceDays when not positive; 0 for a single instantaneous sample).
+func sampling(supersample int, exposureDays float64) (n int, exposure float64) {
+	n, exposure = supersample, exposureDays
+	if n <= 0 {
+		n = DefaultSupersample
+	}
+	if exposure <= 0 {
+		exposure = lc.CadenceDays
+	}
+	if n == 1 {
+		exposure = 0
+	}
+	return n, exposure
 }
