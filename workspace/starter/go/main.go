@@ -226,6 +226,9 @@ func binCadences(t, y, dy []float64, n int) (bt, by, bdy []float64) {
 func (s *series) scan(p float64) peak {
 	dmin := shortestDuration(p)
 	nb := int(math.Ceil(p / (dmin / 4)))
+	if 2*nb > len(s.bins) { // a refinement step can pass a little beyond the period the scratch was sized for
+		s.bins = make([]bin, 2*nb)
+	}
 	bins := s.bins[:2*nb]
 	clear(bins[:nb])
 	// The phase fraction of a cadence is taken in 32-bit fixed point: u = ⌊x·2³²/p⌋ keeps its low 32 bits, the
