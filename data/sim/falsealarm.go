@@ -176,7 +176,9 @@ func plantFalseAlarm(spec Spec, k *Knobs, cal *calendar, nz *starNoise, fa faPla
 
 	// Detrending eats part of some signals (ramps, broad dips), and its clipping stops eating them once they
 	// stand out: measure the MES a box search sees on the detrended light curve (boxMES) and rescale the signal
-	// by target/seen until it is within 20 % of the target (at most three rounds, each step at most × 3).
+	// by target/seen until it is within 20 % of the target (at most three rounds, each step at most × 3), but
+	// never up by more than MaxRescale in all: what this meter's biweight eats (ramps at gap edges), a search
+	// with another detrending may see in full, so the planted depth stays the anchor.
 	out := make([]float64, len(f))
 	scale := 1.0
 	for round := 0; ; round++ {
@@ -191,7 +193,11 @@ func plantFalseAlarm(spec Spec, k *Knobs, cal *calendar, nz *starNoise, fa faPla
 		if !(seen > 0) || math.Abs(seen/target-1) < 0.2 {
 			return out, with
 		}
-		scale *= clamp(target/seen, 1.0/3, 3)
+		next := math.Min(scale*clamp(target/seen, 1.0/3, 3), math.Max(1, fk.MaxRescale))
+		if next == scale {
+			return out, with // already scaled up as far as MaxRescale allows
+		}
+		scale = next
 	}
 }
 

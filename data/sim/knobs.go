@@ -126,6 +126,7 @@ type FalseAlarmKnobs struct {
 	Kinds        []KindWeight // the kinds of false signal and their relative frequencies
 	MES          Range        // strength of the planted signal, as the MES a box search would give it, uniform
 	EventScatter float64      // event-to-event depth scatter: each event's depth is uniform within ±this share
+	MaxRescale   float64      // largest factor the planted signal is scaled up by to reach the drawn MES after the simulator's own detrending (≥ 1)
 
 	DesatGlitchCadences    Range // desat_glitch: dip length after each desaturation, cadences (rounded down)
 	SingleEventPeriodDays  Range // single_events: the period the three events fold at, days, log-uniform
@@ -189,7 +190,7 @@ func DefaultKnobs() *Knobs {
 			NoFinePointRate:     8,                   // same files: 33–77 cadences flagged 32768 per quarter, in short episodes
 			NoFinePointDays:     Range{0.05, 0.3},    // with NoFinePointRate, ≈ 30–60 cadences a quarter as in those files
 			OutlierRate:         0.0005,              // impulsive outliers (bit 2048)
-			SPSDRate:            1.0,                 // ≈ 1 SPSD per star-year on average (Data Release Notes: hundreds per quarter over the field's ≈ 160 k targets, concentrated on some)
+			SPSDRate:            0.5,                 // Data Release Notes: hundreds per quarter over the field's ≈ 160 k targets, concentrated on some
 			RollingBandProb:     0.3,                 // rolling band affects a minority of channels
 			RollingBandEpisodes: Range{2, 8},         // Kepler-90 Q5: rolling band flagged in a few short stretches
 			RollingBandDays:     Range{0.5, 3.0},     // rolling band follows the focal plane's thermal cycles: days
@@ -227,11 +228,11 @@ func DefaultKnobs() *Knobs {
 			RampAmp:          Range{3e-5, 6e-4},   // thermal settling after downlinks: tens to hundreds of ppm
 			RampTauDays:      Range{0.2, 1.0},     // SIMULATOR-NOTES: exponential settling over hours to days
 			RampScatter:      0.5,                 // downlinks differ in length and temperature swing
-			SPSDDepth:        Range{1e-4, 2e-3},   // assumed: drops of 0.01–0.2 % (a calibration knob)
+			SPSDDepth:        Range{3e-5, 3e-4},   // PDC corrects most SPSDs (Stumpe et al. 2012); residual steps of tens to hundreds of ppm remain
 			SPSDRecovery:     Range{0.3, 0.9},     // partial recovery (SIMULATOR-NOTES)
 			SPSDTauDays:      Range{0.1, 1.0},     // recovery over hours to a day
 			OutlierSigma:     Range{4, 20},        // clear outliers, from barely to very significant
-			NegativeOutliers: 0.2,                 // few dips: the DV light curves' noise peaks stay at box-search SNR ≈ 6–11
+			NegativeOutliers: 0.05,                // few dips: a 20σ one-cadence dip on three epochs already makes an SNR ≈ 8 box
 			RollingBandAmp:   Range{1e-5, 1.5e-4}, // low-amplitude ripples: tens of ppm
 			RollingBandDays:  Range{0.1, 1.0},     // ripple periods of hours
 		},
@@ -246,9 +247,9 @@ func DefaultKnobs() *Knobs {
 		},
 		EB: EBKnobs{
 			PeriodDays:          Range{0.25, 120},  // the catalogue's span, cut at two eclipses in a year
-			BackgroundProb:      0.5,               // with BackgroundDepth, 115 of 150 EBs counted (SPEC A2: 114 of 150)
+			BackgroundProb:      0.1,               // the catalogue's depths already carry aperture blending; ≈ 125 of 150 EBs counted (SPEC A2: 114)
 			BackgroundDepth:     Range{2e-4, 5e-3}, // planet-like depths: a super-Earth (200 ppm) to a warm Jupiter (0.5 %)
-			CompanionDilution:   Range{0.5, 1.0},   // from no third light to a companion as bright as the binary
+			CompanionDilution:   Range{0.8, 1.0},   // a little extra third light: catalogue depths are measured on Kepler apertures
 			ShapeFlatness:       3,                 // s = 4 for a well-detached binary's flat-bottomed eclipse
 			EllipsoidalPerMorph: 0.05,              // a morph-1 binary: ≈ 2.5 % ellipsoidal modulation, as W UMa light curves
 			EllipsoidalMorph:    0.5,               // Matijevič et al. 2012: above 0.5 the stars are close enough to be distorted
@@ -268,8 +269,9 @@ func DefaultKnobs() *Knobs {
 				{KindGapRamps, 1},
 				{KindRollingBand, 1},
 			},
-			MES:          Range{10, 25}, // strong enough to stand above the noise's own box-search peaks (SNR ≈ 8–12)
+			MES:          Range{4.5, 10}, // Kepler's false-alarm TCEs (MES 9–20 over 17 quarters) seen in one year: MES/√4
 			EventScatter: 0.3,
+			MaxRescale:   1.5, // ramps at gap edges vanish in a 1-d biweight but not in a running median: plant, do not inflate
 
 			DesatGlitchCadences:    Range{2, 5},      // a few cadences of pointing recovery after the wheels unload
 			SingleEventPeriodDays:  Range{40, 110},   // long periods: three events among few epochs (≤ span/3)
