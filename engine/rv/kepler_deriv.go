@@ -22,8 +22,7 @@ func (p Planet) addRVAndGrad(v []float64, g [5][]float64, t []float64, tRef floa
 	dkE, dkW := sw, cw/e
 	K := p.KMS
 	for i, ti := range t {
-		E := SolveKepler(p.M0Rad+n*(ti-tRef), e)
-		sE, cE := math.Sincos(E)
+		_, sE, cE := solveKeplerSC(p.M0Rad+n*(ti-tRef), e)
 		den := 1 - e*cE
 		cosNu := (cE - e) / den
 		sinNu := sq * sE / den

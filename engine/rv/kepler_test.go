@@ -130,3 +130,29 @@ func TestGradientAgainstDifferences(t *testing.T) {
 		}
 	}
 }
+
+// solveKeplerSC's sine and cosine are those of its E, and E solves Kepler's equation, across M and e.
+func TestSolveKeplerSinCos(t *testing.T) {
+	for _, e := range []float64{0, 1e-6, 0.1, 0.5, 0.9, 0.95, 0.999} {
+		for i := range 2001 {
+			M := -7 + 14*float64(i)/2000
+			E, s, c := solveKeplerSC(M, e)
+			ws, wc := math.Sincos(E)
+			if math.Abs(s-ws) > 1e-14 || math.Abs(c-wc) > 1e-14 {
+				t.Fatalf("e = %g, M = %g: sin, cos = %.17g, %.17g; want %.17g, %.17g", e, M, s, c, ws, wc)
+			}
+			r := math.Mod(E-e*ws-M, 2*math.Pi)
+			if r > math.Pi {
+				r -= 2 * math.Pi
+			} else if r < -math.Pi {
+				r += 2 * math.Pi
+			}
+			if math.Abs(r) > 1e-13 {
+				t.Fatalf("e = %g, M = %g: E − e sin E − M = %g", e, M, r)
+			}
+			if E2 := SolveKepler(M, e); E2 != E {
+				t.Fatalf("SolveKepler and solveKeplerSC differ: %g %g", E2, E)
+			}
+		}
+	}
+}
