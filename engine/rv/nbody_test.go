@@ -60,3 +60,53 @@ func BenchmarkNBodyStarVX(b *testing.B) {
 		NBodyStarVX(dst, times, 1, ps)
 	}
 }
+
+// The integration conserves the energy and angular momentum of a strongly interacting system (a Jupiter-mass
+// pair near 2:1 beside a third planet) to far better than the interactions change the orbits.
+func TestNBodyConservesEnergyAndAngularMomentum(t *testing.T) {
+	ps := []Orbit3D{StargazerOrbit(1, 3.2, 0.3, 0.2, 1.0, 1.3, 1.5), StargazerOrbit(1.5, 6.5, 0.1, 4.0, 2.0, 0.4, 1.4),
+		StargazerOrbit(0.5, 40, 0.4, 2.0, 0.5, 5.0, 0.9)}
+	s := newNBody(1, ps)
+	energy := func() float64 {
+		e := 0.0
+		for a := range s.gm {
+			v := s.y[6*a+3 : 6*a+6]
+			e += 0.5 * s.gm[a] * (v[0]*v[0] + v[1]*v[1] + v[2]*v[2])
+			for b := a + 1; b < len(s.gm); b++ {
+				dx, dy, dz := s.y[6*b]-s.y[6*a], s.y[6*b+1]-s.y[6*a+1], s.y[6*b+2]-s.y[6*a+2]
+				e -= s.gm[a] * s.gm[b] / math.Sqrt(dx*dx+dy*dy+dz*dz)
+			}
+		}
+		return e // G times the energy
+	}
+	angmom := func() [3]float64 {
+		var l [3]float64
+		for a := range s.gm {
+			r, v := s.y[6*a:6*a+3], s.y[6*a+3:6*a+6]
+			l[0] += s.gm[a] * (r[1]*v[2] - r[2]*v[1])
+			l[1] += s.gm[a] * (r[2]*v[0] - r[0]*v[2])
+			l[2] += s.gm[a] * (r[0]*v[1] - r[1]*v[0])
+		}
+		return l
+	}
+	// The interaction energy sets the scale against which a wrong force would show.
+	inter := 0.0
+	for a := 1; a < len(s.gm); a++ {
+		for b := a + 1; b < len(s.gm); b++ {
+			dx, dy, dz := s.y[6*b]-s.y[6*a], s.y[6*b+1]-s.y[6*a+1], s.y[6*b+2]-s.y[6*a+2]
+			inter += s.gm[a] * s.gm[b] / math.Sqrt(dx*dx+dy*dy+dz*dz)
+		}
+	}
+	e0, l0 := energy(), angmom()
+	s.advance(300 * daySeconds)
+	e1, l1 := energy(), angmom()
+	if d := math.Abs(e1 - e0); d > 1e-6*inter {
+		t.Errorf("energy changed by %g, %g of the planets' interaction energy", d, d/inter)
+	}
+	ln := math.Sqrt(l0[0]*l0[0] + l0[1]*l0[1] + l0[2]*l0[2])
+	for c := range 3 {
+		if d := math.Abs(l1[c] - l0[c]); d > 1e-9*ln {
+			t.Errorf("angular momentum component %d changed by %g of |L|", c, d/ln)
+		}
+	}
+}
