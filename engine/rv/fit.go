@@ -140,8 +140,10 @@ type fitter struct {
 	wInst    []float64      // Σ w² per instrument
 	curves   [][]float64    // per-planet curves at the current θ
 	grads    [][5][]float64 // per-planet derivatives with respect to (ln P, ln K, h, k, λ) at the current θ
+	anom     [][]float64    // per-planet eccentric anomalies at the current θ
 	curvesT  [][]float64    // the same at a trial θ
 	gradsT   [][5][]float64
+	anomT    [][]float64
 	tmp      []float64
 	r        []float64 // weighted residuals
 	jac      []float64 // N × 5np, row-major
@@ -153,11 +155,13 @@ func newFitter(d *Data, np int, opt FitOptions) *fitter {
 	n := d.Len()
 	f := &fitter{d: d, opt: opt, np: np, w: make([]float64, n), wInst: make([]float64, len(d.Instruments)),
 		curves: make([][]float64, np), grads: make([][5][]float64, np), curvesT: make([][]float64, np),
-		gradsT: make([][5][]float64, np), tmp: make([]float64, n), r: make([]float64, n),
+		gradsT: make([][5][]float64, np), anom: make([][]float64, np), anomT: make([][]float64, np),
+		tmp: make([]float64, n), r: make([]float64, n),
 		jac: make([]float64, n*5*np), a: make([]float64, 25*np*np), g: make([]float64, 5*np),
 		dl: make([]float64, 5*np), trial: make([]float64, 5*np)}
 	for j := range np {
 		f.curves[j], f.curvesT[j] = make([]float64, n), make([]float64, n)
+		f.anom[j], f.anomT[j] = make([]float64, n), make([]float64, n)
 		for q := range 5 {
 			f.grads[j][q], f.gradsT[j][q] = make([]float64, n), make([]float64, n)
 		}
@@ -214,15 +218,20 @@ func (f *fitter) decodeAll(theta []float64) []Planet {
 	return out
 }
 
-// model writes every planet's curve and derivatives at parameters theta into curves and grads (one Kepler
-// solve per planet and point serves both: the Jacobian at an accepted step is the one computed with its curves).
-func (f *fitter) model(curves [][]float64, grads [][5][]float64, theta []float64) {
+// model writes every planet's curve, derivatives and eccentric anomalies at parameters theta into curves, grads
+// and anom (one Kepler solve per planet and point serves all three: the Jacobian at an accepted step is the one
+// computed with its curves). When from is not nil, Kepler's equation starts from its anomalies (those of the
+// current θ, which a step changes little).
+func (f *fitter) model(curves [][]float64, grads [][5][]float64, anom, from [][]float64, theta []float64) {
 	for j := range f.np {
 		c := curves[j]
 		for i := range c {
 			c[i] = 0
 		}
-		f.decode(theta[5*j:5*j+5]).addRVAndGrad(c, grads[j], f.d.Times, f.d.TRef)
+		if from != nil {
+			copy(anom[j], from[j])
+		}
+		f.decode(theta[5*j:5*j+5]).addRVAndGrad(c, grads[j], f.d.Times, f.d.TRef, anom[j], from != nil)
 	}
 }
 
@@ -298,7 +307,7 @@ func (f *fitter) jacobian() {
 // lm runs Levenberg–Marquardt from theta, leaving the best parameters in theta.
 func (f *fitter) lm(theta []float64) {
 	n, m := f.d.Len(), 5*f.np
-	f.model(f.curves, f.grads, theta)
+	f.model(f.curves, f.grads, f.anom, nil, theta)
 	chi2 := f.residuals() + f.penalty(theta)
 	lambda := 1e-3
 	rsave := make([]float64, n)
@@ -355,9 +364,10 @@ func (f *fitter) lm(theta []float64) {
 			for p := range m {
 				f.trial[p] = theta[p] - f.dl[p]
 			}
-			f.model(f.curvesT, f.gradsT, f.trial)
+			f.model(f.curvesT, f.gradsT, f.anomT, f.anom, f.trial)
 			f.curves, f.curvesT = f.curvesT, f.curves
 			f.grads, f.gradsT = f.gradsT, f.grads
+			f.anom, f.anomT = f.anomT, f.anom
 			c2 := f.residuals() + f.penalty(f.trial)
 			if c2 < chi2 && !math.IsNaN(c2) {
 				rel := (chi2 - c2) / math.Max(chi2, 1e-300)
@@ -372,6 +382,7 @@ func (f *fitter) lm(theta []float64) {
 			}
 			f.curves, f.curvesT = f.curvesT, f.curves
 			f.grads, f.gradsT = f.gradsT, f.grads
+			f.anom, f.anomT = f.anomT, f.anom
 			copy(f.r, rsave)
 			lambda *= 10
 		}

@@ -44,15 +44,17 @@ func MSinI(kMS, periodDays, e, mStarSun float64) float64 {
 // bisection whenever a Newton step leaves the bracket that holds the root, so it converges for e up to 0.999
 // and beyond; the result is accurate to about 1e-14 rad.
 func SolveKepler(M, e float64) float64 {
-	E, _, _ := solveKeplerSC(M, e)
+	E, _, _ := solveKeplerSC(M, e, -1)
 	return E
 }
 
-// solveKeplerSC is SolveKepler returning sin E and cos E as well. The Newton iteration evaluates them at each
+// solveKeplerSC is SolveKepler returning sin E and cos E as well. A start E0 in [0, 2π) (a nearby solution, such as
+// the one for the same time before a small change of the orbit) replaces Danby's start when it lies on the
+// root's side of π; a negative E0 asks for Danby's. The Newton iteration evaluates them at each
 // iterate; once a Newton step Δ falls below 1e-8 (Newton's next correction would be of order Δ², below the result's
 // accuracy) it is applied to them by angle addition to second order (error |Δ|³/6), which saves the model a
 // further sine and cosine per point.
-func solveKeplerSC(M, e float64) (E, sinE, cosE float64) {
+func solveKeplerSC(M, e, E0 float64) (E, sinE, cosE float64) {
 	M -= 2 * math.Pi * math.Floor(M/(2*math.Pi)) // faster than math.Mod; M in [0, 2π]
 	if M >= 2*math.Pi {
 		M = 0
@@ -70,6 +72,14 @@ func solveKeplerSC(M, e float64) (E, sinE, cosE float64) {
 	E = M + 0.85*e
 	if E > math.Pi {
 		E = math.Pi
+	}
+	if E0 >= 0 {
+		if flip {
+			E0 = 2*math.Pi - E0
+		}
+		if E0 > 0 && E0 < math.Pi {
+			E = E0
+		}
 	}
 	s, c := math.Sincos(E)
 	for range 100 {
@@ -114,7 +124,7 @@ func (p Planet) AddRV(dst, t []float64, tRef float64) {
 	sq := math.Sqrt(1 - e*e)
 	ecw := e * cw
 	for i, ti := range t {
-		_, sE, cE := solveKeplerSC(p.M0Rad+n*(ti-tRef), e)
+		_, sE, cE := solveKeplerSC(p.M0Rad+n*(ti-tRef), e, -1)
 		den := 1 - e*cE
 		cosNu := (cE - e) / den
 		sinNu := sq * sE / den
