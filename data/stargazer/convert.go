@@ -18,9 +18,10 @@ import (
 // with γ the instrument plus systemic velocity. The N-body RV is recomputed by integrating the stored
 // configuration (rv.NBodyStarVX: the planets start on Jacobi Keplerian orbits at t = 0, as the original's
 // integrator was set up, and then interact). A non-interacting Keplerian stand-in (rv.JacobiStarVX) would do
-// for most tasks, but a few hold massive pairs near a mean-motion resonance (2:1, 4:3, …) whose mutual
-// perturbations reach 2–3 m/s within a task's span, several times the noise; left in, they would show as a
-// systematic residual that no Keplerian fit of the truth can absorb. A stored m_true_mjup, when present, gives
+// for most tasks, but a few hold massive pairs near a mean-motion resonance (2:1, 4:3, or two orbits of nearly
+// one period) whose mutual perturbations reach 2–3 m/s within a task's span, and 22 m/s in seed10_diff10,
+// several times the noise; left in, they would show as a systematic residual that no Keplerian fit of the truth
+// can absorb. A stored m_true_mjup, when present, gives
 // the true mass instead of m sin i / sin i.
 func (t *Task) Convert() {
 	if t.Real || t.Converted {
