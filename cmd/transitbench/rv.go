@@ -418,7 +418,11 @@ func newRVBaselineCmd() *cobra.Command {
 			"all planets at each step and a final re-peel of each planet (about 5x the CPU time); search: the classical one\n" +
 			"with alias and harmonic candidates, eccentric starts, an eccentricity prior, a false-alarm test, a rotation\n" +
 			"Gaussian process when the residuals need one, and a fitted jitter. Rates are fractions; solvable_* count the\n" +
-			"tasks whose own truth passes the gate. Progress lines go to standard error; Ctrl-C stops and reports what finished.",
+			"tasks whose own truth passes the gate. Progress lines go to standard error; Ctrl-C stops and reports what finished.\n\n" +
+			"On the 120 published tasks classical passes Easy 19/20, Medium 14/40, Hard 1/40 and Real 1/20 (the paper's\n" +
+			"classical baseline: 95 / 35 / 5 %); classical-thorough passes the same tasks, search Medium 13/40 and Real 0/20.\n" +
+			"The hard tasks left are noise-limited: a least-squares fit started at the truth fails the gate too, or passes\n" +
+			"only with planets the data do not support.",
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			solve, ok := rvSolvers[args[0]]

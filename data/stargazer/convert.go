@@ -15,24 +15,22 @@ import (
 //	l′ = (l − Ω) mod 2π, Ω′ = 0
 //	new RV = Keplerian of the converted truth (t_ref = times[0], M0 = l′ − ω) + γ + noise
 //
-// with γ the instrument plus systemic velocity. The N-body RV is replaced by non-interacting Jacobi Keplerian
-// orbits (rv.JacobiStarVX), which differ from the integration by far less than the noise over a task's span.
-// A stored m_true_mjup, when present, gives the true mass instead of m sin i / sin i.
+// with γ the instrument plus systemic velocity. The N-body RV is recomputed by integrating the stored
+// configuration (rv.NBodyStarVX: the planets start on Jacobi Keplerian orbits at t = 0, as the original's
+// integrator was set up, and then interact). A non-interacting Keplerian stand-in (rv.JacobiStarVX) would do
+// for most tasks, but a few hold massive pairs near a mean-motion resonance (2:1, 4:3, or two orbits of nearly
+// one period) whose mutual perturbations reach 2–3 m/s within a task's span, and 22 m/s in seed10_diff10,
+// several times the noise; left in, they would show as a systematic residual that no Keplerian fit of the truth
+// can absorb. A stored m_true_mjup, when present, gives
+// the true mass instead of m sin i / sin i.
 func (t *Task) Convert() {
 	if t.Real || t.Converted {
 		return
 	}
 	o := &t.Observations
 	n := len(o.TimesDays)
-	orbits := make([]rv.Orbit3D, len(t.Config.Planets))
-	for i, p := range t.Config.Planets {
-		orbits[i] = rv.StargazerOrbit(p.MSinIMJup, p.PDays, p.E, p.OmegaRad, p.OmegaNodeRad, p.LRad, p.IncRad)
-		if p.MTrueMJup != nil && *p.MTrueMJup > 0 {
-			orbits[i].MassSun = *p.MTrueMJup * rv.MJupKg / rv.MSunKg
-		}
-	}
 	old := make([]float64, n)
-	rv.JacobiStarVX(old, o.TimesDays, t.Config.Star.MStarSun, orbits)
+	storedSignal(old, o.TimesDays, t.Config.Star.MStarSun, t.Config.Planets)
 	for i := range t.Config.Planets {
 		p := &t.Config.Planets[i]
 		p.LRad = math.Mod(p.LRad-p.OmegaNodeRad, 2*math.Pi)
@@ -56,19 +54,29 @@ func (t *Task) Convert() {
 	t.Converted = true
 }
 
-// NoiseResidual returns the stored (unconverted) RVs minus the N-body stand-in of the stored configuration,
-// i.e. the noise realisation the conversion keeps. It must be called before Convert; it is the quantity SPEC
-// B1 checks (its std over √(σ_white² + σ_jitter²) is ≈ 1 without correlated noise).
+// NoiseResidual returns the stored (unconverted) RVs minus the N-body RV of the stored configuration (the
+// signal Convert removes), i.e. the noise realisation the conversion keeps. It must be called before Convert;
+// it is the quantity SPEC B1 checks (its std over √(σ_white² + σ_jitter²) is ≈ 1 without correlated noise).
 func (t *Task) NoiseResidual() []float64 {
 	o := t.Observations
-	orbits := make([]rv.Orbit3D, len(t.Config.Planets))
-	for i, p := range t.Config.Planets {
-		orbits[i] = rv.StargazerOrbit(p.MSinIMJup, p.PDays, p.E, p.OmegaRad, p.OmegaNodeRad, p.LRad, p.IncRad)
-	}
 	m := make([]float64, len(o.TimesDays))
-	rv.JacobiStarVX(m, o.TimesDays, t.Config.Star.MStarSun, orbits)
+	storedSignal(m, o.TimesDays, t.Config.Star.MStarSun, t.Config.Planets)
 	for i := range m {
 		m[i] = o.RVsMS[i] - m[i]
 	}
 	return m
+}
+
+// storedSignal sets dst to the star's x velocity (m/s) at times under the original generator's reading of
+// planets (rv.StargazerOrbit; a stored m_true_mjup, when present, gives the true mass), integrated as an
+// interacting system (rv.NBodyStarVX). The published RVs are this signal plus noise; Generate stores the same.
+func storedSignal(dst, times []float64, mStarSun float64, planets []TruthPlanet) {
+	orbits := make([]rv.Orbit3D, len(planets))
+	for i, p := range planets {
+		orbits[i] = rv.StargazerOrbit(p.MSinIMJup, p.PDays, p.E, p.OmegaRad, p.OmegaNodeRad, p.LRad, p.IncRad)
+		if p.MTrueMJup != nil && *p.MTrueMJup > 0 {
+			orbits[i].MassSun = *p.MTrueMJup * rv.MJupKg / rv.MSunKg
+		}
+	}
+	rv.NBodyStarVX(dst, times, mStarSun, orbits)
 }

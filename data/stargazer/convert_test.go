@@ -34,11 +34,15 @@ func readRaw(t *testing.T) []*Task {
 }
 
 // TestConversionNoiseLevel is the check of SPEC B1: on the tasks without correlated noise, the stored RVs minus
-// the Jacobi stand-in for the N-body RVs must look like the generator's white noise plus jitter, i.e.
-// std / √(σ_white² + σ_jitter²) ≈ 0.8–1.35 (SPEC B1). The two extremes are 0.792 (seed42_diff6, 58 points: a
-// sample std scatters by 1/√(2n) ≈ 9 %, so this is a 2.2σ fluctuation) and 1.360 (seed500060_diff9, four planets
-// from a 3.2-day inner orbit, where the mutual perturbations the stand-in leaves out add a little), so the bound is
-// 0.75–1.40; the median ratio, which a wrong element mapping would move far from 1, must lie within 5 % of 1.
+// the N-body RVs of the stored configuration must look like the generator's white noise plus jitter, i.e.
+// std / √(σ_white² + σ_jitter²) ≈ 0.8–1.35. The upper bound is SPEC's 1.35: the largest ratio is 1.28
+// (seed53_diff5, one planet, so no stand-in error: χ² = 73 on 45 degrees of freedom, p ≈ 0.005). A
+// non-interacting Keplerian stand-in exceeds it on seed500060_diff9 (1.36: a 0.4 + 0.7 M_J pair near 2:1 whose
+// mutual perturbations reach 2.7 m/s against 0.59 m/s of noise) and leaves 0.14 too much on seed121_diff3 and
+// seed196_diff10. The lower bound is 0.75: seed42_diff6 gives 0.758 (58 points, χ² = 32.8 on 57 degrees of
+// freedom, p ≈ 0.004; among 66 tasks one this far out on either side is unremarkable; the N-body signal of its
+// near-4:3 pair fits the stored RVs better than the Keplerian stand-in, which gives 0.792). The median ratio,
+// which a wrong element mapping would move far from 1, must lie within 5 % of 1.
 func TestConversionNoiseLevel(t *testing.T) {
 	n := 0
 	worst := 0.0
@@ -63,8 +67,8 @@ func TestConversionNoiseLevel(t *testing.T) {
 		ratio := std / math.Hypot(nz.SigmaWhiteMS, nz.SigmaJitterMS)
 		worst = math.Max(worst, math.Abs(ratio-1))
 		ratios = append(ratios, ratio)
-		if ratio < 0.75 || ratio > 1.40 {
-			t.Errorf("%s: residual std / expected noise = %.3f, want 0.75–1.40", task.TaskID, ratio)
+		if ratio < 0.75 || ratio > 1.35 {
+			t.Errorf("%s: residual std / expected noise = %.3f, want 0.75–1.35", task.TaskID, ratio)
 		}
 	}
 	if n != 66 {

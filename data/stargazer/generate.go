@@ -44,8 +44,8 @@ const (
 //     original, the GP draw is made with the white variance on its diagonal, so GP tasks carry that white noise
 //     twice.
 //
-// The RVs are the Jacobi stand-in for the original N-body signal (rv.JacobiStarVX under the original element
-// mapping) plus noise, stored like the published files; loading applies the same conversion, which recovers
+// The RVs are the N-body signal of the configuration under the original element mapping (rv.NBodyStarVX,
+// started on Jacobi orbits as the original's integrator was) plus noise, stored like the published files; loading applies the same conversion, which recovers
 // the noise exactly (the returned task is unconverted: call Convert before using it in memory). The difficulty
 // is recomputed with Difficulty. The random stream is this program's own
 // (PCG), so a seed does not reproduce the original task of the same seed.
@@ -70,12 +70,8 @@ func Generate(seed uint64) *Task {
 	sort.Float64s(times)
 	noise := sampleNoise(r)
 
-	orbits := make([]rv.Orbit3D, len(planets))
-	for i, p := range planets {
-		orbits[i] = rv.StargazerOrbit(p.MSinIMJup, p.PDays, p.E, p.OmegaRad, p.OmegaNodeRad, p.LRad, p.IncRad)
-	}
 	rvs := make([]float64, nObs)
-	rv.JacobiStarVX(rvs, times, mStar, orbits)
+	storedSignal(rvs, times, mStar, planets)
 	if noise.GP.UseGP {
 		gp := drawRotationGP(r, times, noise.GP, noise.SigmaWhiteMS)
 		for i := range rvs {
@@ -96,7 +92,7 @@ func Generate(seed uint64) *Task {
 		TruthDifficulty: diff,
 		Observations:    Observations{TimesDays: times, RVsMS: rvs, SigmasMS: sig, Instruments: inst},
 		Config: Config{
-			Engine:      "keplerian_jacobi",
+			Engine:      "nbody_bulirsch_stoer",
 			Instruments: []Instrument{{Label: "instA", SigmaWhiteMS: noise.SigmaWhiteMS, SigmaJitterMS: noise.SigmaJitterMS}},
 			LOSAxis:     "x",
 			Noise:       noise,

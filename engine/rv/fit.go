@@ -136,13 +136,17 @@ type fitter struct {
 	d        *Data
 	opt      FitOptions
 	np       int
-	w        []float64   // 1/√(σ² + s²)
-	wInst    []float64   // Σ w² per instrument
-	curves   [][]float64 // per-planet curves at the current θ
+	w        []float64      // 1/√(σ² + s²)
+	wInst    []float64      // Σ w² per instrument
+	curves   [][]float64    // per-planet curves at the current θ
+	grads    [][5][]float64 // per-planet derivatives with respect to (ln P, ln K, h, k, λ) at the current θ
+	anom     [][]float64    // per-planet eccentric anomalies at the current θ
+	curvesT  [][]float64    // the same at a trial θ
+	gradsT   [][5][]float64
+	anomT    [][]float64
 	tmp      []float64
-	grad     [5][]float64 // one planet's parameter derivatives
-	r        []float64    // weighted residuals
-	jac      []float64    // N × 5np, row-major
+	r        []float64 // weighted residuals
+	jac      []float64 // N × 5np, row-major
 	a, g, dl []float64
 	trial    []float64
 }
@@ -150,14 +154,17 @@ type fitter struct {
 func newFitter(d *Data, np int, opt FitOptions) *fitter {
 	n := d.Len()
 	f := &fitter{d: d, opt: opt, np: np, w: make([]float64, n), wInst: make([]float64, len(d.Instruments)),
-		curves: make([][]float64, np), tmp: make([]float64, n), r: make([]float64, n),
+		curves: make([][]float64, np), grads: make([][5][]float64, np), curvesT: make([][]float64, np),
+		gradsT: make([][5][]float64, np), anom: make([][]float64, np), anomT: make([][]float64, np),
+		tmp: make([]float64, n), r: make([]float64, n),
 		jac: make([]float64, n*5*np), a: make([]float64, 25*np*np), g: make([]float64, 5*np),
 		dl: make([]float64, 5*np), trial: make([]float64, 5*np)}
-	for j := range f.curves {
-		f.curves[j] = make([]float64, n)
-	}
-	for q := range f.grad {
-		f.grad[q] = make([]float64, n)
+	for j := range np {
+		f.curves[j], f.curvesT[j] = make([]float64, n), make([]float64, n)
+		f.anom[j], f.anomT[j] = make([]float64, n), make([]float64, n)
+		for q := range 5 {
+			f.grads[j][q], f.gradsT[j][q] = make([]float64, n), make([]float64, n)
+		}
 	}
 	return f
 }
@@ -211,12 +218,21 @@ func (f *fitter) decodeAll(theta []float64) []Planet {
 	return out
 }
 
-// curve writes planet j's curve at parameters th into dst.
-func (f *fitter) curve(dst, th []float64) {
-	for i := range dst {
-		dst[i] = 0
+// model writes every planet's curve, derivatives and eccentric anomalies at parameters theta into curves, grads
+// and anom (one Kepler solve per planet and point serves all three: the Jacobian at an accepted step is the one
+// computed with its curves). When from is not nil, Kepler's equation starts from its anomalies (those of the
+// current θ, which a step changes little).
+func (f *fitter) model(curves [][]float64, grads [][5][]float64, anom, from [][]float64, theta []float64) {
+	for j := range f.np {
+		c := curves[j]
+		for i := range c {
+			c[i] = 0
+		}
+		if from != nil {
+			copy(anom[j], from[j])
+		}
+		f.decode(theta[5*j:5*j+5]).addRVAndGrad(c, grads[j], f.d.Times, f.d.TRef, anom[j], from != nil)
 	}
-	f.decode(th).AddRV(dst, f.d.Times, f.d.TRef)
 }
 
 // residuals fills f.r from the current curves and returns χ² (offsets profiled).
@@ -254,20 +270,19 @@ func (f *fitter) residuals() float64 {
 	return chi2
 }
 
-// jacobian fills f.jac with ∂r_i/∂θ_p from the analytic derivatives of the forward model (addRVAndGrad), the
-// offsets profiled: J = −w (∂m − ⟨∂m⟩_inst), ⟨·⟩_inst the weighted mean over the instrument's points.
-func (f *fitter) jacobian(theta []float64) {
+// jacobian fills f.jac with ∂r_i/∂θ_p from the analytic derivatives of the forward model at the current θ
+// (f.grads, from addRVAndGrad), the offsets profiled: J = −w (∂m − ⟨∂m⟩_inst), ⟨·⟩_inst the weighted mean over
+// the instrument's points.
+func (f *fitter) jacobian() {
 	d := f.d
 	n, m := d.Len(), 5*f.np
 	mean := make([]float64, len(d.Instruments))
 	for j := range f.np {
-		for i := range f.tmp {
-			f.tmp[i] = 0
-		}
-		f.decode(theta[5*j:5*j+5]).addRVAndGrad(f.tmp, f.grad, d.Times, d.TRef)
 		for q := range 5 {
-			gq := f.grad[q]
+			gq := f.grads[j][q]
 			if wh := f.opt.Whiten; wh != nil {
+				copy(f.tmp, gq)
+				gq = f.tmp
 				wh.whiten(gq)
 				col := 5*j + q
 				for i := range n {
@@ -292,18 +307,12 @@ func (f *fitter) jacobian(theta []float64) {
 // lm runs Levenberg–Marquardt from theta, leaving the best parameters in theta.
 func (f *fitter) lm(theta []float64) {
 	n, m := f.d.Len(), 5*f.np
-	for j := range f.np {
-		f.curve(f.curves[j], theta[5*j:5*j+5])
-	}
+	f.model(f.curves, f.grads, f.anom, nil, theta)
 	chi2 := f.residuals() + f.penalty(theta)
 	lambda := 1e-3
-	saved := make([][]float64, f.np)
-	for j := range saved {
-		saved[j] = make([]float64, n)
-	}
 	rsave := make([]float64, n)
 	for range f.opt.MaxIter {
-		f.jacobian(theta)
+		f.jacobian()
 		for p := range m {
 			f.g[p] = 0
 			for q := 0; q <= p; q++ {
@@ -347,9 +356,6 @@ func (f *fitter) lm(theta []float64) {
 		}
 		improved := false
 		for range 12 {
-			for j := range saved {
-				copy(saved[j], f.curves[j])
-			}
 			copy(rsave, f.r)
 			if !solveDamped(f.dl, f.a, f.g, m, lambda) {
 				lambda *= 10
@@ -358,9 +364,10 @@ func (f *fitter) lm(theta []float64) {
 			for p := range m {
 				f.trial[p] = theta[p] - f.dl[p]
 			}
-			for j := range f.np {
-				f.curve(f.curves[j], f.trial[5*j:5*j+5])
-			}
+			f.model(f.curvesT, f.gradsT, f.anomT, f.anom, f.trial)
+			f.curves, f.curvesT = f.curvesT, f.curves
+			f.grads, f.gradsT = f.gradsT, f.grads
+			f.anom, f.anomT = f.anomT, f.anom
 			c2 := f.residuals() + f.penalty(f.trial)
 			if c2 < chi2 && !math.IsNaN(c2) {
 				rel := (chi2 - c2) / math.Max(chi2, 1e-300)
@@ -373,9 +380,9 @@ func (f *fitter) lm(theta []float64) {
 				}
 				break
 			}
-			for j := range saved {
-				copy(f.curves[j], saved[j])
-			}
+			f.curves, f.curvesT = f.curvesT, f.curves
+			f.grads, f.gradsT = f.gradsT, f.grads
+			f.anom, f.anomT = f.anomT, f.anom
 			copy(f.r, rsave)
 			lambda *= 10
 		}

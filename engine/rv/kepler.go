@@ -44,25 +44,45 @@ func MSinI(kMS, periodDays, e, mStarSun float64) float64 {
 // bisection whenever a Newton step leaves the bracket that holds the root, so it converges for e up to 0.999
 // and beyond; the result is accurate to about 1e-14 rad.
 func SolveKepler(M, e float64) float64 {
+	E, _, _ := solveKeplerSC(M, e, -1)
+	return E
+}
+
+// solveKeplerSC is SolveKepler returning sin E and cos E as well. A start E0 in [0, 2π) (a nearby solution, such as
+// the one for the same time before a small change of the orbit) replaces Danby's start when it lies on the
+// root's side of π; a negative E0 asks for Danby's. The Newton iteration evaluates them at each
+// iterate; once a Newton step Δ falls below 1e-8 (Newton's next correction would be of order Δ², below the result's
+// accuracy) it is applied to them by angle addition to second order (error |Δ|³/6), which saves the model a
+// further sine and cosine per point.
+func solveKeplerSC(M, e, E0 float64) (E, sinE, cosE float64) {
 	M -= 2 * math.Pi * math.Floor(M/(2*math.Pi)) // faster than math.Mod; M in [0, 2π]
 	if M >= 2*math.Pi {
 		M = 0
 	}
 	if e == 0 {
-		return M
+		s, c := math.Sincos(M)
+		return M, s, c
 	}
-	// Reduce to M in [0, π]; the root for M' = 2π − M is 2π − E.
+	// Reduce to M in [0, π]; the root for M' = 2π − M is 2π − E (same cosine, opposite sine).
 	flip := M > math.Pi
 	if flip {
 		M = 2*math.Pi - M
 	}
 	lo, hi := 0.0, math.Pi // f(E) = E − e sin E − M is increasing, f(0) ≤ 0 ≤ f(π)
-	E := M + 0.85*e
+	E = M + 0.85*e
 	if E > math.Pi {
 		E = math.Pi
 	}
+	if E0 >= 0 {
+		if flip {
+			E0 = 2*math.Pi - E0
+		}
+		if E0 > 0 && E0 < math.Pi {
+			E = E0
+		}
+	}
+	s, c := math.Sincos(E)
 	for range 100 {
-		s, c := math.Sincos(E)
 		f := E - e*s - M
 		if f > 0 {
 			hi = E
@@ -73,19 +93,23 @@ func SolveKepler(M, e float64) float64 {
 			break
 		}
 		next := E - f/(1-e*c)
-		if !(next > lo && next < hi) {
+		newton := next > lo && next < hi
+		if !newton {
 			next = 0.5 * (lo + hi)
 		}
-		if math.Abs(next-E) < 1e-15 {
-			E = next
+		d := next - E
+		E = next
+		if newton && math.Abs(d) < 1e-8 {
+			h := 0.5 * d * d
+			s, c = s+c*d-s*h, c-s*d-c*h
 			break
 		}
-		E = next
+		s, c = math.Sincos(E)
 	}
 	if flip {
-		return 2*math.Pi - E
+		return 2*math.Pi - E, -s, c
 	}
-	return E
+	return E, s, c
 }
 
 // AddRV adds the planet's velocity at times t (days) to dst (m/s), with mean anomaly M0Rad at tRef.
@@ -100,8 +124,7 @@ func (p Planet) AddRV(dst, t []float64, tRef float64) {
 	sq := math.Sqrt(1 - e*e)
 	ecw := e * cw
 	for i, ti := range t {
-		E := SolveKepler(p.M0Rad+n*(ti-tRef), e)
-		sE, cE := math.Sincos(E)
+		_, sE, cE := solveKeplerSC(p.M0Rad+n*(ti-tRef), e, -1)
 		den := 1 - e*cE
 		cosNu := (cE - e) / den
 		sinNu := sq * sE / den

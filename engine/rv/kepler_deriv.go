@@ -12,7 +12,9 @@ import "math"
 //	∂/∂h = cos ω ∂/∂e − (sin ω/e) ∂/∂ω,  ∂/∂k = sin ω ∂/∂e + (cos ω/e) ∂/∂ω
 //
 // Below e = 1e-9 the derivatives are taken at e = 1e-9 in the direction ω (their limit at e = 0 is finite).
-func (p Planet) addRVAndGrad(v []float64, g [5][]float64, t []float64, tRef float64) {
+// When anom is not nil it receives the eccentric anomalies, and with warm set its values on entry (those of a
+// nearby orbit) start Kepler's equation at each time.
+func (p Planet) addRVAndGrad(v []float64, g [5][]float64, t []float64, tRef float64, anom []float64, warm bool) {
 	n := 2 * math.Pi / p.PeriodDays
 	sw, cw := math.Sincos(p.OmegaRad)
 	e := math.Max(p.E, 1e-9)
@@ -22,8 +24,14 @@ func (p Planet) addRVAndGrad(v []float64, g [5][]float64, t []float64, tRef floa
 	dkE, dkW := sw, cw/e
 	K := p.KMS
 	for i, ti := range t {
-		E := SolveKepler(p.M0Rad+n*(ti-tRef), e)
-		sE, cE := math.Sincos(E)
+		E0 := -1.0
+		if warm {
+			E0 = anom[i]
+		}
+		E, sE, cE := solveKeplerSC(p.M0Rad+n*(ti-tRef), e, E0)
+		if anom != nil {
+			anom[i] = E
+		}
 		den := 1 - e*cE
 		cosNu := (cE - e) / den
 		sinNu := sq * sE / den

@@ -112,7 +112,7 @@ func TestGradientAgainstDifferences(t *testing.T) {
 		for q := range g {
 			g[q] = make([]float64, len(tt))
 		}
-		base.addRVAndGrad(v, g, tt, 3)
+		base.addRVAndGrad(v, g, tt, 3, nil, false)
 		for q := range 5 {
 			hq := 1e-6
 			up, dn := append([]float64(nil), th...), append([]float64(nil), th...)
@@ -125,6 +125,40 @@ func TestGradientAgainstDifferences(t *testing.T) {
 				num := (vu[i] - vd[i]) / (2 * hq)
 				if math.Abs(num-g[q][i]) > 1e-5*math.Max(1, math.Abs(num)) {
 					t.Fatalf("planet %+v param %d point %d: analytic %g, numeric %g", p, q, i, g[q][i], num)
+				}
+			}
+		}
+	}
+}
+
+// solveKeplerSC's sine and cosine are those of its E, and E solves Kepler's equation, across M and e.
+func TestSolveKeplerSinCos(t *testing.T) {
+	for _, e := range []float64{0, 1e-6, 0.1, 0.5, 0.9, 0.95, 0.999} {
+		for i := range 2001 {
+			M := -7 + 14*float64(i)/2000
+			E, s, c := solveKeplerSC(M, e, -1)
+			ws, wc := math.Sincos(E)
+			if math.Abs(s-ws) > 1e-14 || math.Abs(c-wc) > 1e-14 {
+				t.Fatalf("e = %g, M = %g: sin, cos = %.17g, %.17g; want %.17g, %.17g", e, M, s, c, ws, wc)
+			}
+			r := math.Mod(E-e*ws-M, 2*math.Pi)
+			if r > math.Pi {
+				r -= 2 * math.Pi
+			} else if r < -math.Pi {
+				r += 2 * math.Pi
+			}
+			if math.Abs(r) > 1e-13 {
+				t.Fatalf("e = %g, M = %g: E − e sin E − M = %g", e, M, r)
+			}
+			if E2 := SolveKepler(M, e); E2 != E {
+				t.Fatalf("SolveKepler and solveKeplerSC differ: %g %g", E2, E)
+			}
+			// Started from a nearby or a distant anomaly, the solver finds the same root.
+			for _, dE := range []float64{1e-9, -1e-4, 0.05, 3} {
+				E0 := math.Mod(E+dE+2*math.Pi, 2*math.Pi)
+				if E3, s3, c3 := solveKeplerSC(M, e, E0); math.Abs(E3-E) > 1e-13 && math.Abs(math.Abs(E3-E)-2*math.Pi) > 1e-13 ||
+					math.Abs(s3-s) > 1e-13 || math.Abs(c3-c) > 1e-13 {
+					t.Fatalf("e = %g, M = %g, start %g: E = %.17g, want %.17g", e, M, E0, E3, E)
 				}
 			}
 		}
