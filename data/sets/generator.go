@@ -14,6 +14,7 @@ type starSpec struct {
 	Seed                 uint64
 	Category, Population string
 	ID                   string
+	MESQuantile          float64
 }
 
 // starResult is one simulated star (sim.Result).

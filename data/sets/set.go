@@ -255,7 +255,7 @@ func specsFor(m *manifest, seed []byte) []starSpec {
 	out := make([]starSpec, len(slots))
 	for i, sl := range slots {
 		out[i] = starSpec{Set: m.Set, Index: i, Seed: StarSeed(m.Generator, m.Set, seed, i),
-			Category: sl.Category, Population: sl.Population, ID: StarID(m.Set, m.IDWidth, i)}
+			Category: sl.Category, Population: sl.Population, ID: StarID(m.Set, m.IDWidth, i), MESQuantile: sl.MESQuantile}
 	}
 	return out
 }

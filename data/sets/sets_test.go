@@ -501,3 +501,50 @@ func (g *panicGen) generate(sp starSpec) (*starResult, error) {
 	}
 	return g.fakeGen.generate(sp)
 }
+
+// TestPlanStratifiesMES: within each population of injected stars the MES quantiles fall one in each n-th of
+// (0, 1), so the share with MES ≥ 7.1 (quantile ≥ (7.1 − 4)/16 for MES uniform in [4, 20]) is 80.6 % to within one
+// star on every set and seed; other stars carry none.
+func TestPlanStratifiesMES(t *testing.T) {
+	const q71 = (7.1 - 4) / 16
+	for _, c := range []struct {
+		name string
+		c    Composition
+		seed []byte
+	}{
+		{Dev, DevComposition, publicSeed()},
+		{A, HiddenComposition, []byte("some secret seed")},
+		{B, HiddenComposition, []byte("another secret seed")},
+	} {
+		p := plan(c.name, c.seed, c.c)
+		for _, pop := range []string{data.PopulationRandom, data.PopulationFalseAlarm} {
+			var qs []float64
+			for _, s := range p {
+				if s.Category == data.CategoryInjected && s.Population == pop {
+					qs = append(qs, s.MESQuantile)
+				}
+			}
+			n := len(qs)
+			slices.Sort(qs)
+			for k, q := range qs {
+				if lo, hi := float64(k)/float64(n), float64(k+1)/float64(n); !(q > lo && q < hi) {
+					t.Fatalf("%s/%s: the %d-th smallest quantile %v is outside its stratum (%v, %v)", c.name, pop, k, q, lo, hi)
+				}
+			}
+			above := 0
+			for _, q := range qs {
+				if q >= q71 {
+					above++
+				}
+			}
+			if want := (1 - q71) * float64(n); math.Abs(float64(above)-want) > 1 {
+				t.Errorf("%s/%s: %d of %d planets at MES ≥ 7.1, want %.2f ± 1", c.name, pop, above, n, want)
+			}
+		}
+		for _, s := range p {
+			if s.Category != data.CategoryInjected && s.MESQuantile != 0 {
+				t.Fatalf("%s: a %s star has MES quantile %v", c.name, s.Category, s.MESQuantile)
+			}
+		}
+	}
+}

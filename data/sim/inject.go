@@ -50,7 +50,7 @@ func InjectPlanet(c *lc.LightCurve, st data.Star, seed uint64, k *Knobs) (*data.
 	for i := range signal {
 		signal[i] = 1
 	}
-	p, err := injectPlanet(seed, k, c.Time, s, m, signal)
+	p, err := injectPlanet(seed, 0, k, c.Time, s, m, signal)
 	if err != nil {
 		return nil, fmt.Errorf("sim: star %q: %w", st.ID, err)
 	}

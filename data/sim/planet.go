@@ -123,13 +123,17 @@ func drawOrbit(r *rand.Rand, pk *PlanetKnobs, m *meter, st star, prange Range) (
 	return transit.Params{}, errNoPeriod
 }
 
-// injectPlanet adds one planet to signal (SPEC A4, stream "planet"): MES uniform in Planet.MES, orbit from
-// drawOrbit, limb darkening from the star's Teff and log g, and Rp/R★ solved so that the MES measured on the
-// planet-free flux equals the drawn MES. A draw needing Rp/R★ above MaxRpRs is redrawn (up to Redraws times).
-func injectPlanet(seed uint64, k *Knobs, times []float64, st star, m *meter, signal []float64) (*data.Planet, error) {
+// injectPlanet adds one planet to signal (SPEC A4, stream "planet"): MES uniform in Planet.MES (at quantile q
+// of it when 0 < q < 1), orbit from drawOrbit, limb darkening from the star's Teff and log g, and Rp/R★ solved so
+// that the MES measured on the planet-free flux equals the drawn MES. A draw needing Rp/R★ above MaxRpRs is
+// redrawn (up to Redraws times).
+func injectPlanet(seed uint64, q float64, k *Knobs, times []float64, st star, m *meter, signal []float64) (*data.Planet, error) {
 	r := stream(seed, "planet")
 	pk := &k.Planet
-	target := uniform(r, pk.MES.Lo, pk.MES.Hi)
+	target := uniform(r, pk.MES.Lo, pk.MES.Hi) // drawn in every case, so the stream's later draws do not depend on q
+	if q > 0 && q < 1 {
+		target = pk.MES.Lo + q*(pk.MES.Hi-pk.MES.Lo)
+	}
 	var best transit.Params
 	for try := 0; try <= pk.Redraws; try++ {
 		p, err := drawOrbit(r, pk, m, st, pk.PeriodDays)

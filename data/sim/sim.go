@@ -11,7 +11,7 @@ import (
 
 // Version names the simulator's output. Any change to what Generate returns for some Spec and the default
 // Knobs changes it, so data sets built by different versions are never mixed.
-const Version = "sim-3"
+const Version = "sim-4"
 
 // Spec identifies one star of a data set. The builder derives Seed from (Version, set name, set seed, Index).
 // The star depends on Seed, Category, Population and ID only (ID is copied into star.json and the answer); Set
@@ -23,6 +23,10 @@ type Spec struct {
 	Category   string // data.CategoryInjected | CategoryUntouched | CategoryEB | CategoryConfirmed
 	Population string // data.PopulationRandom | PopulationFalseAlarm for injected and untouched stars, "" otherwise
 	ID         string // the star id the builder assigns
+	// MESQuantile, for an injected star, places its planet's MES in Planet.MES as a quantile in (0, 1): the set
+	// builder stratifies these over a set so that its share of MES ≥ 7.1 does not wander with the seed. Outside
+	// (0, 1) (the zero value) the MES is drawn uniformly from the star's own stream.
+	MESQuantile float64
 }
 
 // Result is one simulated star: its light curve, its star.json and its answer.
@@ -66,7 +70,7 @@ func Generate(spec Spec, k *Knobs) (*Result, error) {
 	var err error
 	switch spec.Category {
 	case data.CategoryInjected:
-		res.Answer.Planet, err = injectPlanet(spec.Seed, k, cal.time, st, m, signal)
+		res.Answer.Planet, err = injectPlanet(spec.Seed, spec.MESQuantile, k, cal.time, st, m, signal)
 		res.Answer.Scored = true
 	case data.CategoryUntouched:
 		res.Answer.Scored = true

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"math"
+	"reflect"
 	"slices"
 	"sync"
 	"testing"
@@ -78,8 +79,8 @@ func TestGenerateIsDeterministic(t *testing.T) {
 // needed to cover every kind of false alarm) under sim.Version and the default knobs. Any change of the simulator's output
 // changes it: bump sim.Version, then update these values.
 const (
-	goldenVersion = "sim-3"
-	goldenDigest  = "25d132919e171c428fa2f1d61e79d47df30934c20e80e595f4344e438e06931b"
+	goldenVersion = "sim-4"
+	goldenDigest  = "09f4deaeb99a4dee2c9456e1649af050a79886fc8e881d30ae819d0d91862385"
 )
 
 func TestGoldenDigest(t *testing.T) {
@@ -88,6 +89,9 @@ func TestGoldenDigest(t *testing.T) {
 	kinds := map[string]bool{}
 	for s := 0; s < 6 || (len(kinds) < len(k.FalseAlarm.Kinds) && s < 20); s++ {
 		for _, spec := range specs(uint64(0x5eed + 100*s)) {
+			if spec.Category == data.CategoryInjected && spec.Population == data.PopulationFalseAlarm {
+				spec.MESQuantile = float64(s+1) / 22 // a set builder's stratified MES
+			}
 			r, err := sim.Generate(spec, k)
 			if err != nil {
 				t.Fatal(err)
@@ -405,6 +409,32 @@ func TestGenerateConcurrently(t *testing.T) {
 	for g := range got {
 		if !slices.Equal(got[g], want) {
 			t.Errorf("goroutine %d made different stars", g)
+		}
+	}
+}
+
+// TestMESQuantile: a Spec's MES quantile sets the injected planet's MES (measured on the star's noise, within
+// the solve's tolerance) and leaves the rest of the star's draws alone.
+func TestMESQuantile(t *testing.T) {
+	k := sim.DefaultKnobs()
+	base := specs(0xabc)[0]
+	free, err := sim.Generate(base, k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []float64{0.1, 0.5, 0.9} {
+		spec := base
+		spec.MESQuantile = q
+		r, err := sim.Generate(spec, k)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := k.Planet.MES.Lo + q*(k.Planet.MES.Hi-k.Planet.MES.Lo)
+		if got := r.Answer.Planet.MES; math.Abs(got/want-1) > 0.05 {
+			t.Errorf("quantile %v: MES %.3f, want %.3f ± 5 %%", q, got, want)
+		}
+		if !reflect.DeepEqual(r.Star, free.Star) {
+			t.Errorf("quantile %v changed the star: %+v, want %+v", q, r.Star, free.Star)
 		}
 	}
 }
