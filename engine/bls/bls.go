@@ -109,7 +109,7 @@ type point struct{ t, w, wy float64 }
 // other columns describe that box. A period where no box dips has power 0 and NaN duration and t0. The values
 // do not depend on a constant offset of y.
 //
-// Search allocates the result and two bin buffers per worker; the loop over periods allocates nothing.
+// Search allocates the result and four bin buffers per worker; the loop over periods allocates nothing.
 //
 // Cadences with a non-finite time, flux or error, a non-positive error, or an error more than 1000 times the
 // typical one (weight below 1e-6 of the mean inverse variance) are skipped. The remaining times must increase strictly (ErrUnsorted, ErrDuplicateTime: sort the
@@ -152,9 +152,7 @@ func Search(t, y, dy []float64, g Grid, obj Objective) (*Result, error) {
 	workers := max(g.Workers, 1)
 	if workers == 1 {
 		s := newSearcher(d, g, os, obj)
-		for p := 0; p < np; p += 2 {
-			s.periods(r, p, pairOf(p, np))
-		}
+		s.periods(r, 0, np)
 		return r, nil
 	}
 	// Periods are handed out in blocks from a shared counter, so that slow (long) periods balance out.
@@ -171,22 +169,12 @@ func Search(t, y, dy []float64, g Grid, obj Objective) (*Result, error) {
 				if lo >= np {
 					return
 				}
-				for p := lo; p < min(lo+block, np); p += 2 {
-					s.periods(r, p, pairOf(p, min(lo+block, np)))
-				}
+				s.periods(r, lo, min(lo+block, np))
 			}
 		}()
 	}
 	wg.Wait()
 	return r, nil
-}
-
-// pairOf returns the partner p+1 of period index p when it is below end, else −1.
-func pairOf(p, end int) int {
-	if p+1 < end {
-		return p + 1
-	}
-	return -1
 }
 
 func prepare(t, y, dy []float64) (*prepared, error) {
@@ -305,14 +293,14 @@ func checkGrid(g Grid, span float64) error {
 // bin is one phase bin's (or prefix's) weighted flux deviation and weight.
 type bin struct{ wy, w float64 }
 
-// searcher holds one goroutine's work buffers: the phase bins of two periods, folded together in one pass
+// searcher holds one goroutine's work buffers: the phase bins of four periods, folded together in one pass
 // over the cadences and then turned into prefix sums.
 type searcher struct {
-	d          *prepared
-	g          Grid
-	os         int
-	obj        Objective
-	bufA, bufB []bin
+	d   *prepared
+	g   Grid
+	os  int
+	obj Objective
+	buf [4][]bin
 }
 
 func newSearcher(d *prepared, g Grid, os int, obj Objective) *searcher {
@@ -326,7 +314,12 @@ func newSearcher(d *prepared, g Grid, os int, obj Objective) *searcher {
 		nb := int(math.Ceil(per * float64(os) / g.Durations[lo]))
 		n = max(n, 2*nb+2)
 	}
-	return &searcher{d: d, g: g, os: os, obj: obj, bufA: make([]bin, n), bufB: make([]bin, n)}
+	n = max(n, 1+1<<foldBits) // fold4 views bins 1 … 2^foldBits as an array
+	s := &searcher{d: d, g: g, os: os, obj: obj}
+	for i := range s.buf {
+		s.buf[i] = make([]bin, n)
+	}
+	return s
 }
 
 // plan is the phase binning of one period: nb bins of width bw days, durations lo … hi−1 of the grid (the
@@ -356,8 +349,17 @@ func (s *searcher) plan(p int, buf []bin) plan {
 // Folding: a cadence at phase fraction φ = ((t − tref)/P) mod 1 goes to bin ⌊φ·nb⌋, stored at index +1. φ is
 // taken in 32-bit fixed point: u = (t − tref)·2³²/P truncated to an integer keeps its low 32 bits, φ·2³²,
 // exact to 2⁻¹¹ of a unit for spans up to 10⁴ periods; the bin is then (u·nb) >> 32, always below nb.
+//
+// fold4, the fast path, computes the bin as (u·nb·2^(32−foldBits)) >> (64−foldBits), the same number: the
+// shift shows the compiler that the bin is below 2^foldBits, so that indexing an array of that length needs
+// no bounds check.
 
-// fold1 folds the cadences at one period.
+// foldBits bounds the bins fold4 handles: nb ≤ 2^foldBits.
+const foldBits = 14
+
+type foldBins = [1 << foldBits]bin
+
+// fold1 folds the cadences at one period, for any number of bins.
 func (s *searcher) fold1(a *plan) {
 	c := a.c
 	scale, unb := 0x1p32/a.per, uint64(a.nb)
@@ -368,33 +370,57 @@ func (s *searcher) fold1(a *plan) {
 	}
 }
 
-// fold2 folds the cadences at two periods in one pass, sharing the reads of the cadences.
-func (s *searcher) fold2(a, b *plan) {
-	ca, cb := a.c, b.c
-	sa, sb := 0x1p32/a.per, 0x1p32/b.per
-	na, nb := uint64(a.nb), uint64(b.nb)
+// fold4 folds the cadences at four periods of at most 2^foldBits bins each in one pass, sharing the reads of
+// the cadences.
+func (s *searcher) fold4(a, b, c, d *plan) {
+	ca, cb := (*foldBins)(s.buf[0][1:]), (*foldBins)(s.buf[1][1:])
+	cc, cd := (*foldBins)(s.buf[2][1:]), (*foldBins)(s.buf[3][1:])
+	sa, sb, sc, sd := 0x1p32/a.per, 0x1p32/b.per, 0x1p32/c.per, 0x1p32/d.per
+	const sh = 32 - foldBits
+	na, nb, nc, nd := uint64(a.nb)<<sh, uint64(b.nb)<<sh, uint64(c.nb)<<sh, uint64(d.nb)<<sh
 	for _, pt := range s.d.pts {
-		ka := int((uint64(uint32(int64(pt.t*sa)))*na)>>32) + 1
-		kb := int((uint64(uint32(int64(pt.t*sb)))*nb)>>32) + 1
+		ka := (uint64(uint32(int64(pt.t*sa))) * na) >> (64 - foldBits)
+		kb := (uint64(uint32(int64(pt.t*sb))) * nb) >> (64 - foldBits)
+		kc := (uint64(uint32(int64(pt.t*sc))) * nc) >> (64 - foldBits)
+		kd := (uint64(uint32(int64(pt.t*sd))) * nd) >> (64 - foldBits)
 		ca[ka].wy += pt.wy
 		ca[ka].w += pt.w
 		cb[kb].wy += pt.wy
 		cb[kb].w += pt.w
+		cc[kc].wy += pt.wy
+		cc[kc].w += pt.w
+		cd[kd].wy += pt.wy
+		cd[kd].w += pt.w
 	}
 }
 
-// periods searches the periods with indices p and q (q < 0: p alone) and stores their best boxes in r.
-func (s *searcher) periods(r *Result, p, q int) {
-	a := s.plan(p, s.bufA)
-	if q < 0 {
-		s.fold1(&a)
-		s.finish(r, &a)
-		return
+// periods searches the periods with indices lo … hi−1 and stores their best boxes in r: four at a time, the
+// rest one by one.
+func (s *searcher) periods(r *Result, lo, hi int) {
+	p := lo
+	for ; p+4 <= hi; p += 4 {
+		var pl [4]plan
+		fast := true
+		for i := range pl {
+			pl[i] = s.plan(p+i, s.buf[i])
+			fast = fast && pl[i].nb <= 1<<foldBits
+		}
+		if fast {
+			s.fold4(&pl[0], &pl[1], &pl[2], &pl[3])
+		} else {
+			for i := range pl {
+				s.fold1(&pl[i])
+			}
+		}
+		for i := range pl {
+			s.finish(r, &pl[i])
+		}
 	}
-	b := s.plan(q, s.bufB)
-	s.fold2(&a, &b)
-	s.finish(r, &a)
-	s.finish(r, &b)
+	for ; p < hi; p++ {
+		pl := s.plan(p, s.buf[0])
+		s.fold1(&pl)
+		s.finish(r, &pl)
+	}
 }
 
 // finish wraps and sums the folded bins of a period, scans every box and stores the best.
