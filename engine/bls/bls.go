@@ -84,18 +84,24 @@ type Result struct {
 	t []float64 // times of the cadences used, for counting transits
 }
 
-// prepared holds the cadences Search uses: times relative to the first, weights normalised to mean 1,
-// weighted flux deviations from the weighted mean, and their totals.
+// prepared holds the cadences Search uses: times relative to the first, weights w normalised to mean 1 and
+// weighted flux deviations w·(y − ȳ) from the weighted mean ȳ, both in fixed point (see quantise), and their
+// totals.
 type prepared struct {
 	tref      float64
 	pts       []point
-	sumW      float64
-	sumWY     float64 // ≈ 0 up to rounding
+	sumW      float64 // Σ w, in units of 1/wScale
+	sumWY     float64 // Σ w·(y − ȳ) ≈ 0, in units of 1/yScale
+	wScale    float64 // a power of two: a point's w field is w·wScale rounded to an integer
+	yScale    float64 // likewise for w·(y − ȳ)
 	ivarScale float64 // mean inverse variance: real weights are w·ivarScale
 }
 
-// point is one cadence as the fold reads it: time since tref (days), normalised weight w, and w·(y − ȳ).
-type point struct{ t, w, wy float64 }
+// point is one cadence as the fold reads it: time since tref (days), and w·(y − ȳ) and w in fixed point.
+type point struct {
+	t     float64
+	wy, w int64
+}
 
 // Search computes the BLS periodogram of the light curve (t days, y flux, dy its 1σ error; dy nil means unit
 // errors, as astropy's dy=None) over grid g, scoring boxes by obj.
@@ -229,25 +235,48 @@ func prepare(t, y, dy []float64) (*prepared, error) {
 		pts:       make([]point, len(keep)),
 		ivarScale: ivarScale,
 	}
+	w := make([]float64, len(keep))
+	wy := make([]float64, len(keep))
 	var sw, swy float64
 	for k, i := range keep {
-		p := &d.pts[k]
-		p.t = t[i] - d.tref
-		p.w = 1
+		d.pts[k].t = t[i] - d.tref
+		w[k] = 1
 		if dy != nil {
-			p.w = 1 / (dy[i] * dy[i]) / ivarScale
+			w[k] = 1 / (dy[i] * dy[i]) / ivarScale
 		}
-		sw += p.w
-		swy += p.w * y[i]
+		sw += w[k]
+		swy += w[k] * y[i]
 	}
 	mean := swy / sw
 	for k, i := range keep {
-		p := &d.pts[k]
-		p.wy = p.w * (y[i] - mean)
-		d.sumWY += p.wy
+		wy[k] = w[k] * (y[i] - mean)
 	}
-	d.sumW = sw
+	var sumW, sumWY int64
+	d.wScale = quantise(w, func(k int, q int64) { d.pts[k].w = q; sumW += q })
+	d.yScale = quantise(wy, func(k int, q int64) { d.pts[k].wy = q; sumWY += q })
+	d.sumW, d.sumWY = float64(sumW), float64(sumWY)
 	return d, nil
+}
+
+// quantise passes set the values x·scale rounded to integers and returns scale, the power of two that makes
+// Σ|x|·scale at most 2⁶¹ (1 when every x is 0). Sums of the integers are then exact: any partial sum, and any
+// sum of two partial sums, fits in an int64. Each value is off by at most ½ unit, 2⁻⁶² of Σ|x|: for N values
+// of similar size, a relative error of about N·2⁻⁶² (4·10⁻¹⁵ for N = 17.6 k), below the rounding of the
+// float64 sums that the fixed point replaces.
+func quantise(x []float64, set func(k int, q int64)) (scale float64) {
+	var sum float64
+	for _, v := range x {
+		sum += math.Abs(v)
+	}
+	scale = 1
+	if sum > 0 {
+		_, e := math.Frexp(sum) // sum < 2^e
+		scale = math.Ldexp(1, 61-e)
+	}
+	for k, v := range x {
+		set(k, int64(math.Round(v*scale)))
+	}
+	return scale
 }
 
 func checkGrid(g Grid, span float64) error {
@@ -290,91 +319,101 @@ func checkGrid(g Grid, span float64) error {
 	return nil
 }
 
-// bin is one phase bin's (or prefix's) weighted flux deviation and weight.
+// qbin is one phase bin's sums of w·(y − ȳ) and w, in the fixed point of the points.
+type qbin struct{ wy, w int64 }
+
+// bin is a prefix sum of phase bins, in the same units as qbin.
 type bin struct{ wy, w float64 }
 
 // searcher holds one goroutine's work buffers: the phase bins of four periods, folded together in one pass
-// over the cadences and then turned into prefix sums.
+// over the cadences, and the prefix sums of one of them.
 type searcher struct {
 	d   *prepared
 	g   Grid
 	os  int
 	obj Objective
-	buf [4][]bin
+	q4  *foldBuf // the bins of fold4's four periods
+	q   []qbin   // the bins of a period fold1 folds
+	c   []bin
 }
 
 func newSearcher(d *prepared, g Grid, os int, obj Objective) *searcher {
-	// The longest buffer: the most bins of any period plus the longest box, plus one for the prefix origin.
-	n := 2
+	// The most bins of any period; the prefix sums also repeat up to that many (the longest box) and start
+	// with the origin.
+	n := 1
 	for p, per := range g.Periods {
 		lo := 0
 		if g.DurLo != nil {
 			lo = g.DurLo[p]
 		}
-		nb := int(math.Ceil(per * float64(os) / g.Durations[lo]))
-		n = max(n, 2*nb+2)
+		n = max(n, phaseBins(per, g.Durations[lo], os))
 	}
-	n = max(n, 1+1<<foldBits) // fold4 views bins 1 … 2^foldBits as an array
-	s := &searcher{d: d, g: g, os: os, obj: obj}
-	for i := range s.buf {
-		s.buf[i] = make([]bin, n)
-	}
-	return s
+	return &searcher{d: d, g: g, os: os, obj: obj, q4: new(foldBuf), q: make([]qbin, n), c: make([]bin, 2*n+1)}
 }
 
+// phaseBins returns the number of phase bins at period per (days) with shortest duration dmin and
+// oversampling os: ⌈per·os/dmin⌉.
+func phaseBins(per, dmin float64, os int) int { return int(math.Ceil(per * float64(os) / dmin)) }
+
 // plan is the phase binning of one period: nb bins of width bw days, durations lo … hi−1 of the grid (the
-// shortest dmin), boxes up to kmax bins; c holds the bins at 1 … nb (index 0 is the prefix origin) and, after
-// wrapping, their first kmax again at nb+1 … nb+kmax.
+// shortest dmin), boxes up to kmax bins; q holds the folded bins.
 type plan struct {
 	p, lo, hi, nb, kmax int
 	per, bw, dmin       float64
-	c                   []bin
+	q                   []qbin
 }
 
-func (s *searcher) plan(p int, buf []bin) plan {
+func (s *searcher) plan(p int, buf []qbin) plan {
 	g := s.g
 	pl := plan{p: p, per: g.Periods[p], lo: 0, hi: len(g.Durations)}
 	if g.DurLo != nil {
 		pl.lo, pl.hi = g.DurLo[p], g.DurHi[p]
 	}
 	pl.dmin = g.Durations[pl.lo]
-	pl.nb = int(math.Ceil(pl.per * float64(s.os) / pl.dmin))
+	pl.nb = phaseBins(pl.per, pl.dmin, s.os)
 	pl.bw = pl.per / float64(pl.nb)
 	pl.kmax = min(int(math.Round(g.Durations[pl.hi-1]/pl.bw)), pl.nb)
-	pl.c = buf[:pl.nb+pl.kmax+1]
-	clear(pl.c[:pl.nb+1])
+	pl.q = buf[:pl.nb]
+	clear(pl.q)
 	return pl
 }
 
-// Folding: a cadence at phase fraction φ = ((t − tref)/P) mod 1 goes to bin ⌊φ·nb⌋, stored at index +1. φ is
-// taken in 32-bit fixed point: u = (t − tref)·2³²/P truncated to an integer keeps its low 32 bits, φ·2³²,
-// exact to 2⁻¹¹ of a unit for spans up to 10⁴ periods; the bin is then (u·nb) >> 32, always below nb.
+// Folding: a cadence at phase fraction φ = ((t − tref)/P) mod 1 goes to bin ⌊φ·nb⌋. φ is taken in 32-bit
+// fixed point: u = (t − tref)·2³²/P truncated to an integer keeps its low 32 bits, φ·2³², exact to 2⁻¹¹ of a
+// unit for spans up to 10⁴ periods; the bin is then (u·nb) >> 32, always below nb. The bins sum integers, so
+// the order of the cadences does not change them.
 //
 // fold4, the fast path, computes the bin as (u·nb·2^(32−foldBits)) >> (64−foldBits), the same number: the
 // shift shows the compiler that the bin is below 2^foldBits, so that indexing an array of that length needs
 // no bounds check.
 
-// foldBits bounds the bins fold4 handles: nb ≤ 2^foldBits.
-const foldBits = 14
+// foldBits bounds the bins fold4 handles: nb ≤ 2^foldBits. fold4's four periods have their bins in one
+// array, foldStride apart: the offsets are constants, so one register addresses all four, and they differ in
+// the low 12 bits of the address, so that the processor does not mistake a bin of one period for a bin of
+// another that it stored just before (4K aliasing: the four periods are similar and so often hit the same
+// bin number).
+const (
+	foldBits   = 14
+	foldStride = 1<<foldBits + 37
+)
 
-type foldBins = [1 << foldBits]bin
+type foldBuf = [3*foldStride + 1<<foldBits]qbin
 
 // fold1 folds the cadences at one period, for any number of bins.
 func (s *searcher) fold1(a *plan) {
-	c := a.c
+	q := a.q
 	scale, unb := 0x1p32/a.per, uint64(a.nb)
 	for _, pt := range s.d.pts {
-		k := int((uint64(uint32(int64(pt.t*scale)))*unb)>>32) + 1
-		c[k].wy += pt.wy
-		c[k].w += pt.w
+		k := int((uint64(uint32(int64(pt.t*scale))) * unb) >> 32)
+		q[k].wy += pt.wy
+		q[k].w += pt.w
 	}
 }
 
 // fold4 folds the cadences at four periods of at most 2^foldBits bins each in one pass, sharing the reads of
 // the cadences.
 func (s *searcher) fold4(a, b, c, d *plan) {
-	ca, cb := (*foldBins)(s.buf[0][1:]), (*foldBins)(s.buf[1][1:])
-	cc, cd := (*foldBins)(s.buf[2][1:]), (*foldBins)(s.buf[3][1:])
+	q := s.q4
 	sa, sb, sc, sd := 0x1p32/a.per, 0x1p32/b.per, 0x1p32/c.per, 0x1p32/d.per
 	const sh = 32 - foldBits
 	na, nb, nc, nd := uint64(a.nb)<<sh, uint64(b.nb)<<sh, uint64(c.nb)<<sh, uint64(d.nb)<<sh
@@ -383,58 +422,66 @@ func (s *searcher) fold4(a, b, c, d *plan) {
 		kb := (uint64(uint32(int64(pt.t*sb))) * nb) >> (64 - foldBits)
 		kc := (uint64(uint32(int64(pt.t*sc))) * nc) >> (64 - foldBits)
 		kd := (uint64(uint32(int64(pt.t*sd))) * nd) >> (64 - foldBits)
-		ca[ka].wy += pt.wy
-		ca[ka].w += pt.w
-		cb[kb].wy += pt.wy
-		cb[kb].w += pt.w
-		cc[kc].wy += pt.wy
-		cc[kc].w += pt.w
-		cd[kd].wy += pt.wy
-		cd[kd].w += pt.w
+		q[ka].wy += pt.wy
+		q[ka].w += pt.w
+		q[kb+foldStride].wy += pt.wy
+		q[kb+foldStride].w += pt.w
+		q[kc+2*foldStride].wy += pt.wy
+		q[kc+2*foldStride].w += pt.w
+		q[kd+3*foldStride].wy += pt.wy
+		q[kd+3*foldStride].w += pt.w
 	}
 }
 
-// periods searches the periods with indices lo … hi−1 and stores their best boxes in r: four at a time, the
-// rest one by one.
+// periods searches the periods with indices lo … hi−1 and stores their best boxes in r: four at a time when
+// they have at most 2^foldBits bins, else one by one.
 func (s *searcher) periods(r *Result, lo, hi int) {
-	p := lo
-	for ; p+4 <= hi; p += 4 {
-		var pl [4]plan
-		fast := true
-		for i := range pl {
-			pl[i] = s.plan(p+i, s.buf[i])
-			fast = fast && pl[i].nb <= 1<<foldBits
-		}
-		if fast {
-			s.fold4(&pl[0], &pl[1], &pl[2], &pl[3])
-		} else {
+	for p := lo; p < hi; {
+		if p+4 <= hi && s.binsAtMost(p, p+4, 1<<foldBits) {
+			var pl [4]plan
 			for i := range pl {
-				s.fold1(&pl[i])
+				pl[i] = s.plan(p+i, s.q4[i*foldStride:])
 			}
+			s.fold4(&pl[0], &pl[1], &pl[2], &pl[3])
+			for i := range pl {
+				s.finish(r, &pl[i])
+			}
+			p += 4
+			continue
 		}
-		for i := range pl {
-			s.finish(r, &pl[i])
-		}
-	}
-	for ; p < hi; p++ {
-		pl := s.plan(p, s.buf[0])
+		pl := s.plan(p, s.q)
 		s.fold1(&pl)
 		s.finish(r, &pl)
+		p++
 	}
 }
 
-// finish wraps and sums the folded bins of a period, scans every box and stores the best.
+// binsAtMost reports whether the periods with indices lo … hi−1 have at most n phase bins each.
+func (s *searcher) binsAtMost(lo, hi, n int) bool {
+	for p := lo; p < hi; p++ {
+		dmin := s.g.Durations[0]
+		if s.g.DurLo != nil {
+			dmin = s.g.Durations[s.g.DurLo[p]]
+		}
+		if phaseBins(s.g.Periods[p], dmin, s.os) > n {
+			return false
+		}
+	}
+	return true
+}
+
+// finish sums the folded bins of a period, scans every box and stores the best.
 func (s *searcher) finish(r *Result, pl *plan) {
-	g, c, nb := s.g, pl.c, pl.nb
-	// Wrap: bins nb+1 … nb+kmax repeat bins 1 … kmax, so boxes may run past phase P.
-	copy(c[nb+1:nb+pl.kmax+1], c[1:pl.kmax+1])
-	prefixSums(c)
+	g, nb := s.g, pl.nb
+	c := s.c[:nb+pl.kmax+1]
+	prefixSums(c, pl.q)
 
 	// Scan boxes. The flux deviations are centred on their weighted mean, so Y = Σ w·y = 0 (to rounding) and
 	// a box with sums Y_in, W_in, W_out = W − W_in has depth = −Y_in·W/(W_in·W_out). Hence, for Y_in < 0,
 	// snr² ∝ Y_in²/(W_in·W_out) and log_like ∝ Y_in²/(W_in·W_out²). The best box maximises Y_in²/den over
 	// boxes with Y_in < 0, compared by cross-multiplication to keep divisions and square roots out of the loop.
 	b := best{q: 0, den: 1, n: -1}
+	empty := emptyWeight * s.d.wScale
 	prevK, prevStride := -1, -1
 	for j := pl.lo; j < pl.hi; j++ {
 		dur := g.Durations[j]
@@ -450,11 +497,11 @@ func (s *searcher) finish(r *Result, pl *plan) {
 		b.k = k
 		switch {
 		case s.obj == Likelihood:
-			scanLikelihood(&b, c[:nb], c[k:k+nb], stride, s.d.sumW)
+			scanLikelihood(&b, c[:nb], c[k:k+nb], stride, s.d.sumW, empty)
 		case stride == 1:
-			scanSNR1(&b, c[:nb], c[k:k+nb], s.d.sumW)
+			scanSNR1(&b, c[:nb], c[k:k+nb], s.d.sumW, empty)
 		default:
-			scanSNR(&b, c[:nb], c[k:k+nb], stride, s.d.sumW)
+			scanSNR(&b, c[:nb], c[k:k+nb], stride, s.d.sumW, empty)
 		}
 	}
 	p := pl.p
@@ -467,28 +514,26 @@ func (s *searcher) finish(r *Result, pl *plan) {
 	s.store(r, p, win, yin, b.n, b.bestK, pl.bw)
 }
 
-// prefixSums turns c into its running sums in place. Each running sum is a chain of dependent additions; the
-// two halves of c are summed as two interleaved chains, then the first half's total is added to the second.
-func prefixSums(c []bin) {
-	h := len(c) / 2
-	if h == 0 {
+// prefixSums sets c[i] to the sum of the bins q[j mod nb] for j < i (nb = len(q)), for i = 0 … len(c)−1 ≤ 2·nb:
+// c[n+k] − c[n] is then the sum of the k bins from n on, wrapping past phase P. The sums are exact integers;
+// c holds them rounded to float64.
+func prefixSums(c []bin, q []qbin) {
+	if len(c) == 0 {
 		return
 	}
-	lo, hi := c[:h], c[h:] // len(hi) is h or h+1
-	for k := 1; k < h; k++ {
-		lo[k].wy += lo[k-1].wy
-		lo[k].w += lo[k-1].w
-		hi[k].wy += hi[k-1].wy
-		hi[k].w += hi[k-1].w
+	c[0] = bin{}
+	var sy, sw int64
+	nb := min(len(q), len(c)-1)
+	for i, b := range q[:nb] {
+		sy += b.wy
+		sw += b.w
+		c[i+1] = bin{float64(sy), float64(sw)}
 	}
-	if len(hi) > h {
-		hi[h].wy += hi[h-1].wy
-		hi[h].w += hi[h-1].w
-	}
-	ty, tw := lo[h-1].wy, lo[h-1].w
-	for k := range hi {
-		hi[k].wy += ty
-		hi[k].w += tw
+	rest := c[nb+1:]
+	for i, b := range q[:len(rest)] {
+		sy += b.wy
+		sw += b.w
+		rest[i] = bin{float64(sy), float64(sw)}
 	}
 }
 
@@ -507,7 +552,7 @@ type best struct {
 // the best-so-far values stay fixed inside them; that group is then examined box by box.
 
 // scanSNR scans with the SNR objective.
-func scanSNR(b *best, cs, ce []bin, stride int, sumW float64) {
+func scanSNR(b *best, cs, ce []bin, stride int, sumW, empty float64) {
 	ce = ce[:len(cs)]
 	bq, bden := b.q, b.den
 	s, end := stride, len(cs)
@@ -527,7 +572,7 @@ func scanSNR(b *best, cs, ce []bin, stride int, sumW float64) {
 		}
 		for stop := min(n+4*s, end); n < stop; n += s {
 			win, yin := ce[n].w-cs[n].w, ce[n].wy-cs[n].wy
-			if wout := sumW - win; yin*yin*bden > bq*(win*wout) && yin < 0 && win > emptyWeight && wout > emptyWeight {
+			if wout := sumW - win; yin*yin*bden > bq*(win*wout) && yin < 0 && win > empty && wout > empty {
 				bq, bden = yin*yin, win*wout
 				b.n, b.bestK = n, b.k
 			}
@@ -537,7 +582,7 @@ func scanSNR(b *best, cs, ce []bin, stride int, sumW float64) {
 }
 
 // scanSNR1 is scanSNR with stride 1, with constant offsets the compiler handles better.
-func scanSNR1(b *best, cs, ce []bin, sumW float64) {
+func scanSNR1(b *best, cs, ce []bin, sumW, empty float64) {
 	ce = ce[:len(cs)]
 	bq, bden := b.q, b.den
 	end := len(cs)
@@ -557,7 +602,7 @@ func scanSNR1(b *best, cs, ce []bin, sumW float64) {
 		}
 		for stop := min(n+4, end); n < stop; n++ {
 			win, yin := ce[n].w-cs[n].w, ce[n].wy-cs[n].wy
-			if wout := sumW - win; yin*yin*bden > bq*(win*wout) && yin < 0 && win > emptyWeight && wout > emptyWeight {
+			if wout := sumW - win; yin*yin*bden > bq*(win*wout) && yin < 0 && win > empty && wout > empty {
 				bq, bden = yin*yin, win*wout
 				b.n, b.bestK = n, b.k
 			}
@@ -567,7 +612,7 @@ func scanSNR1(b *best, cs, ce []bin, sumW float64) {
 }
 
 // scanLikelihood scans with the likelihood objective.
-func scanLikelihood(b *best, cs, ce []bin, stride int, sumW float64) {
+func scanLikelihood(b *best, cs, ce []bin, stride int, sumW, empty float64) {
 	ce = ce[:len(cs)]
 	bq, bden := b.q, b.den
 	s, end := stride, len(cs)
@@ -588,7 +633,7 @@ func scanLikelihood(b *best, cs, ce []bin, stride int, sumW float64) {
 		}
 		for stop := min(n+4*s, end); n < stop; n += s {
 			win, yin := ce[n].w-cs[n].w, ce[n].wy-cs[n].wy
-			if wout := sumW - win; yin*yin*bden > bq*(win*wout*wout) && yin < 0 && win > emptyWeight && wout > emptyWeight {
+			if wout := sumW - win; yin*yin*bden > bq*(win*wout*wout) && yin < 0 && win > empty && wout > empty {
 				bq, bden = yin*yin, win*wout*wout
 				b.n, b.bestK = n, b.k
 			}
@@ -601,8 +646,9 @@ func scanLikelihood(b *best, cs, ce []bin, stride int, sumW float64) {
 func (s *searcher) store(r *Result, p int, win, yin float64, n, k int, bw float64) {
 	d := s.d
 	per := r.Periods[p]
-	wout := d.sumW - win
-	depth := (d.sumWY-yin)/wout - yin/win
+	win, yin = win/d.wScale, yin/d.yScale
+	wout := d.sumW/d.wScale - win
+	depth := (d.sumWY/d.yScale-yin)/wout - yin/win
 	// Real inverse-variance sums are the normalised ones times ivarScale.
 	depthErr := math.Sqrt((1/win + 1/wout) / d.ivarScale)
 	snr := depth / depthErr

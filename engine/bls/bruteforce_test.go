@@ -127,20 +127,24 @@ func TestSearchWorkersAgree(t *testing.T) {
 }
 
 func TestPrefixSums(t *testing.T) {
-	for n := 0; n < 12; n++ {
-		c := make([]bin, n)
-		want := make([]bin, n)
-		var sy, sw float64
-		for i := range c {
-			c[i] = bin{wy: float64(i*i - 3), w: float64(i + 1)}
-			sy += c[i].wy
-			sw += c[i].w
-			want[i] = bin{sy, sw}
+	// Bins q[0 … nb−1] and prefix sums over up to nb more, wrapping: c[i] = Σ_{j<i} q[j mod nb].
+	for nb := 0; nb < 12; nb++ {
+		q := make([]qbin, nb)
+		for i := range q {
+			q[i] = qbin{wy: int64(i*i - 3), w: int64(i + 1)}
 		}
-		prefixSums(c)
-		for i := range c {
-			if c[i] != want[i] {
-				t.Fatalf("length %d: prefix[%d] = %v, want %v", n, i, c[i], want[i])
+		for n := 1; n <= 2*nb+1; n++ {
+			c := make([]bin, n)
+			prefixSums(c, q)
+			var sy, sw int64
+			for i := range c {
+				if c[i] != (bin{float64(sy), float64(sw)}) {
+					t.Fatalf("%d bins, %d sums: prefix[%d] = %v, want {%d %d}", nb, n, i, c[i], sy, sw)
+				}
+				if nb > 0 {
+					sy += q[i%nb].wy
+					sw += q[i%nb].w
+				}
 			}
 		}
 	}
