@@ -474,7 +474,7 @@ func (s *searcher) binsAtMost(lo, hi, n int) bool {
 func (s *searcher) finish(r *Result, pl *plan) {
 	g, nb := s.g, pl.nb
 	c := s.c[:nb+pl.kmax+1]
-	prefixSums(c, pl.q)
+	maxBin := float64(prefixSums(c, pl.q))
 
 	// Scan boxes. The flux deviations are centred on their weighted mean, so Y = Σ w·y = 0 (to rounding) and
 	// a box with sums Y_in, W_in, W_out = W − W_in has depth = −Y_in·W/(W_in·W_out). Hence, for Y_in < 0,
@@ -495,13 +495,11 @@ func (s *searcher) finish(r *Result, pl *plan) {
 		}
 		prevK, prevStride = k, stride
 		b.k = k
-		switch {
-		case s.obj == Likelihood:
-			scanLikelihood(&b, c[:nb], c[k:k+nb], stride, s.d.sumW, empty)
-		case stride == 1:
-			scanSNR1(&b, c[:nb], c[k:k+nb], s.d.sumW, empty)
-		default:
-			scanSNR(&b, c[:nb], c[k:k+nb], stride, s.d.sumW, empty)
+		sc := scan{sumW: s.d.sumW, empty: empty, wmax: float64(k) * maxBin, likelihood: s.obj == Likelihood}
+		if stride == 1 {
+			sc.boxes1(&b, c[:nb], c[k:k+nb])
+		} else {
+			sc.boxes(&b, c[:nb], c[k:k+nb], stride)
 		}
 	}
 	p := pl.p
@@ -516,10 +514,10 @@ func (s *searcher) finish(r *Result, pl *plan) {
 
 // prefixSums sets c[i] to the sum of the bins q[j mod nb] for j < i (nb = len(q)), for i = 0 … len(c)−1 ≤ 2·nb:
 // c[n+k] − c[n] is then the sum of the k bins from n on, wrapping past phase P. The sums are exact integers;
-// c holds them rounded to float64.
-func prefixSums(c []bin, q []qbin) {
+// c holds them rounded to float64. It returns the largest weight of a bin.
+func prefixSums(c []bin, q []qbin) (maxW int64) {
 	if len(c) == 0 {
-		return
+		return 0
 	}
 	c[0] = bin{}
 	var sy, sw int64
@@ -527,6 +525,7 @@ func prefixSums(c []bin, q []qbin) {
 	for i, b := range q[:nb] {
 		sy += b.wy
 		sw += b.w
+		maxW = max(maxW, b.w)
 		c[i+1] = bin{float64(sy), float64(sw)}
 	}
 	rest := c[nb+1:]
@@ -535,6 +534,7 @@ func prefixSums(c []bin, q []qbin) {
 		sw += b.w
 		rest[i] = bin{float64(sy), float64(sw)}
 	}
+	return maxW
 }
 
 // best is the best box of a period so far: its score q/den (q = Y_in², Y_in < 0), start bin n and length bestK;
@@ -544,17 +544,50 @@ type best struct {
 	n, k, bestK int
 }
 
-// The scans score the boxes starting at every stride-th bin: box n has prefix sums cs[n] at its start and
-// ce[n] at its end, W_in = ce[n].w − cs[n].w and Y_in likewise. A box beats the best so far (q, den) when
-// Y_in²·den > q·den_box, with den_box = W_in·W_out for the SNR and W_in·W_out² for the likelihood; it is then
-// kept if it dips (Y_in < 0) and has weight both in and out of transit. The inner loops test four boxes at a
-// time and only search for the next group holding a box that passes the first test, which is rare, so that
-// the best-so-far values stay fixed inside them; that group is then examined box by box.
+// scan scores the boxes of one length k starting at every stride-th bin: box n has prefix sums cs[n] at its
+// start and ce[n] at its end, W_in = ce[n].w − cs[n].w and Y_in likewise, W_out = W − W_in. A box beats the
+// best so far (q, den) when Y_in²·den > q·den_box, with den_box = W_in·W_out for the SNR and W_in·W_out² for
+// the likelihood; it is then kept if it dips (Y_in < 0) and has weight above empty both in and out of transit.
+//
+// No box weighs more than wmax (k times the heaviest bin), so W_out ≥ g = W − wmax, and a box can beat the
+// best only if Y_in² > τ·W_in, τ = (q/den)·g (g² for the likelihood). The inner loops apply this test, two
+// multiplications per box, to four boxes at a time, and only search for the next group holding a box that
+// passes it, which is rare, so that τ stays fixed inside them; that group is then examined box by box with the
+// full test. τ is lowered by 2⁻⁴⁰ of itself and g by 2⁻⁴⁰ of W, far more than the rounding of the products and
+// of the prefix sums, so that the cheap test never rejects a box the full test would keep.
+type scan struct {
+	sumW, empty, wmax float64
+	likelihood        bool
+}
 
-// scanSNR scans with the SNR objective.
-func scanSNR(b *best, cs, ce []bin, stride int, sumW, empty float64) {
+// tau returns the threshold of the cheap test for the best score q/den.
+func (sc *scan) tau(q, den float64) float64 {
+	g := max(sc.sumW-sc.wmax-sc.sumW*0x1p-40, 0)
+	if sc.likelihood {
+		g *= g
+	}
+	return q / den * g * (1 - 0x1p-40)
+}
+
+// beats applies the full test to the box with sums win, yin and, if it passes, makes it the best.
+func (sc *scan) beats(b *best, win, yin float64, n int) bool {
+	wout := sc.sumW - win
+	den := win * wout
+	if sc.likelihood {
+		den *= wout
+	}
+	if yin*yin*b.den > b.q*den && yin < 0 && win > sc.empty && wout > sc.empty {
+		b.q, b.den = yin*yin, den
+		b.n, b.bestK = n, b.k
+		return true
+	}
+	return false
+}
+
+// boxes scans the boxes starting at every stride-th bin.
+func (sc *scan) boxes(b *best, cs, ce []bin, stride int) {
 	ce = ce[:len(cs)]
-	bq, bden := b.q, b.den
+	tau := sc.tau(b.q, b.den)
 	s, end := stride, len(cs)
 	for n := 0; n < end; {
 		for ; n+3*s < end; n += 4 * s {
@@ -562,84 +595,40 @@ func scanSNR(b *best, cs, ce []bin, stride int, sumW, empty float64) {
 			w1, y1 := ce[n+s].w-cs[n+s].w, ce[n+s].wy-cs[n+s].wy
 			w2, y2 := ce[n+2*s].w-cs[n+2*s].w, ce[n+2*s].wy-cs[n+2*s].wy
 			w3, y3 := ce[n+3*s].w-cs[n+3*s].w, ce[n+3*s].wy-cs[n+3*s].wy
-			a0 := y0*y0*bden > bq*(w0*(sumW-w0))
-			a1 := y1*y1*bden > bq*(w1*(sumW-w1))
-			a2 := y2*y2*bden > bq*(w2*(sumW-w2))
-			a3 := y3*y3*bden > bq*(w3*(sumW-w3))
-			if a0 || a1 || a2 || a3 {
+			if y0*y0 > tau*w0 || y1*y1 > tau*w1 || y2*y2 > tau*w2 || y3*y3 > tau*w3 {
 				break
 			}
 		}
 		for stop := min(n+4*s, end); n < stop; n += s {
-			win, yin := ce[n].w-cs[n].w, ce[n].wy-cs[n].wy
-			if wout := sumW - win; yin*yin*bden > bq*(win*wout) && yin < 0 && win > empty && wout > empty {
-				bq, bden = yin*yin, win*wout
-				b.n, b.bestK = n, b.k
+			if sc.beats(b, ce[n].w-cs[n].w, ce[n].wy-cs[n].wy, n) {
+				tau = sc.tau(b.q, b.den)
 			}
 		}
 	}
-	b.q, b.den = bq, bden
 }
 
-// scanSNR1 is scanSNR with stride 1, with constant offsets the compiler handles better.
-func scanSNR1(b *best, cs, ce []bin, sumW, empty float64) {
+// boxes1 is boxes with stride 1, with constant offsets the compiler handles better.
+func (sc *scan) boxes1(b *best, cs, ce []bin) {
 	ce = ce[:len(cs)]
-	bq, bden := b.q, b.den
+	tau := sc.tau(b.q, b.den)
 	end := len(cs)
 	for n := 0; n < end; {
 		for ; n+3 < end; n += 4 {
-			w0, y0 := ce[n].w-cs[n].w, ce[n].wy-cs[n].wy
-			w1, y1 := ce[n+1].w-cs[n+1].w, ce[n+1].wy-cs[n+1].wy
-			w2, y2 := ce[n+2].w-cs[n+2].w, ce[n+2].wy-cs[n+2].wy
-			w3, y3 := ce[n+3].w-cs[n+3].w, ce[n+3].wy-cs[n+3].wy
-			a0 := y0*y0*bden > bq*(w0*(sumW-w0))
-			a1 := y1*y1*bden > bq*(w1*(sumW-w1))
-			a2 := y2*y2*bden > bq*(w2*(sumW-w2))
-			a3 := y3*y3*bden > bq*(w3*(sumW-w3))
-			if a0 || a1 || a2 || a3 {
+			e, c := ce[n:n+4], cs[n:n+4]
+			w0, y0 := e[0].w-c[0].w, e[0].wy-c[0].wy
+			w1, y1 := e[1].w-c[1].w, e[1].wy-c[1].wy
+			w2, y2 := e[2].w-c[2].w, e[2].wy-c[2].wy
+			w3, y3 := e[3].w-c[3].w, e[3].wy-c[3].wy
+			if y0*y0 > tau*w0 || y1*y1 > tau*w1 || y2*y2 > tau*w2 || y3*y3 > tau*w3 {
 				break
 			}
 		}
 		for stop := min(n+4, end); n < stop; n++ {
-			win, yin := ce[n].w-cs[n].w, ce[n].wy-cs[n].wy
-			if wout := sumW - win; yin*yin*bden > bq*(win*wout) && yin < 0 && win > empty && wout > empty {
-				bq, bden = yin*yin, win*wout
-				b.n, b.bestK = n, b.k
+			if sc.beats(b, ce[n].w-cs[n].w, ce[n].wy-cs[n].wy, n) {
+				tau = sc.tau(b.q, b.den)
 			}
 		}
 	}
-	b.q, b.den = bq, bden
-}
-
-// scanLikelihood scans with the likelihood objective.
-func scanLikelihood(b *best, cs, ce []bin, stride int, sumW, empty float64) {
-	ce = ce[:len(cs)]
-	bq, bden := b.q, b.den
-	s, end := stride, len(cs)
-	for n := 0; n < end; {
-		for ; n+3*s < end; n += 4 * s {
-			w0, y0 := ce[n].w-cs[n].w, ce[n].wy-cs[n].wy
-			w1, y1 := ce[n+s].w-cs[n+s].w, ce[n+s].wy-cs[n+s].wy
-			w2, y2 := ce[n+2*s].w-cs[n+2*s].w, ce[n+2*s].wy-cs[n+2*s].wy
-			w3, y3 := ce[n+3*s].w-cs[n+3*s].w, ce[n+3*s].wy-cs[n+3*s].wy
-			o0, o1, o2, o3 := sumW-w0, sumW-w1, sumW-w2, sumW-w3
-			a0 := y0*y0*bden > bq*(w0*o0*o0)
-			a1 := y1*y1*bden > bq*(w1*o1*o1)
-			a2 := y2*y2*bden > bq*(w2*o2*o2)
-			a3 := y3*y3*bden > bq*(w3*o3*o3)
-			if a0 || a1 || a2 || a3 {
-				break
-			}
-		}
-		for stop := min(n+4*s, end); n < stop; n += s {
-			win, yin := ce[n].w-cs[n].w, ce[n].wy-cs[n].wy
-			if wout := sumW - win; yin*yin*bden > bq*(win*wout*wout) && yin < 0 && win > empty && wout > empty {
-				bq, bden = yin*yin, win*wout*wout
-				b.n, b.bestK = n, b.k
-			}
-		}
-	}
-	b.q, b.den = bq, bden
 }
 
 // store computes the reported quantities of the best box (bins n … n+k−1 of width bw) from its sums.
