@@ -411,8 +411,23 @@ func (s *searcher) fold1(a *plan) {
 }
 
 // fold4 folds the cadences at four periods of at most 2^foldBits bins each in one pass, sharing the reads of
-// the cadences.
+// the cadences: with fold4Vec where the processor allows, else fold4Go.
 func (s *searcher) fold4(a, b, c, d *plan) {
+	sa, sb, sc, sd := 0x1p32/a.per, 0x1p32/b.per, 0x1p32/c.per, 0x1p32/d.per
+	if pts := s.d.pts; haveFoldVec && len(pts) > 0 && pts[len(pts)-1].t*max(sa, sb, sc, sd) < 0x1p51 {
+		args := foldVecArgs{
+			scale: [4]float64{sa, sb, sc, sd},
+			nb:    [4]uint64{uint64(a.nb), uint64(b.nb), uint64(c.nb), uint64(d.nb)},
+			off:   [4]uint64{0, foldStride, 2 * foldStride, 3 * foldStride},
+		}
+		fold4Vec(pts, s.q4, &args)
+		return
+	}
+	s.fold4Go(a, b, c, d)
+}
+
+// fold4Go is fold4 in Go.
+func (s *searcher) fold4Go(a, b, c, d *plan) {
 	q := s.q4
 	sa, sb, sc, sd := 0x1p32/a.per, 0x1p32/b.per, 0x1p32/c.per, 0x1p32/d.per
 	const sh = 32 - foldBits
@@ -431,6 +446,14 @@ func (s *searcher) fold4(a, b, c, d *plan) {
 		q[kd+3*foldStride].wy += pt.wy
 		q[kd+3*foldStride].w += pt.w
 	}
+}
+
+// foldVecArgs are fold4Vec's per-period constants: 2³²/P, the number of bins, and the offset of the period's
+// bins in foldBuf. fold4Vec takes u = ⌊t·2³²/P⌋ in floating point, which is exact while t·2³²/P < 2⁵¹ (fold4
+// checks), so its bins are fold4's.
+type foldVecArgs struct {
+	scale   [4]float64
+	nb, off [4]uint64
 }
 
 // periods searches the periods with indices lo … hi−1 and stores their best boxes in r: four at a time when

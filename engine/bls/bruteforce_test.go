@@ -126,6 +126,38 @@ func TestSearchWorkersAgree(t *testing.T) {
 	}
 }
 
+func TestFold4VecMatchesGo(t *testing.T) {
+	// The vector fold puts every cadence in the same bin as the Go fold: a year of cadences at four periods
+	// from the shortest to the longest of a default grid, nb from ~100 to 2^foldBits.
+	if !haveFoldVec {
+		t.Skip("no vector fold on this machine")
+	}
+	tt := keplerYear(372)
+	y, dy := boxLC(tt, 3.3, 170.2, 0.1, 500e-6, 300e-6, 4)
+	d, err := prepare(tt, y, dy)
+	if err != nil {
+		t.Fatal(err)
+	}
+	durations := []float64{0.02, 0.05, 0.1}
+	for _, pers := range [][4]float64{{0.5, 0.5001, 0.5002, 0.5003}, {3.1, 7.7, 19.3, 65.5}, {1, 2, 4, 8}} {
+		g := Grid{Periods: pers[:], Durations: durations}
+		s := newSearcher(d, g, 5, SNR)
+		var pl [4]plan
+		for i := range pl {
+			pl[i] = s.plan(i, s.q4[i*foldStride:])
+		}
+		s.fold4(&pl[0], &pl[1], &pl[2], &pl[3])
+		vec := *s.q4
+		for i := range pl {
+			pl[i] = s.plan(i, s.q4[i*foldStride:])
+		}
+		s.fold4Go(&pl[0], &pl[1], &pl[2], &pl[3])
+		if vec != *s.q4 {
+			t.Errorf("periods %v: the vector and Go folds differ", pers)
+		}
+	}
+}
+
 func TestPrefixSums(t *testing.T) {
 	// Bins q[0 … nb−1] and prefix sums over up to nb more, wrapping: c[i] = Σ_{j<i} q[j mod nb].
 	for nb := 0; nb < 12; nb++ {
