@@ -414,7 +414,7 @@ func (s *searcher) fold1(a *plan) {
 // the cadences: with fold4Vec where the processor allows, else fold4Go.
 func (s *searcher) fold4(a, b, c, d *plan) {
 	sa, sb, sc, sd := 0x1p32/a.per, 0x1p32/b.per, 0x1p32/c.per, 0x1p32/d.per
-	if pts := s.d.pts; haveFoldVec && len(pts) > 0 && pts[len(pts)-1].t*max(sa, sb, sc, sd) < 0x1p51 {
+	if pts := s.d.pts; haveAVX2 && len(pts) > 0 && pts[len(pts)-1].t*max(sa, sb, sc, sd) < 0x1p51 {
 		args := foldVecArgs{
 			scale: [4]float64{sa, sb, sc, sd},
 			nb:    [4]uint64{uint64(a.nb), uint64(b.nb), uint64(c.nb), uint64(d.nb)},
@@ -573,10 +573,10 @@ type best struct {
 // the likelihood; it is then kept if it dips (Y_in < 0) and has weight above empty both in and out of transit.
 //
 // No box weighs more than wmax (k times the heaviest bin), so W_out ≥ g = W − wmax, and a box can beat the
-// best only if Y_in² > τ·W_in, τ = (q/den)·g (g² for the likelihood). The inner loops apply this test, two
-// multiplications per box, to four boxes at a time, and only search for the next group holding a box that
-// passes it, which is rare, so that τ stays fixed inside them; that group is then examined box by box with the
-// full test. τ is lowered by 2⁻⁴⁰ of itself and g by 2⁻⁴⁰ of W, far more than the rounding of the products and
+// best only if Y_in² > τ·W_in, τ = (q/den)·g (g² for the likelihood). screen and screenStride apply this
+// test, two multiplications per box, to four boxes at a time (in one vector with AVX2), and only search for
+// the next group holding a box that passes it, which is rare, so that τ stays fixed inside them; that group
+// is then examined box by box with the full test. τ is lowered by 2⁻⁴⁰ of itself and g by 2⁻⁴⁰ of W, far more than the rounding of the products and
 // of the prefix sums, so that the cheap test never rejects a box the full test would keep.
 type scan struct {
 	sumW, empty, wmax float64
@@ -613,15 +613,7 @@ func (sc *scan) boxes(b *best, cs, ce []bin, stride int) {
 	tau := sc.tau(b.q, b.den)
 	s, end := stride, len(cs)
 	for n := 0; n < end; {
-		for ; n+3*s < end; n += 4 * s {
-			w0, y0 := ce[n].w-cs[n].w, ce[n].wy-cs[n].wy
-			w1, y1 := ce[n+s].w-cs[n+s].w, ce[n+s].wy-cs[n+s].wy
-			w2, y2 := ce[n+2*s].w-cs[n+2*s].w, ce[n+2*s].wy-cs[n+2*s].wy
-			w3, y3 := ce[n+3*s].w-cs[n+3*s].w, ce[n+3*s].wy-cs[n+3*s].wy
-			if y0*y0 > tau*w0 || y1*y1 > tau*w1 || y2*y2 > tau*w2 || y3*y3 > tau*w3 {
-				break
-			}
-		}
+		n += screenStride(cs[n:], ce[n:], s, tau)
 		for stop := min(n+4*s, end); n < stop; n += s {
 			if sc.beats(b, ce[n].w-cs[n].w, ce[n].wy-cs[n].wy, n) {
 				tau = sc.tau(b.q, b.den)
@@ -636,22 +628,62 @@ func (sc *scan) boxes1(b *best, cs, ce []bin) {
 	tau := sc.tau(b.q, b.den)
 	end := len(cs)
 	for n := 0; n < end; {
-		for ; n+3 < end; n += 4 {
-			e, c := ce[n:n+4], cs[n:n+4]
-			w0, y0 := e[0].w-c[0].w, e[0].wy-c[0].wy
-			w1, y1 := e[1].w-c[1].w, e[1].wy-c[1].wy
-			w2, y2 := e[2].w-c[2].w, e[2].wy-c[2].wy
-			w3, y3 := e[3].w-c[3].w, e[3].wy-c[3].wy
-			if y0*y0 > tau*w0 || y1*y1 > tau*w1 || y2*y2 > tau*w2 || y3*y3 > tau*w3 {
-				break
-			}
-		}
+		n += screen(cs[n:], ce[n:], tau)
 		for stop := min(n+4, end); n < stop; n++ {
 			if sc.beats(b, ce[n].w-cs[n].w, ce[n].wy-cs[n].wy, n) {
 				tau = sc.tau(b.q, b.den)
 			}
 		}
 	}
+}
+
+// screen returns the start of the first group of four boxes n … n+3 (n = 0, 4, 8, …, n+3 < len(cs)) holding
+// a box with Y_in² > tau·W_in, or the first n with n+3 ≥ len(cs) if none does; len(ce) ≥ len(cs).
+func screen(cs, ce []bin, tau float64) int {
+	if haveAVX2 {
+		return screenVec(cs, ce, tau)
+	}
+	return screenGo(cs, ce, tau)
+}
+
+func screenGo(cs, ce []bin, tau float64) int {
+	n := 0
+	for ; n+3 < len(cs); n += 4 {
+		e, c := ce[n:n+4], cs[n:n+4]
+		w0, y0 := e[0].w-c[0].w, e[0].wy-c[0].wy
+		w1, y1 := e[1].w-c[1].w, e[1].wy-c[1].wy
+		w2, y2 := e[2].w-c[2].w, e[2].wy-c[2].wy
+		w3, y3 := e[3].w-c[3].w, e[3].wy-c[3].wy
+		if y0*y0 > tau*w0 || y1*y1 > tau*w1 || y2*y2 > tau*w2 || y3*y3 > tau*w3 {
+			break
+		}
+	}
+	return n
+}
+
+// screenStride is screen for the boxes n = 0, s, 2s, … (s = stride ≥ 1): it returns the first n = 0, 4s,
+// 8s, … with n+3s < len(cs) whose group n, n+s, n+2s, n+3s holds a box passing the test, or the first with
+// n+3s ≥ len(cs) if none does.
+func screenStride(cs, ce []bin, stride int, tau float64) int {
+	if haveAVX2 {
+		return screenStrideVec(cs, ce, stride, tau)
+	}
+	return screenStrideGo(cs, ce, stride, tau)
+}
+
+func screenStrideGo(cs, ce []bin, s int, tau float64) int {
+	ce = ce[:len(cs)]
+	n := 0
+	for ; n+3*s < len(cs); n += 4 * s {
+		w0, y0 := ce[n].w-cs[n].w, ce[n].wy-cs[n].wy
+		w1, y1 := ce[n+s].w-cs[n+s].w, ce[n+s].wy-cs[n+s].wy
+		w2, y2 := ce[n+2*s].w-cs[n+2*s].w, ce[n+2*s].wy-cs[n+2*s].wy
+		w3, y3 := ce[n+3*s].w-cs[n+3*s].w, ce[n+3*s].wy-cs[n+3*s].wy
+		if y0*y0 > tau*w0 || y1*y1 > tau*w1 || y2*y2 > tau*w2 || y3*y3 > tau*w3 {
+			break
+		}
+	}
+	return n
 }
 
 // store computes the reported quantities of the best box (bins n … n+k−1 of width bw) from its sums.

@@ -129,7 +129,7 @@ func TestSearchWorkersAgree(t *testing.T) {
 func TestFold4VecMatchesGo(t *testing.T) {
 	// The vector fold puts every cadence in the same bin as the Go fold: a year of cadences at four periods
 	// from the shortest to the longest of a default grid, nb from ~100 to 2^foldBits.
-	if !haveFoldVec {
+	if !haveAVX2 {
 		t.Skip("no vector fold on this machine")
 	}
 	tt := keplerYear(372)
@@ -154,6 +154,33 @@ func TestFold4VecMatchesGo(t *testing.T) {
 		s.fold4Go(&pl[0], &pl[1], &pl[2], &pl[3])
 		if vec != *s.q4 {
 			t.Errorf("periods %v: the vector and Go folds differ", pers)
+		}
+	}
+}
+
+func TestScreenVecMatchesGo(t *testing.T) {
+	// The vector screens stop at the same group as the Go ones, for random prefix sums of bins with random
+	// weights and deviations, every stride 1 … 5 and thresholds from passing almost every box to almost none.
+	if !haveAVX2 {
+		t.Skip("no vector screen on this machine")
+	}
+	rng := rand.New(rand.NewPCG(5, 6))
+	for trial := range 2000 {
+		nb := 1 + rng.IntN(60)
+		k := 1 + rng.IntN(nb)
+		c := make([]bin, nb+k+1)
+		for i := 1; i < len(c); i++ {
+			c[i] = bin{c[i-1].wy + rng.NormFloat64(), c[i-1].w + rng.Float64()}
+		}
+		tau := math.Pow(10, 3*rng.Float64()-1)
+		cs, ce := c[:nb], c[k:k+nb]
+		if got, want := screenVec(cs, ce, tau), screenGo(cs, ce, tau); got != want {
+			t.Fatalf("trial %d (nb %d, k %d, tau %g): screenVec %d, screenGo %d", trial, nb, k, tau, got, want)
+		}
+		for s := 1; s <= 5; s++ {
+			if got, want := screenStrideVec(cs, ce, s, tau), screenStrideGo(cs, ce, s, tau); got != want {
+				t.Fatalf("trial %d (nb %d, k %d, stride %d, tau %g): screenStrideVec %d, screenStrideGo %d", trial, nb, k, s, tau, got, want)
+			}
 		}
 	}
 }

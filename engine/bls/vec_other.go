@@ -1,0 +1,14 @@
+//go:build !amd64 || purego
+
+package bls
+
+// haveAVX2 is false: there are no vector kernels on this architecture.
+const haveAVX2 = false
+
+func fold4Vec(pts []point, q *foldBuf, a *foldVecArgs) { panic("bls: fold4Vec without AVX2") }
+
+func screenVec(cs, ce []bin, tau float64) int { panic("bls: screenVec without AVX2") }
+
+func screenStrideVec(cs, ce []bin, stride int, tau float64) int {
+	panic("bls: screenStrideVec without AVX2")
+}
