@@ -115,7 +115,8 @@ type point struct {
 // other columns describe that box. A period where no box dips has power 0 and NaN duration and t0. The values
 // do not depend on a constant offset of y.
 //
-// Search allocates the result and four bin buffers per worker; the loop over periods allocates nothing.
+// Search allocates the result and, per worker, one array of 4·2^14 phase bins (1 MB) and two buffers sized by
+// the longest period; the loop over periods allocates nothing.
 //
 // Cadences with a non-finite time, flux or error, a non-positive error, or an error more than 1000 times the
 // typical one (weight below 1e-6 of the mean inverse variance) are skipped. The remaining times must increase strictly (ErrUnsorted, ErrDuplicateTime: sort the
@@ -383,15 +384,13 @@ func (s *searcher) plan(p int, buf []qbin) plan {
 // unit for spans up to 10⁴ periods; the bin is then (u·nb) >> 32, always below nb. The bins sum integers, so
 // the order of the cadences does not change them.
 //
-// fold4, the fast path, computes the bin as (u·nb·2^(32−foldBits)) >> (64−foldBits), the same number: the
-// shift shows the compiler that the bin is below 2^foldBits, so that indexing an array of that length needs
-// no bounds check.
+// fold4Go computes the bin as (u·nb·2^(32−foldBits)) >> (64−foldBits), the same number: the shift shows the
+// compiler that the bin is below 2^foldBits, so that indexing an array of that length needs no bounds check.
 
 // foldBits bounds the bins fold4 handles: nb ≤ 2^foldBits. fold4's four periods have their bins in one
-// array, foldStride apart: the offsets are constants, so one register addresses all four, and they differ in
-// the low 12 bits of the address, so that the processor does not mistake a bin of one period for a bin of
-// another that it stored just before (4K aliasing: the four periods are similar and so often hit the same
-// bin number).
+// array, foldStride apart: the offsets are constants, so one register addresses all four. The stride is not
+// a multiple of 4 KiB, so that the same bin number of neighbouring periods (similar periods often hit the
+// same one) differs in the low 12 address bits, which processors use to match loads against pending stores.
 const (
 	foldBits   = 14
 	foldStride = 1<<foldBits + 37
@@ -519,11 +518,7 @@ func (s *searcher) finish(r *Result, pl *plan) {
 		prevK, prevStride = k, stride
 		b.k = k
 		sc := scan{sumW: s.d.sumW, empty: empty, wmax: float64(k) * maxBin, likelihood: s.obj == Likelihood}
-		if stride == 1 {
-			sc.boxes1(&b, c[:nb], c[k:k+nb])
-		} else {
-			sc.boxes(&b, c[:nb], c[k:k+nb], stride)
-		}
+		sc.boxes(&b, c[:nb], c[k:k+nb], stride)
 	}
 	p := pl.p
 	if b.n < 0 {
@@ -576,8 +571,9 @@ type best struct {
 // best only if Y_in² > τ·W_in, τ = (q/den)·g (g² for the likelihood). screen and screenStride apply this
 // test, two multiplications per box, to four boxes at a time (in one vector with AVX2), and only search for
 // the next group holding a box that passes it, which is rare, so that τ stays fixed inside them; that group
-// is then examined box by box with the full test. τ is lowered by 2⁻⁴⁰ of itself and g by 2⁻⁴⁰ of W, far more than the rounding of the products and
-// of the prefix sums, so that the cheap test never rejects a box the full test would keep.
+// is then examined box by box with the full test. τ is lowered by 2⁻⁴⁰ of itself and g by 2⁻⁴⁰ of W, far
+// more than the rounding of the products and of the prefix sums, so that the cheap test never rejects a box
+// the full test would keep.
 type scan struct {
 	sumW, empty, wmax float64
 	likelihood        bool
@@ -613,23 +609,12 @@ func (sc *scan) boxes(b *best, cs, ce []bin, stride int) {
 	tau := sc.tau(b.q, b.den)
 	s, end := stride, len(cs)
 	for n := 0; n < end; {
-		n += screenStride(cs[n:], ce[n:], s, tau)
-		for stop := min(n+4*s, end); n < stop; n += s {
-			if sc.beats(b, ce[n].w-cs[n].w, ce[n].wy-cs[n].wy, n) {
-				tau = sc.tau(b.q, b.den)
-			}
+		if s == 1 {
+			n += screen(cs[n:], ce[n:], tau)
+		} else {
+			n += screenStride(cs[n:], ce[n:], s, tau)
 		}
-	}
-}
-
-// boxes1 is boxes with stride 1, with constant offsets the compiler handles better.
-func (sc *scan) boxes1(b *best, cs, ce []bin) {
-	ce = ce[:len(cs)]
-	tau := sc.tau(b.q, b.den)
-	end := len(cs)
-	for n := 0; n < end; {
-		n += screen(cs[n:], ce[n:], tau)
-		for stop := min(n+4, end); n < stop; n++ {
+		for stop := min(n+4*s, end); n < stop; n += s {
 			if sc.beats(b, ce[n].w-cs[n].w, ce[n].wy-cs[n].wy, n) {
 				tau = sc.tau(b.q, b.den)
 			}
