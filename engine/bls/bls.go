@@ -540,16 +540,18 @@ func prefixSums(c []bin, q []qbin) (maxW int64) {
 	c[0] = bin{}
 	var sy, sw int64
 	nb := min(len(q), len(c)-1)
-	for i, b := range q[:nb] {
-		sy += b.wy
-		sw += b.w
-		maxW = max(maxW, b.w)
-		c[i+1] = bin{float64(sy), float64(sw)}
+	head, qh := c[1:nb+1], q[:nb]
+	for i := range head {
+		sy += qh[i].wy
+		sw += qh[i].w
+		maxW = max(maxW, qh[i].w)
+		head[i] = bin{float64(sy), float64(sw)}
 	}
 	rest := c[nb+1:]
-	for i, b := range q[:len(rest)] {
-		sy += b.wy
-		sw += b.w
+	qr := q[:len(rest)]
+	for i := range rest {
+		sy += qr[i].wy
+		sw += qr[i].w
 		rest[i] = bin{float64(sy), float64(sw)}
 	}
 	return maxW
