@@ -410,19 +410,22 @@ func (s *searcher) fold1(a *plan) {
 }
 
 // fold4 folds the cadences at four periods of at most 2^foldBits bins each in one pass, sharing the reads of
-// the cadences: with fold4Vec where the processor allows, else fold4Go.
+// the cadences: with fold4Vec512 or fold4Vec where the processor allows, else fold4Go.
 func (s *searcher) fold4(a, b, c, d *plan) {
-	sa, sb, sc, sd := 0x1p32/a.per, 0x1p32/b.per, 0x1p32/c.per, 0x1p32/d.per
-	if pts := s.d.pts; haveAVX2 && len(pts) > 0 && pts[len(pts)-1].t*max(sa, sb, sc, sd) < 0x1p51 {
-		args := foldVecArgs{
-			scale: [4]float64{sa, sb, sc, sd},
-			nb:    [4]uint64{uint64(a.nb), uint64(b.nb), uint64(c.nb), uint64(d.nb)},
-			off:   [4]uint64{0, foldStride, 2 * foldStride, 3 * foldStride},
-		}
-		fold4Vec(pts, s.q4, &args)
+	pts := s.d.pts
+	if !haveAVX2 || len(pts) == 0 {
+		s.fold4Go(a, b, c, d)
 		return
 	}
-	s.fold4Go(a, b, c, d)
+	args := newFoldVecArgs(a, b, c, d)
+	switch umax := pts[len(pts)-1].t * max(args.scale[0], args.scale[1], args.scale[2], args.scale[3]); {
+	case haveAVX512 && umax < 0x1p62:
+		fold4Vec512(pts, s.q4, &args)
+	case umax < 0x1p51:
+		fold4Vec(pts, s.q4, &args)
+	default:
+		s.fold4Go(a, b, c, d)
+	}
 }
 
 // fold4Go is fold4 in Go.
@@ -447,12 +450,20 @@ func (s *searcher) fold4Go(a, b, c, d *plan) {
 	}
 }
 
-// foldVecArgs are fold4Vec's per-period constants: 2³²/P, the number of bins, and the offset of the period's
-// bins in foldBuf. fold4Vec takes u = ⌊t·2³²/P⌋ in floating point, which is exact while t·2³²/P < 2⁵¹ (fold4
-// checks), so its bins are fold4's.
+// foldVecArgs are fold4Vec's and fold4Vec512's per-period constants: 2³²/P, the number of bins, and the
+// offset of the period's bins in foldBuf. fold4Vec takes u = ⌊t·2³²/P⌋ in floating point, which is exact
+// while t·2³²/P < 2⁵¹, and fold4Vec512 converts like Go (fold4 checks the range), so their bins are fold4Go's.
 type foldVecArgs struct {
 	scale   [4]float64
 	nb, off [4]uint64
+}
+
+func newFoldVecArgs(pl ...*plan) foldVecArgs {
+	var a foldVecArgs
+	for i, p := range pl {
+		a.scale[i], a.nb[i], a.off[i] = 0x1p32/p.per, uint64(p.nb), uint64(i*foldStride)
+	}
+	return a
 }
 
 // periods searches the periods with indices lo … hi−1 and stores their best boxes in r: four at a time when

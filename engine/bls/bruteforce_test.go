@@ -127,7 +127,7 @@ func TestSearchWorkersAgree(t *testing.T) {
 }
 
 func TestFold4VecMatchesGo(t *testing.T) {
-	// The vector fold puts every cadence in the same bin as the Go fold: a year of cadences at four periods
+	// The vector folds put every cadence in the same bin as the Go fold: a year of cadences at four periods
 	// from the shortest to the longest of a default grid, nb from ~100 to 2^foldBits.
 	if !haveAVX2 {
 		t.Skip("no vector fold on this machine")
@@ -142,18 +142,27 @@ func TestFold4VecMatchesGo(t *testing.T) {
 	for _, pers := range [][4]float64{{0.5, 0.5001, 0.5002, 0.5003}, {3.1, 7.7, 19.3, 65.5}, {1, 2, 4, 8}} {
 		g := Grid{Periods: pers[:], Durations: durations}
 		s := newSearcher(d, g, 5, SNR)
-		var pl [4]plan
-		for i := range pl {
-			pl[i] = s.plan(i, s.q4[i*foldStride:])
+		fold := func(f func(a, b, c, d *plan)) foldBuf {
+			var pl [4]plan
+			for i := range pl {
+				pl[i] = s.plan(i, s.q4[i*foldStride:])
+			}
+			f(&pl[0], &pl[1], &pl[2], &pl[3])
+			return *s.q4
 		}
-		s.fold4(&pl[0], &pl[1], &pl[2], &pl[3])
-		vec := *s.q4
-		for i := range pl {
-			pl[i] = s.plan(i, s.q4[i*foldStride:])
+		want := fold(s.fold4Go)
+		vec := func(p0, p1, p2, p3 *plan) { args := newFoldVecArgs(p0, p1, p2, p3); fold4Vec(d.pts, s.q4, &args) }
+		if fold(vec) != want {
+			t.Errorf("periods %v: fold4Vec and fold4Go differ", pers)
 		}
-		s.fold4Go(&pl[0], &pl[1], &pl[2], &pl[3])
-		if vec != *s.q4 {
-			t.Errorf("periods %v: the vector and Go folds differ", pers)
+		if haveAVX512 {
+			vec512 := func(p0, p1, p2, p3 *plan) {
+				args := newFoldVecArgs(p0, p1, p2, p3)
+				fold4Vec512(d.pts, s.q4, &args)
+			}
+			if fold(vec512) != want {
+				t.Errorf("periods %v: fold4Vec512 and fold4Go differ", pers)
+			}
 		}
 	}
 }

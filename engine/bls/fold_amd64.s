@@ -53,3 +53,47 @@ loop:
 done:
 	VZEROUPPER
 	RET
+
+// func fold4Vec512(pts []point, q *foldBuf, a *foldVecArgs)
+//
+// fold4Vec with u = int64(t·scale) converted by VCVTTPD2QQ (AVX-512DQ and VL, on 256-bit vectors).
+TEXT ·fold4Vec512(SB), NOSPLIT, $0-40
+	MOVQ pts_base+0(FP), SI
+	MOVQ pts_len+8(FP), CX
+	MOVQ q+24(FP), DI
+	MOVQ a+32(FP), AX
+	VMOVUPD 0(AX), Y4           // scale
+	VMOVDQU 32(AX), Y6          // nb
+	VMOVDQU 64(AX), Y7          // off
+	TESTQ CX, CX
+	JZ done512
+
+loop512:
+	VBROADCASTSD 0(SI), Y0      // t
+	VMULPD Y4, Y0, Y0
+	VCVTTPD2QQ Y0, Y0           // truncate, as Go's float-to-int conversion
+	VPMULUDQ Y6, Y0, Y0
+	VPSRLQ $32, Y0, Y0
+	VPADDQ Y7, Y0, Y0
+	VPSLLQ $4, Y0, Y0
+	VMOVQ X0, R8
+	VPEXTRQ $1, X0, R9
+	VEXTRACTI128 $1, Y0, X3
+	VMOVQ X3, R10
+	VPEXTRQ $1, X3, R11
+	VMOVDQU 8(SI), X1           // wy, w
+	VPADDQ (DI)(R8*1), X1, X2
+	VMOVDQU X2, (DI)(R8*1)
+	VPADDQ (DI)(R9*1), X1, X2
+	VMOVDQU X2, (DI)(R9*1)
+	VPADDQ (DI)(R10*1), X1, X2
+	VMOVDQU X2, (DI)(R10*1)
+	VPADDQ (DI)(R11*1), X1, X2
+	VMOVDQU X2, (DI)(R11*1)
+	ADDQ $24, SI
+	DECQ CX
+	JNZ loop512
+
+done512:
+	VZEROUPPER
+	RET

@@ -4,8 +4,12 @@ package bls
 
 import "golang.org/x/sys/cpu"
 
-// haveAVX2 reports whether the processor has AVX2, for fold4Vec, screenVec and screenStrideVec.
-var haveAVX2 = cpu.X86.HasAVX2
+// haveAVX2 reports whether the processor has AVX2, for fold4Vec, screenVec and screenStrideVec;
+// haveAVX512 whether it also has the AVX-512 subsets fold4Vec512 uses.
+var (
+	haveAVX2   = cpu.X86.HasAVX2
+	haveAVX512 = haveAVX2 && cpu.X86.HasAVX512F && cpu.X86.HasAVX512DQ && cpu.X86.HasAVX512VL
+)
 
 // fold4Vec is fold4 in AVX2 (fold_amd64.s): one cadence at a time, the four periods' bins computed in the
 // four lanes of a vector, each bin's (w·y, w) pair added with one 16-byte load and store. The bin numbers are
@@ -13,6 +17,12 @@ var haveAVX2 = cpu.X86.HasAVX2
 //
 //go:noescape
 func fold4Vec(pts []point, q *foldBuf, a *foldVecArgs)
+
+// fold4Vec512 is fold4Vec converting t·2³²/P to an integer in one instruction (AVX-512DQ and VL, on
+// 256-bit vectors); its bins are fold4Go's for t·2³²/P < 2⁶³.
+//
+//go:noescape
+func fold4Vec512(pts []point, q *foldBuf, a *foldVecArgs)
 
 // screenVec is screenGo in AVX2 (screen_amd64.s).
 //

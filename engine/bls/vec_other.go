@@ -2,10 +2,15 @@
 
 package bls
 
-// haveAVX2 is false: there are no vector kernels on this architecture.
-const haveAVX2 = false
+// haveAVX2 and haveAVX512 are false: there are no vector kernels on this architecture.
+const (
+	haveAVX2   = false
+	haveAVX512 = false
+)
 
 func fold4Vec(pts []point, q *foldBuf, a *foldVecArgs) { panic("bls: fold4Vec without AVX2") }
+
+func fold4Vec512(pts []point, q *foldBuf, a *foldVecArgs) { panic("bls: fold4Vec512 without AVX-512") }
 
 func screenVec(cs, ce []bin, tau float64) int { panic("bls: screenVec without AVX2") }
 
