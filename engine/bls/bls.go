@@ -549,22 +549,32 @@ func prefixSums(c []bin, q []qbin) (maxW int64) {
 		return 0
 	}
 	c[0] = bin{}
-	var sy, sw int64
 	nb := min(len(q), len(c)-1)
-	head, qh := c[1:nb+1], q[:nb]
-	for i := range head {
-		sy += qh[i].wy
-		sw += qh[i].w
-		maxW = max(maxW, qh[i].w)
-		head[i] = bin{float64(sy), float64(sw)}
+	var acc qbin
+	maxW = prefixRun(c[1:nb+1], q[:nb], &acc)
+	prefixRun(c[nb+1:], q, &acc)
+	return maxW
+}
+
+// prefixRun adds the bins src[i] to acc in turn and sets dst[i] to each running sum, for i < len(dst) ≤
+// len(src). It returns the largest weight of the bins added (0 if none is positive).
+func prefixRun(dst []bin, src []qbin, acc *qbin) (maxW int64) {
+	if haveAVX512 {
+		return prefixRunVec(dst, src, acc)
 	}
-	rest := c[nb+1:]
-	qr := q[:len(rest)]
-	for i := range rest {
-		sy += qr[i].wy
-		sw += qr[i].w
-		rest[i] = bin{float64(sy), float64(sw)}
+	return prefixRunGo(dst, src, acc)
+}
+
+func prefixRunGo(dst []bin, src []qbin, acc *qbin) (maxW int64) {
+	sy, sw := acc.wy, acc.w
+	src = src[:len(dst)]
+	for i := range dst {
+		sy += src[i].wy
+		sw += src[i].w
+		maxW = max(maxW, src[i].w)
+		dst[i] = bin{float64(sy), float64(sw)}
 	}
+	acc.wy, acc.w = sy, sw
 	return maxW
 }
 

@@ -3,6 +3,7 @@ package bls
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -190,6 +191,29 @@ func TestScreenVecMatchesGo(t *testing.T) {
 			if got, want := screenStrideVec(cs, ce, s, tau), screenStrideGo(cs, ce, s, tau); got != want {
 				t.Fatalf("trial %d (nb %d, k %d, stride %d, tau %g): screenStrideVec %d, screenStrideGo %d", trial, nb, k, s, tau, got, want)
 			}
+		}
+	}
+}
+
+func TestPrefixRunVecMatchesGo(t *testing.T) {
+	// The vector prefix sums equal the Go ones bit for bit, for random bins with sums up to 2⁶² (where the
+	// conversion to float64 rounds), starting from a random running sum.
+	if !haveAVX512 {
+		t.Skip("no AVX-512 prefix sums on this machine")
+	}
+	rng := rand.New(rand.NewPCG(7, 8))
+	for trial := range 500 {
+		n := rng.IntN(40)
+		src := make([]qbin, n)
+		for i := range src {
+			src[i] = qbin{wy: rng.Int64N(1<<56) - 1<<55, w: rng.Int64N(1 << 56)}
+		}
+		acc0 := qbin{wy: rng.Int64N(1<<60) - 1<<59, w: rng.Int64N(1 << 60)}
+		got, want := make([]bin, n), make([]bin, n)
+		accGot, accWant := acc0, acc0
+		mGot, mWant := prefixRunVec(got, src, &accGot), prefixRunGo(want, src, &accWant)
+		if !slices.Equal(got, want) || accGot != accWant || mGot != mWant {
+			t.Fatalf("trial %d (%d bins): vector (%v, %v, %d), Go (%v, %v, %d)", trial, n, got, accGot, mGot, want, accWant, mWant)
 		}
 	}
 }

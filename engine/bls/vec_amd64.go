@@ -5,7 +5,7 @@ package bls
 import "golang.org/x/sys/cpu"
 
 // haveAVX2 reports whether the processor has AVX2, for fold4Vec, screenVec and screenStrideVec;
-// haveAVX512 whether it also has the AVX-512 subsets fold4Vec512 uses.
+// haveAVX512 whether it also has the AVX-512 subsets fold4Vec512 and prefixRunVec use.
 var (
 	haveAVX2   = cpu.X86.HasAVX2
 	haveAVX512 = haveAVX2 && cpu.X86.HasAVX512F && cpu.X86.HasAVX512DQ && cpu.X86.HasAVX512VL
@@ -23,6 +23,12 @@ func fold4Vec(pts []point, q *foldBuf, a *foldVecArgs)
 //
 //go:noescape
 func fold4Vec512(pts []point, q *foldBuf, a *foldVecArgs)
+
+// prefixRunVec is prefixRunGo in AVX-512 (prefix_amd64.s): the running sum of each bin's (wy, w) pair in one
+// 128-bit integer addition, converted to float64 with VCVTQQ2PD (round to nearest, as Go's conversion).
+//
+//go:noescape
+func prefixRunVec(dst []bin, src []qbin, acc *qbin) (maxW int64)
 
 // screenVec is screenGo in AVX2 (screen_amd64.s).
 //

@@ -12,6 +12,8 @@ func fold4Vec(pts []point, q *foldBuf, a *foldVecArgs) { panic("bls: fold4Vec wi
 
 func fold4Vec512(pts []point, q *foldBuf, a *foldVecArgs) { panic("bls: fold4Vec512 without AVX-512") }
 
+func prefixRunVec(dst []bin, src []qbin, acc *qbin) int64 { panic("bls: prefixRunVec without AVX-512") }
+
 func screenVec(cs, ce []bin, tau float64) int { panic("bls: screenVec without AVX2") }
 
 func screenStrideVec(cs, ce []bin, stride int, tau float64) int {
