@@ -54,9 +54,37 @@ done:
 	VZEROUPPER
 	RET
 
+// BINS512 sets the four lanes of v to the byte offsets in q of the four periods' bins for the time at t.
+#define BINS512(t, v) \
+	VBROADCASTSD t, v \
+	VMULPD Y4, v, v \
+	VCVTTPD2QQ v, v \
+	VPMULUDQ Y6, v, v \
+	VPSRLQ $32, v, v \
+	VPADDQ Y7, v, v \
+	VPSLLQ $4, v, v
+
+// ADD4 adds the (wy, w) pair at p to the four bins at the byte offsets in v (vx: its low half).
+#define ADD4(v, vx, p) \
+	VMOVQ vx, R8 \
+	VPEXTRQ $1, vx, R9 \
+	VEXTRACTI128 $1, v, X3 \
+	VMOVQ X3, R10 \
+	VPEXTRQ $1, X3, R11 \
+	VMOVDQU p, X1 \
+	VPADDQ (DI)(R8*1), X1, X2 \
+	VMOVDQU X2, (DI)(R8*1) \
+	VPADDQ (DI)(R9*1), X1, X2 \
+	VMOVDQU X2, (DI)(R9*1) \
+	VPADDQ (DI)(R10*1), X1, X2 \
+	VMOVDQU X2, (DI)(R10*1) \
+	VPADDQ (DI)(R11*1), X1, X2 \
+	VMOVDQU X2, (DI)(R11*1)
+
 // func fold4Vec512(pts []point, q *foldBuf, a *foldVecArgs)
 //
-// fold4Vec with u = int64(t·scale) converted by VCVTTPD2QQ (AVX-512DQ and VL, on 256-bit vectors).
+// fold4Vec with u = int64(t·scale) converted by VCVTTPD2QQ (AVX-512DQ and VL, on 256-bit vectors), as Go's
+// float-to-int conversion, two points per iteration.
 TEXT ·fold4Vec512(SB), NOSPLIT, $0-40
 	MOVQ pts_base+0(FP), SI
 	MOVQ pts_len+8(FP), CX
@@ -65,34 +93,23 @@ TEXT ·fold4Vec512(SB), NOSPLIT, $0-40
 	VMOVUPD 0(AX), Y4           // scale
 	VMOVDQU 32(AX), Y6          // nb
 	VMOVDQU 64(AX), Y7          // off
-	TESTQ CX, CX
-	JZ done512
+	SHRQ $1, CX                 // pairs of points
+	JZ last512
 
 loop512:
-	VBROADCASTSD 0(SI), Y0      // t
-	VMULPD Y4, Y0, Y0
-	VCVTTPD2QQ Y0, Y0           // truncate, as Go's float-to-int conversion
-	VPMULUDQ Y6, Y0, Y0
-	VPSRLQ $32, Y0, Y0
-	VPADDQ Y7, Y0, Y0
-	VPSLLQ $4, Y0, Y0
-	VMOVQ X0, R8
-	VPEXTRQ $1, X0, R9
-	VEXTRACTI128 $1, Y0, X3
-	VMOVQ X3, R10
-	VPEXTRQ $1, X3, R11
-	VMOVDQU 8(SI), X1           // wy, w
-	VPADDQ (DI)(R8*1), X1, X2
-	VMOVDQU X2, (DI)(R8*1)
-	VPADDQ (DI)(R9*1), X1, X2
-	VMOVDQU X2, (DI)(R9*1)
-	VPADDQ (DI)(R10*1), X1, X2
-	VMOVDQU X2, (DI)(R10*1)
-	VPADDQ (DI)(R11*1), X1, X2
-	VMOVDQU X2, (DI)(R11*1)
-	ADDQ $24, SI
+	BINS512(0(SI), Y0)
+	BINS512(24(SI), Y8)
+	ADD4(Y0, X0, 8(SI))
+	ADD4(Y8, X8, 32(SI))
+	ADDQ $48, SI
 	DECQ CX
 	JNZ loop512
+
+last512:
+	TESTQ $1, pts_len+8(FP)
+	JZ done512
+	BINS512(0(SI), Y0)
+	ADD4(Y0, X0, 8(SI))
 
 done512:
 	VZEROUPPER
