@@ -128,18 +128,28 @@ func TestSearchWorkersAgree(t *testing.T) {
 }
 
 func TestFold4VecMatchesGo(t *testing.T) {
-	// The vector folds put every cadence in the same bin as the Go fold: a year of cadences at four periods
-	// from the shortest to the longest of a default grid, nb from ~100 to 2^foldBits.
+	// The vector folds put every cadence in the same bin as the Go fold: a year of cadences (an odd and an
+	// even number of them) at four periods from the shortest to the longest of a default grid, nb from ~100
+	// to 2^foldBits.
 	if !haveAVX2 {
 		t.Skip("no vector fold on this machine")
 	}
 	tt := keplerYear(372)
 	y, dy := boxLC(tt, 3.3, 170.2, 0.1, 500e-6, 300e-6, 4)
-	d, err := prepare(tt, y, dy)
-	if err != nil {
-		t.Fatal(err)
-	}
 	durations := []float64{0.02, 0.05, 0.1}
+	for _, n := range []int{len(tt), len(tt) - 1} {
+		d, err := prepare(tt[:n], y[:n], dy[:n])
+		if err != nil {
+			t.Fatal(err)
+		}
+		foldAll(t, d, durations)
+	}
+}
+
+// foldAll checks fold4Vec (and fold4Vec512, if the processor has it) against fold4Go on the points of d, at
+// three sets of four periods.
+func foldAll(t *testing.T, d *prepared, durations []float64) {
+	t.Helper()
 	for _, pers := range [][4]float64{{0.5, 0.5001, 0.5002, 0.5003}, {3.1, 7.7, 19.3, 65.5}, {1, 2, 4, 8}} {
 		g := Grid{Periods: pers[:], Durations: durations}
 		s := newSearcher(d, g, 5, SNR)
@@ -154,7 +164,7 @@ func TestFold4VecMatchesGo(t *testing.T) {
 		want := fold(s.fold4Go)
 		vec := func(p0, p1, p2, p3 *plan) { args := newFoldVecArgs(p0, p1, p2, p3); fold4Vec(d.pts, s.q4, &args) }
 		if fold(vec) != want {
-			t.Errorf("periods %v: fold4Vec and fold4Go differ", pers)
+			t.Errorf("%d points, periods %v: fold4Vec and fold4Go differ", len(d.pts), pers)
 		}
 		if haveAVX512 {
 			vec512 := func(p0, p1, p2, p3 *plan) {
@@ -162,7 +172,7 @@ func TestFold4VecMatchesGo(t *testing.T) {
 				fold4Vec512(d.pts, s.q4, &args)
 			}
 			if fold(vec512) != want {
-				t.Errorf("periods %v: fold4Vec512 and fold4Go differ", pers)
+				t.Errorf("%d points, periods %v: fold4Vec512 and fold4Go differ", len(d.pts), pers)
 			}
 		}
 	}
