@@ -3,6 +3,7 @@ package bls
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -126,21 +127,126 @@ func TestSearchWorkersAgree(t *testing.T) {
 	}
 }
 
-func TestPrefixSums(t *testing.T) {
-	for n := 0; n < 12; n++ {
-		c := make([]bin, n)
-		want := make([]bin, n)
-		var sy, sw float64
-		for i := range c {
-			c[i] = bin{wy: float64(i*i - 3), w: float64(i + 1)}
-			sy += c[i].wy
-			sw += c[i].w
-			want[i] = bin{sy, sw}
+func TestFold4VecMatchesGo(t *testing.T) {
+	// The vector folds put every cadence in the same bin as the Go fold: a year of cadences (an odd and an
+	// even number of them) at four periods from the shortest to the longest of a default grid, nb from ~100
+	// to 2^foldBits.
+	if !haveAVX2 {
+		t.Skip("no vector fold on this machine")
+	}
+	tt := keplerYear(372)
+	y, dy := boxLC(tt, 3.3, 170.2, 0.1, 500e-6, 300e-6, 4)
+	durations := []float64{0.02, 0.05, 0.1}
+	for _, n := range []int{len(tt), len(tt) - 1} {
+		d, err := prepare(tt[:n], y[:n], dy[:n])
+		if err != nil {
+			t.Fatal(err)
 		}
-		prefixSums(c)
-		for i := range c {
-			if c[i] != want[i] {
-				t.Fatalf("length %d: prefix[%d] = %v, want %v", n, i, c[i], want[i])
+		foldAll(t, d, durations)
+	}
+}
+
+// foldAll checks fold4Vec (and fold4Vec512, if the processor has it) against fold4Go on the points of d, at
+// three sets of four periods.
+func foldAll(t *testing.T, d *prepared, durations []float64) {
+	t.Helper()
+	for _, pers := range [][4]float64{{0.5, 0.5001, 0.5002, 0.5003}, {3.1, 7.7, 19.3, 65.5}, {1, 2, 4, 8}} {
+		g := Grid{Periods: pers[:], Durations: durations}
+		s := newSearcher(d, g, 5, SNR)
+		fold := func(f func(a, b, c, d *plan)) foldBuf {
+			var pl [4]plan
+			for i := range pl {
+				pl[i] = s.plan(i, s.q4[i*foldStride:])
+			}
+			f(&pl[0], &pl[1], &pl[2], &pl[3])
+			return *s.q4
+		}
+		want := fold(s.fold4Go)
+		vec := func(p0, p1, p2, p3 *plan) { args := newFoldVecArgs(p0, p1, p2, p3); fold4Vec(d.pts, s.q4, &args) }
+		if fold(vec) != want {
+			t.Errorf("%d points, periods %v: fold4Vec and fold4Go differ", len(d.pts), pers)
+		}
+		if haveAVX512 {
+			vec512 := func(p0, p1, p2, p3 *plan) {
+				args := newFoldVecArgs(p0, p1, p2, p3)
+				fold4Vec512(d.pts, s.q4, &args)
+			}
+			if fold(vec512) != want {
+				t.Errorf("%d points, periods %v: fold4Vec512 and fold4Go differ", len(d.pts), pers)
+			}
+		}
+	}
+}
+
+func TestScreenVecMatchesGo(t *testing.T) {
+	// The vector screens stop at the same group as the Go ones, for random prefix sums of bins with random
+	// weights and deviations, every stride 1 … 5 and thresholds from passing almost every box to almost none.
+	if !haveAVX2 {
+		t.Skip("no vector screen on this machine")
+	}
+	rng := rand.New(rand.NewPCG(5, 6))
+	for trial := range 2000 {
+		nb := 1 + rng.IntN(60)
+		k := 1 + rng.IntN(nb)
+		c := make([]bin, nb+k+1)
+		for i := 1; i < len(c); i++ {
+			c[i] = bin{c[i-1].wy + rng.NormFloat64(), c[i-1].w + rng.Float64()}
+		}
+		tau := math.Pow(10, 3*rng.Float64()-1)
+		cs, ce := c[:nb], c[k:k+nb]
+		if got, want := screenVec(cs, ce, tau), screenGo(cs, ce, tau); got != want {
+			t.Fatalf("trial %d (nb %d, k %d, tau %g): screenVec %d, screenGo %d", trial, nb, k, tau, got, want)
+		}
+		for s := 1; s <= 5; s++ {
+			if got, want := screenStrideVec(cs, ce, s, tau), screenStrideGo(cs, ce, s, tau); got != want {
+				t.Fatalf("trial %d (nb %d, k %d, stride %d, tau %g): screenStrideVec %d, screenStrideGo %d", trial, nb, k, s, tau, got, want)
+			}
+		}
+	}
+}
+
+func TestPrefixRunVecMatchesGo(t *testing.T) {
+	// The vector prefix sums equal the Go ones bit for bit, for random bins with sums up to 2⁶² (where the
+	// conversion to float64 rounds), starting from a random running sum.
+	if !haveAVX512 {
+		t.Skip("no AVX-512 prefix sums on this machine")
+	}
+	rng := rand.New(rand.NewPCG(7, 8))
+	for trial := range 500 {
+		n := rng.IntN(40)
+		src := make([]qbin, n)
+		for i := range src {
+			src[i] = qbin{wy: rng.Int64N(1<<56) - 1<<55, w: rng.Int64N(1 << 56)}
+		}
+		acc0 := qbin{wy: rng.Int64N(1<<60) - 1<<59, w: rng.Int64N(1 << 60)}
+		got, want := make([]bin, n), make([]bin, n)
+		accGot, accWant := acc0, acc0
+		mGot, mWant := prefixRunVec(got, src, &accGot), prefixRunGo(want, src, &accWant)
+		if !slices.Equal(got, want) || accGot != accWant || mGot != mWant {
+			t.Fatalf("trial %d (%d bins): vector (%v, %v, %d), Go (%v, %v, %d)", trial, n, got, accGot, mGot, want, accWant, mWant)
+		}
+	}
+}
+
+func TestPrefixSums(t *testing.T) {
+	// Bins q[0 … nb−1] and prefix sums over up to nb more, wrapping: c[i] = Σ_{j<i} q[j mod nb].
+	for nb := 0; nb < 12; nb++ {
+		q := make([]qbin, nb)
+		for i := range q {
+			q[i] = qbin{wy: int64(i*i - 3), w: int64(i + 1)}
+		}
+		for n := 1; n <= 2*nb+1; n++ {
+			c := make([]bin, n)
+			prefixSums(c, q)
+			var sy, sw int64
+			for i := range c {
+				if c[i] != (bin{float64(sy), float64(sw)}) {
+					t.Fatalf("%d bins, %d sums: prefix[%d] = %v, want {%d %d}", nb, n, i, c[i], sy, sw)
+				}
+				if nb > 0 {
+					sy += q[i%nb].wy
+					sw += q[i%nb].w
+				}
 			}
 		}
 	}

@@ -4,4 +4,7 @@
 // signal-to-noise of its depth or by its log likelihood, dips only. It provides the default period grid
 // (Ofir 2014 optimal frequency sampling) with physically bounded durations, explicit grids for comparisons,
 // the periodogram, and the strongest distinct peaks with aliases and harmonics of stronger peaks removed.
+//
+// On amd64 processors with AVX2 the fold and the first screening of boxes run in assembly; the build tag
+// purego selects their Go versions, which give the same periodogram.
 package bls
