@@ -44,10 +44,10 @@ row runs through the sandboxed runner exactly as a contestant's solution, one pr
 rows exec this program's hidden 'pipeline NAME STAR_DIR' command. Runs are recorded in the results store as
 kind "baseline".
 
---merge keeps the rows of the existing --out file that this invocation does not run (same generator, same
-fingerprints on the sets both ran, same --limit), so rows can be run one at a time into one table;
---merge-from A.json,B.json does the same from other files (a row run now, or found in an earlier file, wins
-over the same row of a later one).
+--merge keeps the rows and cells of the existing --out file that this invocation does not run (same generator,
+same fingerprints on the sets both ran, same --limit), so rows, and a row's sets, can be run one at a time into
+one table; --merge-from A.json,B.json does the same from other files (a cell run now, or found in an earlier
+file, wins over the same cell of a later one).
 --limit N runs only the first N stars of each set (a partial table, marked by "limit" in the JSON).
 --json prints the table: {"generator", "fingerprints": {set: …}, "rows": [{"name", "<set>": {"S", "C", "F",
 "eb_share", "credit", "false", "planets", "scored_stars", "counted_ebs", "ebs_with_rows", "by_population",

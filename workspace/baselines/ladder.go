@@ -341,9 +341,10 @@ func copyFile(from, to string) error {
 	return out.Close()
 }
 
-// Merge returns the table of new with the rows of old that new did not run added back, in ladder order, so
-// that rows can be run separately into one table; its fingerprints are those of both (a row's cells say which
-// sets it ran on). It refuses (returns an error) when the two were made by different generators, when a set
+// Merge returns the table of new with the rows and cells of old that new did not run added back, in ladder
+// order, so that rows, and a row's sets, can be run separately into one table: a row both hold keeps new's cells
+// and gains old's cells for the sets new did not run it on. Its fingerprints are those of both (a row's cells say
+// which sets it ran on). It refuses (returns an error) when the two were made by different generators, when a set
 // both ran on has different fingerprints (it was rebuilt), or when they ran different numbers of stars (Limit).
 func Merge(old, new *Table) (*Table, error) {
 	if old.Generator != new.Generator || old.Limit != new.Limit {
@@ -365,7 +366,19 @@ func Merge(old, new *Table) (*Table, error) {
 		byName[r.Name] = r
 	}
 	for _, r := range new.Rows {
-		byName[r.Name] = r
+		o, ok := byName[r.Name]
+		if !ok || len(o.Cells) == 0 {
+			byName[r.Name] = r
+			continue
+		}
+		cells := map[string]*Cell{}
+		for s, c := range o.Cells {
+			cells[s] = c
+		}
+		for s, c := range r.Cells {
+			cells[s] = c
+		}
+		byName[r.Name] = Row{Name: r.Name, Cells: cells}
 	}
 	for _, name := range Rows {
 		if r, ok := byName[name]; ok {

@@ -10,6 +10,7 @@ import (
 
 	"transitbench/data/sets"
 	"transitbench/engine/pipeline"
+	"transitbench/grader"
 	"transitbench/sandbox"
 	"transitbench/workspace"
 )
@@ -166,6 +167,15 @@ func TestMerge(t *testing.T) {
 	c := &Table{Generator: "g", Fingerprints: map[string]string{"A": "z"}, Rows: []Row{{Name: RowStarter}}}
 	if m, err := Merge(a, c); err != nil || len(m.Fingerprints) != 2 || len(m.Rows) != 3 {
 		t.Errorf("merging a table of another set: %v, fingerprints %v, %d rows", err, m.Fingerprints, len(m.Rows))
+	}
+	// A row run on another set keeps the cells it has on the first.
+	d := &Table{Generator: "g", Fingerprints: map[string]string{"A": "z"}, Rows: []Row{{Name: RowNaive, Cells: map[string]*Cell{"A": {Summary: grader.Summary{Totals: grader.Totals{S: -0.2}}}}}}}
+	m, err = Merge(m, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if naive := m.Rows[1]; naive.Name != RowNaive || naive.Cells["dev"] == nil || naive.Cells["A"] == nil || naive.Cells["A"].S != -0.2 {
+		t.Errorf("naive_v0 after merging its A cell: %+v", naive)
 	}
 	b.Fingerprints["dev"] = "y"
 	if _, err := Merge(a, b); err == nil {
