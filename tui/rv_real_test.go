@@ -42,7 +42,7 @@ func TestRealBackendRVTasks(t *testing.T) {
 	tiers := map[string]int{}
 	for _, m := range list {
 		tiers[m.Tier]++
-		if m.Left != m.Budget || m.Passed || m.Points < 10 || m.Instruments < 1 || !(m.SpanDays > 0) {
+		if m.Left != m.Budget || m.Passed || m.Points < 10 || m.Instruments < 1 || !(m.SpanDays > 0) || !m.Deadline.IsZero() {
 			t.Errorf("row %+v", m)
 		}
 	}
@@ -63,6 +63,10 @@ func TestRealBackendRVTasks(t *testing.T) {
 	if task.View.TaskID != easy.TaskID || task.Data.Len() != len(easy.Observations.TimesDays) || task.Meta.Budget != 3 {
 		t.Fatalf("loaded %s: %d points, budget %d", task.View.TaskID, task.Data.Len(), task.Meta.Budget)
 	}
+	// Opening the task started its clock: the Easy tier's 600 s run from now.
+	if d := time.Until(task.Meta.Deadline); d > 600*time.Second || d < 500*time.Second {
+		t.Errorf("deadline of the opened task is %v away, want about 600 s", d)
+	}
 	fit, err := r.FitRV(ctx, easy.TaskID, easy.TruthPlanets())
 	if err != nil {
 		t.Fatal(err)
@@ -75,7 +79,7 @@ func TestRealBackendRVTasks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if fb.Passed == nil || !*fb.Passed || fb.SubmissionsLeft != 2 || fb.Submission != 1 {
+	if fb.Passed == nil || !*fb.Passed || fb.SubmissionsLeft != 2 || fb.Submission != 1 || !fb.WithinBudget || !fb.TaskPassed {
 		t.Errorf("feedback on the truth's fit: %+v", fb)
 	}
 	if _, err := os.Stat(grv.LedgerPath(home)); err != nil {
