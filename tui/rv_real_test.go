@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"os"
+	"sync"
 	"testing"
 	"time"
 
@@ -142,5 +143,40 @@ func TestRealBackendRVSearchAndRealTask(t *testing.T) {
 		len(a.Periods), time.Since(start).Round(time.Millisecond))
 	if len(a.Eval.Offsets) != len(rt.Data.Instruments) || len(a.Peaks) == 0 {
 		t.Errorf("real task analysis: %d offsets for %d instruments, %d peaks", len(a.Eval.Offsets), len(rt.Data.Instruments), len(a.Peaks))
+	}
+}
+
+// TestRealBackendRVConcurrentSubmits: two backends on one data directory (as the terminal UI and a command-line
+// submission would be) submit 8 times at once to an easy task (3 submissions): exactly 3 are recorded.
+func TestRealBackendRVConcurrentSubmits(t *testing.T) {
+	home := t.TempDir()
+	backends := []*Real{{Home: home}, {Home: home}}
+	ctx := context.Background()
+	id := publishedTasks(t)[0].TaskID
+	var wg sync.WaitGroup
+	errs := make([]error, 8)
+	for i := range errs {
+		wg.Go(func() {
+			_, errs[i] = backends[i%2].SubmitRV(ctx, id, nil, 0)
+		})
+	}
+	wg.Wait()
+	ok, spent := 0, 0
+	for _, err := range errs {
+		switch {
+		case err == nil:
+			ok++
+		case errors.Is(err, grv.ErrBudgetSpent):
+			spent++
+		default:
+			t.Errorf("unexpected error: %v", err)
+		}
+	}
+	l, err := grv.OpenLedger(grv.LedgerPath(home))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ok != 3 || spent != 5 || l.Used(id) != 3 {
+		t.Errorf("%d recorded, %d refused, %d in the ledger; want 3, 5 and 3", ok, spent, l.Used(id))
 	}
 }
