@@ -48,8 +48,8 @@ func (c *child) reason() (string, time.Time) {
 	return c.killReason, c.killedAt
 }
 
-// exec runs the child for one star and fills in res.
-func (s *starRun) exec(ctx context.Context, cfg childConfig, res Result) Result {
+// exec runs the child for one star, killing it after wall, and fills in res.
+func (s *starRun) exec(ctx context.Context, cfg childConfig, wall time.Duration, res Result) Result {
 	outR, outW, err := os.Pipe()
 	if err != nil {
 		res.ExitReason, res.StderrTail = ExitStartFailed, "sandbox: "+err.Error()
@@ -107,7 +107,7 @@ func (s *starRun) exec(ctx context.Context, cfg childConfig, res Result) Result 
 		execAt = time.Now()
 	}()
 
-	timer := time.NewTimer(s.lim.WallTime)
+	timer := time.NewTimer(wall)
 	defer timer.Stop()
 	// RLIMIT_AS caps each process; the watchdog caps the whole tree, which could otherwise hold
 	// Processes × MemoryBytes.

@@ -20,7 +20,7 @@ import (
 const (
 	ExitOK          = "ok"           // exited with status 0
 	ExitCode        = "exit_code"    // exited with a non-zero status (Result.ExitCode)
-	ExitTimeout     = "timeout"      // ran past Limits.WallTime; the whole process tree was killed
+	ExitTimeout     = "timeout"      // ran past its wall time (Job.WallTime or Limits.WallTime); the whole process tree was killed
 	ExitSignal      = "signal"       // killed by a signal (Result.ExitCode = 128 + signal number)
 	ExitOutputLimit = "output_limit" // printed more than Limits.StdoutBytes; killed as soon as it did
 	ExitMemory      = "memory"       // ran out of memory: the tree passed Limits.MemoryBytes, or see classify
@@ -33,6 +33,9 @@ const (
 type Job struct {
 	StarID  string
 	Prepare func(dir string) error
+	// WallTime, when positive, replaces Limits.WallTime for this star (the RV track gives each task its tier's
+	// time budget).
+	WallTime time.Duration
 }
 
 // Result is the outcome of one star.
@@ -237,7 +240,11 @@ func (s *starRun) run(ctx context.Context, root string, job Job) Result {
 		return res
 	}
 	cfg := s.config(dir)
-	return s.exec(ctx, cfg, res)
+	wall := s.lim.WallTime
+	if job.WallTime > 0 {
+		wall = job.WallTime
+	}
+	return s.exec(ctx, cfg, wall, res)
 }
 
 // config is the child's configuration for the star in dir.

@@ -65,6 +65,20 @@ func TestExitReasons(t *testing.T) {
 	}
 }
 
+// TestJobWallTime: a job's own wall time replaces the runner's limit for that star only.
+func TestJobWallTime(t *testing.T) {
+	requireFull(t)
+	sol := shellSolution(t, "sleep 2; echo done")
+	short := starJob("short", nil)
+	short.WallTime = 500 * time.Millisecond
+	r := &Runner{Workers: 2, Limits: Limits{WallTime: 20 * time.Second}, UIDBase: testUIDBase}
+	got := runJobs(t, r, sol, short, starJob("long", nil))
+	assertReason(t, got["short"], ExitTimeout)
+	assertReason(t, got["long"], ExitOK)
+	within(t, "runtime of the short job", got["short"].Runtime, 0, 1500*time.Millisecond)
+	checkNoSurvivors(t, r)
+}
+
 func TestStartFailed(t *testing.T) {
 	requireFull(t)
 	sol := shellSolution(t, "echo should-not-run")

@@ -46,7 +46,8 @@ type Backend interface {
 
 	// RVTasks lists the RV tasks (SPEC B1) with what the RV browser shows, by tier, then difficulty.
 	RVTasks(ctx context.Context) ([]RVTaskMeta, error)
-	// LoadRVTask returns what the RV task view shows of a task: its data, never its truth.
+	// LoadRVTask returns what the RV task view shows of a task: its data, never its truth. Loading a task opens
+	// it: its clock against the tier's time budget starts unless it started before.
 	LoadRVTask(ctx context.Context, id string) (*RVTask, error)
 	// FitRV refines init on the task's data (rv.Fit with a jitter), or searches from scratch when init is empty
 	// (rv.SearchGP).

@@ -406,7 +406,11 @@ func feedbackLine(fb grv.Feedback) string {
 	if fb.OKRMSFair != nil && fb.PassedFair != nil { // real tasks: the RMS held to the published solution's own
 		s += fmt.Sprintf(" · fair rms %s passed %s", check(*fb.OKRMSFair), check(*fb.PassedFair))
 	}
-	if fb.TaskPassed && verdict != "PASSED" {
+	counts := fb.Passed != nil && *fb.Passed && fb.WithinBudget
+	if !fb.WithinBudget {
+		s += " · over the " + strings.Join(fb.OverBudget, " and ") + " budget: does not count"
+	}
+	if fb.TaskPassed && !counts {
 		s += " · task passed before"
 	}
 	return s

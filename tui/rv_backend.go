@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"time"
 
 	"transitbench/data/stargazer"
 	erv "transitbench/engine/rv"
@@ -19,9 +20,12 @@ type RVTaskMeta struct {
 	Points      int
 	Instruments int
 	SpanDays    float64
-	Budget      int // submissions allowed
-	Left        int // submissions left
-	Passed      bool
+	Budget      int  // submissions allowed
+	Left        int  // submissions left
+	Passed      bool // a submission within budget passed
+	// Deadline is when the task's time budget runs out: its clock starts when the task view first opens it
+	// (or at its first submission). Zero when the task has not been opened.
+	Deadline time.Time
 }
 
 // RVTask is what the RV task view shows of a task: its contestant view (never the truth) and its series.
@@ -39,12 +43,13 @@ type RVFit struct {
 	GP       bool // the search kept a stellar-rotation Gaussian process for the noise
 }
 
-// rvStore is the real backend's RV side: the published tasks, read on first use, and the ledger path.
+// rvStore is the real backend's RV side: the published tasks, read on first use. The submission ledger is
+// read and changed under its own lock (grv.WithLedger), which also keeps this program apart from a CLI
+// submitting on the same data directory.
 type rvStore struct {
 	once  sync.Once
 	tasks []*stargazer.Task
 	err   error
-	mu    sync.Mutex // serialises ledger access
 }
 
 // rvTasks reads the task folder (stargazer.LocateDir with r.RVDir) once.
@@ -68,17 +73,22 @@ func (r *Real) rvTask(id string) (*stargazer.Task, error) {
 	return stargazer.Find(tasks, id)
 }
 
-func (r *Real) ledger() (*grv.Ledger, error) {
-	return grv.OpenLedger(grv.LedgerPath(r.Home))
+// withLedger runs fn on the submission ledger of the data directory, locked against every other user.
+func (r *Real) withLedger(fn func(*grv.Ledger) error) error {
+	return grv.WithLedger(grv.LedgerPath(r.Home), fn)
 }
 
 func rvMeta(t *stargazer.Task, l *grv.Ledger) RVTaskMeta {
 	v := t.View()
 	d := t.Data()
-	budget := t.Budget().Submissions
-	return RVTaskMeta{ID: t.TaskID, Tier: t.Tier(), Difficulty: t.TruthDifficulty, Points: v.NObs,
-		Instruments: len(d.Instruments), SpanDays: d.Span(), Budget: budget,
-		Left: max(budget-l.Used(t.TaskID), 0), Passed: l.Passed(t.TaskID)}
+	b := t.Budget()
+	m := RVTaskMeta{ID: t.TaskID, Tier: t.Tier(), Difficulty: t.TruthDifficulty, Points: v.NObs,
+		Instruments: len(d.Instruments), SpanDays: d.Span(), Budget: b.Submissions,
+		Left: max(b.Submissions-l.Used(t.TaskID), 0), Passed: l.Passed(t.TaskID)}
+	if start, ok := l.StartTime(t.TaskID); ok {
+		m.Deadline = start.Add(time.Duration(b.Seconds) * time.Second)
+	}
+	return m
 }
 
 // RVTasks implements Backend.
@@ -87,9 +97,8 @@ func (r *Real) RVTasks(ctx context.Context) ([]RVTaskMeta, error) {
 	if err != nil {
 		return nil, err
 	}
-	r.rv.mu.Lock()
-	defer r.rv.mu.Unlock()
-	l, err := r.ledger()
+	// Listing reads a snapshot: the ledger is replaced atomically, so no lock is needed to read it whole.
+	l, err := grv.OpenLedger(grv.LedgerPath(r.Home))
 	if err != nil {
 		return nil, err
 	}
@@ -100,19 +109,24 @@ func (r *Real) RVTasks(ctx context.Context) ([]RVTaskMeta, error) {
 	return out, nil
 }
 
-// LoadRVTask implements Backend.
+// LoadRVTask implements Backend. Opening a task starts its clock against the tier's time budget.
 func (r *Real) LoadRVTask(ctx context.Context, id string) (*RVTask, error) {
 	t, err := r.rvTask(id)
 	if err != nil {
 		return nil, err
 	}
-	r.rv.mu.Lock()
-	l, err := r.ledger()
-	r.rv.mu.Unlock()
+	var meta RVTaskMeta
+	err = r.withLedger(func(l *grv.Ledger) error {
+		if _, err := l.Start(t.TaskID); err != nil {
+			return err
+		}
+		meta = rvMeta(t, l)
+		return nil
+	})
 	if err != nil {
 		return nil, err
 	}
-	return &RVTask{Meta: rvMeta(t, l), View: t.View(), Data: t.Data(), MedianSigma: t.MedianSigma()}, nil
+	return &RVTask{Meta: meta, View: t.View(), Data: t.Data(), MedianSigma: t.MedianSigma()}, nil
 }
 
 // FitRV implements Backend.
@@ -148,20 +162,21 @@ func (r *Real) SubmitRV(ctx context.Context, id string, planets []erv.Planet, ji
 	if err != nil {
 		return grv.Feedback{}, err
 	}
-	r.rv.mu.Lock()
-	defer r.rv.mu.Unlock()
-	l, err := r.ledger()
-	if err != nil {
-		return grv.Feedback{}, err
-	}
-	budget := t.Budget().Submissions
-	if err := l.Check(t.TaskID, budget); err != nil {
-		return grv.Feedback{}, err
-	}
-	res := grv.Evaluate(t, planets, jitterMS)
-	if _, err := l.Add(t.TaskID, budget, res); err != nil {
-		return grv.Feedback{}, err
-	}
-	used := l.Used(t.TaskID)
-	return grv.FeedbackFor(t.TaskID, used, budget-used, res, l.Passed(t.TaskID)), nil
+	b := t.Budget()
+	var fb grv.Feedback
+	err = r.withLedger(func(l *grv.Ledger) error {
+		if err := l.Check(t.TaskID, b.Submissions); err != nil {
+			return err
+		}
+		res := grv.Evaluate(t, planets, jitterMS)
+		rec, err := l.Add(t.TaskID, b, res, nil)
+		if err != nil {
+			return err
+		}
+		used := l.Used(t.TaskID)
+		st := rec.Status(b)
+		fb = grv.FeedbackFor(t.TaskID, used, b.Submissions-used, res, st, l.Passed(t.TaskID))
+		return nil
+	})
+	return fb, err
 }

@@ -150,5 +150,6 @@ func (f *fakeBackend) SubmitRV(ctx context.Context, id string, planets []erv.Pla
 	r.passed[id] = r.passed[id] || passed
 	return grv.Feedback{Task: id, Submission: r.used[id], SubmissionsLeft: t.Meta.Budget - r.used[id],
 		OKRMS: m.OKRMS, OKDeltaBIC: m.OKDeltaBIC, OKMatch: &okMatch, OKCount: &okCount, Passed: &passed,
-		RMSMS: m.RMSMS, MaxRMSMS: m.MaxRMSMS, DeltaBICPerPoint: m.DeltaBICPerPoint, TaskPassed: r.passed[id]}, nil
+		RMSMS: m.RMSMS, MaxRMSMS: m.MaxRMSMS, DeltaBICPerPoint: m.DeltaBICPerPoint, TaskPassed: r.passed[id],
+		BudgetStatus: grv.BudgetStatus{WithinBudget: true, SecondsLeft: float64(t.View.Budget.Seconds)}}, nil
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"os"
+	"sync"
 	"testing"
 	"time"
 
@@ -42,7 +43,7 @@ func TestRealBackendRVTasks(t *testing.T) {
 	tiers := map[string]int{}
 	for _, m := range list {
 		tiers[m.Tier]++
-		if m.Left != m.Budget || m.Passed || m.Points < 10 || m.Instruments < 1 || !(m.SpanDays > 0) {
+		if m.Left != m.Budget || m.Passed || m.Points < 10 || m.Instruments < 1 || !(m.SpanDays > 0) || !m.Deadline.IsZero() {
 			t.Errorf("row %+v", m)
 		}
 	}
@@ -63,6 +64,10 @@ func TestRealBackendRVTasks(t *testing.T) {
 	if task.View.TaskID != easy.TaskID || task.Data.Len() != len(easy.Observations.TimesDays) || task.Meta.Budget != 3 {
 		t.Fatalf("loaded %s: %d points, budget %d", task.View.TaskID, task.Data.Len(), task.Meta.Budget)
 	}
+	// Opening the task started its clock: the Easy tier's 600 s run from now.
+	if d := time.Until(task.Meta.Deadline); d > 600*time.Second || d < 500*time.Second {
+		t.Errorf("deadline of the opened task is %v away, want about 600 s", d)
+	}
 	fit, err := r.FitRV(ctx, easy.TaskID, easy.TruthPlanets())
 	if err != nil {
 		t.Fatal(err)
@@ -75,7 +80,7 @@ func TestRealBackendRVTasks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if fb.Passed == nil || !*fb.Passed || fb.SubmissionsLeft != 2 || fb.Submission != 1 {
+	if fb.Passed == nil || !*fb.Passed || fb.SubmissionsLeft != 2 || fb.Submission != 1 || !fb.WithinBudget || !fb.TaskPassed {
 		t.Errorf("feedback on the truth's fit: %+v", fb)
 	}
 	if _, err := os.Stat(grv.LedgerPath(home)); err != nil {
@@ -138,5 +143,40 @@ func TestRealBackendRVSearchAndRealTask(t *testing.T) {
 		len(a.Periods), time.Since(start).Round(time.Millisecond))
 	if len(a.Eval.Offsets) != len(rt.Data.Instruments) || len(a.Peaks) == 0 {
 		t.Errorf("real task analysis: %d offsets for %d instruments, %d peaks", len(a.Eval.Offsets), len(rt.Data.Instruments), len(a.Peaks))
+	}
+}
+
+// TestRealBackendRVConcurrentSubmits: two backends on one data directory (as the terminal UI and a command-line
+// submission would be) submit 8 times at once to an easy task (3 submissions): exactly 3 are recorded.
+func TestRealBackendRVConcurrentSubmits(t *testing.T) {
+	home := t.TempDir()
+	backends := []*Real{{Home: home}, {Home: home}}
+	ctx := context.Background()
+	id := publishedTasks(t)[0].TaskID
+	var wg sync.WaitGroup
+	errs := make([]error, 8)
+	for i := range errs {
+		wg.Go(func() {
+			_, errs[i] = backends[i%2].SubmitRV(ctx, id, nil, 0)
+		})
+	}
+	wg.Wait()
+	ok, spent := 0, 0
+	for _, err := range errs {
+		switch {
+		case err == nil:
+			ok++
+		case errors.Is(err, grv.ErrBudgetSpent):
+			spent++
+		default:
+			t.Errorf("unexpected error: %v", err)
+		}
+	}
+	l, err := grv.OpenLedger(grv.LedgerPath(home))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ok != 3 || spent != 5 || l.Used(id) != 3 {
+		t.Errorf("%d recorded, %d refused, %d in the ledger; want 3, 5 and 3", ok, spent, l.Used(id))
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"math"
 	"strings"
 	"testing"
+	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
@@ -273,7 +274,7 @@ func TestSetCell(t *testing.T) {
 func TestFeedbackLine(t *testing.T) {
 	yes, no := true, false
 	fb := grv.Feedback{Submission: 2, SubmissionsLeft: 1, OKRMS: true, OKDeltaBIC: true, OKMatch: &no, OKCount: &yes,
-		Passed: &no, TaskPassed: true}
+		Passed: &no, TaskPassed: true, BudgetStatus: grv.BudgetStatus{WithinBudget: true}}
 	want := "submission 2: rms ✓ ΔBIC ✓ match ✗ count ✓ → not passed · 1 left · task passed before"
 	if got := feedbackLine(fb); got != want {
 		t.Errorf("feedbackLine = %q, want %q", got, want)
@@ -282,6 +283,27 @@ func TestFeedbackLine(t *testing.T) {
 	want = "submission 2: rms ✓ ΔBIC ✓ match ✗ count ✓ → not passed · 1 left · fair rms ✓ passed ✗"
 	if got := feedbackLine(fb); got != want {
 		t.Errorf("feedbackLine of a real task = %q, want %q", got, want)
+	}
+	// A passing submission after the time budget does not count; an earlier pass still does.
+	fb = grv.Feedback{Submission: 3, OKRMS: true, OKDeltaBIC: true, OKMatch: &yes, OKCount: &yes, Passed: &yes,
+		BudgetStatus: grv.BudgetStatus{OverBudget: []string{"seconds"}}}
+	want = "submission 3: rms ✓ ΔBIC ✓ match ✓ count ✓ → PASSED · 0 left · over the seconds budget: does not count"
+	if got := feedbackLine(fb); got != want {
+		t.Errorf("feedbackLine of a late pass = %q, want %q", got, want)
+	}
+	fb.TaskPassed = true
+	if got := feedbackLine(fb); got != want+" · task passed before" {
+		t.Errorf("feedbackLine of a late pass on a passed task = %q", got)
+	}
+}
+
+func TestDeadline(t *testing.T) {
+	if got := deadline(time.Time{}); got != "" {
+		t.Errorf("deadline of an unopened task = %q", got)
+	}
+	at := time.Date(2026, 3, 1, 14, 52, 10, 0, time.Local)
+	if got := deadline(at); got != " · time until 14:52:10" {
+		t.Errorf("deadline = %q", got)
 	}
 }
 

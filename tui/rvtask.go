@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/charmbracelet/bubbles/cursor"
 	"github.com/charmbracelet/bubbles/help"
@@ -300,7 +301,15 @@ func (v rvTask) header() string {
 	}
 	return st.Title.Render(" RV "+m.ID) + st.Dim.Render(fmt.Sprintf(" · %s · %d pts · %d inst · %.0f d · M★ %.2f ·",
 		m.Tier, m.Points, m.Instruments, m.SpanDays, v.task.View.MStarSun)) +
-		fmt.Sprintf(" left %d/%d", m.Left, m.Budget) + passed
+		fmt.Sprintf(" left %d/%d", m.Left, m.Budget) + deadline(m.Deadline) + passed
+}
+
+// deadline is the header's note of when the task's time budget runs out ("" when the task is not opened).
+func deadline(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return " · time until " + t.Local().Format("15:04:05")
 }
 
 func (v rvTask) dataPanel(w, h int) string {

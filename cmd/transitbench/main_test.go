@@ -3,8 +3,26 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"os"
+	"os/exec"
 	"testing"
 )
+
+// TestMain lets a test run this test binary as the transitbench command itself: with TRANSITBENCH_TEST_AS_CLI=1
+// in its environment the binary runs its arguments as main does and exits with their exit code.
+func TestMain(m *testing.M) {
+	if os.Getenv("TRANSITBENCH_TEST_AS_CLI") == "1" {
+		os.Exit(run(os.Args[1:]))
+	}
+	os.Exit(m.Run())
+}
+
+// cliCommand returns a command running this test binary as 'transitbench args...' (see TestMain).
+func cliCommand(args ...string) *exec.Cmd {
+	cmd := exec.Command(os.Args[0], args...)
+	cmd.Env = append(os.Environ(), "TRANSITBENCH_TEST_AS_CLI=1")
+	return cmd
+}
 
 func TestExitCodes(t *testing.T) {
 	cases := []struct {

@@ -8,6 +8,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"sort"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
@@ -110,7 +111,10 @@ func newRVShowCmd() *cobra.Command {
 	return &cobra.Command{
 		Use:   "show TASK",
 		Short: "Show what a contestant may see of a task: the data, the star mass, t_ref, tier and budget",
-		Args:  cobra.ExactArgs(1),
+		Long: "Show what a contestant may see of a task: the data, the star mass, t_ref, tier and budget (never the truth).\n" +
+			"Showing a task opens it: its clock against the tier's time budget starts now unless it started before\n" +
+			"(see 'rv submit --help'). The JSON is the task's view, exactly what 'rv grade' gives a solution as task.json.",
+		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			tasks, err := loadRVTasks(cmd)
 			if err != nil {
@@ -120,6 +124,17 @@ func newRVShowCmd() *cobra.Command {
 			if err != nil {
 				return usageErrorf("%v", err)
 			}
+			var st grv.BudgetStatus
+			var used int
+			if err := withLedger(func(l *grv.Ledger) error {
+				if _, err := l.Start(t.TaskID); err != nil {
+					return err
+				}
+				st, used = l.Status(t.TaskID, t.Budget(), nil), l.Used(t.TaskID)
+				return nil
+			}); err != nil {
+				return err
+			}
 			v := t.View()
 			if wantJSON(cmd) {
 				return writeJSON(cmd.OutOrStdout(), v)
@@ -127,7 +142,8 @@ func newRVShowCmd() *cobra.Command {
 			out := cmd.OutOrStdout()
 			fmt.Fprintf(out, "task %s  tier %s  M★ %.3f M☉  t_ref %.6f d  %d points  instruments %v\n",
 				v.TaskID, v.Tier, v.MStarSun, v.TRefDays, v.NObs, v.Instruments)
-			fmt.Fprintf(out, "budget: %d submissions, %d s, %d tokens\n", v.Budget.Submissions, v.Budget.Seconds, v.Budget.Tokens)
+			fmt.Fprintf(out, "budget: %d submissions (%d left), %d s (%.0f s left), %d tokens\n", v.Budget.Submissions,
+				max(v.Budget.Submissions-used, 0), v.Budget.Seconds, st.SecondsLeft, v.Budget.Tokens)
 			w := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
 			fmt.Fprintln(w, "TIME_D\tRV_MS\tSIGMA_MS\tINSTRUMENT")
 			for i := range v.TimesDays {
@@ -210,13 +226,14 @@ func newRVTruthcheckCmd() *cobra.Command {
 	return c
 }
 
-// ledgerPath is where submissions are recorded: $TRANSITBENCH_HOME (or the XDG data directory)/rv/submissions.json.
-func ledgerPath() (string, error) {
+// withLedger runs fn on the submission ledger of the data directory ($TRANSITBENCH_HOME or the XDG data
+// directory)/rv/submissions.json, locked against every other program using it (grv.WithLedger).
+func withLedger(fn func(*grv.Ledger) error) error {
 	home, err := data.Home()
 	if err != nil {
-		return "", err
+		return err
 	}
-	return grv.LedgerPath(home), nil
+	return grv.WithLedger(grv.LedgerPath(home), fn)
 }
 
 func newRVSubmitCmd() *cobra.Command {
@@ -227,13 +244,34 @@ func newRVSubmitCmd() *cobra.Command {
 			"The planets file is a JSON list of {\"P_days\", \"K_ms\" or \"m_sin_i_mjup\", \"e\", \"omega_rad\",\n" +
 			"\"l_rad\" or \"M0_rad\" or \"t_peri_days\"} or an object {\"planets\": [...], \"jitter_ms\": s}; M0 is the mean\n" +
 			"anomaly at t_ref = times_days[0]. Each graded submission counts against the tier's budget; --dry-run spends\n" +
-			"nothing and reports only what needs no truth (rms, ΔBIC/N, ok_rms, ok_delta_bic).",
+			"nothing and reports only what needs no truth (rms, ΔBIC/N, ok_rms, ok_delta_bic).\n\n" +
+			"Budgets (per tier: easy 3 submissions / 600 s / 200k tokens, medium 5 / 900 s / 450k, hard and real\n" +
+			"10 / 1500 s / 900k). A task with no submissions left is refused (exit 1) and nothing is recorded. A task's\n" +
+			"clock starts when it is first opened ('rv show', 'rv fit', a dry run, the terminal UI's task view) or, failing\n" +
+			"that, at its first submission. The product cannot count tokens: a harness declares the tokens spent on the\n" +
+			"task so far with --tokens-used N. A submission after the time budget, or declaring more than the token budget,\n" +
+			"is still graded and recorded but has within_budget false and never makes the task passed (a task is passed if\n" +
+			"any submission within budget passes). Submissions from several programs at once are safe: the ledger\n" +
+			"($TRANSITBENCH_HOME/rv/submissions.json) is locked while one is checked, graded and recorded.\n\n" +
+			"JSON: {\"task\", \"submission\", \"submissions_left\", \"within_budget\", \"elapsed_seconds\", \"seconds_left\",\n" +
+			"\"tokens_used\", \"tokens_left\" (with --tokens-used), \"over_budget\" ([\"seconds\", \"tokens\"] when overspent),\n" +
+			"\"ok_rms\", \"ok_delta_bic\", \"ok_match\", \"ok_count\", \"passed\" (this submission's gate verdict), \"rms_ms\",\n" +
+			"\"max_rms_ms\", \"delta_bic_per_point\", \"match_score\", \"task_passed\" (any submission within budget passed),\n" +
+			"and \"ok_rms_fair\", \"passed_fair\" on real tasks}; a dry run has \"dry_run\": true and no truth-derived fields.",
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			file, _ := cmd.Flags().GetString("planets")
 			dry, _ := cmd.Flags().GetBool("dry-run")
 			if file == "" {
 				return usageErrorf("rv submit needs --planets FILE (or - for standard input)")
+			}
+			var tokens *int
+			if cmd.Flags().Changed("tokens-used") {
+				n, _ := cmd.Flags().GetInt("tokens-used")
+				if n < 0 {
+					return usageErrorf("--tokens-used must be a count of tokens, 0 or more")
+				}
+				tokens = &n
 			}
 			var raw []byte
 			var err error
@@ -261,26 +299,33 @@ func newRVSubmitCmd() *cobra.Command {
 			if err != nil {
 				return usageErrorf("%v", err)
 			}
-			lp, err := ledgerPath()
-			if err != nil {
-				return err
-			}
-			ledger, err := grv.OpenLedger(lp)
-			if err != nil {
-				return err
-			}
-			budget := t.Budget().Submissions
-			left := budget - ledger.Used(t.TaskID)
+			budget := t.Budget()
 			var fb grv.Feedback
-			if dry {
-				m := grv.Metrics(t.Data(), planets, sub.JitterMS, t.MedianSigma())
-				fb = grv.DryRunFeedback(t.TaskID, max(0, left), m, ledger.Passed(t.TaskID))
-			} else {
-				res := grv.Evaluate(t, planets, sub.JitterMS)
-				if _, err := ledger.Add(t.TaskID, budget, res); err != nil {
+			err = withLedger(func(l *grv.Ledger) error {
+				if dry {
+					if _, err := l.Start(t.TaskID); err != nil {
+						return err
+					}
+					m := grv.Metrics(t.Data(), planets, sub.JitterMS, t.MedianSigma())
+					left := max(0, budget.Submissions-l.Used(t.TaskID))
+					fb = grv.DryRunFeedback(t.TaskID, left, m, l.Status(t.TaskID, budget, tokens), l.Passed(t.TaskID))
+					return nil
+				}
+				if err := l.Check(t.TaskID, budget.Submissions); err != nil {
 					return err
 				}
-				fb = grv.FeedbackFor(t.TaskID, ledger.Used(t.TaskID), budget-ledger.Used(t.TaskID), res, ledger.Passed(t.TaskID))
+				res := grv.Evaluate(t, planets, sub.JitterMS)
+				rec, err := l.Add(t.TaskID, budget, res, tokens)
+				if err != nil {
+					return err
+				}
+				used := l.Used(t.TaskID)
+				st := rec.Status(budget)
+				fb = grv.FeedbackFor(t.TaskID, used, budget.Submissions-used, res, st, l.Passed(t.TaskID))
+				return nil
+			})
+			if err != nil {
+				return err
 			}
 			if wantJSON(cmd) {
 				return writeJSON(cmd.OutOrStdout(), fb)
@@ -291,6 +336,7 @@ func newRVSubmitCmd() *cobra.Command {
 	}
 	c.Flags().String("planets", "", "planets JSON file, or - for standard input")
 	c.Flags().Bool("dry-run", false, "report rms and ΔBIC/N only; spends no submission")
+	c.Flags().Int("tokens-used", 0, "tokens spent on this task so far, as the harness counts them; more than the tier's budget marks the submission over budget")
 	return c
 }
 
@@ -315,6 +361,19 @@ func printFeedback(w io.Writer, fb grv.Feedback) {
 	}
 	if fb.OKRMSFair != nil {
 		fmt.Fprintf(w, "  fair rms   %-4s  (threshold raised to the published solution's RMS); passed under it: %v\n", mark(*fb.OKRMSFair), *fb.PassedFair)
+	}
+	budget := fmt.Sprintf("%.0f s elapsed, %.0f s left", fb.ElapsedSeconds, fb.SecondsLeft)
+	if fb.TokensUsed != nil {
+		budget += fmt.Sprintf("; %d tokens used, %d left", *fb.TokensUsed, *fb.TokensLeft)
+	}
+	if fb.WithinBudget {
+		fmt.Fprintf(w, "  budget     ok    %s\n", budget)
+	} else {
+		what := "this submission cannot pass the task"
+		if fb.DryRun {
+			what = "no submission can pass the task now"
+		}
+		fmt.Fprintf(w, "  budget     OVER  %s (%s spent; %s)\n", budget, strings.Join(fb.OverBudget, " and "), what)
 	}
 	fmt.Fprintf(w, "  task passed so far: %v\n", fb.TaskPassed)
 }
@@ -485,7 +544,8 @@ func newRVFitCmd() *cobra.Command {
 		Use:   "fit TASK",
 		Short: "Fit a task's data with a reference pipeline and print the planets as a submission",
 		Long: "Fit a task's data with a reference pipeline (it sees only the data and the star mass) and print the\n" +
-			"planets in the submission format, ready for 'rv submit TASK --planets -'. Nothing is spent.",
+			"planets in the submission format, ready for 'rv submit TASK --planets -'. No submission is spent, but the\n" +
+			"task is opened: its clock against the tier's time budget starts unless it started before.",
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			name, _ := cmd.Flags().GetString("pipeline")
@@ -500,6 +560,9 @@ func newRVFitCmd() *cobra.Command {
 			t, err := stargazer.Find(tasks, args[0])
 			if err != nil {
 				return usageErrorf("%v", err)
+			}
+			if err := withLedger(func(l *grv.Ledger) error { _, err := l.Start(t.TaskID); return err }); err != nil {
+				return err
 			}
 			d := t.Data()
 			planets, jit := solve(d, t.Config.Star.MStarSun, 0)

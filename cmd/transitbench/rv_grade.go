@@ -26,9 +26,12 @@ func newRVGradeCmd() *cobra.Command {
 			"{\"P_days\", \"K_ms\" or \"m_sin_i_mjup\", \"e\", \"omega_rad\", \"l_rad\" or \"M0_rad\" or \"t_peri_days\"}, or\n" +
 			"{\"planets\": [...], \"jitter_ms\": s}. Each answer is graded with the four-criterion gate; nothing is spent\n" +
 			"from the submission budgets. A timeout, a crash or output that does not parse fails that task (its exit\n" +
-			"reason is kept). The task folder is hidden from the solution. JSON: {\"tiers\": {TIER: {\"tasks\", \"passed\",\n" +
-			"\"pass_rate\", \"solvable_tasks\", \"solvable_passed\", \"criteria\": {...}}}, \"seconds\", \"workers\", \"isolation\",\n" +
-			"\"results\": [{\"task\", \"tier\", \"exit\", \"error\", \"result\", \"periods_days\", \"seconds\", ...}]}.",
+			"reason is kept). The task folder is hidden from the solution.\n\n" +
+			"Each task may run for its tier's time budget: easy 600 s, medium 900 s, hard and real 1500 s of wall-clock\n" +
+			"time. --timeout S lowers that to S seconds for every task (it never raises it); use it for quick checks.\n\n" +
+			"JSON: {\"tiers\": {TIER: {\"tasks\", \"passed\", \"pass_rate\", \"solvable_tasks\", \"solvable_passed\",\n" +
+			"\"criteria\": {...}}}, \"seconds\", \"workers\", \"isolation\", \"results\": [{\"task\", \"tier\", \"exit\", \"error\",\n" +
+			"\"result\", \"periods_days\", \"seconds\", ...}]}.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			solDir, _ := cmd.Flags().GetString("solution")
@@ -38,7 +41,7 @@ func newRVGradeCmd() *cobra.Command {
 			if solDir == "" {
 				return usageErrorf("rv grade needs --solution DIR (a folder with solution.py, an executable run, or a Go main package)")
 			}
-			if !(timeout > 0) {
+			if cmd.Flags().Changed("timeout") && !(timeout > 0) {
 				return usageErrorf("--timeout must be a positive number of seconds")
 			}
 			tier, err := tierFilter(cmd)
@@ -108,7 +111,7 @@ func newRVGradeCmd() *cobra.Command {
 	c.Flags().String("solution", "", "folder holding the solution (solution.py, an executable run, or a Go main package)")
 	c.Flags().String("tier", "", "only this tier: easy, medium, hard or real")
 	c.Flags().Int("workers", 0, "tasks run at once (default: number of CPUs)")
-	c.Flags().Float64("timeout", 60, "wall-clock seconds per task")
+	c.Flags().Float64("timeout", 0, "wall-clock seconds per task, at most the tier's time budget (default: the tier's budget, 600/900/1500 s)")
 	c.Flags().Bool("quiet", false, "no progress lines")
 	return c
 }

@@ -36,7 +36,7 @@ func TestRVGradeStarter(t *testing.T) {
 	var out, errb bytes.Buffer
 	root.SetOut(&out)
 	root.SetErr(&errb)
-	root.SetArgs([]string{"rv", "grade", "--solution", "../../data/stargazer/starter", "--tasks", dir, "--workers", "2", "--json"})
+	root.SetArgs([]string{"rv", "grade", "--solution", "../../data/stargazer/starter", "--tasks", dir, "--workers", "2", "--timeout", "120", "--json"})
 	if err := root.Execute(); err != nil {
 		t.Fatalf("%v\n%s", err, errb.String())
 	}
@@ -65,6 +65,15 @@ func TestRVGradeStarter(t *testing.T) {
 		}
 		if !r.Result.Passed {
 			t.Errorf("%s: not passed", r.Task)
+		}
+	}
+}
+
+func TestRVGradeTimeoutFlag(t *testing.T) {
+	for _, bad := range []string{"0", "-5"} {
+		args := []string{"rv", "grade", "--solution", "../../data/stargazer/starter", "--tasks", rvTasksDir, "--timeout", bad}
+		if code := run(args); code != 2 {
+			t.Errorf("--timeout %s: exit %d, want 2", bad, code)
 		}
 	}
 }

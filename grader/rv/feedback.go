@@ -4,11 +4,17 @@ package rv
 // own scalars. Unlike the original environment it never carries per-pair parameter differences, the list of
 // unmatched true planets or any truth parameter. match_score is derived from the truth but is a single scalar
 // of the submission, as the original reports it. JSON field names are stable.
+//
+// passed is the gate's verdict on this submission. The budget fields (BudgetStatus: within_budget,
+// elapsed_seconds, seconds_left, and tokens_used, tokens_left when tokens were declared) say whether it was
+// made within the tier's time and token budgets; task_passed counts only submissions that were, so a passing
+// submission made too late leaves task_passed as it was. In a dry run they say where the task stands now.
 type Feedback struct {
-	Task             string   `json:"task"`
-	Submission       int      `json:"submission"`       // 1-based index of this submission on the task
-	SubmissionsLeft  int      `json:"submissions_left"` // within the tier's budget
-	DryRun           bool     `json:"dry_run,omitempty"`
+	Task            string `json:"task"`
+	Submission      int    `json:"submission"`       // 1-based index of this submission on the task
+	SubmissionsLeft int    `json:"submissions_left"` // within the tier's budget
+	DryRun          bool   `json:"dry_run,omitempty"`
+	BudgetStatus
 	OKRMS            bool     `json:"ok_rms"`
 	OKDeltaBIC       bool     `json:"ok_delta_bic"`
 	OKMatch          *bool    `json:"ok_match,omitempty"` // absent in a dry run
@@ -24,21 +30,24 @@ type Feedback struct {
 	PassedFair *bool `json:"passed_fair,omitempty"`
 }
 
-// FeedbackFor phrases a gate result for the contestant.
-func FeedbackFor(task string, submission, left int, r Result, taskPassed bool) Feedback {
+// FeedbackFor phrases a gate result for the contestant: r graded the submission-th submission of task, made
+// with standing st against the time and token budgets; left submissions remain and taskPassed says whether
+// a recorded submission within budget passed (Ledger.Passed).
+func FeedbackFor(task string, submission, left int, r Result, st BudgetStatus, taskPassed bool) Feedback {
 	okM, okC, passed, ms := r.OKMatch, r.OKCount, r.Passed, r.MatchScore
 	return Feedback{
-		Task: task, Submission: submission, SubmissionsLeft: left,
+		Task: task, Submission: submission, SubmissionsLeft: left, BudgetStatus: st,
 		OKRMS: r.OKRMS, OKDeltaBIC: r.OKDeltaBIC, OKMatch: &okM, OKCount: &okC, Passed: &passed,
 		RMSMS: r.RMSMS, MaxRMSMS: r.MaxRMSMS, DeltaBICPerPoint: r.DeltaBICPerPoint, MatchScore: &ms,
-		TaskPassed: taskPassed || passed, OKRMSFair: r.OKRMSFair, PassedFair: r.PassedFair,
+		TaskPassed: taskPassed || passed && st.WithinBudget, OKRMSFair: r.OKRMSFair, PassedFair: r.PassedFair,
 	}
 }
 
-// DryRunFeedback reports only what needs no truth: RMS, ΔBIC/N and their verdicts. It spends nothing.
-func DryRunFeedback(task string, left int, m ModelMetrics, taskPassed bool) Feedback {
+// DryRunFeedback reports only what needs no truth: RMS, ΔBIC/N and their verdicts, and the task's standing st
+// against the time and token budgets. It spends nothing.
+func DryRunFeedback(task string, left int, m ModelMetrics, st BudgetStatus, taskPassed bool) Feedback {
 	return Feedback{
-		Task: task, SubmissionsLeft: left, DryRun: true,
+		Task: task, SubmissionsLeft: left, DryRun: true, BudgetStatus: st,
 		OKRMS: m.OKRMS, OKDeltaBIC: m.OKDeltaBIC, RMSMS: m.RMSMS, MaxRMSMS: m.MaxRMSMS,
 		DeltaBICPerPoint: m.DeltaBICPerPoint, TaskPassed: taskPassed,
 	}

@@ -4,31 +4,118 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"time"
+
+	"transitbench/data"
+	"transitbench/data/stargazer"
 )
 
-// Ledger records the graded submissions of every task, so that budgets hold across runs of the program. It
-// lives in one JSON file (data.Home()/rv/submissions.json by default), rewritten atomically (a temporary file
-// in the same directory, then rename) after each submission. It assumes one writer at a time.
+// Ledger records, per task, when the contestant started it and every graded submission, so that the tier
+// budgets (SPEC B1) hold across runs of the program. It lives in one JSON file (data.Home()/rv/submissions.json
+// by default), rewritten atomically (a temporary file in the same directory, then rename) after each change.
+//
+// Several programs may work on one data directory at once (two 'rv submit' runs, the terminal UI and a
+// script): WithLedger holds an exclusive lock on a file beside the ledger (the ledger's path plus ".lock")
+// while it reads the ledger afresh, lets the caller check, grade and record, and saves. A ledger from
+// OpenLedger is a snapshot for display and cannot be saved.
+//
+// The budgets are enforced in two ways:
+//   - Submissions: a task that has used its tier's count is refused (ErrBudgetSpent); nothing is recorded.
+//   - Time and tokens: a task's clock starts when the contestant first opens it ('rv show TASK', 'rv fit TASK',
+//     'rv submit --dry-run', the terminal UI's task view) or, when none of those happened, at its first
+//     submission. Each submission records the seconds elapsed since then and the tokens the caller declares it
+//     has spent on the task so far (the product cannot count tokens; a harness can). A submission past the
+//     tier's seconds or declaring more than its tokens is still graded and recorded, with WithinBudget false,
+//     and does not count toward the task being passed (SPEC B3: a task is passed if any submission within
+//     budget passes).
+//
+// Ledgers written before the clock existed load as they are: a task without a recorded start started at its
+// first submission, and a submission without within_budget was within budget.
 type Ledger struct {
-	path  string
+	path   string
+	locked bool // held under WithLedger's lock: changes may be saved
+	// Clock, when not nil, replaces time.Now; tests move time with it instead of sleeping.
+	Clock func() time.Time `json:"-"`
+	// Tasks holds each task's submissions in the order they were made.
 	Tasks map[string][]Record `json:"tasks"`
+	// Started holds when each opened task's clock started (UTC).
+	Started map[string]time.Time `json:"started,omitempty"`
 }
 
 // Record is one graded submission.
 type Record struct {
-	Time             time.Time `json:"time"`
-	Passed           bool      `json:"passed"`
-	OKRMS            bool      `json:"ok_rms"`
-	OKDeltaBIC       bool      `json:"ok_delta_bic"`
-	OKMatch          bool      `json:"ok_match"`
-	OKCount          bool      `json:"ok_count"`
-	RMSMS            float64   `json:"rms_ms"`
-	DeltaBICPerPoint float64   `json:"delta_bic_per_point"`
-	MatchScore       float64   `json:"match_score"`
-	NPlanets         int       `json:"n_planets"`
+	Time time.Time `json:"time"`
+	// Passed is the gate's verdict on the submission (all four criteria). It counts toward the task being
+	// passed only when WithinBudget.
+	Passed           bool    `json:"passed"`
+	OKRMS            bool    `json:"ok_rms"`
+	OKDeltaBIC       bool    `json:"ok_delta_bic"`
+	OKMatch          bool    `json:"ok_match"`
+	OKCount          bool    `json:"ok_count"`
+	RMSMS            float64 `json:"rms_ms"`
+	DeltaBICPerPoint float64 `json:"delta_bic_per_point"`
+	MatchScore       float64 `json:"match_score"`
+	NPlanets         int     `json:"n_planets"`
+	// ElapsedSeconds is the time from the task's start to the submission (0 in ledgers older than the clock).
+	ElapsedSeconds float64 `json:"elapsed_seconds"`
+	// TokensUsed is the cumulative token count the caller declared with the submission, nil when it declared none.
+	TokensUsed *int `json:"tokens_used,omitempty"`
+	// WithinBudget is false when the submission came after the tier's time budget or declared more than its
+	// token budget (true when absent from the file).
+	WithinBudget bool `json:"within_budget"`
+}
+
+// UnmarshalJSON reads a record, taking a missing within_budget as true (ledgers older than the time and
+// token budgets).
+func (r *Record) UnmarshalJSON(b []byte) error {
+	type plain Record
+	p := plain{WithinBudget: true}
+	if err := json.Unmarshal(b, &p); err != nil {
+		return err
+	}
+	*r = Record(p)
+	return nil
+}
+
+// Status returns the standing the submission was made with against budget b.
+func (r Record) Status(b stargazer.Budget) BudgetStatus {
+	return StatusAt(b, time.Duration(r.ElapsedSeconds*float64(time.Second)), r.TokensUsed)
+}
+
+// BudgetStatus is where a task stands against its tier's time and token budgets at one moment. JSON field
+// names are stable; they appear in the feedback of every submission.
+type BudgetStatus struct {
+	// WithinBudget holds when ElapsedSeconds ≤ the tier's seconds and the declared tokens, if any, ≤ its tokens.
+	WithinBudget   bool    `json:"within_budget"`
+	ElapsedSeconds float64 `json:"elapsed_seconds"` // since the task's clock started, to the millisecond
+	SecondsLeft    float64 `json:"seconds_left"`    // the tier's seconds minus ElapsedSeconds, at least 0
+	TokensUsed     *int    `json:"tokens_used,omitempty"`
+	TokensLeft     *int    `json:"tokens_left,omitempty"` // the tier's tokens minus TokensUsed, at least 0; only when declared
+	// OverBudget names the budgets overspent: "seconds", "tokens".
+	OverBudget []string `json:"over_budget,omitempty"`
+}
+
+// StatusAt returns the standing of a task with budget b, elapsed time after its start and tokensUsed declared
+// (nil: none declared).
+func StatusAt(b stargazer.Budget, elapsed time.Duration, tokensUsed *int) BudgetStatus {
+	sec := math.Round(max(elapsed.Seconds(), 0)*1000) / 1000
+	s := BudgetStatus{WithinBudget: true, ElapsedSeconds: sec, SecondsLeft: max(float64(b.Seconds)-sec, 0)}
+	if sec > float64(b.Seconds) {
+		s.WithinBudget = false
+		s.OverBudget = append(s.OverBudget, "seconds")
+	}
+	if tokensUsed != nil {
+		used, left := *tokensUsed, max(b.Tokens-*tokensUsed, 0)
+		s.TokensUsed, s.TokensLeft = &used, &left
+		if used > b.Tokens {
+			s.WithinBudget = false
+			s.OverBudget = append(s.OverBudget, "tokens")
+		}
+	}
+	return s
 }
 
 // LedgerPath returns where the ledger lives under a data directory (data.Home()): home/rv/submissions.json.
@@ -37,9 +124,32 @@ func LedgerPath(home string) string { return filepath.Join(home, "rv", "submissi
 // ErrBudgetSpent is returned when a task has no submissions left.
 var ErrBudgetSpent = errors.New("rv: submission budget spent")
 
-// OpenLedger reads the ledger at path, or starts an empty one when the file does not exist.
+// errReadOnly is returned when a ledger from OpenLedger is changed.
+var errReadOnly = errors.New("rv: this submission ledger was opened for reading only; change it inside WithLedger")
+
+// WithLedger locks the ledger at path against every other user (data.LockFile on path+".lock", waiting while
+// another program holds it), reads it, calls fn with it and releases the lock when fn returns. Everything fn
+// does — checking the budget, grading, Add, Start — happens on the ledger as it is on disk, with no other
+// writer in between, so concurrent submissions never lose one another or overspend a budget. fn's error is
+// returned as it is.
+func WithLedger(path string, fn func(*Ledger) error) error {
+	release, err := data.LockFile(path + ".lock")
+	if err != nil {
+		return fmt.Errorf("rv: cannot lock the submission ledger: %w", err)
+	}
+	defer release()
+	l, err := OpenLedger(path)
+	if err != nil {
+		return err
+	}
+	l.locked = true
+	return fn(l)
+}
+
+// OpenLedger reads the ledger at path, or starts an empty one when the file does not exist. The result is a
+// snapshot for display: Add and Start on it fail. Use WithLedger to change the ledger.
 func OpenLedger(path string) (*Ledger, error) {
-	l := &Ledger{path: path, Tasks: map[string][]Record{}}
+	l := &Ledger{path: path, Tasks: map[string][]Record{}, Started: map[string]time.Time{}}
 	b, err := os.ReadFile(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return l, nil
@@ -53,20 +163,70 @@ func OpenLedger(path string) (*Ledger, error) {
 	if l.Tasks == nil {
 		l.Tasks = map[string][]Record{}
 	}
+	if l.Started == nil {
+		l.Started = map[string]time.Time{}
+	}
 	return l, nil
+}
+
+func (l *Ledger) now() time.Time {
+	if l.Clock != nil {
+		return l.Clock().UTC()
+	}
+	return time.Now().UTC()
 }
 
 // Used returns how many submissions task has spent.
 func (l *Ledger) Used(task string) int { return len(l.Tasks[task]) }
 
-// Passed reports whether any recorded submission of task passed.
+// Passed reports whether any recorded submission of task passed the gate within budget.
 func (l *Ledger) Passed(task string) bool {
 	for _, r := range l.Tasks[task] {
-		if r.Passed {
+		if r.Passed && r.WithinBudget {
 			return true
 		}
 	}
 	return false
+}
+
+// StartTime returns when task's clock started: its recorded start, else its first submission. ok is false
+// when the task has not been opened.
+func (l *Ledger) StartTime(task string) (start time.Time, ok bool) {
+	if t, ok := l.Started[task]; ok {
+		return t, true
+	}
+	if rs := l.Tasks[task]; len(rs) > 0 {
+		return rs[0].Time, true
+	}
+	return time.Time{}, false
+}
+
+// Start records that the contestant opened task, starting its clock unless it has started, and returns the
+// start. It saves the ledger when it changed.
+func (l *Ledger) Start(task string) (time.Time, error) {
+	if t, ok := l.StartTime(task); ok {
+		return t, nil
+	}
+	if !l.locked {
+		return time.Time{}, errReadOnly
+	}
+	now := l.now()
+	l.Started[task] = now
+	if err := l.save(); err != nil {
+		delete(l.Started, task)
+		return time.Time{}, err
+	}
+	return now, nil
+}
+
+// Status returns task's standing against budget b now, with tokensUsed declared (nil: none). A task not yet
+// opened has used no time.
+func (l *Ledger) Status(task string, b stargazer.Budget, tokensUsed *int) BudgetStatus {
+	var elapsed time.Duration
+	if start, ok := l.StartTime(task); ok {
+		elapsed = l.now().Sub(start)
+	}
+	return StatusAt(b, elapsed, tokensUsed)
 }
 
 // Check returns ErrBudgetSpent (wrapped, with advice) when task has used its budget of submissions.
@@ -77,16 +237,32 @@ func (l *Ledger) Check(task string, budget int) error {
 	return nil
 }
 
-// Add records a graded submission and saves the ledger. It refuses when the budget is spent.
-func (l *Ledger) Add(task string, budget int, r Result) (Record, error) {
-	if err := l.Check(task, budget); err != nil {
+// Add records a graded submission of task with the cumulative tokens the caller declares (nil: none) and
+// saves the ledger. It refuses when the submission count of budget b is spent. A task not opened before
+// starts its clock now. The record says whether the submission was within b's time and token budgets; one
+// that was not is kept all the same and never makes the task passed.
+func (l *Ledger) Add(task string, b stargazer.Budget, r Result, tokensUsed *int) (Record, error) {
+	if err := l.Check(task, b.Submissions); err != nil {
 		return Record{}, err
 	}
-	rec := Record{Time: time.Now().UTC(), Passed: r.Passed, OKRMS: r.OKRMS, OKDeltaBIC: r.OKDeltaBIC, OKMatch: r.OKMatch,
-		OKCount: r.OKCount, RMSMS: r.RMSMS, DeltaBICPerPoint: r.DeltaBICPerPoint, MatchScore: r.MatchScore, NPlanets: r.NGuess}
+	if !l.locked {
+		return Record{}, errReadOnly
+	}
+	now := l.now()
+	_, started := l.StartTime(task)
+	if !started {
+		l.Started[task] = now
+	}
+	st := l.Status(task, b, tokensUsed)
+	rec := Record{Time: now, Passed: r.Passed, OKRMS: r.OKRMS, OKDeltaBIC: r.OKDeltaBIC, OKMatch: r.OKMatch,
+		OKCount: r.OKCount, RMSMS: r.RMSMS, DeltaBICPerPoint: r.DeltaBICPerPoint, MatchScore: r.MatchScore,
+		NPlanets: r.NGuess, ElapsedSeconds: st.ElapsedSeconds, TokensUsed: st.TokensUsed, WithinBudget: st.WithinBudget}
 	l.Tasks[task] = append(l.Tasks[task], rec)
 	if err := l.save(); err != nil {
 		l.Tasks[task] = l.Tasks[task][:len(l.Tasks[task])-1]
+		if !started {
+			delete(l.Started, task)
+		}
 		return Record{}, err
 	}
 	return rec, nil
@@ -94,6 +270,9 @@ func (l *Ledger) Add(task string, budget int, r Result) (Record, error) {
 
 // save writes the ledger atomically.
 func (l *Ledger) save() error {
+	if !l.locked {
+		return errReadOnly
+	}
 	if err := os.MkdirAll(filepath.Dir(l.path), 0o755); err != nil {
 		return fmt.Errorf("rv: cannot create the ledger directory: %w", err)
 	}

@@ -22,7 +22,9 @@ const TaskFile = "task.json"
 type SolutionOptions struct {
 	// Workers is the number of tasks run at once; 0 means the number of CPUs.
 	Workers int
-	// Limits are the per-task sandbox limits; zero fields take the defaults of SPEC A6 (60 s, 4 GiB, …).
+	// Limits are the per-task sandbox limits; zero fields take the defaults of SPEC A6 (4 GiB, …), except the
+	// wall time: each task runs for at most its tier's time budget (TaskWallTime), and Limits.WallTime, when
+	// positive, caps that.
 	Limits sandbox.Limits
 	// TasksDir is the folder the task files were read from. It holds the truth, so it is masked in the sandbox
 	// (added to Limits.Mask); the solution sees only its own task.json.
@@ -42,9 +44,9 @@ type SolutionReport struct {
 	Outcomes  []TaskOutcome           `json:"results"`
 }
 
-// RunSolution runs sol once per task in the sandbox, each with a read-only directory holding TaskFile as
-// argv[1], parses its stdout as a submission (ParseSubmission: a list of planets or {"planets", "jitter_ms"}),
-// and grades it with the gate. A task whose run did not exit 0 (timeout, crash, memory, output limit) or whose
+// RunSolution runs sol once per task in the sandbox, each run with a read-only directory holding TaskFile as
+// argv[1] and at most TaskWallTime to finish, parses its stdout as a submission (ParseSubmission: a list of
+// planets or {"planets", "jitter_ms"}), and grades it with the gate. A task whose run did not exit 0 (timeout, crash, memory, output limit) or whose
 // output does not parse or resolve gets no planets and fails every criterion; its exit reason and the error
 // are recorded in its outcome. progress, when not nil, is called after each task from one goroutine.
 // Cancelling ctx stops the run; finished tasks are reported and ctx.Err() is returned with the report.
@@ -59,7 +61,8 @@ func RunSolution(ctx context.Context, tasks []*stargazer.Task, sol *sandbox.Solu
 			return nil, fmt.Errorf("rv: task %s appears twice", t.TaskID)
 		}
 		byID[t.TaskID], order[t.TaskID] = t, len(order)
-		jobs = append(jobs, sandbox.Job{StarID: t.TaskID, Prepare: func(dir string) error { return writeTaskDir(t, dir) }})
+		jobs = append(jobs, sandbox.Job{StarID: t.TaskID, Prepare: func(dir string) error { return writeTaskDir(t, dir) },
+			WallTime: TaskWallTime(t, opt.Limits.WallTime)})
 	}
 	limits := opt.Limits
 	if opt.TasksDir != "" {
@@ -99,6 +102,16 @@ func RunSolution(ctx context.Context, tasks []*stargazer.Task, sol *sandbox.Solu
 	rep.Tiers = Summarize(rep.Outcomes)
 	rep.Seconds = time.Since(start).Seconds()
 	return rep, runErr
+}
+
+// TaskWallTime is how long a solution may run on task t: its tier's time budget (stargazer.Budget.Seconds:
+// easy 600 s, medium 900 s, hard and real 1500 s), or limit when that is positive and shorter.
+func TaskWallTime(t *stargazer.Task, limit time.Duration) time.Duration {
+	d := time.Duration(t.Budget().Seconds) * time.Second
+	if limit > 0 && limit < d {
+		return limit
+	}
+	return d
 }
 
 // gradeRun turns one sandbox result into the task's outcome.

@@ -187,3 +187,26 @@ func TestRunSolutionGarbageAndTimeout(t *testing.T) {
 		t.Errorf("e = 1.2: exit %q error %q", o.Exit, o.Error)
 	}
 }
+
+// TestTaskWallTime: a task's run may last its tier's time budget (SPEC B1: 600, 900, 1500 s; real tasks take
+// the hard budget), shortened by an explicit limit but never lengthened.
+func TestTaskWallTime(t *testing.T) {
+	tests := []struct {
+		task  string
+		limit time.Duration
+		want  time.Duration
+	}{
+		{"seed1108_diff2", 0, 600 * time.Second},
+		{"seed16_diff4", 0, 900 * time.Second},
+		{"seed13_diff10", 0, 1500 * time.Second},
+		{"real_018", 0, 1500 * time.Second},
+		{"seed1108_diff2", 60 * time.Second, 60 * time.Second},
+		{"seed13_diff10", 2 * time.Second, 2 * time.Second},
+		{"seed1108_diff2", time.Hour, 600 * time.Second},
+	}
+	for _, tt := range tests {
+		if got := TaskWallTime(load(t, tt.task), tt.limit); got != tt.want {
+			t.Errorf("%s with limit %v: %v, want %v", tt.task, tt.limit, got, tt.want)
+		}
+	}
+}
