@@ -28,6 +28,15 @@ type ClassicalOptions struct {
 	// tasks as the original search for about five times the CPU time: the remaining near misses sit at the
 	// least-squares optimum.
 	Thorough bool
+	// RMSLimitFactor, when > 0, relaxes the acceptance rule while the current model certainly fails one of the
+	// Stargazer gate's truth-free criteria: while it has no planet (ok_delta_bic needs ΔBIC/N > 0, which the
+	// offsets-only model cannot have) or its residual RMS (unweighted, after the offsets) exceeds
+	// RMSLimitFactor × the median quoted error (ok_rms; the gate's limit is 1.5), a candidate planet is kept
+	// whenever it lowers the BIC at all, not only by MinBICImprovement. The strict evidence bar keeps spurious
+	// planets out of a model that already fits; for a model the gate rejects whatever its planets it only stops
+	// the search early. Decisions for a model that meets both criteria are unchanged, so the relaxed search
+	// passes every task the strict one passes.
+	RMSLimitFactor float64
 }
 
 func (o *ClassicalOptions) defaults(d *Data) {
@@ -77,8 +86,9 @@ func NullFit(d *Data) *FitResult {
 // plus a new circular one started from the weighted sinusoid fit at that period (candidates are grid points
 // taken in order of power, as the original did, so a strong peak's shoulder can be one) (least squares from Restarts
 // perturbed starts: ln P ± 0.08, ln K ± 0.15, √e cos ω and √e sin ω ± 0.08, λ ± 0.35, all Gaussian). The best
-// candidate by BIC is kept when it lowers the BIC by more than MinBICImprovement; otherwise, or after
-// MaxPlanets planets, the search stops. No jitter is fitted.
+// candidate by BIC is kept when it lowers the BIC by more than MinBICImprovement (or, with RMSLimitFactor set,
+// when it lowers the BIC at all while the current model has no planet or residuals above that limit);
+// otherwise, or after MaxPlanets planets, the search stops. No jitter is fitted.
 //
 // With Thorough set, each step also tries, as candidates for the new planet, the aliases of the strongest
 // peak against the daily, monthly and yearly windows (1/P′ = |1/P ± 1/P_w|) and its harmonic and subharmonic
@@ -152,7 +162,11 @@ func Classical(d *Data, opt ClassicalOptions) *FitResult {
 				best = fit
 			}
 		}
-		if current.BIC-best.BIC < opt.MinBICImprovement {
+		need := opt.MinBICImprovement
+		if opt.RMSLimitFactor > 0 && (len(current.Planets) == 0 || current.RMS > opt.RMSLimitFactor*medianOf(d.Sigmas)) {
+			need = 0
+		}
+		if gain := current.BIC - best.BIC; gain < need || gain <= 0 {
 			break
 		}
 		current = best

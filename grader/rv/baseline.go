@@ -168,16 +168,20 @@ func Summarize(outcomes []TaskOutcome) map[string]*TierSummary {
 	return tiers
 }
 
-// ClassicalSolver is the original classical pipeline (erv.Classical with its default options).
+// ClassicalSolver is the classical pipeline (erv.Classical): the original's defaults, and the gate's ok_rms
+// limit as RMSLimitFactor, so that a model the gate's truth-free criteria certainly reject (no planet, or
+// residuals above the ok_rms limit) takes the next planet whenever it lowers the BIC rather than only when it
+// lowers it by 6 ln N.
 func ClassicalSolver(d *erv.Data, _ float64, seed uint64) ([]erv.Planet, float64) {
-	fit := erv.Classical(d, erv.ClassicalOptions{Seed: seed})
+	fit := erv.Classical(d, erv.ClassicalOptions{Seed: seed, RMSLimitFactor: MaxRMSFactor})
 	return fit.Planets, 0
 }
 
 // ClassicalThoroughSolver is the classical pipeline with erv.ClassicalOptions.Thorough: alias and harmonic
-// candidates, eccentric starts, joint refits and a final re-peel, under the same acceptance rule.
+// candidates, eccentric starts, joint refits and a final re-peel, under the same acceptance rule (with the
+// ok_rms limit as ClassicalSolver has it).
 func ClassicalThoroughSolver(d *erv.Data, _ float64, seed uint64) ([]erv.Planet, float64) {
-	fit := erv.Classical(d, erv.ClassicalOptions{Seed: seed, Thorough: true})
+	fit := erv.Classical(d, erv.ClassicalOptions{Seed: seed, Thorough: true, RMSLimitFactor: MaxRMSFactor})
 	return fit.Planets, 0
 }
 
