@@ -168,20 +168,25 @@ func Summarize(outcomes []TaskOutcome) map[string]*TierSummary {
 	return tiers
 }
 
-// ClassicalSolver is the classical pipeline (erv.Classical): the original's defaults, and the gate's ok_rms
-// limit as RMSLimitFactor, so that a model the gate's truth-free criteria certainly reject (no planet, or
-// residuals above the ok_rms limit) takes the next planet whenever it lowers the BIC rather than only when it
-// lowers it by 6 ln N.
+// ClassicalSolver is the classical pipeline (erv.Classical) with the original's defaults and two model-selection
+// rules on top of its 6 ln N BIC bar. A model the gate's truth-free criteria certainly reject (no planet, or
+// residuals above the ok_rms limit) takes the next planet whenever it lowers the BIC (RMSLimitFactor); a model
+// that meets them takes one only when, besides the BIC gain, its periodogram peak has a false-alarm
+// probability below 5 % (MaxFAP).
 func ClassicalSolver(d *erv.Data, _ float64, seed uint64) ([]erv.Planet, float64) {
-	fit := erv.Classical(d, erv.ClassicalOptions{Seed: seed, RMSLimitFactor: MaxRMSFactor})
+	fit := erv.Classical(d, erv.ClassicalOptions{Seed: seed, RMSLimitFactor: MaxRMSFactor, MaxFAP: ClassicalMaxFAP})
 	return fit.Planets, 0
 }
 
+// ClassicalMaxFAP is the false-alarm probability the classical solvers ask of a planet added to a model that
+// already meets the gate's truth-free criteria: the conventional 5 %, as erv.Search uses.
+const ClassicalMaxFAP = 0.05
+
 // ClassicalThoroughSolver is the classical pipeline with erv.ClassicalOptions.Thorough: alias and harmonic
-// candidates, eccentric starts, joint refits and a final re-peel, under the same acceptance rule (with the
-// ok_rms limit as ClassicalSolver has it).
+// candidates, eccentric starts, joint refits and a final re-peel, under the same acceptance rules as
+// ClassicalSolver.
 func ClassicalThoroughSolver(d *erv.Data, _ float64, seed uint64) ([]erv.Planet, float64) {
-	fit := erv.Classical(d, erv.ClassicalOptions{Seed: seed, Thorough: true, RMSLimitFactor: MaxRMSFactor})
+	fit := erv.Classical(d, erv.ClassicalOptions{Seed: seed, Thorough: true, RMSLimitFactor: MaxRMSFactor, MaxFAP: ClassicalMaxFAP})
 	return fit.Planets, 0
 }
 
