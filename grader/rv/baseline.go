@@ -192,8 +192,9 @@ func ClassicalThoroughSolver(d *erv.Data, _ float64, seed uint64) ([]erv.Planet,
 
 // SearchSolver runs erv.SearchGP, the classical pipeline with alias and harmonic candidates, eccentric
 // starts, an eccentricity prior, a false-alarm test on each new planet and a stellar-rotation Gaussian process
-// when the residuals call for one. It submits the white jitter that maximises the likelihood of its model.
+// when the residuals call for one, with the gate's ok_rms limit as RMSLimitFactor (as ClassicalSolver). It
+// submits the white jitter that maximises the likelihood of its model.
 func SearchSolver(d *erv.Data, _ float64, _ uint64) ([]erv.Planet, float64) {
-	fit, _ := erv.SearchGP(d, erv.SearchOptions{})
+	fit, _ := erv.SearchGP(d, erv.SearchOptions{RMSLimitFactor: MaxRMSFactor})
 	return fit.Planets, erv.BestJitter(d, fit.Planets)
 }
