@@ -28,6 +28,22 @@ type ClassicalOptions struct {
 	// tasks as the original search for about five times the CPU time: the remaining near misses sit at the
 	// least-squares optimum.
 	Thorough bool
+	// RMSLimitFactor, when > 0, relaxes the acceptance rule while the current model certainly fails one of the
+	// Stargazer gate's truth-free criteria: while it has no planet (ok_delta_bic needs ΔBIC/N > 0, which the
+	// offsets-only model cannot have) or its residual RMS (unweighted, after the offsets) exceeds
+	// RMSLimitFactor × the median quoted error (ok_rms; the gate's limit is 1.5), a candidate planet is kept
+	// whenever it lowers the BIC at all, not only by MinBICImprovement. The strict evidence bar keeps spurious
+	// planets out of a model that already fits; for a model the gate rejects whatever its planets it only stops
+	// the search early. Decisions for a model that meets both criteria are unchanged, so the relaxed search
+	// passes every task the strict one passes.
+	RMSLimitFactor float64
+	// MaxFAP, when > 0, also asks of a planet added to a model that meets the gate's truth-free criteria (see
+	// RMSLimitFactor) that the peak at its period in the GLS periodogram of the current residuals have a
+	// false-alarm probability below MaxFAP (Zechmeister & Kürster 2009, as Search computes it). The BIC gain
+	// measures how much better the best of many candidate orbits fits; the FAP asks whether a peak that high
+	// is expected from noise alone over the whole band searched, which the BIC does not charge for. 0.05 is
+	// the conventional level (and Search's default).
+	MaxFAP float64
 }
 
 func (o *ClassicalOptions) defaults(d *Data) {
@@ -77,7 +93,9 @@ func NullFit(d *Data) *FitResult {
 // plus a new circular one started from the weighted sinusoid fit at that period (candidates are grid points
 // taken in order of power, as the original did, so a strong peak's shoulder can be one) (least squares from Restarts
 // perturbed starts: ln P ± 0.08, ln K ± 0.15, √e cos ω and √e sin ω ± 0.08, λ ± 0.35, all Gaussian). The best
-// candidate by BIC is kept when it lowers the BIC by more than MinBICImprovement; otherwise, or after
+// candidate by BIC is kept when it lowers the BIC by more than MinBICImprovement and, with MaxFAP set, its
+// periodogram peak has a false-alarm probability below MaxFAP (or, with RMSLimitFactor set, when it lowers
+// the BIC at all while the current model has no planet or residuals above that limit); otherwise, or after
 // MaxPlanets planets, the search stops. No jitter is fitted.
 //
 // With Thorough set, each step also tries, as candidates for the new planet, the aliases of the strongest
@@ -152,8 +170,18 @@ func Classical(d *Data, opt ClassicalOptions) *FitResult {
 				best = fit
 			}
 		}
-		if current.BIC-best.BIC < opt.MinBICImprovement {
+		need, maxFAP := opt.MinBICImprovement, opt.MaxFAP
+		if opt.RMSLimitFactor > 0 && (len(current.Planets) == 0 || current.RMS > opt.RMSLimitFactor*medianOf(d.Sigmas)) {
+			need, maxFAP = 0, 0
+		}
+		if gain := current.BIC - best.BIC; gain < need || gain <= 0 {
 			break
+		}
+		if maxFAP > 0 {
+			newP := best.Planets[len(best.Planets)-1].PeriodDays
+			if FAP(powerAt(freq, power, 1/newP), d.Len(), d.Span(), freq[len(freq)-1]-freq[0]) > maxFAP {
+				break
+			}
 		}
 		current = best
 	}

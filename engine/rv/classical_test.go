@@ -103,3 +103,48 @@ func TestRepeelMovesPlanetOffAlias(t *testing.T) {
 		}
 	}
 }
+
+// TestClassicalRMSLimit: a planet with K = 0.75σ on 60 points lowers the BIC by about 8, well short of
+// 6 ln N ≈ 24.6, so the strict search returns the offsets-only model (which fails ok_delta_bic whatever the
+// truth); with RMSLimitFactor the empty model takes the planet, and the search stops there because the residual
+// RMS is within 1.5σ. On data the strict search fits within both limits, the option changes nothing.
+func TestClassicalRMSLimit(t *testing.T) {
+	d := synth(1, 60, 200, 1, []Planet{{PeriodDays: 17.3, KMS: 0.75, M0Rad: 1}})
+	if fit := Classical(d, ClassicalOptions{}); len(fit.Planets) != 0 {
+		t.Fatalf("strict search kept %d planets, want 0", len(fit.Planets))
+	}
+	fit := Classical(d, ClassicalOptions{RMSLimitFactor: 1.5})
+	if len(fit.Planets) != 1 || math.Abs(fit.Planets[0].PeriodDays/17.3-1) > 0.02 {
+		t.Fatalf("relaxed search kept %v, want one planet near 17.3 d", fit.Planets)
+	}
+	if gain := NullFit(d).BIC - fit.BIC; gain <= 0 || gain >= 6*math.Log(60) {
+		t.Errorf("BIC gain %.1f, want between 0 and 6 ln N", gain)
+	}
+
+	truth := []Planet{{PeriodDays: 11.2, KMS: 8, E: 0.2, OmegaRad: 1.2, M0Rad: 0.4}, {PeriodDays: 73, KMS: 5, E: 0.1, OmegaRad: 4, M0Rad: 2}}
+	d = synth(11, 80, 400, 1, truth)
+	a, b := Classical(d, ClassicalOptions{}), Classical(d, ClassicalOptions{RMSLimitFactor: 1.5})
+	if len(a.Planets) != len(b.Planets) || a.BIC != b.BIC {
+		t.Errorf("relaxed search changed a model within the limits: %v vs %v", a.Planets, b.Planets)
+	}
+}
+
+// TestClassicalMaxFAP: a strong planet (K = 8σ) and a weak one (K = 1.2σ, a BIC gain far above 6 ln N on 150
+// points, and residuals within 1.5σ once the strong one is fitted). Both periodogram peaks are far beyond any
+// noise level, so MaxFAP = 0.05 keeps both. With an impossible level (1e-300) only the strong planet is kept,
+// and only because the empty model, which the gate rejects whatever the truth, is exempt under
+// RMSLimitFactor; without RMSLimitFactor the level applies to the first planet too.
+func TestClassicalMaxFAP(t *testing.T) {
+	truth := []Planet{{PeriodDays: 11.2, KMS: 8, E: 0.2, OmegaRad: 1.2, M0Rad: 0.4}, {PeriodDays: 73, KMS: 1.2, E: 0.1, OmegaRad: 4, M0Rad: 2}}
+	d := synth(11, 150, 400, 1, truth)
+	if fit := Classical(d, ClassicalOptions{MaxFAP: 0.05, RMSLimitFactor: 1.5}); len(fit.Planets) != 2 {
+		t.Errorf("MaxFAP 0.05: %v, want 2 planets", fit.Planets)
+	}
+	fit := Classical(d, ClassicalOptions{MaxFAP: 1e-300, RMSLimitFactor: 1.5})
+	if len(fit.Planets) != 1 || math.Abs(fit.Planets[0].PeriodDays/11.2-1) > 0.01 {
+		t.Errorf("MaxFAP 1e-300 with RMSLimitFactor: %v, want the 11.2 d planet alone", fit.Planets)
+	}
+	if fit := Classical(d, ClassicalOptions{MaxFAP: 1e-300}); len(fit.Planets) != 0 {
+		t.Errorf("MaxFAP 1e-300: %d planets, want 0", len(fit.Planets))
+	}
+}

@@ -17,6 +17,10 @@ type SearchOptions struct {
 	SamplesPerPeak    int     // default 10
 	EccentricKeep     int     // candidates refitted from eccentric starts (default 3)
 	NoCircularTest    bool    // skip the final circular-versus-eccentric comparison
+	// RMSLimitFactor, when > 0, relaxes the acceptance rule as ClassicalOptions.RMSLimitFactor does: while the
+	// current model has no planet or residuals whose RMS exceeds RMSLimitFactor × the median error, a planet is
+	// kept whenever it lowers the score at all, whatever its false-alarm probability.
+	RMSLimitFactor float64
 
 	whiten *Whitener // set by SearchGP: fit and compare under this noise covariance
 }
@@ -128,7 +132,11 @@ func Search(d *Data, opt SearchOptions) *FitResult {
 		if opt.whiten != nil {
 			fap = 0 // the white-noise FAP means little under correlated noise; the GP likelihood decides
 		}
-		if score(d, current)-score(d, best.fit) <= opt.MinBICImprovement || fap > opt.MaxFAP {
+		need, maxFAP := opt.MinBICImprovement, opt.MaxFAP
+		if opt.RMSLimitFactor > 0 && (len(current.Planets) == 0 || current.RMS > opt.RMSLimitFactor*medianOf(d.Sigmas)) {
+			need, maxFAP = 0, 1
+		}
+		if score(d, current)-score(d, best.fit) <= need || fap > maxFAP {
 			break
 		}
 		current = best.fit

@@ -168,23 +168,33 @@ func Summarize(outcomes []TaskOutcome) map[string]*TierSummary {
 	return tiers
 }
 
-// ClassicalSolver is the original classical pipeline (erv.Classical with its default options).
+// ClassicalSolver is the classical pipeline (erv.Classical) with the original's defaults and two model-selection
+// rules on top of its 6 ln N BIC bar. A model the gate's truth-free criteria certainly reject (no planet, or
+// residuals above the ok_rms limit) takes the next planet whenever it lowers the BIC (RMSLimitFactor); a model
+// that meets them takes one only when, besides the BIC gain, its periodogram peak has a false-alarm
+// probability below 5 % (MaxFAP).
 func ClassicalSolver(d *erv.Data, _ float64, seed uint64) ([]erv.Planet, float64) {
-	fit := erv.Classical(d, erv.ClassicalOptions{Seed: seed})
+	fit := erv.Classical(d, erv.ClassicalOptions{Seed: seed, RMSLimitFactor: MaxRMSFactor, MaxFAP: ClassicalMaxFAP})
 	return fit.Planets, 0
 }
 
+// ClassicalMaxFAP is the false-alarm probability the classical solvers ask of a planet added to a model that
+// already meets the gate's truth-free criteria: the conventional 5 %, as erv.Search uses.
+const ClassicalMaxFAP = 0.05
+
 // ClassicalThoroughSolver is the classical pipeline with erv.ClassicalOptions.Thorough: alias and harmonic
-// candidates, eccentric starts, joint refits and a final re-peel, under the same acceptance rule.
+// candidates, eccentric starts, joint refits and a final re-peel, under the same acceptance rules as
+// ClassicalSolver.
 func ClassicalThoroughSolver(d *erv.Data, _ float64, seed uint64) ([]erv.Planet, float64) {
-	fit := erv.Classical(d, erv.ClassicalOptions{Seed: seed, Thorough: true})
+	fit := erv.Classical(d, erv.ClassicalOptions{Seed: seed, Thorough: true, RMSLimitFactor: MaxRMSFactor, MaxFAP: ClassicalMaxFAP})
 	return fit.Planets, 0
 }
 
 // SearchSolver runs erv.SearchGP, the classical pipeline with alias and harmonic candidates, eccentric
 // starts, an eccentricity prior, a false-alarm test on each new planet and a stellar-rotation Gaussian process
-// when the residuals call for one. It submits the white jitter that maximises the likelihood of its model.
+// when the residuals call for one, with the gate's ok_rms limit as RMSLimitFactor (as ClassicalSolver). It
+// submits the white jitter that maximises the likelihood of its model.
 func SearchSolver(d *erv.Data, _ float64, _ uint64) ([]erv.Planet, float64) {
-	fit, _ := erv.SearchGP(d, erv.SearchOptions{})
+	fit, _ := erv.SearchGP(d, erv.SearchOptions{RMSLimitFactor: MaxRMSFactor})
 	return fit.Planets, erv.BestJitter(d, fit.Planets)
 }
