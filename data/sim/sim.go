@@ -11,7 +11,7 @@ import (
 
 // Version names the simulator's output. Any change to what Generate returns for some Spec and the default
 // Knobs changes it, so data sets built by different versions are never mixed.
-const Version = "sim-4"
+const Version = "sim-5"
 
 // Spec identifies one star of a data set. The builder derives Seed from (Version, set name, set seed, Index).
 // The star depends on Seed, Category, Population and ID only (ID is copied into star.json and the answer); Set

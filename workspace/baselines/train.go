@@ -50,7 +50,9 @@ type TrainReport struct {
 	Positives       int     `json:"positives"`
 	Seed            uint64  `json:"seed"`
 	TrainAccuracy   float64 `json:"train_accuracy"`
-	Seconds         float64 `json:"seconds"`
+	// Seconds is the training's wall time. It is printed but not stored in the model, so that retraining
+	// rewrites the model file byte for byte.
+	Seconds float64 `json:"seconds,omitempty"`
 }
 
 // Example is one labelled BLS peak of a train-pool star.
@@ -204,8 +206,9 @@ func TrainVetter(ctx context.Context, opt TrainOptions) (*pipeline.VetterModel, 
 	if len(ex) > 0 {
 		rep.TrainAccuracy = math.Round(1e4*float64(ok)/float64(len(ex))) / 1e4
 	}
+	stored := *rep
+	info, _ := json.Marshal(stored)
 	rep.Seconds = math.Round(time.Since(start).Seconds())
-	info, _ := json.Marshal(rep)
 	return &pipeline.VetterModel{Training: info, Model: *m}, rep, nil
 }
 

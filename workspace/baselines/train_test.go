@@ -1,10 +1,14 @@
 package baselines
 
 import (
+	"bytes"
+	"context"
+	"encoding/json"
 	"math"
 	"testing"
 
 	"transitbench/data"
+	"transitbench/data/sets"
 	"transitbench/engine/gbt"
 	"transitbench/engine/pipeline"
 )
@@ -71,4 +75,36 @@ func indexOf(s []string, x string) int {
 		}
 	}
 	panic(x)
+}
+
+// TestTrainVetterRewritesTheSameModel trains twice on a small train pool: the two model files must be identical
+// byte for byte (the stored training report carries no wall time), and the report must describe the pool.
+func TestTrainVetterRewritesTheSameModel(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the vetter's search on a dozen train-pool stars twice")
+	}
+	home := t.TempDir()
+	const stars = 12
+	if _, err := sets.Open(home, sets.Train, sets.Options{Stars: stars}); err != nil {
+		t.Fatal(err)
+	}
+	var files [2][]byte
+	for i := range files {
+		m, rep, err := TrainVetter(context.Background(), TrainOptions{Home: home, Stars: stars, Workers: 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rep.StarsUsed != stars || rep.Pool != sets.Train || rep.PoolFingerprint == "" || rep.Examples == 0 {
+			t.Fatalf("report %+v", rep)
+		}
+		if bytes.Contains(m.Training, []byte(`"seconds"`)) {
+			t.Errorf("the stored training report holds the wall time: %s", m.Training)
+		}
+		if files[i], err = json.MarshalIndent(m, "", "  "); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if !bytes.Equal(files[0], files[1]) {
+		t.Error("two trainings on the same pool, stars and seed wrote different models")
+	}
 }
