@@ -162,21 +162,10 @@ func (r *Real) SubmitRV(ctx context.Context, id string, planets []erv.Planet, ji
 	if err != nil {
 		return grv.Feedback{}, err
 	}
-	b := t.Budget()
 	var fb grv.Feedback
-	err = r.withLedger(func(l *grv.Ledger) error {
-		if err := l.Check(t.TaskID, b.Submissions); err != nil {
-			return err
-		}
-		res := grv.Evaluate(t, planets, jitterMS)
-		rec, err := l.Add(t.TaskID, b, res, nil)
-		if err != nil {
-			return err
-		}
-		used := l.Used(t.TaskID)
-		st := rec.Status(b)
-		fb = grv.FeedbackFor(t.TaskID, used, b.Submissions-used, res, st, l.Passed(t.TaskID))
-		return nil
+	err = r.withLedger(func(l *grv.Ledger) (err error) {
+		fb, err = l.Submit(t, planets, jitterMS, nil)
+		return err
 	})
 	return fb, err
 }

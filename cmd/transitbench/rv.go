@@ -311,18 +311,9 @@ func newRVSubmitCmd() *cobra.Command {
 					fb = grv.DryRunFeedback(t.TaskID, left, m, l.Status(t.TaskID, budget, tokens), l.Passed(t.TaskID))
 					return nil
 				}
-				if err := l.Check(t.TaskID, budget.Submissions); err != nil {
-					return err
-				}
-				res := grv.Evaluate(t, planets, sub.JitterMS)
-				rec, err := l.Add(t.TaskID, budget, res, tokens)
-				if err != nil {
-					return err
-				}
-				used := l.Used(t.TaskID)
-				st := rec.Status(budget)
-				fb = grv.FeedbackFor(t.TaskID, used, budget.Submissions-used, res, st, l.Passed(t.TaskID))
-				return nil
+				var err error
+				fb, err = l.Submit(t, planets, sub.JitterMS, tokens)
+				return err
 			})
 			if err != nil {
 				return err

@@ -11,6 +11,7 @@ import (
 
 	"transitbench/data"
 	"transitbench/data/stargazer"
+	erv "transitbench/engine/rv"
 )
 
 // Ledger records, per task, when the contestant started it and every graded submission, so that the tier
@@ -266,6 +267,23 @@ func (l *Ledger) Add(task string, b stargazer.Budget, r Result, tokensUsed *int)
 		return Record{}, err
 	}
 	return rec, nil
+}
+
+// Submit grades planets (with jitterMS) against task t's truth, records the submission with the cumulative
+// tokens the caller declares (nil: none) and returns the contestant's feedback, which carries no truth. It
+// refuses, recording nothing, when the task's submissions are spent (ErrBudgetSpent).
+func (l *Ledger) Submit(t *stargazer.Task, planets []erv.Planet, jitterMS float64, tokensUsed *int) (Feedback, error) {
+	b := t.Budget()
+	if err := l.Check(t.TaskID, b.Submissions); err != nil {
+		return Feedback{}, err
+	}
+	res := Evaluate(t, planets, jitterMS)
+	rec, err := l.Add(t.TaskID, b, res, tokensUsed)
+	if err != nil {
+		return Feedback{}, err
+	}
+	used := l.Used(t.TaskID)
+	return FeedbackFor(t.TaskID, used, b.Submissions-used, res, rec.Status(b), l.Passed(t.TaskID)), nil
 }
 
 // save writes the ledger atomically.
