@@ -171,7 +171,7 @@ func Classical(d *Data, opt ClassicalOptions) *FitResult {
 			}
 		}
 		need, maxFAP := opt.MinBICImprovement, opt.MaxFAP
-		if opt.RMSLimitFactor > 0 && (len(current.Planets) == 0 || current.RMS > opt.RMSLimitFactor*medianOf(d.Sigmas)) {
+		if failsGate(d, current, opt.RMSLimitFactor) {
 			need, maxFAP = 0, 0
 		}
 		if gain := current.BIC - best.BIC; gain < need || gain <= 0 {
@@ -189,6 +189,14 @@ func Classical(d *Data, opt ClassicalOptions) *FitResult {
 		current = repeel(d, current, freq, opt, fo)
 	}
 	return current
+}
+
+// failsGate reports whether the Stargazer gate's truth-free criteria certainly reject fit, with the ok_rms
+// limit at rmsLimitFactor × the median quoted error: it has no planet (ΔBIC/N > 0 is out of reach of the
+// offsets-only model) or residuals whose RMS exceeds the limit. It is false when rmsLimitFactor ≤ 0 (the
+// relaxation of ClassicalOptions.RMSLimitFactor and SearchOptions.RMSLimitFactor is off).
+func failsGate(d *Data, fit *FitResult, rmsLimitFactor float64) bool {
+	return rmsLimitFactor > 0 && (len(fit.Planets) == 0 || fit.RMS > rmsLimitFactor*medianOf(d.Sigmas))
 }
 
 // repeel revisits each planet of fit in turn: it computes the GLS periodogram of the data less the other

@@ -133,7 +133,7 @@ func Search(d *Data, opt SearchOptions) *FitResult {
 			fap = 0 // the white-noise FAP means little under correlated noise; the GP likelihood decides
 		}
 		need, maxFAP := opt.MinBICImprovement, opt.MaxFAP
-		if opt.RMSLimitFactor > 0 && (len(current.Planets) == 0 || current.RMS > opt.RMSLimitFactor*medianOf(d.Sigmas)) {
+		if failsGate(d, current, opt.RMSLimitFactor) {
 			need, maxFAP = 0, 1
 		}
 		if score(d, current)-score(d, best.fit) <= need || fap > maxFAP {

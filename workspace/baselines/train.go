@@ -34,8 +34,8 @@ type TrainOptions struct {
 
 // DefaultTrainStars is the default number of train-pool stars the vetter is trained on: the search and the
 // features take about 0.9 s of CPU per star, so 1,000 stars take about seven minutes on two quiet cores. With
-// 400 the classifier fitted its examples exactly and dropped clear planets on new stars (dev S 0.51, against
-// 0.60 with 1,000).
+// 400 the classifier fitted its examples exactly and dropped clear planets on new stars (on sim-4, dev S 0.51
+// against 0.60 with 1,000).
 const DefaultTrainStars = 1000
 
 // TrainReport describes a training run; it is stored in the model as VetterModel.Training.
@@ -206,8 +206,7 @@ func TrainVetter(ctx context.Context, opt TrainOptions) (*pipeline.VetterModel, 
 	if len(ex) > 0 {
 		rep.TrainAccuracy = math.Round(1e4*float64(ok)/float64(len(ex))) / 1e4
 	}
-	stored := *rep
-	info, _ := json.Marshal(stored)
+	info, _ := json.Marshal(rep) // before Seconds is set: the model file holds no wall time
 	rep.Seconds = math.Round(time.Since(start).Seconds())
 	return &pipeline.VetterModel{Training: info, Model: *m}, rep, nil
 }
