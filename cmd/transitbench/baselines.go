@@ -174,7 +174,7 @@ func newTrainVetterCmd() *cobra.Command {
 	var (
 		stars, workers, trees, depth int
 		seed                         uint64
-		out                          string
+		out, examples                string
 	)
 	cmd := &cobra.Command{
 		Use:   "train-vetter",
@@ -188,6 +188,9 @@ the grader's rules, and described by the vetting features of engine/pipeline. A 
 stars, seed and parameters give the same file. Write it to engine/pipeline/vetter_model.json (the default, from
 the repository root) and rebuild to embed it.
 
+--examples FILE also writes the labelled peaks as CSV (star_id, rank, planet 0/1, then the features, exact), the
+table to study the vetter or try other classifiers on.
+
 --json prints the training report: pool, stars used, examples, positives, seed, training accuracy, seconds.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -198,6 +201,9 @@ the repository root) and rebuild to embed it.
 			defer stop()
 			opt := baselines.TrainOptions{Stars: stars, Seed: seed, Workers: workers,
 				Params: gbt.Params{Trees: trees, Depth: depth}}
+			if examples != "" {
+				opt.Examples = func(ex []baselines.Example) error { return writeExamplesFile(examples, ex) }
+			}
 			if !wantJSON(cmd) {
 				opt.Progress = func(done, total int) {
 					if done%10 == 0 || done == total {
@@ -238,5 +244,19 @@ the repository root) and rebuild to embed it.
 	f.IntVar(&trees, "trees", gbt.DefaultTrees, "boosting rounds")
 	f.IntVar(&depth, "depth", gbt.DefaultDepth, "largest tree depth")
 	f.StringVar(&out, "out", filepath.Join("engine", "pipeline", "vetter_model.json"), "where to write the model")
+	f.StringVar(&examples, "examples", "", "also write the labelled peaks to this CSV file")
 	return cmd
+}
+
+// writeExamplesFile writes the labelled peaks to path as CSV.
+func writeExamplesFile(path string, ex []baselines.Example) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := baselines.WriteExamplesCSV(f, ex); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }

@@ -15,7 +15,7 @@ var FeatureNames = []string{
 	"odd_even_sigma", "secondary_mes", "secondary_depth_ratio", "v_shape", "v_shape_sigma",
 	"single_event_fraction", "max_single_snr_over_mes", "log_event_chi2", "gap_edge_fraction", "rp_rs",
 	"n_transits", "desat_fraction", "desat_closeness", "variability_closeness", "variability_power",
-	"log_variability_amp", "ellipsoidal_snr_raw", "reflection_snr_raw", "rank", "snr_over_top",
+	"log_variability_amp", "ellipsoidal_snr_raw", "reflection_snr_raw", "rank", "snr_over_top", "sde", "shared_events",
 }
 
 // Features are the vetting features of one BLS peak. A feature that cannot be measured is NaN (the trees send
@@ -25,6 +25,15 @@ type Features struct {
 	Rank   int     // 0 for the strongest peak of the star
 	TopSNR float64 // the SNR of the star's strongest peak
 	Vet    vet.Features
+	// SDE is the peak's signal detection efficiency, (SNR − median)/spread of the periodogram it was found in
+	// (Periodogram): how far it stands above the star's own crowd of noise peaks, which red noise and
+	// systematics raise together with the peak. NaN without a periodogram.
+	SDE float64
+	// SharedEvents is the share of the peak's transits with data whose window overlaps a transit window of a
+	// stronger candidate of the star: near 1 for a second peak built from the same dips at another period (a
+	// spot's or a glitch's quasi-periodic events), ≈ (D + D')/P' by chance for an unrelated planet. NaN for the
+	// strongest candidate.
+	SharedEvents float64
 	// RawModulation is vet.MeasureModulation at the peak on the flux before detrending, where a binary's
 	// ellipsoidal variation survives.
 	RawModulation vet.Modulation
@@ -131,41 +140,110 @@ func desatInterval(times []float64) float64 {
 	return d[len(d)/2]
 }
 
-// desatFraction returns the share of the transits with data (a valid cadence within D/2 of the mid-time) whose
-// mid-time lies within D/2 + 0.1 d of a desaturation time; NaN when there is no such transit or desaturation.
-func desatFraction(t, desat []float64, period, t0, duration float64) float64 {
-	if len(desat) == 0 || len(t) == 0 {
-		return math.NaN()
+// transitMids returns the mid-times of the transits with data: a valid cadence (t, sorted) within D/2 of the
+// mid-time.
+func transitMids(t []float64, period, t0, duration float64) []float64 {
+	if len(t) == 0 || !(period > 0) {
+		return nil
 	}
 	kMin := int(math.Floor((t[0]-t0)/period + 0.5))
 	kMax := int(math.Floor((t[len(t)-1]-t0)/period + 0.5))
-	var with, near int
+	var mids []float64
 	for k := kMin; k <= kMax; k++ {
 		mid := t0 + float64(k)*period
-		i := sort.SearchFloat64s(t, mid-duration/2)
-		if i == len(t) || t[i] > mid+duration/2 {
-			continue
+		if i := sort.SearchFloat64s(t, mid-duration/2); i < len(t) && t[i] <= mid+duration/2 {
+			mids = append(mids, mid)
 		}
-		with++
+	}
+	return mids
+}
+
+// desatFraction returns the share of the transits with data whose mid-time lies within D/2 + 0.1 d of a
+// desaturation time; NaN when there is no such transit or desaturation.
+func desatFraction(t, desat []float64, period, t0, duration float64) float64 {
+	mids := transitMids(t, period, t0, duration)
+	if len(desat) == 0 || len(mids) == 0 {
+		return math.NaN()
+	}
+	near := 0
+	for _, mid := range mids {
 		j := sort.SearchFloat64s(desat, mid-duration/2-0.1)
 		if j < len(desat) && desat[j] <= mid+duration/2+0.1 {
 			near++
 		}
 	}
-	if with == 0 {
-		return math.NaN()
-	}
-	return float64(near) / float64(with)
+	return float64(near) / float64(len(mids))
 }
 
-// Compute measures the Features of peak (the rank-th strongest, the strongest having SNR topSNR) on l, the star
-// given as vet needs it, and the star's variability.
-func Compute(l *Light, star Star, peak bls.Peak, rank int, topSNR float64, v Variability) Features {
+// sharedEvents returns the share of p's transits with data whose window (mid ± D/2) overlaps a transit window
+// of one of the stronger peaks; NaN when there is no stronger peak or no transit.
+func sharedEvents(t []float64, p bls.Peak, stronger []bls.Peak) float64 {
+	mids := transitMids(t, p.PeriodDays, p.T0Days, p.DurationDays)
+	if len(stronger) == 0 || len(mids) == 0 {
+		return math.NaN()
+	}
+	shared := 0
+	for _, mid := range mids {
+		for _, s := range stronger {
+			k := math.Floor((mid-s.T0Days)/s.PeriodDays + 0.5)
+			if math.Abs(mid-s.T0Days-k*s.PeriodDays) <= (p.DurationDays+s.DurationDays)/2 {
+				shared++
+				break
+			}
+		}
+	}
+	return float64(shared) / float64(len(mids))
+}
+
+// Periodogram summarises the BLS periodogram a peak was found in: the median and the robust spread
+// (1.4826 × the median absolute deviation) of the power over the trial periods with a dipping box.
+type Periodogram struct {
+	Median, Spread float64
+}
+
+// SummarisePeriodogram computes the Periodogram of a search result; NaN fields when fewer than 10 periods
+// have a dipping box.
+func SummarisePeriodogram(r *bls.Result) Periodogram {
+	var pw []float64
+	if r != nil {
+		for _, p := range r.Power {
+			if p > 0 {
+				pw = append(pw, p)
+			}
+		}
+	}
+	if len(pw) < 10 {
+		return Periodogram{math.NaN(), math.NaN()}
+	}
+	med := median(pw)
+	for i, p := range pw {
+		pw[i] = math.Abs(p - med)
+	}
+	return Periodogram{Median: med, Spread: 1.4826 * median(pw)}
+}
+
+// Context is what Compute needs to know about the peak's star and search besides the peak itself.
+type Context struct {
+	Rank        int         // the peak's rank among the star's candidates, 0 for the strongest
+	TopSNR      float64     // the SNR of the star's strongest candidate
+	Variability Variability // the star's variability (MeasureVariability)
+	Periodogram Periodogram // the periodogram the peak was found in
+	Stronger    []bls.Peak  // the star's stronger candidates
+}
+
+// Compute measures the Features of peak on l, given the star as vet needs it and the Context.
+func Compute(l *Light, star Star, peak bls.Peak, c Context) Features {
 	var vs *vet.Star
 	if star.RadiusRsun > 0 && star.MassMsun > 0 {
 		vs = &vet.Star{RadiusRsun: star.RadiusRsun, MassMsun: star.MassMsun}
 	}
-	f := Features{Peak: peak, Rank: rank, TopSNR: topSNR}
+	v := c.Variability
+	f := Features{Peak: peak, Rank: c.Rank, TopSNR: c.TopSNR}
+	f.SDE = math.NaN()
+	if c.Periodogram.Spread > 0 {
+		f.SDE = (peak.SNR - c.Periodogram.Median) / c.Periodogram.Spread
+	}
+	f.SharedEvents = sharedEvents(l.T, peak, c.Stronger)
 	f.Vet = vet.Compute(l.T, l.Flat, peak.PeriodDays, peak.T0Days, peak.DurationDays, vs)
 	f.RawModulation = vet.MeasureModulation(l.T, l.Flux, peak.PeriodDays, peak.T0Days, peak.DurationDays)
 	f.DesatFraction = desatFraction(l.T, l.DesatTimes, peak.PeriodDays, peak.T0Days, peak.DurationDays)
@@ -201,6 +279,8 @@ func Compute(l *Light, star Star, peak bls.Peak, rank int, topSNR float64, v Var
 //	reflection_snr_raw       reflection modulation SNR at P before detrending
 //	rank                     0, 1, 2: the peak's rank among the star's peaks
 //	snr_over_top             SNR over the star's strongest peak's SNR
+//	sde                      (SNR − median)/spread of the peak's periodogram
+//	shared_events            share of transits overlapping a stronger peak's (NaN for rank 0)
 func (f *Features) Vector() []float64 {
 	v := f.Vet
 	ratio := func(a, b float64) float64 {
@@ -225,7 +305,7 @@ func (f *Features) Vector() []float64 {
 		v.SingleEventFraction, ratio(v.MaxSingleEventSNR, v.MES), lg(v.EventChi2), v.GapEdgeFraction, v.RpRs,
 		float64(v.NTransits), f.DesatFraction, f.DesatCloseness, f.VarCloseness, f.VarPower,
 		lg(f.VarAmp), f.RawModulation.EllipsoidalSNR, f.RawModulation.ReflectionSNR, float64(f.Rank),
-		ratio(f.Peak.SNR, f.TopSNR),
+		ratio(f.Peak.SNR, f.TopSNR), f.SDE, f.SharedEvents,
 	}
 	for i, x := range out {
 		if math.IsInf(x, 0) {

@@ -151,7 +151,7 @@ func features(t *testing.T, c *lc.LightCurve, period, t0, dur float64) map[strin
 		t.Fatal(err)
 	}
 	p := bls.Peak{PeriodDays: period, T0Days: t0, DurationDays: dur, Depth: 1e-3, SNR: 20}
-	f := Compute(l, sun, p, 0, 20, MeasureVariability(l))
+	f := Compute(l, sun, p, Context{TopSNR: 20, Variability: MeasureVariability(l)})
 	v := f.Vector()
 	if len(v) != len(FeatureNames) {
 		t.Fatalf("vector of %d values for %d names", len(v), len(FeatureNames))
@@ -248,5 +248,73 @@ func TestCandidatesSkipSingleEvents(t *testing.T) {
 		if f.Rank != i {
 			t.Errorf("candidate %d has rank %d", i, f.Rank)
 		}
+	}
+}
+
+// TestSharedEvents: against a stronger peak at P = 5 d (D = 0.2 d), a peak at 10 d on the same dips shares all
+// its transits, one at 7.5 d (3/2) shares every other one, and an unrelated 7.3-d peak (D = 0.15 d) meets a
+// 5-d window only when its phase comes within (0.15 + 0.2)/2 d of it: ≈ 0.35/5 = 7 % of its transits. The
+// strongest peak has nothing to share with (NaN).
+func TestSharedEvents(t *testing.T) {
+	var tt []float64
+	for x := 170.0; x < 540; x += lc.CadenceDays {
+		tt = append(tt, x)
+	}
+	strong := bls.Peak{PeriodDays: 5, T0Days: 171, DurationDays: 0.2}
+	cases := []struct {
+		p      bls.Peak
+		lo, hi float64
+	}{
+		{bls.Peak{PeriodDays: 10, T0Days: 176, DurationDays: 0.2}, 1, 1},
+		{bls.Peak{PeriodDays: 7.5, T0Days: 171, DurationDays: 0.2}, 0.45, 0.55},
+		{bls.Peak{PeriodDays: 7.3, T0Days: 172.9, DurationDays: 0.15}, 0.02, 0.14},
+	}
+	for _, c := range cases {
+		got := sharedEvents(tt, c.p, []bls.Peak{strong})
+		if got < c.lo || got > c.hi {
+			t.Errorf("P %.1f d: shared_events %.3f, want in [%.2f, %.2f]", c.p.PeriodDays, got, c.lo, c.hi)
+		}
+	}
+	if got := sharedEvents(tt, strong, nil); !math.IsNaN(got) {
+		t.Errorf("the strongest peak has shared_events %g, want NaN", got)
+	}
+}
+
+// TestCandidatesSDEAndSharedEvents: on a light curve with a 600 ppm planet at 3.7 d (SNR ≈ 35) and nothing
+// else, the planet's peak stands far above its periodogram's crowd (SDE > 10), while the next peaks are noise
+// (SDE below the planet's by far); on pure white noise the strongest peak's SDE is that of the largest of
+// ~10⁴ noise maxima, a few spreads (< 8). Every candidate after the first has a shared_events value, the
+// first has NaN.
+func TestCandidatesSDEAndSharedEvents(t *testing.T) {
+	cands, err := Candidates(synth(90, 2e-4, 3, 9, box(3.7, 171.3, 0.125, 6e-4)), sun)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cands) < 2 || math.Abs(cands[0].Peak.PeriodDays/3.7-1) > 1e-3 {
+		t.Fatalf("want the planet first and at least one more candidate, got %d", len(cands))
+	}
+	if cands[0].SDE < 10 {
+		t.Errorf("planet SDE %.1f, want > 10", cands[0].SDE)
+	}
+	for i, f := range cands[1:] {
+		if !(f.SDE < cands[0].SDE/2) {
+			t.Errorf("noise candidate %d (P %.3f d) SDE %.1f against the planet's %.1f", i+1, f.Peak.PeriodDays, f.SDE, cands[0].SDE)
+		}
+		if math.IsNaN(f.SharedEvents) || f.SharedEvents < 0 || f.SharedEvents > 1 {
+			t.Errorf("candidate %d shared_events %g, want a share", i+1, f.SharedEvents)
+		}
+	}
+	if !math.IsNaN(cands[0].SharedEvents) {
+		t.Errorf("first candidate shared_events %g, want NaN", cands[0].SharedEvents)
+	}
+	noise, err := Candidates(synth(90, 2e-4, 3, 10, func(float64) float64 { return 0 }), sun)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(noise) == 0 {
+		t.Fatal("no candidate on white noise")
+	}
+	if sde := noise[0].SDE; !(sde > 0 && sde < 8) {
+		t.Errorf("white noise: strongest peak SDE %.1f, want 0 < SDE < 8", sde)
 	}
 }

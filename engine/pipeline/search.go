@@ -114,16 +114,21 @@ const (
 // Search runs the BLS search (SNR objective, grid as above) on the prepared light curve and returns up to k
 // distinct peaks, strongest first (bls.Result.Peaks: aliases of stronger peaks removed).
 func (l *Light) Search(star Star, k int) ([]bls.Peak, error) {
+	res, err := l.periodogram(star)
+	if err != nil || res == nil {
+		return nil, err
+	}
+	return res.Peaks(k), nil
+}
+
+// periodogram runs the search of Search and returns the whole periodogram (nil when the grid is empty).
+func (l *Light) periodogram(star Star) (*bls.Result, error) {
 	g := bls.DefaultGrid(l.T, bls.GridOptions{RStarRsun: star.RadiusRsun, MStarMsun: star.MassMsun,
 		Oversample: SearchOversample, DurStep: SearchDurationStep})
 	if len(g.Periods) == 0 {
 		return nil, nil
 	}
-	res, err := bls.Search(l.T, l.Flat, l.FlatErr, g, bls.SNR)
-	if err != nil {
-		return nil, err
-	}
-	return res.Peaks(k), nil
+	return bls.Search(l.T, l.Flat, l.FlatErr, g, bls.SNR)
 }
 
 // median returns the median of the finite values of x (NaN when there is none).

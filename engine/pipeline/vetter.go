@@ -75,7 +75,8 @@ const MaxSearches = 3
 // planet the grader counts (it needs three-quarters of the true transits hit). When fewer than VetterPeaks
 // peaks pass, the cadences within one duration of the strongest rejected peak's deepest event are dropped and
 // the search runs again (at most MaxSearches searches), so that the event stops crowding the real signal out.
-// Rank counts the kept peaks; TopSNR is the first kept peak's SNR.
+// Rank counts the kept peaks; TopSNR is the first kept peak's SNR; each peak's SDE is measured on the periodogram
+// of the search that found it, and its SharedEvents against the candidates kept before it.
 func Candidates(c *lc.LightCurve, star Star) ([]Features, error) {
 	l, err := Prepare(c)
 	if err != nil {
@@ -85,10 +86,15 @@ func Candidates(c *lc.LightCurve, star Star) ([]Features, error) {
 	var out []Features
 	top := 0.0
 	for range MaxSearches {
-		all, err := l.Search(star, CandidatePool)
-		if err != nil || len(all) == 0 {
+		res, err := l.periodogram(star)
+		if err != nil || res == nil {
 			return out, err
 		}
+		all := res.Peaks(CandidatePool)
+		if len(all) == 0 {
+			return out, nil
+		}
+		pg := SummarisePeriodogram(res)
 		var worst *bls.Peak
 		for i, p := range all {
 			if len(out) == VetterPeaks {
@@ -101,7 +107,11 @@ func Candidates(c *lc.LightCurve, star Star) ([]Features, error) {
 			if t == 0 {
 				t = p.SNR
 			}
-			f := Compute(l, star, p, len(out), t, v)
+			stronger := make([]bls.Peak, len(out))
+			for j := range out {
+				stronger[j] = out[j].Peak
+			}
+			f := Compute(l, star, p, Context{Rank: len(out), TopSNR: t, Variability: v, Periodogram: pg, Stronger: stronger})
 			if f.Vet.NTransits < 2 || f.Vet.SingleEventFraction > MaxSingleEventFraction {
 				if worst == nil {
 					worst = &all[i]

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"math"
+	"strings"
 	"testing"
 
 	"transitbench/data"
@@ -89,10 +90,34 @@ func TestTrainVetterRewritesTheSameModel(t *testing.T) {
 		t.Fatal(err)
 	}
 	var files [2][]byte
+	var csvOut bytes.Buffer
 	for i := range files {
-		m, rep, err := TrainVetter(context.Background(), TrainOptions{Home: home, Stars: stars, Workers: 2})
+		opt := TrainOptions{Home: home, Stars: stars, Workers: 2}
+		if i == 0 {
+			opt.Examples = func(ex []Example) error { return WriteExamplesCSV(&csvOut, ex) }
+		}
+		m, rep, err := TrainVetter(context.Background(), opt)
 		if err != nil {
 			t.Fatal(err)
+		}
+		if i == 0 {
+			// The written examples are the training table: refitting them gives the same trees.
+			ex, err := ReadExamplesCSV(&csvOut)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(ex) != rep.Examples {
+				t.Fatalf("%d examples written, the report counts %d", len(ex), rep.Examples)
+			}
+			refit, err := Fit(ex, gbt.Params{}, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			a, _ := json.Marshal(refit)
+			b, _ := json.Marshal(m.Model)
+			if !bytes.Equal(a, b) {
+				t.Error("a model refitted on the written examples differs from the trained one")
+			}
 		}
 		if rep.StarsUsed != stars || rep.Pool != sets.Train || rep.PoolFingerprint == "" || rep.Examples == 0 {
 			t.Fatalf("report %+v", rep)
@@ -106,5 +131,59 @@ func TestTrainVetterRewritesTheSameModel(t *testing.T) {
 	}
 	if !bytes.Equal(files[0], files[1]) {
 		t.Error("two trainings on the same pool, stars and seed wrote different models")
+	}
+	_, _, err := TrainVetter(context.Background(), TrainOptions{Home: home, Stars: stars + 1, Workers: 2})
+	if err == nil || !strings.Contains(err.Error(), "--stars 13 --force") {
+		t.Errorf("training on more stars than the pool holds: %v, want an error saying how to rebuild the pool", err)
+	}
+}
+
+// TestExamplesCSVRoundTrip: the CSV keeps every feature bit for bit (NaN included), and a file with other
+// columns or a garbled value is refused with a message naming the problem.
+func TestExamplesCSVRoundTrip(t *testing.T) {
+	n := len(pipeline.FeatureNames)
+	mk := func(id string, rank int, planet bool, base float64) Example {
+		x := make([]float64, n)
+		for i := range x {
+			x[i] = base + float64(i)/3
+		}
+		x[1] = math.NaN()
+		return Example{StarID: id, Rank: rank, Planet: planet, X: x}
+	}
+	in := []Example{mk("train-000001", 0, true, 1e-7), mk("train-000001", 1, false, -12345.678901234567), mk("train-000002", 0, false, math.Pi)}
+	var buf bytes.Buffer
+	if err := WriteExamplesCSV(&buf, in); err != nil {
+		t.Fatal(err)
+	}
+	text := buf.String()
+	out, err := ReadExamplesCSV(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out) != len(in) {
+		t.Fatalf("%d examples back, want %d", len(out), len(in))
+	}
+	for i := range in {
+		a, b := in[i], out[i]
+		if a.StarID != b.StarID || a.Rank != b.Rank || a.Planet != b.Planet {
+			t.Errorf("example %d: %+v back as %+v", i, a, b)
+		}
+		for j := range a.X {
+			if math.Float64bits(a.X[j]) != math.Float64bits(b.X[j]) && !(math.IsNaN(a.X[j]) && math.IsNaN(b.X[j])) {
+				t.Errorf("example %d feature %s: %v back as %v", i, pipeline.FeatureNames[j], a.X[j], b.X[j])
+			}
+		}
+	}
+	bad := map[string]string{
+		"other columns": strings.Replace(text, "snr,", "sn,", 1),
+		"garbled value": strings.Replace(text, "train-000002,0,0,", "train-000002,0,0,x", 1),
+		"bad label":     strings.Replace(text, "train-000002,0,0,", "train-000002,0,yes,", 1),
+	}
+	for name, s := range bad {
+		if _, err := ReadExamplesCSV(strings.NewReader(s)); err == nil {
+			t.Errorf("%s: accepted", name)
+		} else {
+			t.Logf("%s: %v", name, err)
+		}
 	}
 }
