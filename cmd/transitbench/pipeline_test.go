@@ -1,6 +1,16 @@
 package main
 
-import "testing"
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"transitbench/engine/pipeline"
+	"transitbench/workspace/baselines"
+)
 
 func TestPipelineAndBaselinesUsage(t *testing.T) {
 	cases := []struct {
@@ -18,5 +28,50 @@ func TestPipelineAndBaselinesUsage(t *testing.T) {
 		if got := run(c.args); got != c.want {
 			t.Errorf("run(%q) = %d, want %d", c.args, got, c.want)
 		}
+	}
+}
+
+// TestTrainVetterWritesModelAndExamples trains the vetter on a 6-star train pool through the command line:
+// the model file must load as a vetter, the examples CSV must hold one row per example of the report, and a
+// pool smaller than --stars must be refused with the command that rebuilds it.
+func TestTrainVetterWritesModelAndExamples(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the vetter's search on six train-pool stars")
+	}
+	t.Setenv("TRANSITBENCH_HOME", t.TempDir())
+	runCmd(t, "data", "build", "--set", "train", "--stars", "6")
+	dir := t.TempDir()
+	model, examples := filepath.Join(dir, "model.json"), filepath.Join(dir, "peaks.csv")
+	var rep baselines.TrainReport
+	out := runCmd(t, "baselines", "train-vetter", "--stars", "6", "--out", model, "--examples", examples, "--json")
+	if err := json.Unmarshal(out, &rep); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	b, err := os.ReadFile(model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := pipeline.ParseVetter(b); err != nil {
+		t.Errorf("the written model does not load: %v", err)
+	}
+	f, err := os.Open(examples)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	ex, err := baselines.ReadExamplesCSV(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.StarsUsed != 6 || rep.Examples == 0 || len(ex) != rep.Examples {
+		t.Errorf("report %+v, %d examples in the CSV", rep, len(ex))
+	}
+	root := newRootCmd()
+	var stderr bytes.Buffer
+	root.SetOut(&bytes.Buffer{})
+	root.SetErr(&stderr)
+	root.SetArgs([]string{"baselines", "train-vetter", "--stars", "7", "--out", model})
+	if err := root.Execute(); err == nil || !strings.Contains(err.Error(), "data build --set train --stars 7 --force") {
+		t.Errorf("training on 7 stars of a 6-star pool: %v, want the rebuild command", err)
 	}
 }
