@@ -5,6 +5,7 @@ import (
 	"sort"
 
 	"transitbench/engine/bls"
+	"transitbench/engine/fold"
 	"transitbench/engine/rv"
 	"transitbench/engine/vet"
 )
@@ -182,17 +183,19 @@ func sharedEvents(t []float64, p bls.Peak, stronger []bls.Peak) float64 {
 	if len(stronger) == 0 || len(mids) == 0 {
 		return math.NaN()
 	}
-	shared := 0
-	for _, mid := range mids {
-		for _, s := range stronger {
-			k := math.Floor((mid-s.T0Days)/s.PeriodDays + 0.5)
-			if math.Abs(mid-s.T0Days-k*s.PeriodDays) <= (p.DurationDays+s.DurationDays)/2 {
-				shared++
-				break
-			}
+	shared := make([]bool, len(mids))
+	for _, s := range stronger {
+		for i, ph := range fold.Phase(mids, s.PeriodDays, s.T0Days) {
+			shared[i] = shared[i] || math.Abs(ph) <= (p.DurationDays+s.DurationDays)/2
 		}
 	}
-	return float64(shared) / float64(len(mids))
+	n := 0
+	for _, sh := range shared {
+		if sh {
+			n++
+		}
+	}
+	return float64(n) / float64(len(mids))
 }
 
 // Periodogram summarises the BLS periodogram a peak was found in: the median and the robust spread
