@@ -39,3 +39,29 @@ func Probe() Isolation {
 	probeOnce.Do(func() { probeResult = probe() })
 	return probeResult
 }
+
+// Protections are the hardening measures of SPEC A6 ("Hardening") that were in force for a star or a run.
+// A hidden set needs all of them unless the runner allows degraded isolation.
+type Protections struct {
+	Namespaces bool `json:"namespaces"` // new mount, PID, network, IPC and UTS namespaces
+	Seccomp    bool `json:"seccomp"`    // the system-call filter
+	Cgroup     bool `json:"cgroup"`     // a cgroup of its own: memory (kernel memory and tmpfs counted), cpuset, pids
+	FreshUID   bool `json:"fresh_uid"`  // a user id that no earlier star of any run has used
+}
+
+// All reports whether every protection was in force.
+func (p Protections) All() bool { return len(p.Missing()) == 0 }
+
+// Missing names the protections that were not in force, in a fixed order.
+func (p Protections) Missing() []string {
+	var m []string
+	for _, c := range []struct {
+		on   bool
+		name string
+	}{{p.Namespaces, "namespaces"}, {p.Seccomp, "seccomp"}, {p.Cgroup, "cgroup"}, {p.FreshUID, "fresh_uid"}} {
+		if !c.on {
+			m = append(m, c.name)
+		}
+	}
+	return m
+}

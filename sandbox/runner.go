@@ -48,6 +48,7 @@ type Result struct {
 	Runtime      time.Duration // the solution's own wall time, from its exec to its end
 	Isolation    string        // Isolation.String() of the run
 	PeakRSSBytes int64         // peak resident set: of the solution and the processes it waited for, or of the tree
+	Protections  Protections   // the hardening measures in force for this star
 }
 
 // Runner runs a solution over many stars, each in a fresh sandboxed process (SPEC A6).
