@@ -65,6 +65,7 @@ func ChildMain() {
 	// Affinity, no_new_privs and the parent-death signal belong to a thread: set them on the thread that
 	// executes the solution.
 	runtime.LockOSThread()
+	waitForRunner() // until the runner has moved this process into the star's cgroup
 	status := os.NewFile(childStatusFD, "status")
 	var cfg childConfig
 	if err := json.Unmarshal([]byte(os.Getenv(childEnv)), &cfg); err != nil {

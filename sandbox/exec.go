@@ -72,11 +72,17 @@ func (s *starRun) exec(ctx context.Context, cfg childConfig, wall time.Duration,
 		return res
 	}
 	start := time.Now()
-	c, err := startChild(cfg, outW, errW, stW)
+	cg, err := s.starCgroup()
+	var c *child
+	if err == nil {
+		res.Protections.Cgroup = cg != nil
+		c, err = startChild(cfg, outW, errW, stW, cg.enter)
+	}
 	outW.Close()
 	errW.Close()
 	stW.Close()
 	if err != nil {
+		cg.end()
 		outR.Close()
 		errR.Close()
 		stR.Close()
@@ -129,6 +135,13 @@ wait:
 		case <-ctx.Done():
 			c.kill(ExitCancelled)
 		case <-watch.C:
+			if cg.overMemory() {
+				c.kill(ExitMemory)
+				continue
+			}
+			if cg != nil {
+				continue // the cgroup caps the memory of the whole tree
+			}
 			rss := treeRSS(c.proc.Pid, cfg.Namespaces)
 			treePeak = max(treePeak, rss)
 			if rss > s.lim.MemoryBytes {
@@ -136,9 +149,14 @@ wait:
 			}
 		}
 	}
-	if cfg.UID >= 0 && !cfg.Namespaces {
+	if cg != nil {
+		cg.kill() // whatever the solution left behind, in or out of its namespaces
+	} else if cfg.UID >= 0 && !cfg.Namespaces {
 		killUser(cfg.UID) // without a PID namespace, daemons are found by their user
 	}
+	oom := cg.overMemory()
+	treePeak = max(treePeak, cg.peak())
+	cg.end()
 	if c.group {
 		syscall.Kill(-c.proc.Pid, syscall.SIGKILL)
 	}
@@ -180,6 +198,12 @@ wait:
 	switch {
 	case reason != "":
 		res.ExitReason, res.ExitCode = reason, -1
+	case oom && w.state != nil:
+		// The kernel killed a process of the star's cgroup for want of memory.
+		res.ExitReason, res.ExitCode = ExitMemory, w.state.ExitCode()
+		if ws, ok := w.state.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+			res.ExitCode = 128 + int(ws.Signal())
+		}
 	case len(setup) > 0:
 		res.ExitReason = ExitStartFailed
 		res.StderrTail = "sandbox: setting up: " + string(setup) + "\n" + res.StderrTail

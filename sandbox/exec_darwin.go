@@ -11,8 +11,8 @@ import (
 )
 
 // startChild starts the running program as a sandbox child in its own session and process group; there are
-// no namespaces on macOS.
-func startChild(cfg childConfig, stdout, stderr, status *os.File) (*child, error) {
+// no namespaces on macOS, and no cgroup for enter to put it in (enter must be nil).
+func startChild(cfg childConfig, stdout, stderr, status *os.File, enter func(pid int) error) (*child, error) {
 	js, err := json.Marshal(cfg)
 	if err != nil {
 		return nil, err

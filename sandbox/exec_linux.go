@@ -22,8 +22,10 @@ const namespaceFlags = syscall.CLONE_NEWNS | syscall.CLONE_NEWPID | syscall.CLON
 
 // startChild starts /proc/self/exe as a sandbox child with cfg, its stdout and stderr going to the given
 // files and its status pipe to status. The start and the wait happen on one locked OS thread, because the
-// parent-death signal fires when the thread that started a child exits.
-func startChild(cfg childConfig, stdout, stderr, status *os.File) (*child, error) {
+// parent-death signal fires when the thread that started a child exits. The child waits at a gate until
+// enter (when not nil) has been called with its process id: that is how it gets into its cgroup before it
+// does anything; when enter fails, the child is killed and the error returned.
+func startChild(cfg childConfig, stdout, stderr, status *os.File, enter func(pid int) error) (*child, error) {
 	js, err := json.Marshal(cfg)
 	if err != nil {
 		return nil, err
@@ -33,6 +35,11 @@ func startChild(cfg childConfig, stdout, stderr, status *os.File) (*child, error
 		return nil, err
 	}
 	defer devnull.Close()
+	gateR, gateW, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	defer gateW.Close()
 	sys := &syscall.SysProcAttr{Setsid: true, Pdeathsig: syscall.SIGKILL}
 	if cfg.Namespaces {
 		sys.Cloneflags = namespaceFlags
@@ -52,7 +59,7 @@ func startChild(cfg childConfig, stdout, stderr, status *os.File) (*child, error
 	}
 	attr := &os.ProcAttr{
 		Env:   []string{childEnv + "=" + string(js)},
-		Files: []*os.File{devnull, stdout, stderr, status},
+		Files: []*os.File{devnull, stdout, stderr, status, gateR}, // gateR is childGateFD
 		Sys:   sys,
 	}
 	c := &child{waited: make(chan waitResult, 1), group: !cfg.Namespaces}
@@ -70,10 +77,19 @@ func startChild(cfg childConfig, stdout, stderr, status *os.File) (*child, error
 		st, err := p.Wait()
 		c.waited <- waitResult{state: st, at: time.Now(), err: err}
 	}()
-	if err := <-started; err != nil {
+	err = <-started
+	gateR.Close()
+	if err != nil {
 		return nil, err
 	}
-	return c, nil
+	if enter != nil {
+		if err := enter(c.proc.Pid); err != nil {
+			c.proc.Kill()
+			<-c.waited
+			return nil, err
+		}
+	}
+	return c, nil // closing gateW lets the child go on
 }
 
 // treeRSS returns the resident memory of pid and all its descendants, in bytes. When pid is the init of its
@@ -225,7 +241,7 @@ func probeNamespaces(userNS bool) error {
 		return fmt.Errorf("cannot create a pipe (%v)", err)
 	}
 	defer stR.Close()
-	c, err := startChild(cfg, os.Stderr, os.Stderr, stW)
+	c, err := startChild(cfg, os.Stderr, os.Stderr, stW, nil)
 	stW.Close()
 	if err != nil {
 		return fmt.Errorf("the kernel refused new namespaces (%v)", err)

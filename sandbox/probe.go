@@ -12,6 +12,7 @@ type Isolation struct {
 
 	namespaces bool // run each star in new namespaces
 	userNS     bool // add a user namespace (the way in for a runner that is not root)
+	cgroup     bool // give each star a cgroup of its own (root, with the memory, cpuset and pids controllers)
 }
 
 // Full reports whether every protection of SPEC A6 is in force.
@@ -34,9 +35,10 @@ var (
 // IPC and UTS namespaces that sets up the whole sandbox (mounts, limits, the unprivileged user) and exits.
 // Full isolation needs Linux and root (CI and the benchmark machines run as root). A runner that is not root
 // gets the same namespaces inside a user namespace where the kernel allows one, but no separate user; with no
-// namespaces at all it degrades to resource limits, a process group and, as root, a separate user.
+// namespaces at all it degrades to resource limits, a process group and, as root, a separate user. It also
+// creates and removes one cgroup: without a cgroup per star, isolation is degraded too.
 func Probe() Isolation {
-	probeOnce.Do(func() { probeResult = probe() })
+	probeOnce.Do(func() { probeResult = probeCgroup(probe()) })
 	return probeResult
 }
 

@@ -86,6 +86,8 @@ func (r *Runner) Run(ctx context.Context, sol *Solution, jobs []Job, results cha
 	if r.isolation != nil {
 		iso = *r.isolation
 	}
+	cgroups, iso := runCgroups(iso)
+	defer cgroups.remove()
 	if r.Hidden && !iso.Full() && !r.AllowDegraded {
 		return fmt.Errorf("%w (%s): refusing to run a hidden set; run as root on Linux with namespaces enabled, or pass --allow-degraded", ErrDegraded, iso)
 	}
@@ -97,20 +99,12 @@ func (r *Runner) Run(ctx context.Context, sol *Solution, jobs []Job, results cha
 		return errNotPrepared
 	}
 	lim := r.Limits.withDefaults()
-	workDir := r.WorkDir
-	if workDir == "" {
-		workDir = os.TempDir()
-	}
-	root, err := os.MkdirTemp(workDir, "transitbench-run-")
+	rd, err := r.runDir(iso)
 	if err != nil {
-		return fmt.Errorf("sandbox: creating the run directory: %w (set a writable WorkDir or TMPDIR)", err)
+		return err
 	}
-	defer os.RemoveAll(root)
-	// Traversable but not listable: a star's user reaches its own directory (needed when the host path is
-	// what the solution sees) but cannot find the others' randomly named ones.
-	if err := os.Chmod(root, 0o711); err != nil {
-		return fmt.Errorf("sandbox: %w", err)
-	}
+	defer rd.remove()
+	root := rd.path
 
 	mask := append([]string{root, stage, sol.Dir}, lim.Mask...)
 	if ws := filepath.Dir(sol.Dir); ws != "/" {
@@ -140,7 +134,7 @@ func (r *Runner) Run(ctx context.Context, sol *Solution, jobs []Job, results cha
 			defer wg.Done()
 			st := &starRun{
 				iso: iso, lim: lim, mask: mask, stage: stage, hasBin: hasBin, argv: argv,
-				uid: -1, cpu: -1,
+				uid: -1, cpu: -1, cgroups: cgroups,
 			}
 			if isRoot() {
 				slot := uidSlots.acquire(w)
@@ -212,6 +206,47 @@ type starRun struct {
 	argv   []string
 	uid    int
 	cpu    int
+
+	cgroups *runCgroup // the run's parent cgroup; nil without cgroups
+}
+
+// runDir creates the run's directory: under WorkDir when set, else 0700 under the data directory's run root,
+// after removing what runs that were killed left there. When the solution reaches the star by its host path as
+// another user (no mount namespace, or a user namespace whose root is the star's user), the directory is made
+// under the system's temporary directory instead, traversable but not listable (0711), so that user can reach
+// its own star's randomly named directory but find no other.
+func (r *Runner) runDir(iso Isolation) (*runDir, error) {
+	base, anyName, mode := r.WorkDir, false, os.FileMode(0o700)
+	if isRoot() && (!iso.namespaces || iso.userNS) {
+		mode = 0o711
+		if base == "" {
+			base = os.TempDir()
+		}
+	}
+	if base == "" {
+		root, err := defaultRunRoot()
+		if err != nil {
+			return nil, err
+		}
+		base, anyName = root, true
+	}
+	cleanStaleRunDirs(base, anyName)
+	return newRunDir(base, "run", mode)
+}
+
+// runCgroups creates the run's parent cgroup when iso has cgroups. When that fails, the run goes on with
+// isolation degraded for want of them.
+func runCgroups(iso Isolation) (*runCgroup, Isolation) {
+	if !iso.cgroup {
+		return nil, iso
+	}
+	rc, err := newRunCgroup()
+	if err != nil {
+		iso.cgroup = false
+		iso.Missing = append(append([]string(nil), iso.Missing...), "cgroup: creating the run's cgroup failed ("+err.Error()+")")
+		return nil, iso
+	}
+	return rc, iso
 }
 
 // run prepares the star in a new directory under root, runs the solution on it and removes the directory.

@@ -1,0 +1,51 @@
+package sandbox
+
+// starGroup is a star's cgroup as the runner drives it. A nil *starGroup stands for "no cgroup": every method
+// then does nothing, and the RSS watchdog and the per-user kill take over.
+type starGroup struct{ cg starCgroup }
+
+// starCgroup creates the cgroup of the worker's next star, or returns nil when the run has no cgroups.
+func (s *starRun) starCgroup() (*starGroup, error) {
+	if s.cgroups == nil {
+		return nil, nil
+	}
+	cg, err := s.cgroups.star(s.cpu, s.lim)
+	if err != nil {
+		return nil, err
+	}
+	return &starGroup{cg: cg}, nil
+}
+
+// enter moves the child (still waiting at its gate) into the cgroup.
+func (g *starGroup) enter(pid int) error {
+	if g == nil {
+		return nil
+	}
+	return g.cg.add(pid)
+}
+
+// overMemory reports whether the kernel has killed a process of the star for want of memory.
+func (g *starGroup) overMemory() bool { return g != nil && g.cg.oomKills() > 0 }
+
+// peak is the most memory the star held (resident, page cache, tmpfs, kernel), 0 without a cgroup.
+func (g *starGroup) peak() int64 {
+	if g == nil {
+		return 0
+	}
+	return g.cg.peak()
+}
+
+// kill kills every process of the star.
+func (g *starGroup) kill() {
+	if g != nil {
+		g.cg.kill()
+	}
+}
+
+// end kills what is left and removes the cgroup.
+func (g *starGroup) end() {
+	if g != nil {
+		g.cg.kill()
+		g.cg.remove()
+	}
+}

@@ -1,0 +1,36 @@
+//go:build !linux
+
+package sandbox
+
+import (
+	"errors"
+	"runtime"
+)
+
+// starCgroup is the cgroup of one star; there are none outside Linux.
+type starCgroup interface {
+	add(pid int) error
+	kill()
+	oomKills() int64
+	peak() int64
+	remove() error
+}
+
+// runCgroup is the parent cgroup of one run; there are none outside Linux.
+type runCgroup struct{}
+
+func newRunCgroup() (*runCgroup, error) { return nil, errors.New(runtime.GOOS + " has no cgroups") }
+
+func (rc *runCgroup) star(cpu int, lim Limits) (starCgroup, error) {
+	return nil, errors.New(runtime.GOOS + " has no cgroups")
+}
+
+func (rc *runCgroup) remove() {}
+
+// waitForRunner has nothing to wait for: no cgroup to be placed in.
+func waitForRunner() {}
+
+func probeCgroup(iso Isolation) Isolation {
+	iso.Missing = append(iso.Missing, "cgroup: "+runtime.GOOS+" has no cgroups, so memory, CPU and process caps are per process only")
+	return iso
+}
