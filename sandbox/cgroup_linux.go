@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"syscall"
 	"time"
@@ -58,6 +59,8 @@ type runCgroup struct {
 	v2    bool
 	name  string // transitbench/<pid>-<random>, relative to the runner's own cgroup
 	stars atomic.Int64
+	// removing counts the stars' cgroups being removed; remove waits for them
+	removing sync.WaitGroup
 
 	// cgroup v1
 	path       cgroup1.Path // the run's directory per controller, relative to the controller's mount
@@ -265,6 +268,11 @@ func (rc *runCgroup) star(cpu int, lim Limits) (starCgroup, error) {
 	if rc.freezer {
 		s.freeze, _ = rc.dir(cgroup1.Freezer, name)
 	}
+	for _, sub := range cg.Subsystems() {
+		if d, err := rc.dir(sub.Name(), name); err == nil {
+			s.dirs = append(s.dirs, d)
+		}
+	}
 	return s, nil
 }
 
@@ -273,6 +281,7 @@ func (rc *runCgroup) remove() {
 	if rc == nil {
 		return
 	}
+	rc.removing.Wait()
 	if rc.v2 {
 		rc.v2run.Delete()
 		return
@@ -282,13 +291,17 @@ func (rc *runCgroup) remove() {
 
 type v1Star struct {
 	cg                cgroup1.Cgroup
-	mem, pids, freeze string // its directories in the memory, pids and freezer controllers
+	mem, pids, freeze string   // its directories in the memory, pids and freezer controllers
+	dirs              []string // its directories in every controller
 	freezer           bool
 }
 
 func (s *v1Star) add(pid int) error { return s.cg.AddProc(uint64(pid)) }
 
 func (s *v1Star) kill() {
+	if len(readPIDs(filepath.Join(s.pids, "cgroup.procs"))) == 0 {
+		return
+	}
 	if s.freezer {
 		os.WriteFile(filepath.Join(s.freeze, "freezer.state"), []byte("FROZEN"), 0)
 	}
@@ -305,7 +318,21 @@ func (s *v1Star) oomKills() int64 {
 
 func (s *v1Star) peak() int64 { return readInt(filepath.Join(s.mem, "memory.max_usage_in_bytes")) }
 
-func (s *v1Star) remove() error { return s.cg.Delete() }
+// remove removes the star's directory in every controller. The library's Delete would first walk every
+// controller's directory for processes; after kill there are none, and rmdir fails on a cgroup that still has
+// some.
+func (s *v1Star) remove() error {
+	var failed []string
+	for _, dir := range s.dirs {
+		if err := rmdirRetry(dir); err != nil {
+			failed = append(failed, dir)
+		}
+	}
+	if len(failed) > 0 {
+		return fmt.Errorf("removing the star's cgroup %s failed", strings.Join(failed, ", "))
+	}
+	return nil
+}
 
 type v2Star struct {
 	m   *cgroup2.Manager
@@ -454,13 +481,15 @@ func cleanStaleDir(dir string) {
 }
 
 // rmdirRetry removes a cgroup directory, retrying for a moment while its last processes finish exiting.
-func rmdirRetry(dir string) {
+func rmdirRetry(dir string) error {
+	var err error
 	for range 20 {
-		if err := unix.Rmdir(dir); err == nil || errors.Is(err, unix.ENOENT) {
-			return
+		if err = unix.Rmdir(dir); err == nil || errors.Is(err, unix.ENOENT) {
+			return nil
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
+	return err
 }
 
 // probeCgroup adds to iso whether a star can get a cgroup of its own: it creates a run's cgroup and one

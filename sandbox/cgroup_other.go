@@ -5,6 +5,7 @@ package sandbox
 import (
 	"errors"
 	"runtime"
+	"sync"
 )
 
 // starCgroup is the cgroup of one star; there are none outside Linux.
@@ -17,7 +18,7 @@ type starCgroup interface {
 }
 
 // runCgroup is the parent cgroup of one run; there are none outside Linux.
-type runCgroup struct{}
+type runCgroup struct{ removing sync.WaitGroup }
 
 func newRunCgroup() (*runCgroup, error) { return nil, errors.New(runtime.GOOS + " has no cgroups") }
 

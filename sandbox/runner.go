@@ -136,6 +136,7 @@ func (r *Runner) Run(ctx context.Context, sol *Solution, jobs []Job, results cha
 				iso: iso, lim: lim, mask: mask, stage: stage, hasBin: hasBin, argv: argv,
 				uid: -1, cpu: -1, cgroups: cgroups,
 			}
+			defer st.closeCgroups()
 			if isRoot() {
 				slot := uidSlots.acquire(w)
 				defer uidSlots.release(slot)
@@ -207,7 +208,8 @@ type starRun struct {
 	uid    int
 	cpu    int
 
-	cgroups *runCgroup // the run's parent cgroup; nil without cgroups
+	cgroups *runCgroup      // the run's parent cgroup; nil without cgroups
+	spare   chan spareGroup // the next star's cgroup, being made while a star runs
 }
 
 // runDir creates the run's directory: under WorkDir when set, else 0700 under the data directory's run root,
