@@ -10,16 +10,19 @@ import (
 type Limits struct {
 	// WallTime is the wall-clock limit of one star (default 60 s).
 	WallTime time.Duration
-	// MemoryBytes caps the solution's address space (RLIMIT_AS; default 4 GiB).
+	// MemoryBytes caps the solution's address space (RLIMIT_AS) and, with a cgroup, all the memory the star's
+	// processes hold together, page cache, tmpfs and kernel memory included (default 4 GiB).
 	MemoryBytes int64
-	// Processes caps the number of processes and threads of the sandbox user (RLIMIT_NPROC; default 256).
+	// Processes caps the number of processes and threads of the sandbox user (RLIMIT_NPROC) and of the star's
+	// cgroup (pids.max; default 256).
 	Processes int
 	// FileBytes caps the size of any file the solution writes (RLIMIT_FSIZE; default 1 GiB).
 	FileBytes int64
 	// OpenFiles caps open file descriptors (RLIMIT_NOFILE; default 1024).
 	OpenFiles int
 	// TmpBytes is the size of the private tmpfs mounted at /tmp, the solution's TMPDIR and HOME (default 1 GiB).
-	// tmpfs pages are host memory that RLIMIT_AS does not count, so this is the second half of the memory cap.
+	// tmpfs pages are host memory that RLIMIT_AS does not count; the star's cgroup, where there is one, counts
+	// them against MemoryBytes.
 	TmpBytes int64
 	// StdoutBytes is the most stdout a solution may print; more kills it with ExitReason "output_limit"
 	// (default 1 MiB, SPEC A5).

@@ -57,7 +57,8 @@ type Runner struct {
 	Limits        Limits // per-star limits; zero fields take their defaults
 	AllowDegraded bool   // run a hidden set even when isolation is not full
 	Hidden        bool   // the jobs belong to a hidden set: refuse to run them under degraded isolation
-	// WorkDir is where the star directories are created (default os.TempDir()). It is masked in the sandbox.
+	// WorkDir is where the run's directory, holding the star directories, is created (default: the data
+	// directory's run root, data.Home()/run). It is masked in the sandbox.
 	WorkDir string
 	// UIDBase is the first of the 64 user ids the stars run as when the runner is root. Each worker takes one
 	// of them that no other worker of this process holds (runs going on at the same time share the 64 only
