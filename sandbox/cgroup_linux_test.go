@@ -493,3 +493,53 @@ func BenchmarkStarCgroup(b *testing.B) {
 		g.end()
 	}
 }
+
+// TestAttackKernelObjects fills kernel memory with objects no RLIMIT_AS counts: inodes and dentries of empty
+// files on the tmpfs, and pipe buffers. Both are charged to the star's cgroup, which stops them at the cap.
+func TestAttackKernelObjects(t *testing.T) {
+	requireFull(t)
+	files := writeSolution(t, map[string]string{"solution.py": `import os, sys
+for i in range(10**8):
+    open("/tmp/%d" % i, "w").close()
+    if i % 20000 == 0:
+        print(i, file=sys.stderr, flush=True)
+`})
+	res := runOne(t, files, Limits{MemoryBytes: 64 << 20}, nil)
+	assertReason(t, res, ExitMemory)
+	checkNearCap(t, res, 64<<20)
+	if n := lastNumber(res.StderrTail); n < 20000 {
+		t.Errorf("only %d files before the end (stderr %q): the kernel objects were not what stopped it", n, truncate(res.StderrTail))
+	}
+	t.Logf("files: %s after %v, %d files, peak %d MiB", res.ExitReason, res.Runtime, lastNumber(res.StderrTail), res.PeakRSSBytes>>20)
+	pipes := writeSolution(t, map[string]string{"solution.py": `import fcntl, os, sys
+total, keep = 0, []
+while True:
+    try:
+        r, w = os.pipe()
+    except OSError:
+        break
+    keep.append((r, w))
+    try:
+        fcntl.fcntl(w, 1031, 1 << 20)  # F_SETPIPE_SZ
+    except OSError:
+        pass
+    os.set_blocking(w, False)
+    while True:
+        try:
+            total += os.write(w, b"x" * 65536)
+        except OSError:
+            break
+    print(total >> 20, file=sys.stderr, flush=True)
+print("pipes", len(keep), "MiB", total >> 20)
+`})
+	res = runOne(t, pipes, Limits{MemoryBytes: 128 << 20}, nil)
+	assertReason(t, res, ExitMemory, ExitOK)
+	if !res.Protections.Cgroup || res.PeakRSSBytes > 128<<20 {
+		t.Errorf("peak memory of the star's cgroup %d MiB over the 128 MiB cap (cgroup %v)", res.PeakRSSBytes>>20, res.Protections.Cgroup)
+	}
+	// The pipes' pages are in the cgroup's count (the per-user pipe quota may stop the filling first).
+	if mib := lastNumber(res.StderrTail); mib > 128 || int64(mib) > res.PeakRSSBytes>>20 || mib < 16 {
+		t.Errorf("the star queued %d MiB in pipes, its cgroup's peak is %d MiB: want the pipes counted, under the 128 MiB cap",
+			mib, res.PeakRSSBytes>>20)
+	}
+}
