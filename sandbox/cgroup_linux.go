@@ -37,19 +37,24 @@ var v1Controllers = []cgroup1.Name{cgroup1.Memory, cgroup1.Cpuset, cgroup1.Pids,
 // matters under degraded isolation.
 const tcpBufferBytes = 32 << 20
 
-// childGateFD is the child's end of the gate pipe. The runner closes its end once the child is in its cgroup;
-// the child waits for that before it does anything else.
+// childGateFD is the child's end of the gate pipe. The runner writes one byte to it once the child is in its
+// cgroup; the child waits for that before it does anything else.
 const childGateFD = 4
 
-// waitForRunner blocks the child until the runner has placed it in its cgroup (the gate pipe's end of file).
-// Without a gate (fd 4 not open) it returns at once.
+// waitForRunner blocks the child until the runner has placed it in its cgroup. An end of file without the byte
+// means the runner died before: the child exits rather than run outside its cgroup. Without a gate (fd 4 not
+// open) it returns at once.
 func waitForRunner() {
 	var b [1]byte
 	for {
-		_, err := unix.Read(childGateFD, b[:])
-		if err != unix.EINTR {
-			break
+		n, err := unix.Read(childGateFD, b[:])
+		if err == unix.EINTR {
+			continue
 		}
+		if err == nil && n == 0 {
+			os.Exit(127)
+		}
+		break
 	}
 	unix.Close(childGateFD)
 }
@@ -65,7 +70,7 @@ type runCgroup struct {
 	// cgroup v1
 	path       cgroup1.Path // the run's directory per controller, relative to the controller's mount
 	hierarchy  cgroup1.Hierarchy
-	memsw, tcp bool // memory.memsw.* and memory.kmem.tcp.* exist
+	memsw, tcp bool // memory.memsw.* (v2: memory.swap.max) and memory.kmem.tcp.* exist
 	freezer    bool
 	v1run      cgroup1.Cgroup
 
@@ -84,7 +89,7 @@ type starCgroup interface {
 	remove() error     // remove it from every controller; call kill first
 }
 
-// v2Mount returns where a cgroup v2 hierarchy with the memory, pids and cpuset controllers available is
+// v2Mount returns where a cgroup v2 hierarchy with the memory, pids, cpuset and cpu controllers available is
 // mounted, or "" when there is none.
 func v2Mount() string {
 	for _, m := range []string{cgroupMount, filepath.Join(cgroupMount, "unified")} {
@@ -97,7 +102,7 @@ func v2Mount() string {
 			continue
 		}
 		have := strings.Fields(string(b))
-		if contains(have, "memory") && contains(have, "pids") && contains(have, "cpuset") {
+		if contains(have, "memory") && contains(have, "pids") && contains(have, "cpuset") && contains(have, "cpu") {
 			return m
 		}
 	}
@@ -206,11 +211,8 @@ func newRunCgroupV2(mount, name string) (*runCgroup, error) {
 		m, err := cgroup2.NewManager(mount, group, res)
 		if err == nil {
 			rc := &runCgroup{v2: true, name: name, v2mount: mount, v2group: group, v2run: m}
-			if err := m.ToggleControllers([]string{"cpu", "cpuset", "memory", "pids"}, cgroup2.Enable); err != nil {
-				m.Delete()
-				lastErr = err
-				continue
-			}
+			_, err := os.Stat(filepath.Join(mount, group, "memory.swap.max"))
+			rc.memsw = err == nil
 			return rc, nil
 		}
 		os.Remove(filepath.Join(mount, base, cgroupBase))
@@ -231,9 +233,12 @@ func (rc *runCgroup) star(cpu int, lim Limits) (starCgroup, error) {
 	if rc.v2 {
 		zero, group := int64(0), true
 		res := &cgroup2.Resources{
-			Memory: &cgroup2.Memory{Max: &mem, Swap: &zero, OOMGroup: &group},
+			Memory: &cgroup2.Memory{Max: &mem, OOMGroup: &group},
 			CPU:    &cgroup2.CPU{Cpus: cpus},
 			Pids:   &cgroup2.Pids{Max: int64(lim.Processes)},
+		}
+		if rc.memsw {
+			res.Memory.Swap = &zero
 		}
 		if cpus == "" {
 			res.CPU = nil

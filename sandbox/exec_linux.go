@@ -24,7 +24,8 @@ const namespaceFlags = syscall.CLONE_NEWNS | syscall.CLONE_NEWPID | syscall.CLON
 // files and its status pipe to status. The start and the wait happen on one locked OS thread, because the
 // parent-death signal fires when the thread that started a child exits. The child waits at a gate until
 // enter (when not nil) has been called with its process id: that is how it gets into its cgroup before it
-// does anything; when enter fails, the child is killed and the error returned.
+// does anything; when enter fails, the child is killed and the error returned. If the runner dies first, the
+// child sees the gate close without the byte that opens it and exits.
 func startChild(cfg childConfig, stdout, stderr, status *os.File, enter func(pid int) error) (*child, error) {
 	js, err := json.Marshal(cfg)
 	if err != nil {
@@ -89,7 +90,12 @@ func startChild(cfg childConfig, stdout, stderr, status *os.File, enter func(pid
 			return nil, err
 		}
 	}
-	return c, nil // closing gateW lets the child go on
+	if _, err := gateW.Write([]byte{1}); err != nil {
+		c.proc.Kill()
+		<-c.waited
+		return nil, fmt.Errorf("opening the child's gate: %w", err)
+	}
+	return c, nil
 }
 
 // treeRSS returns the resident memory of pid and all its descendants, in bytes. When pid is the init of its
