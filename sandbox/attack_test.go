@@ -175,8 +175,8 @@ while True:
 	}
 }
 
-// TestAttackMemoryTree spreads memory over many processes, each under the per-process cap: the watchdog on
-// the tree's resident memory stops it.
+// TestAttackMemoryTree spreads memory over many processes, each under the per-process cap: the star's cgroup
+// stops it at the cap or, without one, the watchdog on the tree's resident memory.
 func TestAttackMemoryTree(t *testing.T) {
 	requireFull(t)
 	sol := writeSolution(t, map[string]string{"solution.py": `import os, time
@@ -188,21 +188,31 @@ for i in range(8):
         os._exit(0)
 time.sleep(30)
 `})
-	start := time.Now()
-	res := runOne(t, sol, Limits{MemoryBytes: 512 << 20, WallTime: 20 * time.Second}, nil)
-	assertReason(t, res, ExitMemory)
-	within(t, "run time", time.Since(start), 0, 10*time.Second)
-	if res.Protections.Cgroup {
-		// The cgroup's limit holds the whole tree at the cap: two children fit, the third cannot.
-		if res.PeakRSSBytes > 512<<20 || res.PeakRSSBytes < 400<<20 {
-			t.Errorf("peak memory of the star's cgroup %d MiB, want up to the 512 MiB cap", res.PeakRSSBytes>>20)
+	noCgroup := Probe()
+	noCgroup.cgroup = false
+	noCgroup.Missing = append([]string{"test: no cgroup"}, noCgroup.Missing...)
+	for _, iso := range []Isolation{Probe(), noCgroup} {
+		start := time.Now()
+		r := &Runner{Workers: 1, isolation: &iso, Limits: Limits{MemoryBytes: 512 << 20, WallTime: 20 * time.Second}}
+		res := runJobs(t, r, sol, starJob("m", nil))["m"]
+		checkNoSurvivors(t, r)
+		assertReason(t, res, ExitMemory)
+		within(t, "run time", time.Since(start), 0, 10*time.Second)
+		if res.Protections.Cgroup != iso.cgroup {
+			t.Errorf("Protections.Cgroup %v, want %v", res.Protections.Cgroup, iso.cgroup)
 		}
-		return
-	}
-	// Killed once over 512 MiB; a watchdog slowed by a busy machine may see more children first, but never more
-	// than all 8 × 200 MiB plus nine interpreters (about 12 MiB each).
-	if res.PeakRSSBytes <= 512<<20 || res.PeakRSSBytes > 1800<<20 {
-		t.Errorf("peak tree RSS %d MiB, want just over the 512 MiB cap", res.PeakRSSBytes>>20)
+		if res.Protections.Cgroup {
+			// The cgroup's limit holds the whole tree at the cap: two children fit, the third cannot.
+			if res.PeakRSSBytes > 512<<20 || res.PeakRSSBytes < 400<<20 {
+				t.Errorf("peak memory of the star's cgroup %d MiB, want up to the 512 MiB cap", res.PeakRSSBytes>>20)
+			}
+			continue
+		}
+		// Killed once over 512 MiB; a watchdog slowed by a busy machine may see more children first, but never
+		// more than all 8 × 200 MiB plus nine interpreters (about 12 MiB each).
+		if res.PeakRSSBytes <= 512<<20 || res.PeakRSSBytes > 1800<<20 {
+			t.Errorf("without a cgroup: peak tree RSS %d MiB, want just over the 512 MiB cap", res.PeakRSSBytes>>20)
+		}
 	}
 }
 

@@ -137,7 +137,7 @@ func newRunCgroup() (*runCgroup, error) {
 		return newRunCgroupV2(m, name)
 	}
 	if cgroups.Mode() == cgroups.Unified {
-		return nil, errors.New("the cgroup v2 hierarchy lacks the memory, pids or cpuset controller")
+		return nil, errors.New("the cgroup v2 hierarchy lacks the memory, pids, cpuset or cpu controller")
 	}
 	var subs []cgroup1.Subsystem
 	rc := &runCgroup{name: name}

@@ -44,6 +44,7 @@ func runCgroupGlob(t *testing.T) (globs map[string]string, files map[string]stri
 		}
 	}
 	return globs, map[string]string{"memory": "memory/memory.limit_in_bytes", "swap": "memory/memory.memsw.limit_in_bytes",
+		"tcp":        "memory/memory.kmem.tcp.limit_in_bytes",
 		"swappiness": "memory/memory.swappiness", "pids": "pids/pids.max", "cpus": "cpuset/cpuset.cpus"}
 }
 
@@ -99,14 +100,15 @@ func TestCgroupPerStar(t *testing.T) {
 	if !res.Protections.Cgroup {
 		t.Errorf("Protections.Cgroup is false under full isolation")
 	}
-	want := map[string]string{"memory": strconv.Itoa(300 << 20), "pids": "40", "swappiness": "0", "swap": strconv.Itoa(300 << 20)}
+	want := map[string]string{"memory": strconv.Itoa(300 << 20), "pids": "40", "swappiness": "0", "swap": strconv.Itoa(300 << 20),
+		"tcp": strconv.Itoa(tcpBufferBytes)}
 	if _, v2 := globs["unified"]; v2 {
 		want["swap"] = "0"
 	}
 	for what, w := range want {
 		if _, ok := files[what]; ok && seen[what] != w {
-			if what == "swap" && seen[what] == "" {
-				continue // no swap accounting in this kernel
+			if (what == "swap" || what == "tcp") && seen[what] == "" {
+				continue // no swap accounting, or no separate TCP counter, in this kernel
 			}
 			t.Errorf("%s of the star's cgroup = %q, want %q (seen %v)", what, seen[what], w, seen)
 		}
@@ -242,11 +244,27 @@ func TestAttackTmpfsFill(t *testing.T) {
 	sol := shellSolution(t, `i=0; for d in /dev/shm /tmp; do
   while head -c 16M /dev/zero > $d/f$i; do i=$((i+1)); echo "$((i*16))" >&2; done
 done; echo "wrote $((i*16)) MiB"`)
-	res := runOne(t, sol, Limits{MemoryBytes: 256 << 20, TmpBytes: 1 << 30}, nil)
+	lim := Limits{MemoryBytes: 256 << 20, TmpBytes: 1 << 30}
+	res := runOne(t, sol, lim, nil)
 	assertReason(t, res, ExitMemory)
 	checkNearCap(t, res, 256<<20)
 	if mib := lastNumber(res.StderrTail); mib > 256 {
 		t.Errorf("the star wrote %d MiB to tmpfs under a 256 MiB cap", mib)
+	}
+	// One process alone, far under its address-space cap, writing one file.
+	one := writeSolution(t, map[string]string{"solution.py": `import sys
+with open("/tmp/big", "wb") as f:
+    for i in range(1, 1024):
+        f.write(b"x" * (1 << 20))
+        f.flush()
+        if i % 16 == 0:
+            print(i, file=sys.stderr, flush=True)
+`})
+	res = runOne(t, one, lim, nil)
+	assertReason(t, res, ExitMemory)
+	checkNearCap(t, res, 256<<20)
+	if mib := lastNumber(res.StderrTail); mib > 256 || mib < 128 {
+		t.Errorf("one process wrote %d MiB to tmpfs, want up to the 256 MiB cap", mib)
 	}
 }
 
@@ -335,6 +353,9 @@ func TestAttackAffinityWidening(t *testing.T) {
 	r := &Runner{Workers: 1, isolation: &iso}
 	ctl := runJobs(t, r, sol, starJob("a", nil))["a"]
 	assertReason(t, ctl, ExitOK)
+	if ctl.Protections.Cgroup {
+		t.Errorf("control: Protections.Cgroup is true for a run without cgroups")
+	}
 	if f := strings.Fields(string(ctl.Stdout)); len(f) != 3 || f[0] == "1" {
 		t.Fatalf("control: without a cpuset the solution should widen its affinity: %q %q", ctl.Stdout, ctl.StderrTail)
 	}
