@@ -173,6 +173,16 @@ func newRunCgroup() (*runCgroup, error) {
 	if err != nil {
 		return nil, fmt.Errorf("creating the cgroup %s: %w", name, err)
 	}
+	active := map[cgroup1.Name]bool{}
+	for _, sub := range rc.v1run.Subsystems() {
+		active[sub.Name()] = true
+	}
+	for _, n := range []cgroup1.Name{cgroup1.Memory, cgroup1.Cpuset, cgroup1.Pids} {
+		if !active[n] {
+			rc.v1run.Delete()
+			return nil, fmt.Errorf("the cgroup v1 %s controller is mounted but this process is in no %s cgroup", n, n)
+		}
+	}
 	_, err = os.Stat(filepath.Join(memDir, "memory.memsw.limit_in_bytes"))
 	rc.memsw = err == nil
 	_, err = os.Stat(filepath.Join(memDir, "memory.kmem.tcp.limit_in_bytes"))
