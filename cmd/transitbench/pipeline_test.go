@@ -19,7 +19,7 @@ func TestPipelineAndBaselinesUsage(t *testing.T) {
 	}{
 		{[]string{"pipeline", "no_such_pipeline", "."}, 2},
 		{[]string{"pipeline", "naive_v0"}, 2},
-		{[]string{"pipeline", "naive_v0", "/nonexistent-star-dir"}, 1},
+		{[]string{"pipeline", "naive_v0", "/nonexistent-star-dir"}, 2},
 		{[]string{"baselines", "--rows", "empty,nonsense", "--out", ""}, 2},
 		{[]string{"baselines", "--limit", "-1", "--out", ""}, 2},
 		{[]string{"baselines", "train-vetter", "--stars", "0"}, 2},

@@ -30,6 +30,8 @@ func newRVCmd() *cobra.Command {
 		Long: "The RV track (Stargazer). Tasks are read from --tasks DIR, else $TRANSITBENCH_STARGAZER, else the folder\n" +
 			"../shared/data/stargazer found from the working directory or the executable; 'rv generate' makes new ones.\n" +
 			"Submissions are recorded against each tier's budget in $TRANSITBENCH_HOME/rv/submissions.json.",
+		Args: cobra.NoArgs,
+		RunE: groupHelp,
 	}
 	rv.PersistentFlags().String("tasks", "", "folder of task JSON files (default: $TRANSITBENCH_STARGAZER or ../shared/data/stargazer)")
 	rv.AddCommand(newRVListCmd(), newRVShowCmd(), newRVTruthcheckCmd(), newRVSubmitCmd(), newRVGenerateCmd(),
@@ -122,7 +124,7 @@ func newRVShowCmd() *cobra.Command {
 			}
 			t, err := stargazer.Find(tasks, args[0])
 			if err != nil {
-				return usageErrorf("%v", err)
+				return withCode(codeNotFound, err)
 			}
 			var st grv.BudgetStatus
 			var used int
@@ -273,6 +275,11 @@ func newRVSubmitCmd() *cobra.Command {
 				}
 				tokens = &n
 			}
+			if file != "-" {
+				if err := isRegularFileArg("--planets", file, "a JSON file of planets, or - for standard input"); err != nil {
+					return err
+				}
+			}
 			var raw []byte
 			var err error
 			if file == "-" {
@@ -285,7 +292,7 @@ func newRVSubmitCmd() *cobra.Command {
 			}
 			sub, err := grv.ParseSubmission(raw)
 			if err != nil {
-				return usageErrorf("%v", err)
+				return withCode(codeBadInput, err)
 			}
 			tasks, err := loadRVTasks(cmd)
 			if err != nil {
@@ -293,11 +300,11 @@ func newRVSubmitCmd() *cobra.Command {
 			}
 			t, err := stargazer.Find(tasks, args[0])
 			if err != nil {
-				return usageErrorf("%v", err)
+				return withCode(codeNotFound, err)
 			}
 			planets, err := sub.Resolve(t.Config.Star.MStarSun, t.Observations.TimesDays[0])
 			if err != nil {
-				return usageErrorf("%v", err)
+				return withCode(codeBadInput, err)
 			}
 			budget := t.Budget()
 			var fb grv.Feedback
@@ -384,6 +391,13 @@ func newRVGenerateCmd() *cobra.Command {
 			start, _ := cmd.Flags().GetUint64("start-seed")
 			if out == "" {
 				return usageErrorf("rv generate needs --out (a file with --seed, a folder with --tier)")
+			}
+			if cmd.Flags().Changed("seed") {
+				if err := checkOutFile("--out", out); err != nil {
+					return err
+				}
+			} else if fi, err := os.Stat(out); err == nil && !fi.IsDir() {
+				return usageErrorf("--out %s is a file: --tier writes one file per task into a folder; give a folder", out)
 			}
 			var tasks []*stargazer.Task
 			var paths []string
@@ -487,6 +501,9 @@ func newRVBaselineCmd() *cobra.Command {
 				return err
 			}
 			workers, _ := cmd.Flags().GetInt("workers")
+			if workers < 0 {
+				return usageErrorf("--workers %d: give a number of tasks to run at once, or 0 for one per CPU", workers)
+			}
 			perTask, _ := cmd.Flags().GetBool("per-task")
 			quiet, _ := cmd.Flags().GetBool("quiet")
 			all, err := loadRVTasks(cmd)
@@ -553,7 +570,7 @@ func newRVFitCmd() *cobra.Command {
 			}
 			t, err := stargazer.Find(tasks, args[0])
 			if err != nil {
-				return usageErrorf("%v", err)
+				return withCode(codeNotFound, err)
 			}
 			if err := withLedger(func(l *grv.Ledger) error { _, err := l.Start(t.TaskID); return err }); err != nil {
 				return err

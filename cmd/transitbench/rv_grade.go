@@ -41,6 +41,13 @@ func newRVGradeCmd() *cobra.Command {
 			if solDir == "" {
 				return usageErrorf("rv grade needs --solution DIR (a folder with solution.py, an executable run, or a Go main package)")
 			}
+			if workers < 0 {
+				return usageErrorf("--workers %d: give a number of tasks to run at once, or 0 for one per CPU", workers)
+			}
+			if fi, err := os.Stat(solDir); err != nil || !fi.IsDir() {
+				return notFoundf("--solution %s is not a directory: give the folder holding solution.py, an executable run, "+
+					"or a Go main package", solDir)
+			}
 			if cmd.Flags().Changed("timeout") && !(timeout > 0) {
 				return usageErrorf("--timeout must be a positive number of seconds")
 			}
