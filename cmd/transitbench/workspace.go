@@ -334,6 +334,9 @@ func printReport(w io.Writer, r *workspace.Report) {
 		state = "  (incomplete)"
 	}
 	fmt.Fprintf(tw, "set %s\trun %d\t%d stars\t%.1f s\t%s%s\n", r.Set, r.RunID, r.StarsRun, r.Seconds, r.Isolation, state)
+	if r.Resumed > 0 {
+		fmt.Fprintf(tw, "  resumed\t%d of %d stars kept from the interrupted run\n", r.Resumed, r.StarsRun)
+	}
 	fmt.Fprintf(tw, "  S\t%.3f\t(%.1f points)\n", r.S, 100*r.S)
 	fmt.Fprintf(tw, "  C\t%.3f\t(credit %.1f of %d planets)\n", r.C, r.Credit, r.Planets)
 	fmt.Fprintf(tw, "  F\t%.1f\t(%d false candidates on %d scored stars)\n", r.F, r.False, r.ScoredStars)
