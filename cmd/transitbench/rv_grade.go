@@ -43,7 +43,7 @@ func newRVGradeCmd() *cobra.Command {
 			"is resumed by the next 'rv grade' of the same solution content over the same tasks, --tier and --timeout\n" +
 			"(\"resuming ... N of M tasks done\" on stderr); --fresh starts over. Exit status 1 when the run stopped early.\n\n" +
 			"JSON: {\"tiers\": {TIER: {\"tasks\", \"passed\", \"pass_rate\", \"solvable_tasks\", \"solvable_passed\",\n" +
-			"\"criteria\": {...}}}, \"seconds\", \"workers\", \"isolation\", \"results\": [{\"task\", \"tier\", \"exit\", \"error\",\n" +
+			"\"criteria\": {...}}}, \"seconds\", \"workers\", \"isolation\", \"resumed\", \"results\": [{\"task\", \"tier\", \"exit\", \"error\",\n" +
 			"\"result\", \"periods_days\", \"seconds\", ...}]}.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
