@@ -190,3 +190,27 @@ func TestClassifyCodesHaveExitStatus(t *testing.T) {
 		t.Errorf("usageErrorf: %s %d", c, e)
 	}
 }
+
+// TestHelpUnderJSON: --help with --json prints the command's help as one JSON document, for every command.
+func TestHelpUnderJSON(t *testing.T) {
+	for _, path := range commandPaths(newRootCmd()) {
+		args, want := strings.Fields(path), "transitbench "+path
+		if path == "transitbench" {
+			args, want = nil, path
+		}
+		var out, errb bytes.Buffer
+		if code := runIO(append(args, "--help", "--json"), &out, &errb); code != 0 {
+			t.Errorf("%s --help --json: exit %d: %s", path, code, errb.String())
+			continue
+		}
+		var h commandHelp
+		dec := json.NewDecoder(&out)
+		if err := dec.Decode(&h); err != nil || dec.More() {
+			t.Errorf("%s --help --json is not one JSON document: %v", path, err)
+			continue
+		}
+		if h.Command != want || h.Usage == "" {
+			t.Errorf("%s --help --json: command %q, usage %q", path, h.Command, h.Usage)
+		}
+	}
+}

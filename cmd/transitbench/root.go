@@ -33,7 +33,35 @@ func newRootCmd() *cobra.Command {
 	for _, f := range commands {
 		root.AddCommand(f())
 	}
+	textHelp := root.HelpFunc()
+	root.SetHelpFunc(func(c *cobra.Command, args []string) {
+		if !wantJSON(c) {
+			textHelp(c, args)
+			return
+		}
+		writeJSON(c.OutOrStdout(), helpJSON(c))
+	})
 	return root
+}
+
+// commandHelp is what --help prints under --json: the command's path, descriptions, usage text and
+// subcommands.
+type commandHelp struct {
+	Command     string   `json:"command"`
+	Short       string   `json:"short"`
+	Long        string   `json:"long,omitempty"`
+	Usage       string   `json:"usage"`
+	Subcommands []string `json:"subcommands"`
+}
+
+func helpJSON(c *cobra.Command) commandHelp {
+	h := commandHelp{Command: c.CommandPath(), Short: c.Short, Long: c.Long, Usage: c.UsageString(), Subcommands: []string{}}
+	for _, sub := range c.Commands() {
+		if sub.IsAvailableCommand() {
+			h.Subcommands = append(h.Subcommands, sub.Name())
+		}
+	}
+	return h
 }
 
 // runDefault runs when transitbench is called with no command. The terminal UI replaces it when it lands.
