@@ -46,9 +46,6 @@ type cliError struct {
 func (e *cliError) Error() string { return e.err.Error() }
 func (e *cliError) Unwrap() error { return e.err }
 
-// usageError is the bad-usage error (exit 2) commands have always returned.
-type usageError = cliError
-
 func usageErrorf(format string, a ...any) error { return codedf(codeUsage, format, a...) }
 func notFoundf(format string, a ...any) error   { return codedf(codeNotFound, format, a...) }
 func badInputf(format string, a ...any) error   { return codedf(codeBadInput, format, a...) }
