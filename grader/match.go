@@ -20,6 +20,11 @@ const (
 	// are only evaluated against a planet when P' is within 1 % of P/3…3P, so the bound never binds on real
 	// answers; it keeps absurd inputs from costing time.
 	MaxMidtimes = 1 << 20
+	// HitEpsilonDays is added to τ in the hit test (SPEC A5: "≤ τ" is tested as ≤ τ + 1e-9 d), so that a row
+	// exactly τ off in exact arithmetic hits on every transit instead of on those where float64 rounding of the
+	// printed t0', of P·k and of the phase happened to fall inside τ. 1e-9 d (86 µs) is far below any timing a
+	// light curve can resolve and far above the rounding (≈ 1e-13 d for midtimes near BKJD 500).
+	HitEpsilonDays = 1e-9
 )
 
 // Row statuses (RowResult.Status).
@@ -122,12 +127,13 @@ func (r *StarResult) Outcome() string {
 // would have had full credit.
 //
 // Windows and hits, for a planet (P, t0, D = T14) and a row (P', t0'):
-//   - the true midtimes are t0 + nP, the predicted ones t0' + mP', each over the data span [first, last valid
-//     time] wherever t0' lies (t0' is reduced modulo P' into the span first; only a far-away t0' limits the
+//   - the true midtimes are t0 + nP, the predicted ones t0' + mP', each over the data span widened by D/2 on
+//     each side, [first valid time − D/2, last valid time + D/2], wherever t0' lies (t0' is reduced modulo P' into the span first; only a far-away t0' limits the
 //     precision, through its own float64 rounding);
 //   - a midtime tc is observed when a valid time lies in [tc − D/2, tc + D/2] (the true D for both);
-//   - a midtime hits when the nearest midtime of the other ephemeris (any n or m, observed or not) is within
-//     τ = max(D/2, lc.CadenceDays);
+//   - a midtime hits when the nearest midtime of the other ephemeris (any n or m, observed or not: the partner
+//     of a hit need not be observed) is within τ = max(D/2, lc.CadenceDays), tested as ≤ τ + HitEpsilonDays so
+//     that rounding never decides;
 //   - f_true = observed true midtimes hit / observed true midtimes; f_pred = observed predicted midtimes that hit /
 //     observed predicted midtimes; a share of no midtimes is 0, so a row that predicts no transit inside the data
 //     cannot pass a rule that checks f_pred, and a planet with no observed transit cannot pass one that checks
@@ -297,7 +303,7 @@ func evaluate(p data.Planet, r Row, timesFor func() []float64) match {
 		return m // nothing observed: every share is 0
 	}
 	half := p.DurationDays / 2
-	tau := max(half, lc.CadenceDays)
+	tau := max(half, lc.CadenceDays) + HitEpsilonDays
 	lo, hi := times[0], times[len(times)-1]
 	truth := newComb(p.T0Days, p.PeriodDays, lo)
 	pred := newComb(r.T0Days, r.PeriodDays, lo)
@@ -329,7 +335,7 @@ func (c comb) dist(t float64) float64 {
 }
 
 // count returns how many of c's midtimes within [lo − half, hi + half] are observed (a valid time within ±half)
-// and how many of those lie within tau of a midtime of other.
+// and how many of those lie within tau of a midtime of other (observed or not); tau includes HitEpsilonDays.
 func (c comb) count(times []float64, lo, hi, half float64, other comb, tau float64) (observed, hit int) {
 	k0 := math.Ceil((lo - half - c.ref) / c.period)
 	k1 := math.Floor((hi + half - c.ref) / c.period)

@@ -371,3 +371,79 @@ func TestMatchCategories(t *testing.T) {
 		})
 	}
 }
+
+// TestMatchExactlyTau checks the hit test's epsilon (SPEC A5: "≤ τ" is tested as ≤ τ + 1e-9 d). The row has the
+// planet's period and t0' = t0 + τ, both as a solution prints them in decimal: in exact arithmetic every
+// predicted midtime is exactly τ from a true one, so every transit hits. In float64 the distances scatter by
+// ~1e-14 d around τ; the test first checks that the construction really sits on that edge (some distances come
+// out above τ, some not), so that without the epsilon rounding would decide. A row 1e-6 d further off, beyond
+// the epsilon, must hit nowhere.
+func TestMatchExactlyTau(t *testing.T) {
+	// P = 9.3 d, t0 = 171.7, D = 0.27 d: τ = D/2 = 0.135 d (above one cadence); 40 observed transits in the
+	// test year (none falls wholly in a gap of yearGaps).
+	planet := data.Planet{PeriodDays: 9.3, T0Days: 171.7, DurationDays: 0.27, MES: 10, NTransits: 40}
+	const tau = 0.135
+	row := Row{PeriodDays: 9.3, T0Days: 171.835, Score: 1} // 171.7 + 0.135
+	lo, hi := year[0], year[len(year)-1]
+	truth, pred := newComb(planet.T0Days, planet.PeriodDays, lo), newComb(row.T0Days, row.PeriodDays, lo)
+	above, within := 0, 0
+	for k := math.Ceil((lo - tau - truth.ref) / truth.period); truth.ref+k*truth.period <= hi+tau; k++ {
+		d := pred.dist(truth.ref + k*truth.period)
+		if math.Abs(d-tau) > 1e-12 {
+			t.Fatalf("midtime %g: distance %g d is not τ up to rounding", truth.ref+k*truth.period, d)
+		}
+		if d > tau {
+			above++
+		} else {
+			within++
+		}
+	}
+	if above == 0 || within == 0 {
+		t.Fatalf("construction is not on the rounding edge: %d distances above τ, %d within", above, within)
+	}
+
+	res := MatchStar(injected("edge", planet, data.PopulationRandom), year, []Row{row})
+	checkRow(t, res.Rows[0], want{status: StatusFull, trueObs: 40, trueHit: 40, predObs: 40, predHit: 40})
+
+	beyond := Row{PeriodDays: 9.3, T0Days: 171.835 + 1e-6, Score: 1}
+	res = MatchStar(injected("edge", planet, data.PopulationRandom), year, []Row{beyond})
+	checkRow(t, res.Rows[0], want{status: StatusFalse, trueObs: 40, trueHit: 0, predObs: 40, predHit: 0,
+		note: "f_true 0/40"})
+}
+
+// TestMatchWidenedSpan checks that midtimes are listed over the data span widened by D/2 on each side (SPEC A5):
+// a transit whose midtime lies before the first valid time, or after the last, still counts as observed when
+// valid cadences lie within ±D/2 of it.
+func TestMatchWidenedSpan(t *testing.T) {
+	// Data from BKJD 200.0 to 230.0; planet P = 10 d, D = 0.5 d (half = 0.25 d) with midtimes 199.9, 209.9,
+	// 219.9, 229.9 and 239.9. 199.9 lies 0.1 d before the first cadence, but 200.0 … 200.15 lie within its
+	// window: observed. 229.9 is inside the span; 239.9 is beyond hi + D/2 = 230.25: not listed. So 4 observed
+	// true midtimes, of which only 3 lie inside [first, last valid time].
+	var times []float64
+	for t := 200.0; t <= 230.0; t += lc.CadenceDays {
+		times = append(times, t)
+	}
+	planet := data.Planet{PeriodDays: 10, T0Days: 199.9, DurationDays: 0.5, MES: 10, NTransits: 4}
+	// A row at the true ephemeris hits all four, from both sides.
+	res := MatchStar(injected("span", planet, data.PopulationRandom), times, []Row{{PeriodDays: 10, T0Days: 199.9, Score: 1}})
+	checkRow(t, res.Rows[0], want{status: StatusFull, trueObs: 4, trueHit: 4, predObs: 4, predHit: 4})
+	// The same planet seen from the other end: the last valid time 229.99… and a midtime at 230.1 (0.1 d past it).
+	late := data.Planet{PeriodDays: 10, T0Days: 200.1, DurationDays: 0.5, MES: 10, NTransits: 4}
+	res = MatchStar(injected("span", late, data.PopulationRandom), times, []Row{{PeriodDays: 10, T0Days: 200.1, Score: 1}})
+	checkRow(t, res.Rows[0], want{status: StatusFull, trueObs: 4, trueHit: 4, predObs: 4, predHit: 4})
+}
+
+// TestMatchUnobservedPartner checks that a hit's partner need not itself be observed (SPEC A5): a predicted
+// midtime whose window reaches valid data hits a true midtime that falls wholly in a gap.
+func TestMatchUnobservedPartner(t *testing.T) {
+	// Planet P = 10 d, t0 = 175, D = 0.5 d (τ = 0.25 d) over the test year: midtimes 175 … 535, 37 of them;
+	// 325's window [324.75, 325.25] lies in the 324.5–325.5 downlink, so 36 are observed in year. Cut a gap
+	// [294.7, 295.3): the window of 295, [294.75, 295.25], is empty too, so 35 true midtimes are observed. The row
+	// is 0.2 d late (within τ): its midtime 295.2 has the window [294.95, 295.45], which holds valid times from
+	// 295.3 on, so it is observed, and it hits 295 although 295 is not observed; 325.2's window lies in the
+	// downlink. So 36 predicted midtimes are observed and all hit, and f_true = 35/35.
+	times := withGap(year, 294.7, 295.3)
+	planet := data.Planet{PeriodDays: 10, T0Days: 175, DurationDays: 0.5, MES: 10, NTransits: 35}
+	res := MatchStar(injected("gap", planet, data.PopulationRandom), times, []Row{{PeriodDays: 10, T0Days: 175.2, Score: 1}})
+	checkRow(t, res.Rows[0], want{status: StatusFull, trueObs: 35, trueHit: 35, predObs: 36, predHit: 36})
+}

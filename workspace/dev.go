@@ -221,13 +221,15 @@ func (w *Workspace) Dev(ctx context.Context, opt RunOptions, events chan<- Event
 }
 
 // interruptedRun finds the latest run of kind on set by this workspace and solution that did not finish, over
-// the same number of stars, to resume; 0 when there is none.
+// the same number of stars, to resume; 0 when there is none. A run that did not finish was cancelled, failed
+// part-way (a star whose files could not be read, the store refusing a write) or is still marked running
+// because its process was killed; its finished stars are kept and only the others run again.
 func interruptedRun(ctx context.Context, st *store.Store, kind, set, label, hash string, stars int) (int64, error) {
 	runs, err := st.Runs(ctx, store.RunFilter{Kind: kind, Set: set, Label: label, SolutionHash: hash, Limit: 1})
 	if err != nil {
 		return 0, err
 	}
-	if len(runs) == 1 && runs[0].Status != "done" && runs[0].Status != "failed" && runs[0].Stars == stars {
+	if len(runs) == 1 && runs[0].Status != store.StatusDone && runs[0].Stars == stars {
 		return runs[0].ID, nil
 	}
 	return 0, nil
@@ -293,9 +295,59 @@ func (w *Workspace) Freeze(ctx context.Context, home string, st *store.Store) (s
 // GradeSets are the sets a grading runs, in order: A gives the score, B replicates it, dev is reported beside.
 var GradeSets = []string{sets.A, sets.B, sets.Dev}
 
+// gradingState is where the gradings of a frozen solution by a workspace stand: how many gradings each set has
+// had, the run that made each set's latest one, and whether a grading is under way (some set of GradeSets has
+// fewer gradings than A will have once the grading under way ends, or A itself has a grade run that started
+// after its latest grading and did not finish — a grading stopped by Ctrl-C, a crash or a kill).
+type gradingState struct {
+	count      map[string]int
+	lastGraded map[string]int64
+	ordinal    int  // the ordinal of the grading under way, or of the next one
+	underWay   bool // a grading was started and not finished: the next Grade resumes it
+}
+
+func gradingStateOf(ctx context.Context, st *store.Store, snap store.Snapshot, label string) (gradingState, error) {
+	g := gradingState{count: map[string]int{}, lastGraded: map[string]int64{}}
+	for _, gr := range snap.Graded {
+		g.count[gr.Set]++
+		g.lastGraded[gr.Set] = max(g.lastGraded[gr.Set], gr.RunID)
+	}
+	nA := g.count[sets.A]
+	for _, name := range GradeSets[1:] {
+		if g.count[name] < nA {
+			g.underWay = true
+		}
+	}
+	if g.underWay {
+		g.ordinal = nA
+		return g, nil
+	}
+	run, err := latestGradeRun(ctx, st, sets.A, label, snap.Hash)
+	if err != nil {
+		return g, err
+	}
+	g.underWay = run != nil && run.ID > g.lastGraded[sets.A]
+	g.ordinal = nA + 1
+	return g, nil
+}
+
+// latestGradeRun returns the latest grade run of the solution hash by the workspace label on set, nil when none.
+func latestGradeRun(ctx context.Context, st *store.Store, set, label, hash string) (*store.Run, error) {
+	runs, err := st.Runs(ctx, store.RunFilter{Kind: KindGrade, Set: set, Label: label, SolutionHash: hash, Limit: 1})
+	if err != nil || len(runs) == 0 {
+		return nil, err
+	}
+	return &runs[0], nil
+}
+
 // Grade freezes solution/ (its content hash), then runs the frozen copy once on A, on B and on the dev stars,
 // and records S on each (SPEC A8). A frozen hash is graded once: a second grading needs opt.Again and is
 // recorded as such. Limit and Stars are ignored: grading covers every star.
+//
+// Nothing finished is lost: a grading stopped part-way (Ctrl-C, a crash, a killed process, a star whose files
+// cannot be read) is resumed by the next Grade of the same content, without opt.Again — the sets it finished
+// are reported from their stored runs, the set it was on is resumed from its stored stars (runSet), and the
+// sets it had not reached are run.
 func (w *Workspace) Grade(ctx context.Context, opt RunOptions, events chan<- Event) (*GradeReport, error) {
 	home, err := opt.home()
 	if err != nil {
@@ -310,7 +362,11 @@ func (w *Workspace) Grade(ctx context.Context, opt RunOptions, events chan<- Eve
 	if err != nil {
 		return nil, err
 	}
-	if snap.GradedOn(sets.A) && !opt.Again {
+	g, err := gradingStateOf(ctx, st, snap, w.Root)
+	if err != nil {
+		return nil, err
+	}
+	if snap.GradedOn(sets.A) && !opt.Again && !g.underWay {
 		return nil, fmt.Errorf("%w (frozen %.12s, first graded %s): grading is once per solution; change the solution, or pass --again to grade it again (recorded as a re-run)",
 			ErrAlreadyGraded, hash, snap.Graded[0].At.Format(time.RFC3339))
 	}
@@ -320,29 +376,19 @@ func (w *Workspace) Grade(ctx context.Context, opt RunOptions, events chan<- Eve
 	}
 	defer sol.Close()
 	var flags []string
-	if opt.Again || len(snap.Graded) > 0 {
+	if g.ordinal > 1 {
 		flags = []string{store.FlagAgain}
 	}
 	rep := &GradeReport{Frozen: hash, Again: len(flags) > 0}
 	opt.Limit, opt.Stars = 0, nil
 	for _, name := range GradeSets {
-		var set *sets.Set
-		var ids []string
-		if name == sets.Dev {
-			set, err = w.openDevSet(home, opt)
-			if err == nil {
-				ids = w.devIDs(set)
-			}
+		var r *Report
+		if g.count[name] >= g.ordinal {
+			// Finished by the grading under way before it stopped: its stored report.
+			r, err = storedReport(ctx, st, g.lastGraded[name])
 		} else {
-			set, err = sets.Open(home, name, opt.setOptions(name))
-			if err == nil {
-				ids = set.IDs
-			}
+			r, err = w.gradeSet(ctx, st, home, name, hash, flags, sol, opt, events)
 		}
-		if err != nil {
-			return rep, err
-		}
-		r, err := runSet(ctx, st, set, sol, ids, KindGrade, w.Root, hash, flags, 0, opt, events)
 		switch name {
 		case sets.A:
 			rep.A = r
@@ -354,11 +400,73 @@ func (w *Workspace) Grade(ctx context.Context, opt RunOptions, events chan<- Eve
 		if err != nil {
 			return rep, err
 		}
-		if err := st.MarkGraded(ctx, hash, name, r.RunID); err != nil {
-			return rep, err
-		}
 	}
 	return rep, nil
+}
+
+// gradeSet runs one set of a grading, resuming the set's latest grade run of hash when it did not finish, and
+// records the grading.
+func (w *Workspace) gradeSet(ctx context.Context, st *store.Store, home, name, hash string, flags []string, sol *sandbox.Solution,
+	opt RunOptions, events chan<- Event) (*Report, error) {
+	var set *sets.Set
+	var ids []string
+	var err error
+	if name == sets.Dev {
+		set, err = w.openDevSet(home, opt)
+		if err == nil {
+			ids = w.devIDs(set)
+		}
+	} else {
+		set, err = sets.Open(home, name, opt.setOptions(name))
+		if err == nil {
+			ids = set.IDs
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	snap, err := st.Snapshot(ctx, hash)
+	if err != nil {
+		return nil, err
+	}
+	var lastGraded int64
+	for _, gr := range snap.Graded {
+		if gr.Set == name {
+			lastGraded = max(lastGraded, gr.RunID)
+		}
+	}
+	var resume int64
+	if run, err := latestGradeRun(ctx, st, name, w.Root, hash); err != nil {
+		return nil, err
+	} else if run != nil && run.ID > lastGraded && run.Stars == len(ids) {
+		if run.Status == store.StatusDone {
+			// Finished but not recorded as graded (stopped in between): record it now.
+			r, err := storedReport(ctx, st, run.ID)
+			if err != nil {
+				return nil, err
+			}
+			return r, st.MarkGraded(ctx, hash, name, run.ID)
+		}
+		resume = run.ID
+	}
+	r, err := runSet(ctx, st, set, sol, ids, KindGrade, w.Root, hash, flags, resume, opt, events)
+	if err != nil {
+		return r, err
+	}
+	return r, st.MarkGraded(ctx, hash, name, r.RunID)
+}
+
+// storedReport returns the report a finished run stored as its summary.
+func storedReport(ctx context.Context, st *store.Store, runID int64) (*Report, error) {
+	run, err := st.Run(ctx, runID)
+	if err != nil {
+		return nil, err
+	}
+	var r Report
+	if err := json.Unmarshal(run.Summary, &r); err != nil {
+		return nil, fmt.Errorf("workspace: the report of run %d cannot be read: %w", runID, err)
+	}
+	return &r, nil
 }
 
 // LastOutcomes returns the per-star results of the workspace's latest run on set (any kind), by star id, and

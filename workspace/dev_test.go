@@ -21,6 +21,9 @@ func TestMain(m *testing.M) {
 	if sandbox.IsChild() {
 		sandbox.ChildMain()
 	}
+	if mode := os.Getenv(killChildEnv); mode != "" {
+		os.Exit(killChildMain(mode))
+	}
 	os.Exit(m.Run())
 }
 

@@ -10,7 +10,9 @@ import (
 
 // RunBaseline runs a reference pipeline's solution over ids of set exactly as a dev run or a grading runs a
 // contestant's solution (the same runner, parsing, matching and store), recorded as a run of kind
-// store.KindBaseline labelled with the pipeline's name. It is what `transitbench baselines` uses.
+// store.KindBaseline labelled with the pipeline's name. It is what `transitbench baselines` uses. A run of the
+// same pipeline (same label and solution hash) over the same stars that did not finish — interrupted, failed
+// part-way or killed — is resumed: its finished stars are kept and only the others run.
 func RunBaseline(ctx context.Context, set *sets.Set, sol *sandbox.Solution, ids []string, label string, opt RunOptions,
 	events chan<- Event) (*Report, error) {
 	home, err := opt.home()
@@ -26,7 +28,11 @@ func RunBaseline(ctx context.Context, set *sets.Set, sol *sandbox.Solution, ids 
 		return nil, err
 	}
 	defer st.Close()
-	return runSet(ctx, st, set, sol, ids, store.KindBaseline, label, hash, nil, 0, opt, events)
+	resume, err := interruptedRun(ctx, st, store.KindBaseline, set.Name, label, hash, len(ids))
+	if err != nil {
+		return nil, err
+	}
+	return runSet(ctx, st, set, sol, ids, store.KindBaseline, label, hash, nil, resume, opt, events)
 }
 
 // OpenSet opens set name of the data directory as runs do (RunOptions.Compositions and SetProgress apply).

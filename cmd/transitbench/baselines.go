@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -61,7 +62,21 @@ file, wins over the same cell of a later one).
 				}
 			}
 			if workers < 0 || limit < 0 {
-				return usageErrorf("--workers and --limit must not be negative")
+				return usageErrorf("--workers %d, --limit %d: give counts of 0 or more (0: one worker per CPU, all stars)",
+					workers, limit)
+			}
+			for _, s := range opt.Sets {
+				if !slices.Contains(sets.Standard, s) {
+					return usageErrorf("--sets: unknown set %q: use %s", s, strings.Join(sets.Standard, ","))
+				}
+			}
+			if err := checkOutFile("--out", out); err != nil {
+				return err
+			}
+			for _, path := range splitList(mergeFrom) {
+				if err := isRegularFileArg("--merge-from", path, "a table written by 'transitbench baselines --out'"); err != nil {
+					return err
+				}
 			}
 			opt.Workers, opt.Limit, opt.AllowDegraded = workers, limit, allowDegraded
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
@@ -75,6 +90,10 @@ file, wins over the same cell of a later one).
 			}
 			start := time.Now()
 			t, err := baselines.Run(ctx, opt)
+			if errors.Is(err, context.Canceled) {
+				return fmt.Errorf("interrupted: the finished stars of each row are kept in the results store; run the same "+
+					"'transitbench baselines' again to resume: %w", err)
+			}
 			if err != nil {
 				return err
 			}
@@ -91,7 +110,7 @@ file, wins over the same cell of a later one).
 				}
 				var old baselines.Table
 				if err := json.Unmarshal(b, &old); err != nil {
-					return fmt.Errorf("--merge: %s: %w", path, err)
+					return badInputf("--merge: %s is not a baselines table: %v", path, err)
 				}
 				if t, err = baselines.Merge(&old, t); err != nil {
 					return fmt.Errorf("--merge: %s: %w", path, err)
@@ -195,7 +214,13 @@ table to study the vetter or try other classifiers on.
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if stars < 1 || workers < 1 {
-				return usageErrorf("--stars and --workers must be positive")
+				return usageErrorf("--stars %d, --workers %d: both must be positive", stars, workers)
+			}
+			if err := checkOutFile("--out", out); err != nil {
+				return err
+			}
+			if err := checkOutFile("--examples", examples); err != nil {
+				return err
 			}
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 			defer stop()

@@ -93,9 +93,12 @@ log period instead, and --durations d1,d2,... (days) tries exactly those duratio
 				return usageErrorf("--durations: the longest duration %g d must be shorter than --pmin %g d", durs[len(durs)-1], pmin)
 			}
 
+			if err := checkInputs(args...); err != nil {
+				return err
+			}
 			c, err := data.ReadLightCurve(args[0])
 			if err != nil {
-				return err
+				return withCode(codeBadInput, err)
 			}
 			c = c.Clean(lc.DefaultQualityMask)
 			if c.Len() == 0 {

@@ -94,13 +94,13 @@ func TestBLSAndFoldExitCodes(t *testing.T) {
 		{[]string{"bls", path, "--objective", "chi2"}, 2},
 		{[]string{"bls", path, "--peaks", "0"}, 2},
 		{[]string{"bls"}, 2},
-		{[]string{"bls", filepath.Join(t.TempDir(), "missing.csv")}, 1},
+		{[]string{"bls", filepath.Join(t.TempDir(), "missing.csv")}, 2}, // not_found
 		{[]string{"fold", path, "--period", "4.2", "--t0", "171.3"}, 0},
 		{[]string{"fold", path, "--period", "4.2"}, 2},
 		{[]string{"fold", path, "--t0", "171.3"}, 2},
 		{[]string{"fold", path, "--period", "-1", "--t0", "171.3"}, 2},
 		{[]string{"fold", path, "--period", "4.2", "--t0", "171.3", "--bins", "0"}, 2},
-		{[]string{"fold", filepath.Join(t.TempDir(), "missing.csv"), "--period", "4.2", "--t0", "171.3"}, 1},
+		{[]string{"fold", filepath.Join(t.TempDir(), "missing.csv"), "--period", "4.2", "--t0", "171.3"}, 2}, // not_found
 	}
 	for _, c := range cases {
 		if got := run(c.args); got != c.want {

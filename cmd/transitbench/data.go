@@ -30,7 +30,7 @@ Sets live in the data directory ($TRANSITBENCH_HOME, else $XDG_DATA_HOME/transit
 curves are regenerated from seeds when needed. The hidden sets A and B take their seed from the secret file
 secret.seed in the data directory (mode 0600), made at their first build.`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error { return cmd.Help() },
+		RunE: groupHelp,
 	}
 	cmd.AddCommand(newDataBuildCmd(), newDataStatusCmd(), newDataVerifyCmd(), newDataSummaryCmd(), newDataShowCmd(), newDataMiniCmd(), newDataImportCmd())
 	return cmd
@@ -70,6 +70,14 @@ rebuilds them as new sets.
 			}
 			if seedFile != "" && !(containsName(names, sets.A) || containsName(names, sets.B)) {
 				return usageErrorf("--seed-file only applies to the hidden sets: use it with --set A, B or all")
+			}
+			if workers < 0 {
+				return usageErrorf("--workers %d: give a number of stars to simulate at once, or 0 for one per CPU", workers)
+			}
+			if seedFile != "" {
+				if err := isRegularFileArg("--seed-file", seedFile, "a file holding the secret seed (64 hexadecimal digits)"); err != nil {
+					return err
+				}
 			}
 			if stars < 0 || stars > 0 && !containsName(names, sets.Train) {
 				return usageErrorf("--stars sets the train pool's size (a positive number): use it with --set train or all")
@@ -154,8 +162,11 @@ func openSetForCmd(cmd *cobra.Command, name string) (*sets.Set, error) {
 	}
 	s, err := sets.Open(home, name, sets.Options{Context: cmd.Context(),
 		Progress: newProgressPrinter(cmd.ErrOrStderr(), "building").update})
-	if errors.Is(err, sets.ErrNotBuilt) || errors.Is(err, sets.ErrBadName) {
-		return nil, usageErrorf("%v", err)
+	if errors.Is(err, sets.ErrBadName) {
+		return nil, usageErrorf("--set: %v", err)
+	}
+	if errors.Is(err, sets.ErrNotBuilt) {
+		return nil, notFoundf("--set: %v", err)
 	}
 	return s, err
 }
@@ -221,6 +232,9 @@ rebuild the set with 'transitbench data build --set NAME --force'. Exits 1 when 
 --json prints {"set", "stars", "differ": [ids], "fingerprint", "seconds"}.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if workers < 0 {
+				return usageErrorf("--workers %d: give a number of stars to regenerate at once, or 0 for one per CPU", workers)
+			}
 			s, err := openSetForCmd(cmd, setName)
 			if err != nil {
 				return err
@@ -234,17 +248,15 @@ rebuild the set with 'transitbench data build --set NAME --force'. Exits 1 when 
 			}
 			res := dataVerifyResult{Set: s.Name, Stars: len(s.IDs), Differ: append([]string{}, differ...),
 				Fingerprint: s.Fingerprint, Seconds: time.Since(start).Seconds()}
-			if wantJSON(cmd) {
-				if err := writeJSON(cmd.OutOrStdout(), res); err != nil {
-					return err
-				}
-			} else if len(differ) == 0 {
-				fmt.Fprintf(cmd.OutOrStdout(), "set %s: all %d stars reproduce fingerprint %s\n", s.Name, len(s.IDs), s.Fingerprint)
-			}
 			if len(differ) > 0 {
-				return fmt.Errorf("set %s: %d of %d stars differ from when it was built (first: %s); rebuild it with "+
-					"'transitbench data build --set %s --force'", s.Name, len(differ), len(s.IDs), differ[0], s.Name)
+				return failWithResult(fmt.Errorf("set %s: %d of %d stars differ from when it was built (first: %s); "+
+					"rebuild it with 'transitbench data build --set %s --force'", s.Name, len(differ), len(s.IDs),
+					differ[0], s.Name), res)
 			}
+			if wantJSON(cmd) {
+				return writeJSON(cmd.OutOrStdout(), res)
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "set %s: all %d stars reproduce fingerprint %s\n", s.Name, len(s.IDs), s.Fingerprint)
 			return nil
 		},
 	}
@@ -319,7 +331,7 @@ for imported sets). The answer is shown for public sets only; a hidden set's ans
 			}
 			info, err := s.Info(starID)
 			if err != nil {
-				return usageErrorf("%v", err)
+				return notFoundf("%v", err)
 			}
 			res := dataShowResult{Set: s.Name, Hidden: s.Hidden(), Info: info}
 			if !s.Hidden() {
@@ -401,7 +413,10 @@ clip((credit − false)/%d, −1, 1) over its hidden stars.
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if _, _, err := sets.ParseMiniTask(task); err != nil {
-				return usageErrorf("%v", err)
+				return usageErrorf("--task: %v", err)
+			}
+			if stars < 0 {
+				return usageErrorf("--stars %d: give the train pool's size, or 0 for the default", stars)
 			}
 			home, err := data.Home()
 			if err != nil {
@@ -453,6 +468,12 @@ label row, which are left out.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if fitsDir == "" || labels == "" || setName == "" {
 				return usageErrorf("data import needs --fits DIR, --labels CSV and --set NAME")
+			}
+			if fi, err := os.Stat(fitsDir); err != nil || !fi.IsDir() {
+				return notFoundf("--fits %s is not a directory: give the directory holding the kplr*_llc.fits files", fitsDir)
+			}
+			if err := isRegularFileArg("--labels", labels, "the label table (a CSV file)"); err != nil {
+				return err
 			}
 			home, err := data.Home()
 			if err != nil {

@@ -27,7 +27,10 @@ candidates on, across all runs in the results database: where a maintainer looks
 				return usageErrorf("--set is required (e.g. --set dev)")
 			}
 			if limit <= 0 {
-				return usageErrorf("--limit must be positive")
+				return usageErrorf("--limit %d: give a positive number of stars", limit)
+			}
+			if err := checkSetFlag(set); err != nil {
+				return err
 			}
 			st, err := openResults()
 			if err != nil {

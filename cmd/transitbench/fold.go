@@ -69,9 +69,12 @@ quality mask are dropped and the flux is detrended with the default 1.5 d biweig
 			if window == 0 || window > period {
 				window = period
 			}
+			if err := checkInputs(args...); err != nil {
+				return err
+			}
 			c, err := data.ReadLightCurve(args[0])
 			if err != nil {
-				return err
+				return withCode(codeBadInput, err)
 			}
 			c = c.Clean(lc.DefaultQualityMask)
 			if c.Len() == 0 {

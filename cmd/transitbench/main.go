@@ -1,12 +1,12 @@
 // Command transitbench is the TransitBench benchmark environment: the transit and RV tracks, their data,
 // the sandboxed runner, the grader and the terminal UI.
 //
-// Exit codes: 0 success, 1 a run or check failed, 2 bad usage (unknown command or flag, bad argument).
+// Exit codes: 0 success, 1 a run or check failed, 2 bad usage (unknown command or flag, bad argument). Under
+// --json a failure also prints {"error": {"code", "message"}} on stdout (the codes are in errors.go).
 package main
 
 import (
-	"errors"
-	"fmt"
+	"io"
 	"os"
 
 	"transitbench/sandbox"
@@ -19,17 +19,21 @@ func main() {
 	os.Exit(run(os.Args[1:]))
 }
 
-func run(args []string) int {
+func run(args []string) int { return runIO(args, os.Stdout, os.Stderr) }
+
+// runIO runs the command line args with its output on stdout and stderr and returns the exit status.
+func runIO(args []string, stdout, stderr io.Writer) int {
 	root := newRootCmd()
 	root.SetArgs(args)
-	err := root.Execute()
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	c, err := root.ExecuteC()
 	if err == nil {
 		return 0
 	}
-	fmt.Fprintln(os.Stderr, "transitbench:", err)
-	var u *usageError
-	if errors.As(err, &u) || isCobraUsageError(err) {
-		return 2
+	asJSON := argsWantJSON(args)
+	if c != nil && wantJSON(c) {
+		asJSON = true
 	}
-	return 1
+	return reportError(stdout, stderr, err, asJSON)
 }

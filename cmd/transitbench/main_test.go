@@ -6,11 +6,16 @@ import (
 	"os"
 	"os/exec"
 	"testing"
+
+	"transitbench/sandbox"
 )
 
 // TestMain lets a test run this test binary as the transitbench command itself: with TRANSITBENCH_TEST_AS_CLI=1
 // in its environment the binary runs its arguments as main does and exits with their exit code.
 func TestMain(m *testing.M) {
+	if sandbox.IsChild() {
+		sandbox.ChildMain() // a sandboxed run of a solution started by a command under test
+	}
 	if os.Getenv("TRANSITBENCH_TEST_AS_CLI") == "1" {
 		os.Exit(run(os.Args[1:]))
 	}

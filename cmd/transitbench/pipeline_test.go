@@ -3,11 +3,15 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"transitbench/data"
+	"transitbench/engine/lc"
 	"transitbench/engine/pipeline"
 	"transitbench/workspace/baselines"
 )
@@ -19,7 +23,7 @@ func TestPipelineAndBaselinesUsage(t *testing.T) {
 	}{
 		{[]string{"pipeline", "no_such_pipeline", "."}, 2},
 		{[]string{"pipeline", "naive_v0"}, 2},
-		{[]string{"pipeline", "naive_v0", "/nonexistent-star-dir"}, 1},
+		{[]string{"pipeline", "naive_v0", "/nonexistent-star-dir"}, 2},
 		{[]string{"baselines", "--rows", "empty,nonsense", "--out", ""}, 2},
 		{[]string{"baselines", "--limit", "-1", "--out", ""}, 2},
 		{[]string{"baselines", "train-vetter", "--stars", "0"}, 2},
@@ -73,5 +77,48 @@ func TestTrainVetterWritesModelAndExamples(t *testing.T) {
 	root.SetArgs([]string{"baselines", "train-vetter", "--stars", "7", "--out", model})
 	if err := root.Execute(); err == nil || !strings.Contains(err.Error(), "data build --set train --stars 7 --force") {
 		t.Errorf("training on 7 stars of a 6-star pool: %v, want the rebuild command", err)
+	}
+}
+
+// TestPipelineJSON: 'pipeline NAME STAR_DIR --json' prints the rows as objects, the same rows the plain
+// output prints as CSV.
+func TestPipelineJSON(t *testing.T) {
+	csv, p := writePlanetCSV(t)
+	c, err := data.ReadLightCurve(csv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(t.TempDir(), "star")
+	st := &data.Star{ID: "x-0000", Kepmag: 12, Teff: 5770, Logg: 4.44, RadiusRsun: 1, MassMsun: 1,
+		CDPPppm: map[string]float64{"3.0": 100, "6.0": 70, "12.0": 50}, CadenceDays: lc.CadenceDays, TimeSystem: "BKJD"}
+	if err := data.WriteStarDir(dir, c, st); err != nil {
+		t.Fatal(err)
+	}
+	var plain, js, errb bytes.Buffer
+	if code := runIO([]string{"pipeline", "naive_v0", dir}, &plain, &errb); code != 0 {
+		t.Fatalf("pipeline: exit %d: %s", code, errb.String())
+	}
+	if code := runIO([]string{"pipeline", "naive_v0", dir, "--json"}, &js, &errb); code != 0 {
+		t.Fatalf("pipeline --json: exit %d: %s", code, errb.String())
+	}
+	var got struct {
+		Pipeline string            `json:"pipeline"`
+		Rows     []pipelineRowJSON `json:"rows"`
+	}
+	if err := json.Unmarshal(js.Bytes(), &got); err != nil {
+		t.Fatalf("pipeline --json is not JSON: %v\n%s", err, js.String())
+	}
+	lines := strings.Split(strings.TrimSpace(plain.String()), "\n")[1:] // after the header
+	if got.Pipeline != "naive_v0" || len(got.Rows) == 0 || len(got.Rows) != len(lines) {
+		t.Fatalf("JSON rows %+v, CSV rows %q", got.Rows, lines)
+	}
+	for i, r := range got.Rows {
+		if want := fmt.Sprintf("%.8f,%.8f,%.6g", r.PeriodDays, r.T0Days, r.Score); want != lines[i] {
+			t.Errorf("row %d: JSON %s, CSV %s", i, want, lines[i])
+		}
+	}
+	// The planet of the light curve (P = 5.3 d) is the pipeline's first row.
+	if math.Abs(got.Rows[0].PeriodDays-p.PeriodDays) > 0.01*p.PeriodDays {
+		t.Errorf("first row P = %g d, want %g d", got.Rows[0].PeriodDays, p.PeriodDays)
 	}
 }

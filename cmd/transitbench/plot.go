@@ -48,19 +48,28 @@ Hidden sets are refused: their answers never leave the data directory.
 				return usageErrorf("--out %s: the figure is written as PNG; name the file *.png", out)
 			}
 			if sets.IsHidden(set) {
-				return usageErrorf("set %s is hidden: its stars and answers are not shown; plot a dev or train star", set)
+				return hiddenf("set %s is hidden: its stars and answers are not shown; plot a dev or train star", set)
+			}
+			if err := checkOutFile("--out", out); err != nil {
+				return err
 			}
 			home, err := data.Home()
 			if err != nil {
+				return err
+			}
+			if err := checkSetName(home, "--set", set); err != nil {
 				return err
 			}
 			s, err := sets.Open(home, set, sets.Options{})
 			if err != nil {
 				return err
 			}
+			if _, err := s.Info(star); err != nil {
+				return notFoundf("%v (see 'transitbench data mini' or data/dev for star ids)", err)
+			}
 			c, st, err := s.Star(star)
 			if err != nil {
-				return fmt.Errorf("star %s of set %s: %w (list the stars with 'transitbench data show')", star, set, err)
+				return fmt.Errorf("star %s of set %s: %w", star, set, err)
 			}
 			d, err := tui.AnalyseStar(c, st, 0)
 			if err != nil {

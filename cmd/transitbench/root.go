@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"fmt"
 	"io"
 	"strings"
 
@@ -29,29 +28,52 @@ func newRootCmd() *cobra.Command {
 	}
 	root.PersistentFlags().Bool("json", false, "print machine-readable JSON instead of a table")
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
-		return &usageError{fmt.Errorf("%w (see '%s --help')", err, c.CommandPath())}
+		return usageErrorf("%w (see '%s --help')", err, c.CommandPath())
 	})
 	for _, f := range commands {
 		root.AddCommand(f())
 	}
+	textHelp := root.HelpFunc()
+	root.SetHelpFunc(func(c *cobra.Command, args []string) {
+		if !wantJSON(c) {
+			textHelp(c, args)
+			return
+		}
+		writeJSON(c.OutOrStdout(), helpJSON(c))
+	})
 	return root
+}
+
+// commandHelp is what --help prints under --json: the command's path, descriptions, usage text and
+// subcommands.
+type commandHelp struct {
+	Command     string   `json:"command"`
+	Short       string   `json:"short"`
+	Long        string   `json:"long,omitempty"`
+	Usage       string   `json:"usage"`
+	Subcommands []string `json:"subcommands"`
+}
+
+func helpJSON(c *cobra.Command) commandHelp {
+	h := commandHelp{Command: c.CommandPath(), Short: c.Short, Long: c.Long, Usage: c.UsageString(), Subcommands: []string{}}
+	for _, sub := range c.Commands() {
+		if sub.IsAvailableCommand() {
+			h.Subcommands = append(h.Subcommands, sub.Name())
+		}
+	}
+	return h
 }
 
 // runDefault runs when transitbench is called with no command. The terminal UI replaces it when it lands.
 var runDefault = func(cmd *cobra.Command, args []string) error {
+	if err := noJSON(cmd); err != nil {
+		return err
+	}
 	if len(args) > 0 {
 		return usageErrorf("unknown command %q (see 'transitbench --help')", args[0])
 	}
 	return cmd.Help()
 }
-
-// usageError marks an error as bad usage: the program exits with status 2.
-type usageError struct{ err error }
-
-func (u *usageError) Error() string { return u.err.Error() }
-func (u *usageError) Unwrap() error { return u.err }
-
-func usageErrorf(format string, a ...any) error { return &usageError{fmt.Errorf(format, a...)} }
 
 // isCobraUsageError recognises the errors cobra returns for unknown commands and wrong argument counts.
 func isCobraUsageError(err error) bool {
@@ -65,6 +87,31 @@ func isCobraUsageError(err error) bool {
 func wantJSON(cmd *cobra.Command) bool {
 	v, _ := cmd.Flags().GetBool("json")
 	return v
+}
+
+// groupHelp is the RunE of a command group called without a subcommand: its help, or under --json a usage
+// error naming the subcommands (help text is not JSON).
+func groupHelp(cmd *cobra.Command, args []string) error {
+	if !wantJSON(cmd) {
+		return cmd.Help()
+	}
+	var subs []string
+	for _, c := range cmd.Commands() {
+		if c.IsAvailableCommand() {
+			subs = append(subs, c.Name())
+		}
+	}
+	return usageErrorf("%s needs a subcommand: %s (see '%s --help')", cmd.CommandPath(), strings.Join(subs, ", "),
+		cmd.CommandPath())
+}
+
+// noJSON refuses --json for a command that has no machine-readable output (the terminal UI).
+func noJSON(cmd *cobra.Command) error {
+	if wantJSON(cmd) {
+		return usageErrorf("%s has no JSON output: it is the interactive terminal UI; use the other commands "+
+			"(dev, star, runs, rv …) with --json", cmd.CommandPath())
+	}
+	return nil
 }
 
 // writeJSON prints v as indented JSON followed by a newline.

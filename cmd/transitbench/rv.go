@@ -30,6 +30,8 @@ func newRVCmd() *cobra.Command {
 		Long: "The RV track (Stargazer). Tasks are read from --tasks DIR, else $TRANSITBENCH_STARGAZER, else the folder\n" +
 			"../shared/data/stargazer found from the working directory or the executable; 'rv generate' makes new ones.\n" +
 			"Submissions are recorded against each tier's budget in $TRANSITBENCH_HOME/rv/submissions.json.",
+		Args: cobra.NoArgs,
+		RunE: groupHelp,
 	}
 	rv.PersistentFlags().String("tasks", "", "folder of task JSON files (default: $TRANSITBENCH_STARGAZER or ../shared/data/stargazer)")
 	rv.AddCommand(newRVListCmd(), newRVShowCmd(), newRVTruthcheckCmd(), newRVSubmitCmd(), newRVGenerateCmd(),
@@ -122,7 +124,7 @@ func newRVShowCmd() *cobra.Command {
 			}
 			t, err := stargazer.Find(tasks, args[0])
 			if err != nil {
-				return usageErrorf("%v", err)
+				return withCode(codeNotFound, err)
 			}
 			var st grv.BudgetStatus
 			var used int
@@ -253,10 +255,15 @@ func newRVSubmitCmd() *cobra.Command {
 			"is still graded and recorded but has within_budget false and never makes the task passed (a task is passed if\n" +
 			"any submission within budget passes). Submissions from several programs at once are safe: the ledger\n" +
 			"($TRANSITBENCH_HOME/rv/submissions.json) is locked while one is checked, graded and recorded.\n\n" +
+			"Feedback: pass or fail on each criterion (ok_rms, ok_delta_bic, ok_match, ok_count, and passed: all four)\n" +
+			"and only the scalars the data alone determine: the RMS of the residuals, its limit (1.5 x the median sigma)\n" +
+			"and ΔBIC/N against the no-planet model. The raw match score is not shown: it would reveal the true number of\n" +
+			"planets (an empty submission scores exactly -0.25 x n_truth). No truth parameter, per-planet difference or\n" +
+			"list of unmatched planets is ever shown, and the ledger keeps the same verdicts and the submission itself.\n\n" +
 			"JSON: {\"task\", \"submission\", \"submissions_left\", \"within_budget\", \"elapsed_seconds\", \"seconds_left\",\n" +
 			"\"tokens_used\", \"tokens_left\" (with --tokens-used), \"over_budget\" ([\"seconds\", \"tokens\"] when overspent),\n" +
 			"\"ok_rms\", \"ok_delta_bic\", \"ok_match\", \"ok_count\", \"passed\" (this submission's gate verdict), \"rms_ms\",\n" +
-			"\"max_rms_ms\", \"delta_bic_per_point\", \"match_score\", \"task_passed\" (any submission within budget passed),\n" +
+			"\"max_rms_ms\", \"delta_bic_per_point\", \"task_passed\" (any submission within budget passed),\n" +
 			"and \"ok_rms_fair\", \"passed_fair\" on real tasks}; a dry run has \"dry_run\": true and no truth-derived fields.",
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -273,6 +280,11 @@ func newRVSubmitCmd() *cobra.Command {
 				}
 				tokens = &n
 			}
+			if file != "-" {
+				if err := isRegularFileArg("--planets", file, "a JSON file of planets, or - for standard input"); err != nil {
+					return err
+				}
+			}
 			var raw []byte
 			var err error
 			if file == "-" {
@@ -285,7 +297,7 @@ func newRVSubmitCmd() *cobra.Command {
 			}
 			sub, err := grv.ParseSubmission(raw)
 			if err != nil {
-				return usageErrorf("%v", err)
+				return withCode(codeBadInput, err)
 			}
 			tasks, err := loadRVTasks(cmd)
 			if err != nil {
@@ -293,11 +305,11 @@ func newRVSubmitCmd() *cobra.Command {
 			}
 			t, err := stargazer.Find(tasks, args[0])
 			if err != nil {
-				return usageErrorf("%v", err)
+				return withCode(codeNotFound, err)
 			}
 			planets, err := sub.Resolve(t.Config.Star.MStarSun, t.Observations.TimesDays[0])
 			if err != nil {
-				return usageErrorf("%v", err)
+				return withCode(codeBadInput, err)
 			}
 			budget := t.Budget()
 			var fb grv.Feedback
@@ -346,7 +358,7 @@ func printFeedback(w io.Writer, fb grv.Feedback) {
 	fmt.Fprintf(w, "  rms        %-4s  %.3f m/s (limit %.3f)\n", mark(fb.OKRMS), fb.RMSMS, fb.MaxRMSMS)
 	fmt.Fprintf(w, "  ΔBIC/N     %-4s  %.3f (must exceed 0)\n", mark(fb.OKDeltaBIC), fb.DeltaBICPerPoint)
 	if fb.OKMatch != nil {
-		fmt.Fprintf(w, "  match      %-4s  %.3f (at least 0.8)\n", mark(*fb.OKMatch), *fb.MatchScore)
+		fmt.Fprintf(w, "  match      %-4s\n", mark(*fb.OKMatch))
 		fmt.Fprintf(w, "  count      %-4s\n", mark(*fb.OKCount))
 		fmt.Fprintf(w, "  passed     %v\n", *fb.Passed)
 	}
@@ -384,6 +396,13 @@ func newRVGenerateCmd() *cobra.Command {
 			start, _ := cmd.Flags().GetUint64("start-seed")
 			if out == "" {
 				return usageErrorf("rv generate needs --out (a file with --seed, a folder with --tier)")
+			}
+			if cmd.Flags().Changed("seed") {
+				if err := checkOutFile("--out", out); err != nil {
+					return err
+				}
+			} else if fi, err := os.Stat(out); err == nil && !fi.IsDir() {
+				return usageErrorf("--out %s is a file: --tier writes one file per task into a folder; give a folder", out)
 			}
 			var tasks []*stargazer.Task
 			var paths []string
@@ -487,6 +506,9 @@ func newRVBaselineCmd() *cobra.Command {
 				return err
 			}
 			workers, _ := cmd.Flags().GetInt("workers")
+			if workers < 0 {
+				return usageErrorf("--workers %d: give a number of tasks to run at once, or 0 for one per CPU", workers)
+			}
 			perTask, _ := cmd.Flags().GetBool("per-task")
 			quiet, _ := cmd.Flags().GetBool("quiet")
 			all, err := loadRVTasks(cmd)
@@ -553,7 +575,7 @@ func newRVFitCmd() *cobra.Command {
 			}
 			t, err := stargazer.Find(tasks, args[0])
 			if err != nil {
-				return usageErrorf("%v", err)
+				return withCode(codeNotFound, err)
 			}
 			if err := withLedger(func(l *grv.Ledger) error { _, err := l.Start(t.TaskID); return err }); err != nil {
 				return err

@@ -1,22 +1,32 @@
 package main
 
 import (
+	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"os/signal"
+	"path/filepath"
+	"syscall"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
+	"transitbench/data"
 	"transitbench/data/stargazer"
 	grv "transitbench/grader/rv"
 	"transitbench/sandbox"
+	"transitbench/workspace"
 )
 
 func init() { rvSubcommands = append(rvSubcommands, newRVGradeCmd) }
 
 func newRVGradeCmd() *cobra.Command {
+	var fresh bool
 	c := &cobra.Command{
 		Use:   "grade --solution DIR",
 		Short: "Run an RV solution on every task in the sandbox and report pass rates per tier",
@@ -29,8 +39,11 @@ func newRVGradeCmd() *cobra.Command {
 			"reason is kept). The task folder is hidden from the solution.\n\n" +
 			"Each task may run for its tier's time budget: easy 600 s, medium 900 s, hard and real 1500 s of wall-clock\n" +
 			"time. --timeout S lowers that to S seconds for every task (it never raises it); use it for quick checks.\n\n" +
+			"Each finished task is kept in the data directory as it finishes: a run stopped by Ctrl-C, a crash or a kill\n" +
+			"is resumed by the next 'rv grade' of the same solution content over the same tasks, --tier and --timeout\n" +
+			"(\"resuming ... N of M tasks done\" on stderr); --fresh starts over. Exit status 1 when the run stopped early.\n\n" +
 			"JSON: {\"tiers\": {TIER: {\"tasks\", \"passed\", \"pass_rate\", \"solvable_tasks\", \"solvable_passed\",\n" +
-			"\"criteria\": {...}}}, \"seconds\", \"workers\", \"isolation\", \"results\": [{\"task\", \"tier\", \"exit\", \"error\",\n" +
+			"\"criteria\": {...}}}, \"seconds\", \"workers\", \"isolation\", \"resumed\", \"results\": [{\"task\", \"tier\", \"exit\", \"error\",\n" +
 			"\"result\", \"periods_days\", \"seconds\", ...}]}.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -40,6 +53,13 @@ func newRVGradeCmd() *cobra.Command {
 			quiet, _ := cmd.Flags().GetBool("quiet")
 			if solDir == "" {
 				return usageErrorf("rv grade needs --solution DIR (a folder with solution.py, an executable run, or a Go main package)")
+			}
+			if workers < 0 {
+				return usageErrorf("--workers %d: give a number of tasks to run at once, or 0 for one per CPU", workers)
+			}
+			if fi, err := os.Stat(solDir); err != nil || !fi.IsDir() {
+				return notFoundf("--solution %s is not a directory: give the folder holding solution.py, an executable run, "+
+					"or a Go main package", solDir)
 			}
 			if cmd.Flags().Changed("timeout") && !(timeout > 0) {
 				return usageErrorf("--timeout must be a positive number of seconds")
@@ -68,10 +88,19 @@ func newRVGradeCmd() *cobra.Command {
 				return usageErrorf("%v", err)
 			}
 			defer sol.Close()
-			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-			defer stop()
 			errw := cmd.ErrOrStderr()
-			opt := grv.SolutionOptions{Workers: workers, TasksDir: dir, Limits: sandbox.Limits{WallTime: secondsDuration(timeout)}}
+			prog, err := openRVGradeProgress(solDir, tasks, tier, timeout, fresh)
+			if err != nil {
+				return err
+			}
+			defer prog.close()
+			if len(prog.done) > 0 {
+				fmt.Fprintf(errw, "rv grade: resuming an interrupted run of this solution: %d of %d tasks done\n", len(prog.done), len(tasks))
+			}
+			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+			defer stop()
+			opt := grv.SolutionOptions{Workers: workers, TasksDir: dir, Limits: sandbox.Limits{WallTime: secondsDuration(timeout)},
+				Done: prog.done, Record: prog.record}
 			rep, err := grv.RunSolution(ctx, tasks, sol, opt, func(done, total int, o grv.TaskOutcome) {
 				if !quiet {
 					fmt.Fprintf(errw, "[%d/%d] %-18s %-6s %-10s passed=%-5v planets=%d/%d %.1fs\n", done, total, o.Task, o.Tier,
@@ -82,9 +111,15 @@ func newRVGradeCmd() *cobra.Command {
 				return err
 			}
 			if err != nil {
-				fmt.Fprintf(errw, "rv grade stopped early: %v (%d of %d tasks finished)\n", err, len(rep.Outcomes), len(tasks))
+				err = fmt.Errorf("rv grade stopped early: %w (%d of %d tasks finished and kept; run the same 'rv grade' "+
+					"again to resume)", err, len(rep.Outcomes), len(tasks))
+			} else if rerr := prog.finish(); rerr != nil {
+				fmt.Fprintf(errw, "rv grade: %v\n", rerr)
 			}
 			if wantJSON(cmd) {
+				if err != nil {
+					return failWithResult(err, rep)
+				}
 				return writeJSON(cmd.OutOrStdout(), rep)
 			}
 			w := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 0, 2, ' ', 0)
@@ -105,7 +140,10 @@ func newRVGradeCmd() *cobra.Command {
 				fmt.Fprintf(w, "tasks without a usable answer: %v\n", failed)
 			}
 			fmt.Fprintf(w, "%.1f s on %d workers, isolation %s\n", rep.Seconds, rep.Workers, rep.Isolation)
-			return w.Flush()
+			if ferr := w.Flush(); ferr != nil {
+				return ferr
+			}
+			return err
 		},
 	}
 	c.Flags().String("solution", "", "folder holding the solution (solution.py, an executable run, or a Go main package)")
@@ -113,5 +151,95 @@ func newRVGradeCmd() *cobra.Command {
 	c.Flags().Int("workers", 0, "tasks run at once (default: number of CPUs)")
 	c.Flags().Float64("timeout", 0, "wall-clock seconds per task, at most the tier's time budget (default: the tier's budget, 600/900/1500 s)")
 	c.Flags().Bool("quiet", false, "no progress lines")
+	c.Flags().BoolVar(&fresh, "fresh", false, "start over instead of resuming an interrupted run of the same solution")
 	return c
+}
+
+// rvGradeProgress keeps the outcomes of an 'rv grade' run in <data directory>/rv/grade/KEY.jsonl, one line per
+// finished task, written and synced as each task finishes, so that an interrupted or killed run loses nothing:
+// the next run of the same solution (content hash) over the same tasks, tier filter and timeout resumes it.
+// The file is removed when the run completes.
+type rvGradeProgress struct {
+	path string
+	f    *os.File
+	done []grv.TaskOutcome
+}
+
+func openRVGradeProgress(solDir string, tasks []*stargazer.Task, tier string, timeout float64, fresh bool) (*rvGradeProgress, error) {
+	home, err := data.Home()
+	if err != nil {
+		return nil, err
+	}
+	hash, _, err := workspace.HashTree(solDir)
+	if err != nil {
+		return nil, err
+	}
+	h := sha256.New()
+	fmt.Fprintf(h, "solution %s\ntier %s\ntimeout %g\n", hash, tier, timeout)
+	ids := make(map[string]bool, len(tasks))
+	for _, t := range tasks {
+		fmt.Fprintf(h, "task %s\n", t.TaskID)
+		ids[t.TaskID] = true
+	}
+	p := &rvGradeProgress{path: filepath.Join(home, "rv", "grade", hex.EncodeToString(h.Sum(nil))[:24]+".jsonl")}
+	if err := os.MkdirAll(filepath.Dir(p.path), 0o755); err != nil {
+		return nil, fmt.Errorf("rv grade: cannot keep progress: %w", err)
+	}
+	if fresh {
+		if err := os.Remove(p.path); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return nil, err
+		}
+	}
+	var keep bytes.Buffer
+	if b, err := os.ReadFile(p.path); err == nil {
+		seen := map[string]bool{}
+		for _, line := range bytes.Split(b, []byte("\n")) {
+			var o grv.TaskOutcome
+			if json.Unmarshal(line, &o) != nil || !ids[o.Task] || seen[o.Task] {
+				continue // a torn last line (a killed run) or a foreign one: that task runs again
+			}
+			seen[o.Task] = true
+			p.done = append(p.done, o)
+			keep.Write(line)
+			keep.WriteByte('\n')
+		}
+	}
+	if err := os.WriteFile(p.path+".tmp", keep.Bytes(), 0o644); err != nil {
+		return nil, fmt.Errorf("rv grade: cannot keep progress: %w", err)
+	}
+	if err := os.Rename(p.path+".tmp", p.path); err != nil {
+		return nil, fmt.Errorf("rv grade: cannot keep progress: %w", err)
+	}
+	if p.f, err = os.OpenFile(p.path, os.O_WRONLY|os.O_APPEND, 0o644); err != nil {
+		return nil, fmt.Errorf("rv grade: cannot keep progress: %w", err)
+	}
+	return p, nil
+}
+
+// record appends a finished task's outcome and syncs it to disk.
+func (p *rvGradeProgress) record(o grv.TaskOutcome) error {
+	b, err := json.Marshal(o)
+	if err != nil {
+		return err
+	}
+	if _, err := p.f.Write(append(b, '\n')); err != nil {
+		return err
+	}
+	return p.f.Sync()
+}
+
+// finish removes the progress file of a completed run: the next run starts afresh.
+func (p *rvGradeProgress) finish() error {
+	p.close()
+	if err := os.Remove(p.path); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return fmt.Errorf("cannot remove the progress file of the finished run: %w", err)
+	}
+	return nil
+}
+
+func (p *rvGradeProgress) close() {
+	if p.f != nil {
+		p.f.Close()
+		p.f = nil
+	}
 }

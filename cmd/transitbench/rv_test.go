@@ -96,15 +96,24 @@ func TestRVSubmitBudget(t *testing.T) {
 		if int(fb["submission"].(float64)) != i || int(fb["submissions_left"].(float64)) != 3-i {
 			t.Errorf("submission %d: %v", i, fb)
 		}
-		for _, k := range []string{"task", "ok_rms", "ok_delta_bic", "ok_match", "ok_count", "passed", "rms_ms", "delta_bic_per_point", "match_score"} {
+		for _, k := range []string{"task", "ok_rms", "ok_delta_bic", "ok_match", "ok_count", "passed", "rms_ms", "delta_bic_per_point"} {
 			if _, ok := fb[k]; !ok {
 				t.Errorf("feedback lacks %q", k)
 			}
+		}
+		if _, ok := fb["match_score"]; ok {
+			t.Errorf("feedback shows the raw match score: %v", fb)
 		}
 	}
 	if _, err := runRV(t, planets, "rv", "submit", "seed1108_diff2", "--planets", "-", "--json"); err == nil || !strings.Contains(err.Error(), "budget") {
 		t.Errorf("fourth submission on an easy task: %v, want a budget error", err)
 	}
+	// The same refusal under the --json error contract: code "budget", exit status 1.
+	file := filepath.Join(t.TempDir(), "planets.json")
+	if err := os.WriteFile(file, []byte(planets), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	checkJSONError(t, []string{"rv", "submit", "seed1108_diff2", "--planets", file, "--tasks", rvTasksDir, "--json"}, codeBudget)
 }
 
 func TestRVGenerateAndBaseline(t *testing.T) {
@@ -206,10 +215,13 @@ func TestRVSubmitTimeAndTokens(t *testing.T) {
 		t.Errorf("first submission: %v", fb)
 	}
 	for _, k := range []string{"task", "submission", "submissions_left", "ok_rms", "ok_delta_bic", "ok_match", "ok_count",
-		"passed", "rms_ms", "delta_bic_per_point", "match_score", "within_budget", "elapsed_seconds", "seconds_left"} {
+		"passed", "rms_ms", "delta_bic_per_point", "within_budget", "elapsed_seconds", "seconds_left"} {
 		if _, ok := fb[k]; !ok {
 			t.Errorf("feedback lacks %q", k)
 		}
+	}
+	if _, ok := fb["match_score"]; ok {
+		t.Errorf("feedback shows the raw match score, which reveals the true planet count: %v", fb)
 	}
 	fb = submitJSON(t, planets, task, "--tokens-used", "200001")
 	if fb["within_budget"] != false || fb["tokens_left"] != 0.0 || fmt.Sprint(fb["over_budget"]) != "[tokens]" {

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -55,14 +54,17 @@ The hidden sets (A, B) cannot be scored here: their answers are used only by 'tr
 				return usageErrorf("score needs --rows FILE and --set NAME (e.g. --set dev)")
 			}
 			if sets.IsHidden(setName) {
-				return usageErrorf("set %s is hidden: its answers are used only by 'transitbench grade'; "+
+				return hiddenf("set %s is hidden: its answers are used only by 'transitbench grade'; "+
 					"score rows against dev or another public set", setName)
 			}
-			rows, dropped, err := scoreReadRows(cmd.InOrStdin(), rowsPath)
+			home, err := data.Home()
 			if err != nil {
 				return err
 			}
-			home, err := data.Home()
+			if err := checkSetName(home, "--set", setName); err != nil {
+				return err
+			}
+			rows, dropped, err := scoreReadRows(cmd.InOrStdin(), rowsPath)
 			if err != nil {
 				return err
 			}
@@ -71,7 +73,7 @@ The hidden sets (A, B) cannot be scored here: their answers are used only by 'tr
 				return fmt.Errorf("cannot open set %s: %w", setName, err)
 			}
 			if unknown := scoreUnknownIDs(rows, set.Answers); len(unknown) > 0 {
-				return usageErrorf("%s holds rows for %d star ids that set %s does not have: %s; check --set "+
+				return badInputf("%s holds rows for %d star ids that set %s does not have: %s; check --set "+
 					"(set %s has ids like %s)", rowsPath, len(unknown), setName, scoreList(unknown, 10), setName,
 					scoreList(set.IDs, 2))
 			}
@@ -108,12 +110,11 @@ func scoreReadRows(stdin io.Reader, path string) (map[string][]grader.Row, []gra
 		rows, dropped := grader.ParseStarRows(stdin)
 		return rows, dropped, nil
 	}
+	if err := isRegularFileArg("--rows", path, "a CSV file of star_id,period_days,t0_days,score lines"); err != nil {
+		return nil, nil, err
+	}
 	f, err := os.Open(path)
 	if err != nil {
-		if errors.Is(err, os.ErrNotExist) {
-			return nil, nil, usageErrorf("rows file %s does not exist: give --rows a CSV of "+
-				"star_id,period_days,t0_days,score lines", path)
-		}
 		return nil, nil, fmt.Errorf("cannot read rows file: %w", err)
 	}
 	defer f.Close()

@@ -15,6 +15,9 @@ import (
 func init() {
 	register(newTUICmd)
 	runDefault = func(cmd *cobra.Command, args []string) error {
+		if err := noJSON(cmd); err != nil {
+			return err
+		}
 		if len(args) > 0 {
 			return usageErrorf("unknown command %q (see 'transitbench --help')", args[0])
 		}
@@ -35,7 +38,12 @@ func newTUICmd() *cobra.Command {
 			"the workspace around the working directory, else the default one, <data directory>/workspace, creating\n" +
 			"it (and building the dev set) on first run. It logs to <data directory>/tui.log.",
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error { return runTUI(dir, allowDegraded) },
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := noJSON(cmd); err != nil {
+				return err
+			}
+			return runTUI(dir, allowDegraded)
+		},
 	}
 	cmd.Flags().StringVar(&dir, "workspace", "", "workspace directory (default: the one around the working directory, else <data directory>/workspace)")
 	cmd.Flags().BoolVar(&allowDegraded, "allow-degraded", false, "let the grade screen run the hidden sets when the sandbox cannot isolate fully")

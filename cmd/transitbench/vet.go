@@ -65,6 +65,9 @@ amplitudes as fractions, times in days, phases in [0, 1)); raw_modulation is mea
 			if !(period > 0) || !(duration > 0) || duration >= period || math.IsNaN(t0) {
 				return usageErrorf("vet: --period (%g) and --duration (%g) must be positive days with duration < period", period, duration)
 			}
+			if err := checkInputs(args...); err != nil {
+				return err
+			}
 			path := args[0]
 			var c *lc.LightCurve
 			var err error
@@ -75,7 +78,7 @@ amplitudes as fractions, times in days, phases in [0, 1)); raw_modulation is mea
 				c, err = data.ReadKeplerFITS(args...)
 			}
 			if err != nil {
-				return err
+				return withCode(codeBadInput, err)
 			}
 			if fi, err := os.Stat(path); err == nil && fi.IsDir() && !cmd.Flags().Changed("radius") && !cmd.Flags().Changed("mass") {
 				if _, star, err := data.ReadStarDir(path); err == nil && star != nil {

@@ -145,7 +145,7 @@ func TestVetUsage(t *testing.T) {
 		{[]string{"vet", path, "--period", "5.3", "--t0", "133.3"}, 2},                               // no --duration
 		{[]string{"vet", "--period", "5.3", "--t0", "133.3", "--duration", "0.13"}, 2},               // no file
 		{[]string{"vet", path, "--period", "-1", "--t0", "133.3", "--duration", "0.13"}, 2},          // bad period
-		{[]string{"vet", path + ".missing", "--period", "5.3", "--t0", "1", "--duration", "0.1"}, 1}, // unreadable
+		{[]string{"vet", path + ".missing", "--period", "5.3", "--t0", "1", "--duration", "0.1"}, 2}, // no such file
 	}
 	for _, c := range cases {
 		if got := run(c.args); got != c.want {

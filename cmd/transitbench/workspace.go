@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"text/tabwriter"
@@ -71,7 +72,7 @@ labelled stars; 'transitbench mini run' scores the task's hidden stars.
 				}})
 			if err != nil {
 				if errors.Is(err, workspace.ErrExists) {
-					return &usageError{err}
+					return withCode(codeUsage, err)
 				}
 				return err
 			}
@@ -136,7 +137,7 @@ func (f *runFlags) add(cmd *cobra.Command) {
 
 func (f *runFlags) options(home string) (workspace.RunOptions, error) {
 	if f.workers < 0 {
-		return workspace.RunOptions{}, usageErrorf("--workers must be positive")
+		return workspace.RunOptions{}, usageErrorf("--workers %d: give a number of stars to run at once, or 0 for one per CPU", f.workers)
 	}
 	if !(f.timeout > 0) {
 		return workspace.RunOptions{}, usageErrorf("--timeout must be a positive number of seconds")
@@ -232,7 +233,7 @@ An interrupted run (Ctrl-C) keeps its finished stars; running dev again with the
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if limit < 0 {
-				return usageErrorf("--limit must be positive")
+				return usageErrorf("--limit %d: give a number of stars, or 0 for all", limit)
 			}
 			r, err := rf.start(cmd)
 			if err != nil {
@@ -245,17 +246,23 @@ An interrupted run (Ctrl-C) keeps its finished stars; running dev again with the
 			}
 			rep, err := r.ws.Dev(r.ctx, r.opt, r.events)
 			r.wait()
-			if rep != nil {
-				if wantJSON(cmd) {
-					if jerr := writeJSON(cmd.OutOrStdout(), rep); jerr != nil {
-						return jerr
-					}
+			if err != nil && rep != nil {
+				if errors.Is(err, context.Canceled) {
+					err = fmt.Errorf("interrupted: %d stars kept in run %d; run 'transitbench dev' again to resume: %w",
+						rep.StarsRun, rep.RunID, err)
 				} else {
-					printReport(cmd.OutOrStdout(), rep)
+					err = fmt.Errorf("%w (%d finished stars kept in run %d; run 'transitbench dev' again to resume)",
+						err, rep.StarsRun, rep.RunID)
 				}
 			}
-			if err != nil && errors.Is(err, context.Canceled) {
-				return fmt.Errorf("interrupted: %d stars kept in run %d; run 'transitbench dev' again to resume", rep.StarsRun, rep.RunID)
+			if wantJSON(cmd) {
+				if err != nil {
+					return failWithResult(err, rep)
+				}
+				return writeJSON(cmd.OutOrStdout(), rep)
+			}
+			if rep != nil {
+				printReport(cmd.OutOrStdout(), rep)
 			}
 			return err
 		},
@@ -289,22 +296,27 @@ are refused under degraded sandbox isolation unless --allow-degraded.
 			r.opt.Again = again
 			rep, err := r.ws.Grade(r.ctx, r.opt, r.events)
 			r.wait()
-			if rep != nil && (err == nil || rep.A != nil) {
-				if wantJSON(cmd) {
-					if jerr := writeJSON(cmd.OutOrStdout(), rep); jerr != nil {
-						return jerr
+			if errors.Is(err, context.Canceled) {
+				err = fmt.Errorf("interrupted: the finished stars are kept; run 'transitbench grade' again to resume "+
+					"this grading: %w", err)
+			}
+			hasResult := rep != nil && (err == nil || rep.A != nil)
+			if wantJSON(cmd) {
+				if err != nil {
+					if hasResult {
+						return failWithResult(err, rep)
 					}
-				} else {
-					fmt.Fprintf(cmd.OutOrStdout(), "frozen %s%s\n", rep.Frozen, map[bool]string{true: " (graded again)"}[rep.Again])
-					for _, r := range []*workspace.Report{rep.A, rep.B, rep.Dev} {
-						if r != nil {
-							printReport(cmd.OutOrStdout(), r)
-						}
+					return err
+				}
+				return writeJSON(cmd.OutOrStdout(), rep)
+			}
+			if hasResult {
+				fmt.Fprintf(cmd.OutOrStdout(), "frozen %s%s\n", rep.Frozen, map[bool]string{true: " (graded again)"}[rep.Again])
+				for _, r := range []*workspace.Report{rep.A, rep.B, rep.Dev} {
+					if r != nil {
+						printReport(cmd.OutOrStdout(), r)
 					}
 				}
-			}
-			if errors.Is(err, workspace.ErrAlreadyGraded) || errors.Is(err, sandbox.ErrDegraded) {
-				return &usageError{err}
 			}
 			return err
 		},
@@ -322,6 +334,9 @@ func printReport(w io.Writer, r *workspace.Report) {
 		state = "  (incomplete)"
 	}
 	fmt.Fprintf(tw, "set %s\trun %d\t%d stars\t%.1f s\t%s%s\n", r.Set, r.RunID, r.StarsRun, r.Seconds, r.Isolation, state)
+	if r.Resumed > 0 {
+		fmt.Fprintf(tw, "  resumed\t%d of %d stars kept from the interrupted run\n", r.Resumed, r.StarsRun)
+	}
 	fmt.Fprintf(tw, "  S\t%.3f\t(%.1f points)\n", r.S, 100*r.S)
 	fmt.Fprintf(tw, "  C\t%.3f\t(credit %.1f of %d planets)\n", r.C, r.Credit, r.Planets)
 	fmt.Fprintf(tw, "  F\t%.1f\t(%d false candidates on %d scored stars)\n", r.F, r.False, r.ScoredStars)
@@ -348,6 +363,15 @@ func newRunsCmd() *cobra.Command {
 "status", "isolation", "stars", "summary", "flags"}.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if limit < 0 {
+				return usageErrorf("--limit %d: give a number of runs, or 0 for all", limit)
+			}
+			if kind != "" && !slices.Contains(runKinds, kind) {
+				return usageErrorf("--kind %q: use one of %s", kind, strings.Join(runKinds, ", "))
+			}
+			if err := checkSetFlag(set); err != nil {
+				return err
+			}
 			st, err := openResults()
 			if err != nil {
 				return err
@@ -396,6 +420,9 @@ how each matched, the runtime, the exit reason and the end of stderr.
 "isolation", "rows", "matches", "updated", "result"}.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if run < 0 {
+				return usageErrorf("--run %d: give a run id from 'transitbench runs'", run)
+			}
 			st, err := openResults()
 			if err != nil {
 				return err
@@ -414,12 +441,12 @@ how each matched, the runtime, the exit reason and the end of stderr.
 					}
 				}
 				if run == 0 {
-					return fmt.Errorf("no run has star %s: run 'transitbench dev' first, or check the id", id)
+					return notFoundf("no run has star %s: run 'transitbench dev' first, or check the id", id)
 				}
 			}
 			o, err := st.Outcome(cmd.Context(), run, id)
 			if err != nil {
-				return fmt.Errorf("star %s in run %d: %w (see 'transitbench runs')", id, run, err)
+				return withCode(codeNotFound, fmt.Errorf("star %s in run %d: %w (see 'transitbench runs')", id, run, err))
 			}
 			sr, _ := workspace.StarResultOf(o)
 			if wantJSON(cmd) {
@@ -449,7 +476,7 @@ func newMiniCmd() *cobra.Command {
 		Use:   "mini",
 		Short: "The mini taskset (SPEC A8)",
 		Args:  cobra.NoArgs,
-		RunE:  func(cmd *cobra.Command, args []string) error { return cmd.Help() },
+		RunE:  groupHelp,
 	}
 	var rf runFlags
 	var task string
@@ -467,7 +494,7 @@ clip((credit − false) / 8, −1, 1).
 				return usageErrorf("--task is required (e.g. mini-dev-00000007)")
 			}
 			if _, _, err := sets.ParseMiniTask(task); err != nil {
-				return &usageError{err}
+				return usageErrorf("--task: %v", err)
 			}
 			r, err := rf.start(cmd)
 			if err != nil {
@@ -490,6 +517,21 @@ clip((credit − false) / 8, −1, 1).
 	run.Flags().StringVar(&task, "task", "", "the mini task id")
 	cmd.AddCommand(run)
 	return cmd
+}
+
+// runKinds are the kinds of run the results store records.
+var runKinds = []string{workspace.KindDev, workspace.KindGrade, workspace.KindMini, store.KindBaseline}
+
+// checkSetFlag makes an unknown --set a usage error naming the sets of the data directory.
+func checkSetFlag(name string) error {
+	if name == "" {
+		return nil
+	}
+	home, err := data.Home()
+	if err != nil {
+		return err
+	}
+	return checkSetName(home, "--set", name)
 }
 
 // secondsDuration converts seconds to a time.Duration.

@@ -1,9 +1,11 @@
 package rv
 
-// Feedback is what a contestant learns from one submission: pass or fail per criterion and the submission's
-// own scalars. Unlike the original environment it never carries per-pair parameter differences, the list of
-// unmatched true planets or any truth parameter. match_score is derived from the truth but is a single scalar
-// of the submission, as the original reports it. JSON field names are stable.
+// Feedback is what a contestant learns from one submission (SPEC B3): pass or fail per criterion (ok_rms,
+// ok_delta_bic, ok_match, ok_count, passed) and only the scalars the data alone determine: rms_ms, its limit
+// max_rms_ms (1.5 × the median σ) and delta_bic_per_point. Unlike the original environment it never carries
+// per-pair parameter differences, the list of unmatched true planets, any truth parameter, or the raw match
+// score: that score reveals the true planet count (an empty submission scores exactly −0.25 × n_truth). So the
+// feedback of a submission depends on the truth only through the four verdicts. JSON field names are stable.
 //
 // passed is the gate's verdict on this submission. The budget fields (BudgetStatus: within_budget,
 // elapsed_seconds, seconds_left, and tokens_used, tokens_left when tokens were declared) say whether it was
@@ -15,16 +17,15 @@ type Feedback struct {
 	SubmissionsLeft int    `json:"submissions_left"` // within the tier's budget
 	DryRun          bool   `json:"dry_run,omitempty"`
 	BudgetStatus
-	OKRMS            bool     `json:"ok_rms"`
-	OKDeltaBIC       bool     `json:"ok_delta_bic"`
-	OKMatch          *bool    `json:"ok_match,omitempty"` // absent in a dry run
-	OKCount          *bool    `json:"ok_count,omitempty"` // absent in a dry run
-	Passed           *bool    `json:"passed,omitempty"`   // absent in a dry run
-	RMSMS            float64  `json:"rms_ms"`
-	MaxRMSMS         float64  `json:"max_rms_ms"`
-	DeltaBICPerPoint float64  `json:"delta_bic_per_point"`
-	MatchScore       *float64 `json:"match_score,omitempty"` // absent in a dry run
-	TaskPassed       bool     `json:"task_passed"`           // any submission within budget passed
+	OKRMS            bool    `json:"ok_rms"`
+	OKDeltaBIC       bool    `json:"ok_delta_bic"`
+	OKMatch          *bool   `json:"ok_match,omitempty"` // absent in a dry run
+	OKCount          *bool   `json:"ok_count,omitempty"` // absent in a dry run
+	Passed           *bool   `json:"passed,omitempty"`   // absent in a dry run
+	RMSMS            float64 `json:"rms_ms"`
+	MaxRMSMS         float64 `json:"max_rms_ms"`
+	DeltaBICPerPoint float64 `json:"delta_bic_per_point"`
+	TaskPassed       bool    `json:"task_passed"` // any submission within budget passed
 	// The fair RMS criterion of real tasks (threshold raised to the published solution's own RMS).
 	OKRMSFair  *bool `json:"ok_rms_fair,omitempty"`
 	PassedFair *bool `json:"passed_fair,omitempty"`
@@ -34,11 +35,11 @@ type Feedback struct {
 // with standing st against the time and token budgets; left submissions remain and taskPassed says whether
 // a recorded submission within budget passed (Ledger.Passed).
 func FeedbackFor(task string, submission, left int, r Result, st BudgetStatus, taskPassed bool) Feedback {
-	okM, okC, passed, ms := r.OKMatch, r.OKCount, r.Passed, r.MatchScore
+	okM, okC, passed := r.OKMatch, r.OKCount, r.Passed
 	return Feedback{
 		Task: task, Submission: submission, SubmissionsLeft: left, BudgetStatus: st,
 		OKRMS: r.OKRMS, OKDeltaBIC: r.OKDeltaBIC, OKMatch: &okM, OKCount: &okC, Passed: &passed,
-		RMSMS: r.RMSMS, MaxRMSMS: r.MaxRMSMS, DeltaBICPerPoint: r.DeltaBICPerPoint, MatchScore: &ms,
+		RMSMS: r.RMSMS, MaxRMSMS: r.MaxRMSMS, DeltaBICPerPoint: r.DeltaBICPerPoint,
 		TaskPassed: taskPassed || passed && st.WithinBudget, OKRMSFair: r.OKRMSFair, PassedFair: r.PassedFair,
 	}
 }

@@ -46,7 +46,12 @@ type Ledger struct {
 	Started map[string]time.Time `json:"started,omitempty"`
 }
 
-// Record is one graded submission.
+// Record is one graded submission. The ledger file lies in the contestant's data directory and is readable by
+// the contestant, so a record holds what the feedback showed (the verdicts and the data-determined scalars) and
+// the submission itself, never the raw match score or anything else derived from the truth beyond the verdicts
+// (SPEC B3). A maintainer recomputes the full gate result, match score included, with
+// Evaluate(task, planets, jitter) from Submission (Submission.Resolve gives the planets). Ledgers written before
+// carry a match_score field; it is dropped when they are read, and so from the file at the next save.
 type Record struct {
 	Time time.Time `json:"time"`
 	// Passed is the gate's verdict on the submission (all four criteria). It counts toward the task being
@@ -58,8 +63,10 @@ type Record struct {
 	OKCount          bool    `json:"ok_count"`
 	RMSMS            float64 `json:"rms_ms"`
 	DeltaBICPerPoint float64 `json:"delta_bic_per_point"`
-	MatchScore       float64 `json:"match_score"`
 	NPlanets         int     `json:"n_planets"`
+	// Submission is what was submitted (K_ms, M0_rad form; FromPlanets), nil in older ledgers and for records
+	// added with Add.
+	Submission *Submission `json:"submission,omitempty"`
 	// ElapsedSeconds is the time from the task's start to the submission (0 in ledgers older than the clock).
 	ElapsedSeconds float64 `json:"elapsed_seconds"`
 	// TokensUsed is the cumulative token count the caller declared with the submission, nil when it declared none.
@@ -243,6 +250,11 @@ func (l *Ledger) Check(task string, budget int) error {
 // starts its clock now. The record says whether the submission was within b's time and token budgets; one
 // that was not is kept all the same and never makes the task passed.
 func (l *Ledger) Add(task string, b stargazer.Budget, r Result, tokensUsed *int) (Record, error) {
+	return l.add(task, b, r, nil, tokensUsed)
+}
+
+// add is Add recording the submission sub as well.
+func (l *Ledger) add(task string, b stargazer.Budget, r Result, sub *Submission, tokensUsed *int) (Record, error) {
 	if err := l.Check(task, b.Submissions); err != nil {
 		return Record{}, err
 	}
@@ -256,8 +268,8 @@ func (l *Ledger) Add(task string, b stargazer.Budget, r Result, tokensUsed *int)
 	}
 	st := l.Status(task, b, tokensUsed)
 	rec := Record{Time: now, Passed: r.Passed, OKRMS: r.OKRMS, OKDeltaBIC: r.OKDeltaBIC, OKMatch: r.OKMatch,
-		OKCount: r.OKCount, RMSMS: r.RMSMS, DeltaBICPerPoint: r.DeltaBICPerPoint, MatchScore: r.MatchScore,
-		NPlanets: r.NGuess, ElapsedSeconds: st.ElapsedSeconds, TokensUsed: st.TokensUsed, WithinBudget: st.WithinBudget}
+		OKCount: r.OKCount, RMSMS: r.RMSMS, DeltaBICPerPoint: r.DeltaBICPerPoint, NPlanets: r.NGuess, Submission: sub,
+		ElapsedSeconds: st.ElapsedSeconds, TokensUsed: st.TokensUsed, WithinBudget: st.WithinBudget}
 	l.Tasks[task] = append(l.Tasks[task], rec)
 	if err := l.save(); err != nil {
 		l.Tasks[task] = l.Tasks[task][:len(l.Tasks[task])-1]
@@ -278,7 +290,7 @@ func (l *Ledger) Submit(t *stargazer.Task, planets []erv.Planet, jitterMS float6
 		return Feedback{}, err
 	}
 	res := Evaluate(t, planets, jitterMS)
-	rec, err := l.Add(t.TaskID, b, res, tokensUsed)
+	rec, err := l.add(t.TaskID, b, res, FromPlanets(planets, jitterMS), tokensUsed)
 	if err != nil {
 		return Feedback{}, err
 	}

@@ -3,6 +3,7 @@ package rv
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -32,6 +33,12 @@ type SolutionOptions struct {
 	// AllowDegraded is passed to the runner. RV grading does not run hidden sets, so the runner never refuses;
 	// the isolation level is recorded in the report either way.
 	AllowDegraded bool
+	// Done holds the outcomes of tasks finished by an earlier, interrupted run of the same solution over the
+	// same tasks: those tasks are not run again and their outcomes join the report as they are.
+	Done []TaskOutcome
+	// Record, when not nil, is called with each task's outcome as it finishes (from one goroutine, before
+	// progress), so the caller can keep it where a crash does not lose it; its error stops the run.
+	Record func(TaskOutcome) error
 }
 
 // SolutionReport is the outcome of running a contestant's solution over tasks: the same per-tier summary as a
@@ -41,7 +48,9 @@ type SolutionReport struct {
 	Seconds   float64                 `json:"seconds"`
 	Workers   int                     `json:"workers"`
 	Isolation string                  `json:"isolation"`
-	Outcomes  []TaskOutcome           `json:"results"`
+	// Resumed counts the tasks taken over from an interrupted run (SolutionOptions.Done).
+	Resumed  int           `json:"resumed"`
+	Outcomes []TaskOutcome `json:"results"`
 }
 
 // RunSolution runs sol once per task in the sandbox, each run with a read-only directory holding TaskFile as
@@ -50,17 +59,28 @@ type SolutionReport struct {
 // output does not parse or resolve gets no planets and fails every criterion; its exit reason and the error
 // are recorded in its outcome. progress, when not nil, is called after each task from one goroutine.
 // Cancelling ctx stops the run; finished tasks are reported and ctx.Err() is returned with the report.
+// opt.Done resumes an interrupted run and opt.Record keeps each outcome as it finishes, so that a crash loses
+// no finished task ('transitbench rv grade' keeps them in a file in the data directory).
 // An error without a report means nothing could run (the solution did not build, the sandbox refused).
 func RunSolution(ctx context.Context, tasks []*stargazer.Task, sol *sandbox.Solution, opt SolutionOptions,
 	progress func(done, total int, o TaskOutcome)) (*SolutionReport, error) {
 	byID := make(map[string]*stargazer.Task, len(tasks))
 	order := make(map[string]int, len(tasks))
 	jobs := make([]sandbox.Job, 0, len(tasks))
+	done := map[string]TaskOutcome{}
+	for _, o := range opt.Done {
+		done[o.Task] = o
+	}
+	var kept []TaskOutcome
 	for _, t := range tasks {
 		if _, dup := byID[t.TaskID]; dup {
 			return nil, fmt.Errorf("rv: task %s appears twice", t.TaskID)
 		}
 		byID[t.TaskID], order[t.TaskID] = t, len(order)
+		if o, ok := done[t.TaskID]; ok {
+			kept = append(kept, o)
+			continue
+		}
 		jobs = append(jobs, sandbox.Job{StarID: t.TaskID, Prepare: func(dir string) error { return writeTaskDir(t, dir) },
 			WallTime: TaskWallTime(t, opt.Limits.WallTime)})
 	}
@@ -76,8 +96,10 @@ func RunSolution(ctx context.Context, tasks []*stargazer.Task, sol *sandbox.Solu
 	start := time.Now()
 	results := make(chan sandbox.Result)
 	errc := make(chan error, 1)
+	ctx, stop := context.WithCancelCause(ctx)
+	defer stop(nil)
 	go func() { errc <- r.Run(ctx, sol, jobs, results) }()
-	rep := &SolutionReport{Workers: workers, Isolation: sandbox.Probe().String()}
+	rep := &SolutionReport{Workers: workers, Isolation: sandbox.Probe().String(), Resumed: len(kept), Outcomes: kept}
 	var runErr error
 	for running := true; running; {
 		select {
@@ -87,6 +109,12 @@ func RunSolution(ctx context.Context, tasks []*stargazer.Task, sol *sandbox.Solu
 			}
 			rep.Isolation = res.Isolation
 			o := gradeRun(byID[res.StarID], res)
+			if opt.Record != nil {
+				if err := opt.Record(o); err != nil {
+					stop(fmt.Errorf("rv: cannot keep the outcome of task %s: %w", o.Task, err))
+					continue
+				}
+			}
 			rep.Outcomes = append(rep.Outcomes, o)
 			if progress != nil {
 				progress(len(rep.Outcomes), len(tasks), o)
@@ -94,6 +122,9 @@ func RunSolution(ctx context.Context, tasks []*stargazer.Task, sol *sandbox.Solu
 		case runErr = <-errc:
 			running = false
 		}
+	}
+	if cause := context.Cause(ctx); cause != nil && !errors.Is(cause, context.Canceled) {
+		runErr = cause
 	}
 	if runErr != nil && len(rep.Outcomes) == 0 && ctx.Err() == nil {
 		return nil, runErr

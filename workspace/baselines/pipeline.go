@@ -12,23 +12,29 @@ import (
 // ErrUnknownPipeline is returned by PrintPipeline for a name that is not a pipeline row.
 var ErrUnknownPipeline = errors.New("baselines: unknown pipeline")
 
-// PrintPipeline runs pipeline name (naive_v0 or learned_vetter) on the star directory dir and prints its rows
-// to w as a solution does: the header `period_days,t0_days,score`, then one line per row. A light curve with
-// too few valid cadences gives the header alone and a note on stderr. This is the body of the hidden
-// `transitbench pipeline NAME STAR_DIR` command that the ladder's solutions exec.
-func PrintPipeline(w, stderr io.Writer, name, dir string) error {
+// PipelineRows runs pipeline name (naive_v0 or learned_vetter) on the star directory dir and returns its rows.
+// A light curve with too few valid cadences gives no rows and a note on stderr.
+func PipelineRows(stderr io.Writer, name, dir string) ([]pipeline.Row, error) {
 	if name != pipeline.NameNaive && name != pipeline.NameLearnedVetter {
-		return fmt.Errorf("%w %q: use %s or %s", ErrUnknownPipeline, name, pipeline.NameNaive, pipeline.NameLearnedVetter)
+		return nil, fmt.Errorf("%w %q: use %s or %s", ErrUnknownPipeline, name, pipeline.NameNaive, pipeline.NameLearnedVetter)
 	}
 	c, star, err := data.ReadStarDir(dir)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	rows, err := pipeline.Run(name, c, PipelineStar(star))
 	if errors.Is(err, pipeline.ErrTooFewCadences) {
 		fmt.Fprintln(stderr, "pipeline:", err, "- no candidate")
 		err, rows = nil, nil
 	}
+	return rows, err
+}
+
+// PrintPipeline runs pipeline name on the star directory dir (PipelineRows) and prints its rows to w as a
+// solution does: the header `period_days,t0_days,score`, then one line per row. This is the body of the hidden
+// `transitbench pipeline NAME STAR_DIR` command that the ladder's solutions exec.
+func PrintPipeline(w, stderr io.Writer, name, dir string) error {
+	rows, err := PipelineRows(stderr, name, dir)
 	if err != nil {
 		return err
 	}

@@ -1,0 +1,216 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/spf13/cobra"
+)
+
+// jsonErrorCase runs one command with a bad input under --json.
+type jsonErrorCase struct {
+	cmd  string   // the command path it covers, e.g. "rv submit"
+	args []string // without --json
+	code string   // the error code expected
+}
+
+// TestJSONErrorContract runs every command with a bad input under --json and checks the contract: exactly one
+// JSON document on stdout, {"error": {"code", "message"}} with the expected code and a message, the message
+// on stderr too, and the exit status of the code. Every command of the tree must have a case.
+func TestJSONErrorContract(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("TRANSITBENCH_HOME", home)
+	t.Setenv("TRANSITBENCH_STARGAZER", "")
+	tmp := t.TempDir()
+	garbage := filepath.Join(tmp, "garbage.csv")
+	if err := os.WriteFile(garbage, []byte("this is not a light curve\n\x00\x01"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	badJSON := filepath.Join(tmp, "planets.json")
+	if err := os.WriteFile(badJSON, []byte(`{"planets": [{"P_days": -3}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	task := "seed10_diff10"
+	missing := filepath.Join(tmp, "missing")
+	cases := []jsonErrorCase{
+		{"transitbench", nil, codeUsage}, // the terminal UI has no JSON
+		{"transitbench", []string{"no-such-command"}, codeUsage},
+		{"version", []string{"version", "extra"}, codeUsage},
+		{"init", []string{"init", filepath.Join(tmp, "ws"), "--preset", "huge"}, codeUsage},
+		{"dev", []string{"dev", "--limit", "-5"}, codeUsage},
+		{"grade", []string{"grade", "--workers", "-1"}, codeUsage},
+		{"runs", []string{"runs", "--limit", "-5"}, codeUsage},
+		{"runs", []string{"runs", "--kind", "nosuch"}, codeUsage},
+		{"runs", []string{"runs", "--set", "nosuch"}, codeUsage},
+		{"star", []string{"star", "dev-9999"}, codeNotFound},
+		{"mini", []string{"mini"}, codeUsage},
+		{"mini run", []string{"mini", "run", "--task", "mini-nothing-1"}, codeUsage},
+		{"data", []string{"data"}, codeUsage},
+		{"data build", []string{"data", "build", "--set", "nosuch"}, codeUsage},
+		{"data build", []string{"data", "build", "--set", "dev", "--workers", "-2"}, codeUsage},
+		{"data status", []string{"data", "status", "extra"}, codeUsage},
+		{"data verify", []string{"data", "verify", "--set", "nosuch"}, codeNotFound},
+		{"data summary", []string{"data", "summary", "--set", "nosuch"}, codeNotFound},
+		{"data show", []string{"data", "show", "--set", "nosuch", "--star", "x"}, codeNotFound},
+		{"data mini", []string{"data", "mini", "--task", "mini-nothing-1"}, codeUsage},
+		{"data import", []string{"data", "import", "--fits", missing, "--labels", garbage, "--set", "real"}, codeNotFound},
+		{"score", []string{"score", "--rows", tmp, "--set", "dev"}, codeUsage}, // a directory, not a file
+		{"score", []string{"score", "--rows", garbage, "--set", "nosuch"}, codeUsage},
+		{"score", []string{"score", "--rows", garbage, "--set", "A"}, codeHidden},
+		{"score", []string{"score", "--rows", missing, "--set", "dev"}, codeNotFound},
+		{"failing", []string{"failing", "--set", "dev", "--limit", "-5"}, codeUsage},
+		{"failing", []string{"failing", "--set", "nosuch"}, codeUsage},
+		{"pipeline", []string{"pipeline", "nosuch", tmp}, codeUsage},
+		{"pipeline", []string{"pipeline", "naive_v0", missing}, codeNotFound},
+		{"baselines", []string{"baselines", "--sets", "nosuch", "--out", ""}, codeUsage},
+		{"baselines", []string{"baselines", "--out", tmp}, codeUsage},
+		{"baselines train-vetter", []string{"baselines", "train-vetter", "--stars", "0"}, codeUsage},
+		{"bls", []string{"bls", missing}, codeNotFound},
+		{"bls", []string{"bls", garbage}, codeBadInput},
+		{"fold", []string{"fold", missing, "--period", "3", "--t0", "1"}, codeNotFound},
+		{"plot", []string{"plot", "--star", "dev-0000", "--out", "x.txt"}, codeUsage},
+		{"plot", []string{"plot", "--star", "A-0000", "--set", "A", "--out", "x.png"}, codeHidden},
+		{"vet", []string{"vet", missing, "--period", "3", "--t0", "1", "--duration", "0.1"}, codeNotFound},
+		{"tui", []string{"tui"}, codeUsage},
+		{"rv", []string{"rv"}, codeUsage},
+		{"rv list", []string{"rv", "list", "--tasks", missing}, codeNotFound},
+		{"rv list", []string{"rv", "list", "--tier", "extreme", "--tasks", rvTasksDir}, codeUsage},
+		{"rv show", []string{"rv", "show", "nosuch", "--tasks", rvTasksDir}, codeNotFound},
+		{"rv truthcheck", []string{"rv", "truthcheck", "--tier", "extreme", "--tasks", rvTasksDir}, codeUsage},
+		{"rv submit", []string{"rv", "submit", task, "--planets", missing, "--tasks", rvTasksDir}, codeNotFound},
+		{"rv submit", []string{"rv", "submit", task, "--planets", tmp, "--tasks", rvTasksDir}, codeUsage},
+		{"rv submit", []string{"rv", "submit", task, "--planets", badJSON, "--tasks", rvTasksDir}, codeBadInput},
+		{"rv generate", []string{"rv", "generate", "--seed", "3"}, codeUsage},
+		{"rv baseline", []string{"rv", "baseline", "nosuch", "--tasks", rvTasksDir}, codeUsage},
+		{"rv baseline", []string{"rv", "baseline", "classical", "--workers", "-1", "--tasks", rvTasksDir}, codeUsage},
+		{"rv fit", []string{"rv", "fit", task, "--pipeline", "nosuch", "--tasks", rvTasksDir}, codeUsage},
+		{"rv grade", []string{"rv", "grade", "--solution", missing, "--tasks", rvTasksDir}, codeNotFound},
+	}
+	covered := map[string]bool{}
+	for _, c := range cases {
+		covered[c.cmd] = true
+		t.Run(strings.Join(c.args, "_"), func(t *testing.T) {
+			checkJSONError(t, append(append([]string{}, c.args...), "--json"), c.code)
+		})
+	}
+	for _, path := range commandPaths(newRootCmd()) {
+		if !covered[path] {
+			t.Errorf("command %q has no case in TestJSONErrorContract: add one with a bad input", path)
+		}
+	}
+}
+
+// TestJSONErrorFailedRun checks a failure that is not bad usage: a results database that is not one makes
+// 'runs' fail with code "failed" and exit status 1.
+func TestJSONErrorFailedRun(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("TRANSITBENCH_HOME", home)
+	if err := os.WriteFile(filepath.Join(home, "results.db"), bytes.Repeat([]byte("not a database "), 100), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	checkJSONError(t, []string{"runs", "--json"}, codeFailed)
+}
+
+// TestJSONFlagBeforeCommand: --json given before the command, or a flag that does not parse, still gives the
+// error object.
+func TestJSONFlagBeforeCommand(t *testing.T) {
+	t.Setenv("TRANSITBENCH_HOME", t.TempDir())
+	checkJSONError(t, []string{"--json", "runs", "--limit", "-1"}, codeUsage)
+	checkJSONError(t, []string{"runs", "--limit", "many", "--json"}, codeUsage)
+}
+
+// TestPlainErrorHasNoStdout: without --json an error leaves stdout empty.
+func TestPlainErrorHasNoStdout(t *testing.T) {
+	t.Setenv("TRANSITBENCH_HOME", t.TempDir())
+	var out, errb bytes.Buffer
+	if code := runIO([]string{"runs", "--limit", "-1"}, &out, &errb); code != 2 {
+		t.Errorf("exit %d, want 2", code)
+	}
+	if out.Len() != 0 {
+		t.Errorf("stdout holds %q without --json", out.String())
+	}
+	if !strings.Contains(errb.String(), "--limit -1") {
+		t.Errorf("stderr %q does not say what was wrong", errb.String())
+	}
+}
+
+// checkJSONError runs args and checks the --json error contract with code want.
+func checkJSONError(t *testing.T, args []string, want string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	exit := runIO(args, &out, &errb)
+	if exit != errorCodes[want] {
+		t.Errorf("%q: exit %d, want %d (code %s); stderr: %s", args, exit, errorCodes[want], want, errb.String())
+	}
+	dec := json.NewDecoder(bytes.NewReader(out.Bytes()))
+	var got jsonError
+	if err := dec.Decode(&got); err != nil {
+		t.Fatalf("%q: stdout is not the JSON error object: %v\n%s", args, err, out.String())
+	}
+	if dec.More() {
+		t.Errorf("%q: stdout holds more than one JSON document:\n%s", args, out.String())
+	}
+	if got.Error.Code != want {
+		t.Errorf("%q: code %q, want %q (message %q)", args, got.Error.Code, want, got.Error.Message)
+	}
+	if got.Error.Message == "" || !strings.Contains(errb.String(), got.Error.Message) {
+		t.Errorf("%q: message %q is empty or not on stderr (%q)", args, got.Error.Message, errb.String())
+	}
+}
+
+// commandPaths lists the paths of root's commands below it ("rv submit"), the root as "transitbench".
+func commandPaths(root *cobra.Command) []string {
+	paths := []string{"transitbench"}
+	var walk func(c *cobra.Command, prefix string)
+	walk = func(c *cobra.Command, prefix string) {
+		for _, sub := range c.Commands() {
+			if sub.Name() == "help" || sub.Name() == "completion" {
+				continue
+			}
+			p := strings.TrimSpace(prefix + " " + sub.Name())
+			paths = append(paths, p)
+			walk(sub, p)
+		}
+	}
+	walk(root, "")
+	return paths
+}
+
+func TestClassifyCodesHaveExitStatus(t *testing.T) {
+	for code, exit := range errorCodes {
+		if exit != 1 && exit != 2 {
+			t.Errorf("code %s has exit status %d, want 1 or 2", code, exit)
+		}
+	}
+	if c, e := classify(usageErrorf("x")); c != codeUsage || e != 2 {
+		t.Errorf("usageErrorf: %s %d", c, e)
+	}
+}
+
+// TestHelpUnderJSON: --help with --json prints the command's help as one JSON document, for every command.
+func TestHelpUnderJSON(t *testing.T) {
+	for _, path := range commandPaths(newRootCmd()) {
+		args, want := strings.Fields(path), "transitbench "+path
+		if path == "transitbench" {
+			args, want = nil, path
+		}
+		var out, errb bytes.Buffer
+		if code := runIO(append(args, "--help", "--json"), &out, &errb); code != 0 {
+			t.Errorf("%s --help --json: exit %d: %s", path, code, errb.String())
+			continue
+		}
+		var h commandHelp
+		dec := json.NewDecoder(&out)
+		if err := dec.Decode(&h); err != nil || dec.More() {
+			t.Errorf("%s --help --json is not one JSON document: %v", path, err)
+			continue
+		}
+		if h.Command != want || h.Usage == "" {
+			t.Errorf("%s --help --json: command %q, usage %q", path, h.Command, h.Usage)
+		}
+	}
+}
