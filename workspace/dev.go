@@ -2,11 +2,14 @@ package workspace
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"time"
 
 	"transitbench/data/sets"
@@ -210,14 +213,13 @@ func (w *Workspace) Dev(ctx context.Context, opt RunOptions, events chan<- Event
 		return nil, err
 	}
 	defer st.Close()
-	var resume int64
+	spec := runSpec{kind: KindDev, label: w.Root, hash: hash}
 	if !opt.Fresh {
-		resume, err = interruptedRun(ctx, st, KindDev, set.Name, w.Root, hash, len(ids))
-		if err != nil {
-			return nil, err
+		spec.find = func(ctx context.Context) (int64, error) {
+			return interruptedRun(ctx, st, KindDev, set.Name, w.Root, hash, len(ids))
 		}
 	}
-	return runSet(ctx, st, set, sol, ids, KindDev, w.Root, hash, nil, resume, opt, events)
+	return runSet(ctx, st, set, sol, ids, spec, opt, events)
 }
 
 // interruptedRun finds the latest run of kind on set by this workspace and solution that did not finish, over
@@ -234,12 +236,16 @@ func interruptedRun(ctx context.Context, st *store.Store, kind, set, label, hash
 }
 
 // GradeReport is the result of grading a frozen solution (SPEC A8): S on A is the score, B replicates it.
+// Grading is the grading's ordinal among the workspace's gradings (1 for its first, counting every grading of
+// any solution, re-gradings included); Resumed is set when the grading continued an interrupted one.
 type GradeReport struct {
-	Frozen string  `json:"frozen"`
-	Again  bool    `json:"again"`
-	A      *Report `json:"A"`
-	B      *Report `json:"B"`
-	Dev    *Report `json:"dev"`
+	Frozen  string  `json:"frozen"`
+	Again   bool    `json:"again"`
+	Grading int     `json:"grading"`
+	Resumed bool    `json:"resumed"`
+	A       *Report `json:"A"`
+	B       *Report `json:"B"`
+	Dev     *Report `json:"dev"`
 }
 
 // ErrAlreadyGraded is returned by Grade for a frozen solution graded before, unless RunOptions.Again is set.
@@ -293,9 +299,48 @@ func (w *Workspace) Freeze(ctx context.Context, home string, st *store.Store) (s
 // GradeSets are the sets a grading runs, in order: A gives the score, B replicates it, dev is reported beside.
 var GradeSets = []string{sets.A, sets.B, sets.Dev}
 
+// gradingLockPath is the lock held by the process grading workspace root.
+func gradingLockPath(home, root string) string {
+	h := sha256.Sum256([]byte(root))
+	return filepath.Join(lockDir(home), "grading-"+hex.EncodeToString(h[:8])+".lock")
+}
+
+// unfinishedGrading returns the workspace's latest grading when it is of solution hash and lacks a done run
+// on one of GradeSets (it was interrupted, or refused by the sandbox), with its runs; 0 when there is none.
+func (w *Workspace) unfinishedGrading(ctx context.Context, st *store.Store, hash string) (int, []store.Run, error) {
+	last, err := st.Runs(ctx, store.RunFilter{Kind: KindGrade, Label: w.Root, Limit: 1})
+	if err != nil || len(last) == 0 || last[0].Grading == 0 || last[0].SolutionHash != hash {
+		return 0, nil, err
+	}
+	g := last[0].Grading
+	runs, err := st.Runs(ctx, store.RunFilter{Kind: KindGrade, Label: w.Root, Grading: g})
+	if err != nil {
+		return 0, nil, err
+	}
+	for _, name := range GradeSets {
+		if doneRun(runs, name) == nil {
+			return g, runs, nil
+		}
+	}
+	return 0, nil, nil
+}
+
+// doneRun returns the done run on set among runs, nil when there is none.
+func doneRun(runs []store.Run, set string) *store.Run {
+	for i := range runs {
+		if runs[i].Set == set && runs[i].Status == store.StatusDone {
+			return &runs[i]
+		}
+	}
+	return nil
+}
+
 // Grade freezes solution/ (its content hash), then runs the frozen copy once on A, on B and on the dev stars,
 // and records S on each (SPEC A8). A frozen hash is graded once: a second grading needs opt.Again and is
-// recorded as such. Limit and Stars are ignored: grading covers every star.
+// recorded as such. Every grading gets the next ordinal of the workspace's gradings. An interrupted grading of
+// the same hash (the workspace's latest) is resumed instead: the sets it finished are not run again, the one
+// it was on resumes from its finished stars, and it keeps its ordinal. One process grades a workspace at a
+// time: another one gets ErrRunBusy. Limit and Stars are ignored: grading covers every star.
 func (w *Workspace) Grade(ctx context.Context, opt RunOptions, events chan<- Event) (*GradeReport, error) {
 	home, err := opt.home()
 	if err != nil {
@@ -310,39 +355,46 @@ func (w *Workspace) Grade(ctx context.Context, opt RunOptions, events chan<- Eve
 	if err != nil {
 		return nil, err
 	}
-	if snap.GradedOn(sets.A) && !opt.Again {
-		return nil, fmt.Errorf("%w (frozen %.12s, first graded %s): grading is once per solution; change the solution, or pass --again to grade it again (recorded as a re-run)",
-			ErrAlreadyGraded, hash, snap.Graded[0].At.Format(time.RFC3339))
+	release, pid, err := tryLock(gradingLockPath(home, w.Root))
+	if errors.Is(err, errLocked) {
+		what := "a grading of this workspace"
+		if runs, _ := st.Runs(ctx, store.RunFilter{Kind: KindGrade, Label: w.Root, Limit: 1}); len(runs) == 1 {
+			what = fmt.Sprintf("grading #%d of this workspace (run %d)", runs[0].Grading, runs[0].ID)
+		}
+		return nil, &busyError{what: what, pid: pid}
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	grading, prior, err := w.unfinishedGrading(ctx, st, hash)
+	if err != nil {
+		return nil, err
+	}
+	var flags []string
+	if grading == 0 {
+		if snap.GradedOn(sets.A) && !opt.Again {
+			return nil, fmt.Errorf("%w (frozen %.12s, first graded %s): grading is once per solution; change the solution, or pass --again to grade it again (recorded as a re-run)",
+				ErrAlreadyGraded, hash, snap.Graded[0].At.Format(time.RFC3339))
+		}
+		if grading, err = st.NextGrading(ctx, w.Root); err != nil {
+			return nil, err
+		}
+		if opt.Again || len(snap.Graded) > 0 {
+			flags = []string{store.FlagAgain}
+		}
+	} else if slices.ContainsFunc(prior, func(r store.Run) bool { return r.HasFlag(store.FlagAgain) }) {
+		flags = []string{store.FlagAgain}
 	}
 	sol, err := sandbox.Detect(FrozenDir(home, hash))
 	if err != nil {
 		return nil, err
 	}
 	defer sol.Close()
-	var flags []string
-	if opt.Again || len(snap.Graded) > 0 {
-		flags = []string{store.FlagAgain}
-	}
-	rep := &GradeReport{Frozen: hash, Again: len(flags) > 0}
+	rep := &GradeReport{Frozen: hash, Again: len(flags) > 0, Grading: grading, Resumed: len(prior) > 0}
 	opt.Limit, opt.Stars = 0, nil
 	for _, name := range GradeSets {
-		var set *sets.Set
-		var ids []string
-		if name == sets.Dev {
-			set, err = w.openDevSet(home, opt)
-			if err == nil {
-				ids = w.devIDs(set)
-			}
-		} else {
-			set, err = sets.Open(home, name, opt.setOptions(name))
-			if err == nil {
-				ids = set.IDs
-			}
-		}
-		if err != nil {
-			return rep, err
-		}
-		r, err := runSet(ctx, st, set, sol, ids, KindGrade, w.Root, hash, flags, 0, opt, events)
+		r, err := w.gradeSet(ctx, st, home, name, sol, hash, grading, flags, prior, opt, events)
 		switch name {
 		case sets.A:
 			rep.A = r
@@ -354,11 +406,55 @@ func (w *Workspace) Grade(ctx context.Context, opt RunOptions, events chan<- Eve
 		if err != nil {
 			return rep, err
 		}
-		if err := st.MarkGraded(ctx, hash, name, r.RunID); err != nil {
-			return rep, err
-		}
 	}
 	return rep, nil
+}
+
+// gradeSet runs one set of a grading: it reports the set's done run when the grading has one (a resumed
+// grading), else resumes the grading's unfinished run on the set or starts one, and records the snapshot as
+// graded on the set when the run is done.
+func (w *Workspace) gradeSet(ctx context.Context, st *store.Store, home, name string, sol *sandbox.Solution, hash string,
+	grading int, flags []string, prior []store.Run, opt RunOptions, events chan<- Event) (*Report, error) {
+	if done := doneRun(prior, name); done != nil {
+		var r Report
+		if err := json.Unmarshal(done.Summary, &r); err != nil {
+			return nil, fmt.Errorf("workspace: the report of run %d is unreadable (%v): grade with --again", done.ID, err)
+		}
+		return &r, nil
+	}
+	var set *sets.Set
+	var ids []string
+	var err error
+	if name == sets.Dev {
+		set, err = w.openDevSet(home, opt)
+		if err == nil {
+			ids = w.devIDs(set)
+		}
+	} else {
+		set, err = sets.Open(home, name, opt.setOptions(name))
+		if err == nil {
+			ids = set.IDs
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	spec := runSpec{kind: KindGrade, label: w.Root, hash: hash, flags: flags, grading: grading,
+		find: func(ctx context.Context) (int64, error) {
+			runs, err := st.Runs(ctx, store.RunFilter{Kind: KindGrade, Label: w.Root, Grading: grading, Set: name, Limit: 1})
+			if err != nil || len(runs) == 0 || runs[0].Status == store.StatusDone || runs[0].SolutionHash != hash {
+				return 0, err
+			}
+			return runs[0].ID, nil
+		}}
+	r, err := runSet(ctx, st, set, sol, ids, spec, opt, events)
+	if err != nil {
+		return r, err
+	}
+	if err := st.MarkGraded(ctx, hash, name, r.RunID); err != nil {
+		return r, err
+	}
+	return r, nil
 }
 
 // LastOutcomes returns the per-star results of the workspace's latest run on set (any kind), by star id, and
@@ -421,7 +517,7 @@ func (w *Workspace) Mini(ctx context.Context, task string, opt RunOptions, event
 	}
 	defer st.Close()
 	opt.Limit, opt.Stars = 0, nil
-	r, err := runSet(ctx, st, m.Set, sol, m.Hidden, KindMini, task, hash, nil, 0, opt, events)
+	r, err := runSet(ctx, st, m.Set, sol, m.Hidden, runSpec{kind: KindMini, label: task, hash: hash}, opt, events)
 	if err != nil {
 		return nil, err
 	}

@@ -26,7 +26,7 @@ func RunBaseline(ctx context.Context, set *sets.Set, sol *sandbox.Solution, ids 
 		return nil, err
 	}
 	defer st.Close()
-	return runSet(ctx, st, set, sol, ids, store.KindBaseline, label, hash, nil, 0, opt, events)
+	return runSet(ctx, st, set, sol, ids, runSpec{kind: store.KindBaseline, label: label, hash: hash}, opt, events)
 }
 
 // OpenSet opens set name of the data directory as runs do (RunOptions.Compositions and SetProgress apply).
