@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -12,6 +13,8 @@ import (
 	"github.com/charmbracelet/bubbles/progress"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
+
+	"transitbench/grader"
 )
 
 // LadderRow is one reference pipeline of the baseline ladder: S on A and on B.
@@ -207,8 +210,17 @@ func (g grade) view() string {
 		}
 		if g.result != nil {
 			r := g.result
+			if r.Grading > 0 {
+				b.WriteString(st.Dim.Render(fmt.Sprintf("grading #%d of this workspace", r.Grading)) + "\n")
+			}
+			score := func(set string, s grader.Summary) string {
+				if slices.Contains(r.Withheld, set) {
+					return st.Dim.Render("score withheld until the set is complete")
+				}
+				return formatScore(s)
+			}
 			left := fmt.Sprintf("%s\nA   %s\nB   %s\ndev %s", st.Header.Render("Result"),
-				formatScore(r.A), formatScore(r.B), formatScore(r.Dev))
+				score("A", r.A), score("B", r.B), formatScore(r.Dev))
 			b.WriteString(lipgloss.JoinHorizontal(lipgloss.Top, left, "    ", g.ladder(r)))
 		}
 	}
