@@ -122,10 +122,10 @@ type Report struct {
 	Slowest       []float64      `json:"slowest_seconds"`
 	ScoreWithheld bool           `json:"score_withheld,omitempty"`
 	// Grading is the ordinal of the grading the run belongs to among its workspace's gradings (0: not a grading).
-	Grading   int    `json:"grading,omitempty"`
-	Isolation string `json:"isolation"`
-	Seconds   float64  `json:"seconds"`
-	Solution  string   `json:"solution_hash"`
+	Grading   int     `json:"grading,omitempty"`
+	Isolation string  `json:"isolation"`
+	Seconds   float64 `json:"seconds"`
+	Solution  string  `json:"solution_hash"`
 	// Complete is false when the run was interrupted; the next run of the same solution resumes it.
 	Complete bool `json:"complete"`
 }
