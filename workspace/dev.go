@@ -357,9 +357,9 @@ func (w *Workspace) Grade(ctx context.Context, opt RunOptions, events chan<- Eve
 	}
 	release, pid, err := tryLock(gradingLockPath(home, w.Root))
 	if errors.Is(err, errLocked) {
-		what := "a grading of this workspace"
+		what := "a grading of this workspace is being run"
 		if runs, _ := st.Runs(ctx, store.RunFilter{Kind: KindGrade, Label: w.Root, Limit: 1}); len(runs) == 1 {
-			what = fmt.Sprintf("grading #%d of this workspace (run %d)", runs[0].Grading, runs[0].ID)
+			what = fmt.Sprintf("grading #%d of this workspace (run %d) is being run", runs[0].Grading, runs[0].ID)
 		}
 		return nil, &busyError{what: what, pid: pid}
 	}

@@ -287,3 +287,31 @@ func TestHelperResumeDev(t *testing.T) {
 		t.Fatalf("resumed dev run: %v, %+v", err, rep)
 	}
 }
+
+// TestGradingHeldElsewhereIsRefused holds the workspace's grading lock (as a grading in another process
+// would) and checks that Grade refuses, naming the holder's PID, and records nothing.
+func TestGradingHeldElsewhereIsRefused(t *testing.T) {
+	ws, home := newTestWorkspace(t)
+	slowSolution(t, ws, "0")
+	release, _, err := tryLock(gradingLockPath(home, ws.Root))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = ws.Grade(context.Background(), RunOptions{Home: home, Workers: 2, Compositions: small}, nil)
+	release()
+	want := fmt.Sprintf("a grading of this workspace is being run by PID %d", os.Getpid())
+	if !errors.Is(err, ErrRunBusy) || !strings.Contains(err.Error(), want) {
+		t.Errorf("grading while another holds the workspace: %v, want ErrRunBusy saying %q", err, want)
+	}
+	st, err := OpenStore(home)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	if runs, _ := st.Runs(context.Background(), store.RunFilter{Kind: KindGrade}); len(runs) != 0 {
+		t.Errorf("the refused grading recorded %d runs", len(runs))
+	}
+	if _, err := ws.Grade(context.Background(), RunOptions{Home: home, Workers: 2, Compositions: small}, nil); err != nil {
+		t.Errorf("grading once the lock is free: %v", err)
+	}
+}

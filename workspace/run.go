@@ -438,7 +438,7 @@ var errLocked = errors.New("workspace: locked")
 
 // busyError says which process holds a run or a grading.
 type busyError struct {
-	what string
+	what string // "run 12 is being resumed", "grading #2 of this workspace (run 7) is being run"
 	pid  int
 }
 
@@ -447,7 +447,7 @@ func (e *busyError) Error() string {
 	if e.pid > 0 {
 		by = fmt.Sprintf("PID %d", e.pid)
 	}
-	return fmt.Sprintf("%s is being resumed by %s: wait for it to finish (or stop that process), then run this again", e.what, by)
+	return fmt.Sprintf("%s by %s: wait for it to finish (or stop that process), then run this again", e.what, by)
 }
 
 func (e *busyError) Unwrap() error { return ErrRunBusy }
@@ -486,7 +486,7 @@ func (r *runner) claim(ctx context.Context, home string, spec runSpec, ids []str
 	if resume > 0 {
 		release, pid, err := tryLock(runLockPath(home, resume))
 		if errors.Is(err, errLocked) {
-			return nil, &busyError{what: fmt.Sprintf("run %d", resume), pid: pid}
+			return nil, &busyError{what: fmt.Sprintf("run %d is being resumed", resume), pid: pid}
 		}
 		if err != nil {
 			return nil, err
