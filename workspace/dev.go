@@ -367,6 +367,10 @@ func (w *Workspace) Grade(ctx context.Context, opt RunOptions, events chan<- Eve
 		return nil, err
 	}
 	defer release()
+	// Read the gradings again under the lock: another process may have graded this hash meanwhile.
+	if snap, err = st.Snapshot(ctx, hash); err != nil {
+		return nil, err
+	}
 	grading, prior, err := w.unfinishedGrading(ctx, st, hash)
 	if err != nil {
 		return nil, err
