@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"database/sql"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -276,4 +277,26 @@ func TestNextGrading(t *testing.T) {
 	if _, err := s.CreateRun(ctx, Run{Kind: KindDev, Set: "dev", Grading: 1}); err == nil {
 		t.Error("a dev run with a grading ordinal accepted")
 	}
+}
+
+// BenchmarkPutHiddenOutcome seals and stores one hidden star's resume state (≈ 250 bytes of JSON, as the
+// workspace writes) per iteration, each in its own transaction, as a hidden run does when a star finishes.
+func BenchmarkPutHiddenOutcome(b *testing.B) {
+	s, _ := openTemp(b)
+	run, err := s.CreateRun(ctx, Run{Kind: KindGrade, Set: "A", Hidden: true, Grading: 1})
+	if err != nil {
+		b.Fatal(err)
+	}
+	state := []byte(`{"scored":true,"category":"injected","population":"false_alarm","rows":2,"credit":1,"false":1,` +
+		`"planets":[{"bin":1,"credit":1}],"exit":"ok","runtime_ms":41234}`)
+	i := 0
+	b.ReportAllocs()
+	start := processCPU()
+	for b.Loop() {
+		if err := s.PutHiddenOutcome(ctx, run, fmt.Sprintf("A-%04d", i), state); err != nil {
+			b.Fatal(err)
+		}
+		i++
+	}
+	reportCPU(b, start)
 }
