@@ -107,6 +107,10 @@ type GradeInfo struct {
 	// Degraded describes what the sandbox cannot enforce here when it cannot isolate fully and degraded grading
 	// was not allowed: grading the hidden sets would be refused. "" otherwise.
 	Degraded string
+	// Grading is the number the grading would have among the workspace's gradings; Resumes is set when it
+	// would resume an interrupted grading of this hash (which keeps its number).
+	Grading int
+	Resumes bool
 }
 
 // GradeResult is S on A (the score), B (replication) and dev for the frozen hash: aggregates only. Grading is
@@ -507,6 +511,9 @@ func (r *Real) GradeInfo(ctx context.Context) (GradeInfo, error) {
 	info := GradeInfo{Hash: hash}
 	if iso := sandbox.Probe(); !iso.Full() && !r.AllowDegraded {
 		info.Degraded = iso.String()
+	}
+	if info.Grading, info.Resumes, err = r.WS.NextGrading(ctx, r.Home); err != nil {
+		return info, err
 	}
 	st, err := workspace.OpenStore(r.Home)
 	if err != nil {

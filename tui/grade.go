@@ -98,8 +98,11 @@ func (g grade) enter() (grade, tea.Cmd) {
 	}
 }
 
-// alreadyGraded reports whether the hash was graded on a hidden set.
+// alreadyGraded reports whether the hash was graded on a hidden set (and the grading is not one to resume).
 func (g grade) alreadyGraded() bool {
+	if g.info.Resumes {
+		return false
+	}
 	for _, s := range g.info.GradedOn {
 		if s == "A" || s == "B" {
 			return true
@@ -181,10 +184,18 @@ func (g grade) view() string {
 			b.WriteString(g.ladder(nil))
 			return b.String()
 		}
-		if g.alreadyGraded() {
+		switch {
+		case g.info.Resumes:
+			fmt.Fprintf(&b, "Grading #%d of this workspace was interrupted: its finished stars are kept.\n", g.info.Grading)
+			b.WriteString("Press " + st.Accent.Render("y") + " to resume it, esc to go back.\n")
+		case g.alreadyGraded():
 			fmt.Fprintf(&b, "%s\n%s\n", st.Error.Render("this hash was already graded on "+strings.Join(g.info.GradedOn, ", ")+"."),
-				"A hash is graded once. Press "+st.Accent.Render("A")+" to grade it again (recorded as a re-grade), esc to go back.")
-		} else {
+				"A hash is graded once. Press "+st.Accent.Render("A")+" to grade it again (recorded as a re-grade, "+
+					fmt.Sprintf("grading #%d of this workspace), esc to go back.", g.info.Grading))
+		default:
+			if g.info.Grading > 0 {
+				fmt.Fprintf(&b, "This will be grading #%d of this workspace.\n", g.info.Grading)
+			}
 			b.WriteString("Grading runs once per frozen hash and cannot be undone.\n")
 			b.WriteString("Press " + st.Accent.Render("y") + " to grade, esc to go back.\n")
 		}

@@ -111,6 +111,9 @@ func TestGradeScreensShowNoHiddenTruth(t *testing.T) {
 	var screens []string
 	d.onView = func(v string) { screens = append(screens, v) }
 	d.key("g")
+	if v := d.m.View(); !strings.Contains(v, "This will be grading #1 of this workspace") {
+		t.Errorf("the confirmation does not say which grading it starts:\n%s", v)
+	}
 	d.key("y")
 	if d.m.grade.step != gradeDone || d.m.grade.err != nil || d.m.grade.result == nil {
 		t.Fatalf("grading through the screen: step %v, error %v", d.m.grade.step, d.m.grade.err)

@@ -325,6 +325,25 @@ func (w *Workspace) unfinishedGrading(ctx context.Context, st *store.Store, hash
 	return 0, nil, nil
 }
 
+// NextGrading says what Grade would do with solution/ as it is now: the number of the grading (among the
+// workspace's gradings), and whether it would resume an interrupted grading of the same content.
+func (w *Workspace) NextGrading(ctx context.Context, home string) (n int, resume bool, err error) {
+	hash, _, err := HashTree(w.SolutionDir())
+	if err != nil {
+		return 0, false, err
+	}
+	st, err := OpenStore(home)
+	if err != nil {
+		return 0, false, err
+	}
+	defer st.Close()
+	if g, _, err := w.unfinishedGrading(ctx, st, hash); err != nil || g > 0 {
+		return g, g > 0, err
+	}
+	n, err = st.NextGrading(ctx, w.Root)
+	return n, false, err
+}
+
 // doneRun returns the done run on set among runs, nil when there is none.
 func doneRun(runs []store.Run, set string) *store.Run {
 	for i := range runs {

@@ -123,6 +123,9 @@ func TestInterruptedGradingResumes(t *testing.T) {
 		t.Errorf("%d sealed states for %d finished stars", sealed, kept)
 	}
 
+	if n, resume, err := ws.NextGrading(context.Background(), home); err != nil || n != 1 || !resume {
+		t.Errorf("NextGrading after the interruption: #%d, resume %v (%v); want #1, resume", n, resume, err)
+	}
 	// Grading again resumes: the finished stars are not run again and the grading keeps its number.
 	var ran int
 	events = make(chan Event)
@@ -153,6 +156,9 @@ func TestInterruptedGradingResumes(t *testing.T) {
 	st.DB().QueryRow(`SELECT COUNT(*) FROM hidden_outcomes`).Scan(&sealed)
 	if sealed != 0 {
 		t.Errorf("%d sealed states remain after the grading finished", sealed)
+	}
+	if n, resume, err := ws.NextGrading(context.Background(), home); err != nil || n != 2 || resume {
+		t.Errorf("NextGrading after the grading: #%d, resume %v (%v); want #2", n, resume, err)
 	}
 	// The finished grading is not resumed: the same solution needs --again, which is grading #2; another
 	// solution is grading #3.
