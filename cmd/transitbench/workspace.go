@@ -308,6 +308,9 @@ under its number. One process grades a workspace at a time; another one exits wi
 			if errors.Is(err, workspace.ErrAlreadyGraded) || errors.Is(err, sandbox.ErrDegraded) {
 				return &usageError{err}
 			}
+			if errors.Is(err, context.Canceled) && rep != nil {
+				return fmt.Errorf("interrupted: grading #%d keeps its finished stars; run 'transitbench grade' again to resume it", rep.Grading)
+			}
 			return err
 		},
 	}
