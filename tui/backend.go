@@ -30,7 +30,8 @@ import (
 type Backend interface {
 	// Stars lists the labelled dev stars with what the browser shows, in id order.
 	Stars(ctx context.Context) ([]StarMeta, error)
-	// LoadStar loads a star and runs the star view's analysis: detrending and the BLS search.
+	// LoadStar loads a star and runs the star view's analysis: detrending and the BLS search. A star of a
+	// hidden set is never loaded (workspace.ErrHiddenStar).
 	LoadStar(ctx context.Context, id string) (*StarData, error)
 	// Prefetch prepares LoadStar of a star the user is likely to open next (the next one in the list), so
 	// that it opens at once; it may do nothing.
@@ -40,8 +41,9 @@ type Backend interface {
 	Dev(ctx context.Context, events chan<- RunEvent) (*grader.Summary, error)
 	// GradeInfo says what grading would freeze and whether that hash was graded before.
 	GradeInfo(ctx context.Context) (GradeInfo, error)
-	// Grade freezes the solution and grades it on A, B and dev, sending an event per finished star. again
-	// must be set to grade a hash that was graded before.
+	// Grade freezes the solution and grades it on A, B and dev, sending an event per finished star (on A and
+	// B only the count of stars done: no star, outcome or running score). again must be set to grade a hash
+	// that was graded before.
 	Grade(ctx context.Context, again bool, events chan<- RunEvent) (*GradeResult, error)
 
 	// RVTasks lists the RV tasks (SPEC B1) with what the RV browser shows, by tier, then difficulty.
@@ -88,7 +90,8 @@ type StarData struct {
 	Result         *grader.StarResult // the last run's result on the star, nil when it has not been run
 }
 
-// RunEvent is one finished star of a dev run or a grading, with the running score.
+// RunEvent is one finished star of a dev run or a grading, with the running score; on a hidden set only Set,
+// Done and Total are filled.
 type RunEvent struct {
 	Set         string
 	Done, Total int
@@ -104,13 +107,21 @@ type GradeInfo struct {
 	// Degraded describes what the sandbox cannot enforce here when it cannot isolate fully and degraded grading
 	// was not allowed: grading the hidden sets would be refused. "" otherwise.
 	Degraded string
+	// Grading is the number the grading would have among the workspace's gradings; Resumes is set when it
+	// would resume an interrupted grading of this hash (which keeps its number).
+	Grading int
+	Resumes bool
 }
 
-// GradeResult is S on A (the score), B (replication) and dev for the frozen hash.
+// GradeResult is S on A (the score), B (replication) and dev for the frozen hash: aggregates only. Grading is
+// the grading's ordinal among the workspace's gradings; Withheld lists the hidden sets whose run is not
+// complete, whose score is therefore not shown (their Summary is empty).
 type GradeResult struct {
 	Hash        string
 	Again       bool
+	Grading     int
 	A, B, Dev   grader.Summary
+	Withheld    []string
 	Interrupted bool
 }
 
@@ -254,6 +265,9 @@ type Real struct {
 	AllowDegraded bool
 	// RVDir is the folder of RV tasks; "" finds the published one (stargazer.LocateDir).
 	RVDir string
+	// Compositions, when set, are the sets' compositions for dev runs and gradings when they are not SPEC
+	// A2's (small sets for tests), as workspace.RunOptions.Compositions.
+	Compositions map[string]sets.Composition
 
 	rv       rvStore
 	mu       sync.Mutex
@@ -378,6 +392,9 @@ func (r *Real) meta(id string) (StarMeta, error) {
 // LoadStar implements Backend. The analysis of the last few stars is cached; the last run's result is read
 // afresh every time.
 func (r *Real) LoadStar(ctx context.Context, id string) (*StarData, error) {
+	if workspace.IsHiddenStar(id) {
+		return nil, fmt.Errorf("star %s: %w", id, workspace.ErrHiddenStar)
+	}
 	m, err := r.meta(id)
 	if err != nil {
 		return nil, err
@@ -400,6 +417,9 @@ func (r *Real) LoadStar(ctx context.Context, id string) (*StarData, error) {
 
 // Prefetch implements Backend: it analyses the star into the cache.
 func (r *Real) Prefetch(ctx context.Context, id string) {
+	if workspace.IsHiddenStar(id) {
+		return
+	}
 	_, _ = r.analysed(ctx, id)
 }
 
@@ -473,7 +493,7 @@ func (r *Real) Dev(ctx context.Context, events chan<- RunEvent) (*grader.Summary
 	in := make(chan workspace.Event, 16)
 	done := make(chan struct{})
 	go func() { forward(in, events); close(done) }()
-	rep, err := r.WS.Dev(ctx, workspace.RunOptions{Home: r.Home}, in)
+	rep, err := r.WS.Dev(ctx, workspace.RunOptions{Home: r.Home, Compositions: r.Compositions}, in)
 	close(in)
 	<-done
 	if rep == nil {
@@ -491,6 +511,9 @@ func (r *Real) GradeInfo(ctx context.Context) (GradeInfo, error) {
 	info := GradeInfo{Hash: hash}
 	if iso := sandbox.Probe(); !iso.Full() && !r.AllowDegraded {
 		info.Degraded = iso.String()
+	}
+	if info.Grading, info.Resumes, err = r.WS.NextGrading(ctx, r.Home); err != nil {
+		return info, err
 	}
 	st, err := workspace.OpenStore(r.Home)
 	if err != nil {
@@ -521,13 +544,14 @@ func (r *Real) Grade(ctx context.Context, again bool, events chan<- RunEvent) (*
 	in := make(chan workspace.Event, 16)
 	done := make(chan struct{})
 	go func() { forward(in, events); close(done) }()
-	rep, err := r.WS.Grade(ctx, workspace.RunOptions{Home: r.Home, Again: again, AllowDegraded: r.AllowDegraded}, in)
+	rep, err := r.WS.Grade(ctx, workspace.RunOptions{Home: r.Home, Again: again, AllowDegraded: r.AllowDegraded,
+		Compositions: r.Compositions}, in)
 	close(in)
 	<-done
 	if rep == nil {
 		return nil, err
 	}
-	res := &GradeResult{Hash: rep.Frozen, Again: rep.Again}
+	res := &GradeResult{Hash: rep.Frozen, Again: rep.Again, Grading: rep.Grading}
 	for _, p := range []struct {
 		r   *workspace.Report
 		dst *grader.Summary
@@ -536,6 +560,9 @@ func (r *Real) Grade(ctx context.Context, again bool, events chan<- RunEvent) (*
 			*p.dst = p.r.Summary
 			if !p.r.Complete {
 				res.Interrupted = true
+			}
+			if p.r.ScoreWithheld {
+				res.Withheld = append(res.Withheld, p.r.Set)
 			}
 		}
 	}

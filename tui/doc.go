@@ -5,5 +5,6 @@
 // and key bindings (the help bars are generated from them); backend.go the Backend interface the screens use and
 // Real, its implementation over the real packages. All I/O and analysis run in tea.Cmds returning typed
 // messages; runs stream one message per finished star (run.go). The plots are drawn by the pure functions of
-// tui/plot. Nothing imports tui but the command.
+// tui/plot. Hidden stars are never opened (Real.LoadStar refuses them) and a grading shows, for A and B, the
+// count of stars done and then the aggregates only. Nothing imports tui but the command.
 package tui

@@ -229,6 +229,8 @@ type driver struct {
 	m     Model
 	quit  bool
 	steps int
+	// onView, when set, sees the screen after every message.
+	onView func(string)
 }
 
 func newDriver(t testing.TB, b Backend, w, h int) *driver {
@@ -244,6 +246,9 @@ func newDriver(t testing.TB, b Backend, w, h int) *driver {
 func (d *driver) send(msg tea.Msg) {
 	m, cmd := d.m.Update(msg)
 	d.m = m.(Model)
+	if d.onView != nil {
+		d.onView(d.m.View())
+	}
 	d.run(cmd)
 }
 

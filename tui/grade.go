@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -12,6 +13,8 @@ import (
 	"github.com/charmbracelet/bubbles/progress"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
+
+	"transitbench/grader"
 )
 
 // LadderRow is one reference pipeline of the baseline ladder: S on A and on B.
@@ -95,8 +98,11 @@ func (g grade) enter() (grade, tea.Cmd) {
 	}
 }
 
-// alreadyGraded reports whether the hash was graded on a hidden set.
+// alreadyGraded reports whether the hash was graded on a hidden set (and the grading is not one to resume).
 func (g grade) alreadyGraded() bool {
+	if g.info.Resumes {
+		return false
+	}
 	for _, s := range g.info.GradedOn {
 		if s == "A" || s == "B" {
 			return true
@@ -178,10 +184,18 @@ func (g grade) view() string {
 			b.WriteString(g.ladder(nil))
 			return b.String()
 		}
-		if g.alreadyGraded() {
+		switch {
+		case g.info.Resumes:
+			fmt.Fprintf(&b, "Grading #%d of this workspace was interrupted: its finished stars are kept.\n", g.info.Grading)
+			b.WriteString("Press " + st.Accent.Render("y") + " to resume it, esc to go back.\n")
+		case g.alreadyGraded():
 			fmt.Fprintf(&b, "%s\n%s\n", st.Error.Render("this hash was already graded on "+strings.Join(g.info.GradedOn, ", ")+"."),
-				"A hash is graded once. Press "+st.Accent.Render("A")+" to grade it again (recorded as a re-grade), esc to go back.")
-		} else {
+				"A hash is graded once. Press "+st.Accent.Render("A")+" to grade it again (recorded as a re-grade, "+
+					fmt.Sprintf("grading #%d of this workspace), esc to go back.", g.info.Grading))
+		default:
+			if g.info.Grading > 0 {
+				fmt.Fprintf(&b, "This will be grading #%d of this workspace.\n", g.info.Grading)
+			}
 			b.WriteString("Grading runs once per frozen hash and cannot be undone.\n")
 			b.WriteString("Press " + st.Accent.Render("y") + " to grade, esc to go back.\n")
 		}
@@ -207,8 +221,17 @@ func (g grade) view() string {
 		}
 		if g.result != nil {
 			r := g.result
+			if r.Grading > 0 {
+				b.WriteString(st.Dim.Render(fmt.Sprintf("grading #%d of this workspace", r.Grading)) + "\n")
+			}
+			score := func(set string, s grader.Summary) string {
+				if slices.Contains(r.Withheld, set) {
+					return st.Dim.Render("score withheld until the set is complete")
+				}
+				return formatScore(s)
+			}
 			left := fmt.Sprintf("%s\nA   %s\nB   %s\ndev %s", st.Header.Render("Result"),
-				formatScore(r.A), formatScore(r.B), formatScore(r.Dev))
+				score("A", r.A), score("B", r.B), formatScore(r.Dev))
 			b.WriteString(lipgloss.JoinHorizontal(lipgloss.Top, left, "    ", g.ladder(r)))
 		}
 	}

@@ -2,11 +2,14 @@ package workspace
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"time"
 
 	"transitbench/data/sets"
@@ -210,38 +213,39 @@ func (w *Workspace) Dev(ctx context.Context, opt RunOptions, events chan<- Event
 		return nil, err
 	}
 	defer st.Close()
-	var resume int64
+	spec := runSpec{kind: KindDev, label: w.Root, hash: hash}
 	if !opt.Fresh {
-		resume, err = interruptedRun(ctx, st, KindDev, set.Name, w.Root, hash, len(ids))
-		if err != nil {
-			return nil, err
+		spec.find = func(ctx context.Context) (int64, error) {
+			return interruptedRun(ctx, st, KindDev, set.Name, w.Root, hash, len(ids))
 		}
 	}
-	return runSet(ctx, st, set, sol, ids, KindDev, w.Root, hash, nil, resume, opt, events)
+	return runSet(ctx, st, set, sol, ids, spec, opt, events)
 }
 
 // interruptedRun finds the latest run of kind on set by this workspace and solution that did not finish, over
-// the same number of stars, to resume; 0 when there is none. A run that did not finish was cancelled, failed
-// part-way (a star whose files could not be read, the store refusing a write) or is still marked running
-// because its process was killed; its finished stars are kept and only the others run again.
+// the same number of stars, to resume; 0 when there is none.
 func interruptedRun(ctx context.Context, st *store.Store, kind, set, label, hash string, stars int) (int64, error) {
 	runs, err := st.Runs(ctx, store.RunFilter{Kind: kind, Set: set, Label: label, SolutionHash: hash, Limit: 1})
 	if err != nil {
 		return 0, err
 	}
-	if len(runs) == 1 && runs[0].Status != store.StatusDone && runs[0].Stars == stars {
+	if len(runs) == 1 && runs[0].Status != "done" && runs[0].Status != "failed" && runs[0].Stars == stars {
 		return runs[0].ID, nil
 	}
 	return 0, nil
 }
 
 // GradeReport is the result of grading a frozen solution (SPEC A8): S on A is the score, B replicates it.
+// Grading is the grading's ordinal among the workspace's gradings (1 for its first, counting every grading of
+// any solution, re-gradings included); Resumed is set when the grading continued an interrupted one.
 type GradeReport struct {
-	Frozen string  `json:"frozen"`
-	Again  bool    `json:"again"`
-	A      *Report `json:"A"`
-	B      *Report `json:"B"`
-	Dev    *Report `json:"dev"`
+	Frozen  string  `json:"frozen"`
+	Again   bool    `json:"again"`
+	Grading int     `json:"grading"`
+	Resumed bool    `json:"resumed"`
+	A       *Report `json:"A"`
+	B       *Report `json:"B"`
+	Dev     *Report `json:"dev"`
 }
 
 // ErrAlreadyGraded is returned by Grade for a frozen solution graded before, unless RunOptions.Again is set.
@@ -295,59 +299,67 @@ func (w *Workspace) Freeze(ctx context.Context, home string, st *store.Store) (s
 // GradeSets are the sets a grading runs, in order: A gives the score, B replicates it, dev is reported beside.
 var GradeSets = []string{sets.A, sets.B, sets.Dev}
 
-// gradingState is where the gradings of a frozen solution by a workspace stand: how many gradings each set has
-// had, the run that made each set's latest one, and whether a grading is under way (some set of GradeSets has
-// fewer gradings than A will have once the grading under way ends, or A itself has a grade run that started
-// after its latest grading and did not finish — a grading stopped by Ctrl-C, a crash or a kill).
-type gradingState struct {
-	count      map[string]int
-	lastGraded map[string]int64
-	ordinal    int  // the ordinal of the grading under way, or of the next one
-	underWay   bool // a grading was started and not finished: the next Grade resumes it
+// gradingLockPath is the lock held by the process grading workspace root.
+func gradingLockPath(home, root string) string {
+	h := sha256.Sum256([]byte(root))
+	return filepath.Join(lockDir(home), "grading-"+hex.EncodeToString(h[:8])+".lock")
 }
 
-func gradingStateOf(ctx context.Context, st *store.Store, snap store.Snapshot, label string) (gradingState, error) {
-	g := gradingState{count: map[string]int{}, lastGraded: map[string]int64{}}
-	for _, gr := range snap.Graded {
-		g.count[gr.Set]++
-		g.lastGraded[gr.Set] = max(g.lastGraded[gr.Set], gr.RunID)
+// unfinishedGrading returns the workspace's latest grading when it is of solution hash and lacks a done run
+// on one of GradeSets (it was interrupted, or refused by the sandbox), with its runs; 0 when there is none.
+func (w *Workspace) unfinishedGrading(ctx context.Context, st *store.Store, hash string) (int, []store.Run, error) {
+	last, err := st.Runs(ctx, store.RunFilter{Kind: KindGrade, Label: w.Root, Limit: 1})
+	if err != nil || len(last) == 0 || last[0].Grading == 0 || last[0].SolutionHash != hash {
+		return 0, nil, err
 	}
-	nA := g.count[sets.A]
-	for _, name := range GradeSets[1:] {
-		if g.count[name] < nA {
-			g.underWay = true
+	g := last[0].Grading
+	runs, err := st.Runs(ctx, store.RunFilter{Kind: KindGrade, Label: w.Root, Grading: g})
+	if err != nil {
+		return 0, nil, err
+	}
+	for _, name := range GradeSets {
+		if doneRun(runs, name) == nil {
+			return g, runs, nil
 		}
 	}
-	if g.underWay {
-		g.ordinal = nA
-		return g, nil
-	}
-	run, err := latestGradeRun(ctx, st, sets.A, label, snap.Hash)
-	if err != nil {
-		return g, err
-	}
-	g.underWay = run != nil && run.ID > g.lastGraded[sets.A]
-	g.ordinal = nA + 1
-	return g, nil
+	return 0, nil, nil
 }
 
-// latestGradeRun returns the latest grade run of the solution hash by the workspace label on set, nil when none.
-func latestGradeRun(ctx context.Context, st *store.Store, set, label, hash string) (*store.Run, error) {
-	runs, err := st.Runs(ctx, store.RunFilter{Kind: KindGrade, Set: set, Label: label, SolutionHash: hash, Limit: 1})
-	if err != nil || len(runs) == 0 {
-		return nil, err
+// NextGrading says what Grade would do with solution/ as it is now: the number of the grading (among the
+// workspace's gradings), and whether it would resume an interrupted grading of the same content.
+func (w *Workspace) NextGrading(ctx context.Context, home string) (n int, resume bool, err error) {
+	hash, _, err := HashTree(w.SolutionDir())
+	if err != nil {
+		return 0, false, err
 	}
-	return &runs[0], nil
+	st, err := OpenStore(home)
+	if err != nil {
+		return 0, false, err
+	}
+	defer st.Close()
+	if g, _, err := w.unfinishedGrading(ctx, st, hash); err != nil || g > 0 {
+		return g, g > 0, err
+	}
+	n, err = st.NextGrading(ctx, w.Root)
+	return n, false, err
+}
+
+// doneRun returns the done run on set among runs, nil when there is none.
+func doneRun(runs []store.Run, set string) *store.Run {
+	for i := range runs {
+		if runs[i].Set == set && runs[i].Status == store.StatusDone {
+			return &runs[i]
+		}
+	}
+	return nil
 }
 
 // Grade freezes solution/ (its content hash), then runs the frozen copy once on A, on B and on the dev stars,
 // and records S on each (SPEC A8). A frozen hash is graded once: a second grading needs opt.Again and is
-// recorded as such. Limit and Stars are ignored: grading covers every star.
-//
-// Nothing finished is lost: a grading stopped part-way (Ctrl-C, a crash, a killed process, a star whose files
-// cannot be read) is resumed by the next Grade of the same content, without opt.Again — the sets it finished
-// are reported from their stored runs, the set it was on is resumed from its stored stars (runSet), and the
-// sets it had not reached are run.
+// recorded as such. Every grading gets the next ordinal of the workspace's gradings. An interrupted grading of
+// the same hash (the workspace's latest) is resumed instead: the sets it finished are not run again, the one
+// it was on resumes from its finished stars, and it keeps its ordinal. One process grades a workspace at a
+// time: another one gets ErrRunBusy. Limit and Stars are ignored: grading covers every star.
 func (w *Workspace) Grade(ctx context.Context, opt RunOptions, events chan<- Event) (*GradeReport, error) {
 	home, err := opt.home()
 	if err != nil {
@@ -362,33 +374,50 @@ func (w *Workspace) Grade(ctx context.Context, opt RunOptions, events chan<- Eve
 	if err != nil {
 		return nil, err
 	}
-	g, err := gradingStateOf(ctx, st, snap, w.Root)
+	release, pid, err := tryLock(gradingLockPath(home, w.Root))
+	if errors.Is(err, errLocked) {
+		what := "a grading of this workspace is being run"
+		if runs, _ := st.Runs(ctx, store.RunFilter{Kind: KindGrade, Label: w.Root, Limit: 1}); len(runs) == 1 {
+			what = fmt.Sprintf("grading #%d of this workspace (run %d) is being run", runs[0].Grading, runs[0].ID)
+		}
+		return nil, &busyError{what: what, pid: pid}
+	}
 	if err != nil {
 		return nil, err
 	}
-	if snap.GradedOn(sets.A) && !opt.Again && !g.underWay {
-		return nil, fmt.Errorf("%w (frozen %.12s, first graded %s): grading is once per solution; change the solution, or pass --again to grade it again (recorded as a re-run)",
-			ErrAlreadyGraded, hash, snap.Graded[0].At.Format(time.RFC3339))
+	defer release()
+	// Read the gradings again under the lock: another process may have graded this hash meanwhile.
+	if snap, err = st.Snapshot(ctx, hash); err != nil {
+		return nil, err
+	}
+	grading, prior, err := w.unfinishedGrading(ctx, st, hash)
+	if err != nil {
+		return nil, err
+	}
+	var flags []string
+	if grading == 0 {
+		if snap.GradedOn(sets.A) && !opt.Again {
+			return nil, fmt.Errorf("%w (frozen %.12s, first graded %s): grading is once per solution; change the solution, or pass --again to grade it again (recorded as a re-run)",
+				ErrAlreadyGraded, hash, snap.Graded[0].At.Format(time.RFC3339))
+		}
+		if grading, err = st.NextGrading(ctx, w.Root); err != nil {
+			return nil, err
+		}
+		if opt.Again || len(snap.Graded) > 0 {
+			flags = []string{store.FlagAgain}
+		}
+	} else if slices.ContainsFunc(prior, func(r store.Run) bool { return r.HasFlag(store.FlagAgain) }) {
+		flags = []string{store.FlagAgain}
 	}
 	sol, err := sandbox.Detect(FrozenDir(home, hash))
 	if err != nil {
 		return nil, err
 	}
 	defer sol.Close()
-	var flags []string
-	if g.ordinal > 1 {
-		flags = []string{store.FlagAgain}
-	}
-	rep := &GradeReport{Frozen: hash, Again: len(flags) > 0}
+	rep := &GradeReport{Frozen: hash, Again: len(flags) > 0, Grading: grading, Resumed: len(prior) > 0}
 	opt.Limit, opt.Stars = 0, nil
 	for _, name := range GradeSets {
-		var r *Report
-		if g.count[name] >= g.ordinal {
-			// Finished by the grading under way before it stopped: its stored report.
-			r, err = storedReport(ctx, st, g.lastGraded[name])
-		} else {
-			r, err = w.gradeSet(ctx, st, home, name, hash, flags, sol, opt, events)
-		}
+		r, err := w.gradeSet(ctx, st, home, name, sol, hash, grading, flags, prior, opt, events)
 		switch name {
 		case sets.A:
 			rep.A = r
@@ -404,10 +433,18 @@ func (w *Workspace) Grade(ctx context.Context, opt RunOptions, events chan<- Eve
 	return rep, nil
 }
 
-// gradeSet runs one set of a grading, resuming the set's latest grade run of hash when it did not finish, and
-// records the grading.
-func (w *Workspace) gradeSet(ctx context.Context, st *store.Store, home, name, hash string, flags []string, sol *sandbox.Solution,
-	opt RunOptions, events chan<- Event) (*Report, error) {
+// gradeSet runs one set of a grading: it reports the set's done run when the grading has one (a resumed
+// grading), else resumes the grading's unfinished run on the set or starts one, and records the snapshot as
+// graded on the set when the run is done.
+func (w *Workspace) gradeSet(ctx context.Context, st *store.Store, home, name string, sol *sandbox.Solution, hash string,
+	grading int, flags []string, prior []store.Run, opt RunOptions, events chan<- Event) (*Report, error) {
+	if done := doneRun(prior, name); done != nil {
+		var r Report
+		if err := json.Unmarshal(done.Summary, &r); err != nil {
+			return nil, fmt.Errorf("workspace: the report of run %d is unreadable (%v): grade with --again", done.ID, err)
+		}
+		return &r, nil
+	}
 	var set *sets.Set
 	var ids []string
 	var err error
@@ -425,48 +462,22 @@ func (w *Workspace) gradeSet(ctx context.Context, st *store.Store, home, name, h
 	if err != nil {
 		return nil, err
 	}
-	snap, err := st.Snapshot(ctx, hash)
-	if err != nil {
-		return nil, err
-	}
-	var lastGraded int64
-	for _, gr := range snap.Graded {
-		if gr.Set == name {
-			lastGraded = max(lastGraded, gr.RunID)
-		}
-	}
-	var resume int64
-	if run, err := latestGradeRun(ctx, st, name, w.Root, hash); err != nil {
-		return nil, err
-	} else if run != nil && run.ID > lastGraded && run.Stars == len(ids) {
-		if run.Status == store.StatusDone {
-			// Finished but not recorded as graded (stopped in between): record it now.
-			r, err := storedReport(ctx, st, run.ID)
-			if err != nil {
-				return nil, err
+	spec := runSpec{kind: KindGrade, label: w.Root, hash: hash, flags: flags, grading: grading,
+		find: func(ctx context.Context) (int64, error) {
+			runs, err := st.Runs(ctx, store.RunFilter{Kind: KindGrade, Label: w.Root, Grading: grading, Set: name, Limit: 1})
+			if err != nil || len(runs) == 0 || runs[0].Status == store.StatusDone || runs[0].SolutionHash != hash {
+				return 0, err
 			}
-			return r, st.MarkGraded(ctx, hash, name, run.ID)
-		}
-		resume = run.ID
-	}
-	r, err := runSet(ctx, st, set, sol, ids, KindGrade, w.Root, hash, flags, resume, opt, events)
+			return runs[0].ID, nil
+		}}
+	r, err := runSet(ctx, st, set, sol, ids, spec, opt, events)
 	if err != nil {
 		return r, err
 	}
-	return r, st.MarkGraded(ctx, hash, name, r.RunID)
-}
-
-// storedReport returns the report a finished run stored as its summary.
-func storedReport(ctx context.Context, st *store.Store, runID int64) (*Report, error) {
-	run, err := st.Run(ctx, runID)
-	if err != nil {
-		return nil, err
+	if err := st.MarkGraded(ctx, hash, name, r.RunID); err != nil {
+		return r, err
 	}
-	var r Report
-	if err := json.Unmarshal(run.Summary, &r); err != nil {
-		return nil, fmt.Errorf("workspace: the report of run %d cannot be read: %w", runID, err)
-	}
-	return &r, nil
+	return r, nil
 }
 
 // LastOutcomes returns the per-star results of the workspace's latest run on set (any kind), by star id, and
@@ -529,7 +540,7 @@ func (w *Workspace) Mini(ctx context.Context, task string, opt RunOptions, event
 	}
 	defer st.Close()
 	opt.Limit, opt.Stars = 0, nil
-	r, err := runSet(ctx, st, m.Set, sol, m.Hidden, KindMini, task, hash, nil, 0, opt, events)
+	r, err := runSet(ctx, st, m.Set, sol, m.Hidden, runSpec{kind: KindMini, label: task, hash: hash}, opt, events)
 	if err != nil {
 		return nil, err
 	}

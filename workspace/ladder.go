@@ -28,11 +28,11 @@ func RunBaseline(ctx context.Context, set *sets.Set, sol *sandbox.Solution, ids 
 		return nil, err
 	}
 	defer st.Close()
-	resume, err := interruptedRun(ctx, st, store.KindBaseline, set.Name, label, hash, len(ids))
-	if err != nil {
-		return nil, err
-	}
-	return runSet(ctx, st, set, sol, ids, store.KindBaseline, label, hash, nil, resume, opt, events)
+	spec := runSpec{kind: store.KindBaseline, label: label, hash: hash,
+		find: func(ctx context.Context) (int64, error) {
+			return interruptedRun(ctx, st, store.KindBaseline, set.Name, label, hash, len(ids))
+		}}
+	return runSet(ctx, st, set, sol, ids, spec, opt, events)
 }
 
 // OpenSet opens set name of the data directory as runs do (RunOptions.Compositions and SetProgress apply).

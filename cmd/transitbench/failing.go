@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"transitbench/data/sets"
 	"transitbench/grader/store"
 )
 
@@ -20,6 +21,8 @@ func newFailingCmd() *cobra.Command {
 		Long: `List the stars of a set that dev and grade runs most often missed (a planet left unclaimed) or gave false
 candidates on, across all runs in the results database: where a maintainer looks first.
 
+The hidden sets (A, B) have no per-star outcomes and are refused (exit status 2, "hidden stars are not shown").
+
 --json prints a list of {"star_id", "runs", "missed", "false", "last_run_id", "last_status"}.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -31,6 +34,9 @@ candidates on, across all runs in the results database: where a maintainer looks
 			}
 			if err := checkSetFlag(set); err != nil {
 				return err
+			}
+			if sets.IsHidden(set) {
+				return refuseHidden("set " + set + " is hidden, and its runs keep no per-star outcomes; list the failing stars of dev")
 			}
 			st, err := openResults()
 			if err != nil {

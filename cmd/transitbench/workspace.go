@@ -226,10 +226,12 @@ stored for 'transitbench star', 'transitbench runs' and the terminal UI.
 An interrupted run (Ctrl-C) keeps its finished stars; running dev again with the same solution resumes it
 (--fresh starts over).
 
---json prints {"run_id", "set", "stars_run", "resumed", "S", "C", "F", "eb_share", "credit", "false", "planets",
-"scored_stars", "counted_ebs", "ebs_with_rows", "by_population", "by_mes_bin", "by_category", "ignored_stars",
-"ignored_rows", "failures": {"timeout", "crash", "output_limit"}, "isolation", "seconds", "solution_hash",
-"complete"}. Exit status 1 when the run was interrupted or failed.`,
+--json prints {"run_id", "set", "hidden", "stars_run", "resumed", "S", "C", "F", "eb_share", "credit", "false",
+"planets", "scored_stars", "counted_ebs", "ebs_with_rows", "by_population", "by_mes_bin", "by_category",
+"ignored_stars", "ignored_rows", "failures": {"timeout", "crash", "output_limit"}, "exits": {reason: stars},
+"slowest_seconds": [longest runtimes, no star ids], "score_withheld" (a partly run hidden set), "grading" (grade
+runs), "isolation", "seconds", "solution_hash", "complete"}. Exit status 1 when the run was interrupted or failed,
+or when another process is resuming the same run.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if limit < 0 {
@@ -285,7 +287,15 @@ set A (the score), once on B (the replication) and on the dev stars, and record 
 solution is graded once: grading the same content again needs --again and is recorded as a re-run. Hidden sets
 are refused under degraded sandbox isolation unless --allow-degraded.
 
---json prints {"frozen", "again", "A": {…as dev --json}, "B": {…}, "dev": {…}}.`,
+Hidden sets stay hidden: A and B are reported as aggregates only (S, C, F, EB share, the breakdowns by
+population, MES bin and category, counts by exit reason, the slowest runtimes without star ids), with no score
+until the set is complete; no star of A or B is ever shown, and the solution's output on them is discarded once
+matched. Every grading of the workspace is numbered ("grading #2 of this workspace"), re-gradings included.
+An interrupted grading (Ctrl-C) keeps its finished stars: running grade again with the same solution resumes it
+under its number. One process grades a workspace at a time; another one exits with status 1.
+
+--json prints {"frozen", "again", "grading", "resumed", "A": {…as dev --json, with "hidden": true}, "B": {…},
+"dev": {…}}.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			r, err := rf.start(cmd)
@@ -296,9 +306,8 @@ are refused under degraded sandbox isolation unless --allow-degraded.
 			r.opt.Again = again
 			rep, err := r.ws.Grade(r.ctx, r.opt, r.events)
 			r.wait()
-			if errors.Is(err, context.Canceled) {
-				err = fmt.Errorf("interrupted: the finished stars are kept; run 'transitbench grade' again to resume "+
-					"this grading: %w", err)
+			if errors.Is(err, context.Canceled) && rep != nil {
+				err = fmt.Errorf("interrupted: grading #%d keeps its finished stars; run 'transitbench grade' again to resume it: %w", rep.Grading, err)
 			}
 			hasResult := rep != nil && (err == nil || rep.A != nil)
 			if wantJSON(cmd) {
@@ -311,11 +320,8 @@ are refused under degraded sandbox isolation unless --allow-degraded.
 				return writeJSON(cmd.OutOrStdout(), rep)
 			}
 			if hasResult {
-				fmt.Fprintf(cmd.OutOrStdout(), "frozen %s%s\n", rep.Frozen, map[bool]string{true: " (graded again)"}[rep.Again])
-				for _, r := range []*workspace.Report{rep.A, rep.B, rep.Dev} {
-					if r != nil {
-						printReport(cmd.OutOrStdout(), r)
-					}
+				if jerr := printGradeReport(cmd.OutOrStdout(), rep, false); jerr != nil {
+					return jerr
 				}
 			}
 			return err
@@ -326,7 +332,24 @@ are refused under degraded sandbox isolation unless --allow-degraded.
 	return cmd
 }
 
-// printReport prints a run's score as a short table.
+// printGradeReport prints a grading's result: the JSON of --json, else the grading's number and a table per set.
+func printGradeReport(w io.Writer, rep *workspace.GradeReport, asJSON bool) error {
+	if asJSON {
+		return writeJSON(w, rep)
+	}
+	again := map[bool]string{true: ", a re-grade"}[rep.Again]
+	resumed := map[bool]string{true: ", resumed"}[rep.Resumed]
+	fmt.Fprintf(w, "frozen %s: grading #%d of this workspace%s%s\n", rep.Frozen, rep.Grading, again, resumed)
+	for _, r := range []*workspace.Report{rep.A, rep.B, rep.Dev} {
+		if r != nil {
+			printReport(w, r)
+		}
+	}
+	return nil
+}
+
+// printReport prints a run's score as a short table; a hidden set's shows aggregates only, and no score until
+// the run is complete.
 func printReport(w io.Writer, r *workspace.Report) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	state := ""
@@ -337,6 +360,17 @@ func printReport(w io.Writer, r *workspace.Report) {
 	if r.Resumed > 0 {
 		fmt.Fprintf(tw, "  resumed\t%d of %d stars kept from the interrupted run\n", r.Resumed, r.StarsRun)
 	}
+	if r.ScoreWithheld {
+		fmt.Fprintf(tw, "  score\twithheld until the hidden set is complete\n")
+	} else {
+		printScore(tw, r)
+	}
+	printRuntime(tw, r)
+	tw.Flush()
+}
+
+// printScore prints a run's S, C, F, EB share and breakdowns.
+func printScore(tw io.Writer, r *workspace.Report) {
 	fmt.Fprintf(tw, "  S\t%.3f\t(%.1f points)\n", r.S, 100*r.S)
 	fmt.Fprintf(tw, "  C\t%.3f\t(credit %.1f of %d planets)\n", r.C, r.Credit, r.Planets)
 	fmt.Fprintf(tw, "  F\t%.1f\t(%d false candidates on %d scored stars)\n", r.F, r.False, r.ScoredStars)
@@ -345,10 +379,35 @@ func printReport(w io.Writer, r *workspace.Report) {
 	fmt.Fprintf(tw, "  false-alarm\tS %.3f\tC %.3f\tF %.1f\n", r.ByPopulation.FalseAlarm.S, r.ByPopulation.FalseAlarm.C, r.ByPopulation.FalseAlarm.F)
 	b := r.ByMESBin
 	fmt.Fprintf(tw, "  C by MES\t4–7.1 %.2f (%d)\t7.1–10 %.2f (%d)\t10–20 %.2f (%d)\n", b.Low.C, b.Low.Planets, b.Mid.C, b.Mid.Planets, b.High.C, b.High.Planets)
+	c := r.ByCategory
+	fmt.Fprintf(tw, "  categories\tinjected %d\tuntouched %d\teb %d\t(stars; false candidates %d / %d / %d)\n",
+		c.Injected.Stars, c.Untouched.Stars, c.EB.Stars, c.Injected.False, c.Untouched.False, c.EB.False)
+}
+
+// printRuntime prints how a run's stars ended and its slowest runtimes (never which stars they were).
+func printRuntime(w io.Writer, r *workspace.Report) {
 	if f := r.Failures; f != (workspace.Failures{}) {
-		fmt.Fprintf(tw, "  failures\ttimeout %d\tcrash %d\toutput limit %d\n", f.Timeout, f.Crash, f.OutputLimit)
+		fmt.Fprintf(w, "  failures\ttimeout %d\tcrash %d\toutput limit %d\n", f.Timeout, f.Crash, f.OutputLimit)
 	}
-	tw.Flush()
+	if len(r.Exits) > 0 {
+		reasons := make([]string, 0, len(r.Exits))
+		for k := range r.Exits {
+			reasons = append(reasons, k)
+		}
+		slices.Sort(reasons)
+		var parts []string
+		for _, k := range reasons {
+			parts = append(parts, fmt.Sprintf("%s %d", k, r.Exits[k]))
+		}
+		fmt.Fprintf(w, "  exits\t%s\n", strings.Join(parts, "\t"))
+	}
+	if len(r.Slowest) > 0 {
+		var parts []string
+		for _, s := range r.Slowest {
+			parts = append(parts, fmt.Sprintf("%.1f s", s))
+		}
+		fmt.Fprintf(w, "  slowest\t%s\n", strings.Join(parts, "\t"))
+	}
 }
 
 func newRunsCmd() *cobra.Command {
@@ -359,8 +418,11 @@ func newRunsCmd() *cobra.Command {
 		Short: "List past runs",
 		Long: `List past runs (dev, grade, mini) from the results store in the data directory, newest first.
 
+A grade run shows the number of its grading among its workspace's gradings (#1 for the first, counting every
+grading of any solution, re-gradings included). A run on a hidden set (A, B) holds aggregates only.
+
 --json prints a list of {"id", "kind", "set", "label" (the workspace), "solution_hash", "started", "finished",
-"status", "isolation", "stars", "summary", "flags"}.`,
+"status", "isolation", "stars", "summary", "flags", "hidden", "grading"}.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if limit < 0 {
@@ -388,9 +450,16 @@ func newRunsCmd() *cobra.Command {
 				return writeJSON(cmd.OutOrStdout(), runs)
 			}
 			tw := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 0, 2, ' ', 0)
-			fmt.Fprintln(tw, "RUN\tKIND\tSET\tSTARS\tSTATUS\tSTARTED\tSOLUTION\tWORKSPACE")
+			fmt.Fprintln(tw, "RUN\tKIND\tGRADING\tSET\tSTARS\tSTATUS\tSTARTED\tSOLUTION\tWORKSPACE")
 			for _, r := range runs {
-				fmt.Fprintf(tw, "%d\t%s\t%s\t%d\t%s\t%s\t%.12s\t%s\n", r.ID, r.Kind, r.Set, r.Stars, r.Status,
+				grading := "–"
+				if r.Grading > 0 {
+					grading = fmt.Sprintf("#%d", r.Grading)
+					if r.HasFlag(store.FlagAgain) {
+						grading += " again"
+					}
+				}
+				fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%d\t%s\t%s\t%.12s\t%s\n", r.ID, r.Kind, grading, r.Set, r.Stars, r.Status,
 					r.Started.Local().Format("2006-01-02 15:04"), r.SolutionHash, r.Label)
 			}
 			return tw.Flush()
@@ -416,6 +485,9 @@ func newStarCmd() *cobra.Command {
 		Long: `Show one star's outcome in a run (default: the latest run that has the star): the rows the solution printed,
 how each matched, the runtime, the exit reason and the end of stderr.
 
+Stars of the hidden sets (A-0000, B-0123) and runs on them are never shown: the command exits with status 2
+saying "hidden stars are not shown" (with --json, {"error": {"code": "hidden", "message"}} on stdout).
+
 --json prints {"run_id", "star_id", "status", "credit", "false", "runtime_ms", "exit_reason", "stderr_tail",
 "isolation", "rows", "matches", "updated", "result"}.`,
 		Args: cobra.ExactArgs(1),
@@ -429,6 +501,14 @@ how each matched, the runtime, the exit reason and the end of stderr.
 			}
 			defer st.Close()
 			id := args[0]
+			if workspace.IsHiddenStar(id) {
+				return refuseHidden(id + " is a star of a hidden set; gradings report those as aggregates only (see 'transitbench runs')")
+			}
+			if run != 0 {
+				if r, err := st.Run(cmd.Context(), run); err == nil && r.Hidden {
+					return refuseHidden(fmt.Sprintf("run %d is on the hidden set %s; its aggregates are in 'transitbench runs --json'", run, r.Set))
+				}
+			}
 			if run == 0 {
 				runs, err := st.Runs(cmd.Context(), store.RunFilter{})
 				if err != nil {

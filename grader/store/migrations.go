@@ -54,18 +54,46 @@ var migrations = []string{
 		at       TEXT NOT NULL
 	);
 	CREATE INDEX gradings_hash ON gradings (hash, set_name);`,
+
+	// Version 2: hidden sets stay hidden (SPEC A8). A run records whether its set is hidden and, for a
+	// grade run, the ordinal of its grading among the workspace's gradings. Hidden runs keep no per-star
+	// outcomes: their resume state is sealed in hidden_outcomes (see hidden.go) and dropped when the run is
+	// done. Runs on A and B recorded before are marked hidden and their outcomes (truth, rows, stderr)
+	// deleted; the summary of an unfinished one (a partial score) is dropped too. Ordinals of old gradings
+	// count the workspace's grade runs on A up to each run.
+	`ALTER TABLE runs ADD COLUMN hidden INTEGER NOT NULL DEFAULT 0;
+	ALTER TABLE runs ADD COLUMN grading INTEGER NOT NULL DEFAULT 0;
+	CREATE TABLE hidden_outcomes (
+		run_id   INTEGER NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+		star_key TEXT NOT NULL,
+		sealed   BLOB NOT NULL,
+		PRIMARY KEY (run_id, star_key)
+	) WITHOUT ROWID;
+	UPDATE runs SET hidden = 1 WHERE set_name IN ('A', 'B');
+	DELETE FROM outcomes WHERE run_id IN (SELECT id FROM runs WHERE hidden = 1);
+	UPDATE runs SET summary = NULL WHERE hidden = 1 AND status != 'done';
+	UPDATE runs SET grading = (SELECT COUNT(*) FROM runs a
+		WHERE a.kind = 'grade' AND a.set_name = 'A' AND a.label = runs.label AND a.id <= runs.id)
+		WHERE kind = 'grade';`,
 }
 
 // SchemaVersion is the schema version this program writes.
 var SchemaVersion = len(migrations)
 
+// purgeVersion is the schema step that deletes hidden truth from older databases: after it has run on a
+// database that had data, the file is rewritten (VACUUM) so that the deleted records leave no bytes behind.
+const purgeVersion = 2
+
 // migrate creates the version table when missing and applies the steps the database lacks, all in one
-// transaction with the version bump, so a database is never left between two versions.
+// transaction with the version bump, so a database is never left between two versions. A database that
+// crossed purgeVersion is then checkpointed and vacuumed, so no deleted record survives in a free page or in
+// the write-ahead log.
 func (s *Store) migrate(ctx context.Context) error {
 	if _, err := s.db.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)`); err != nil {
 		return err
 	}
-	return s.inTx(ctx, func(tx *sql.Tx) error {
+	var from int
+	err := s.inTx(ctx, func(tx *sql.Tx) error {
 		var v int
 		err := tx.QueryRowContext(ctx, `SELECT version FROM schema_version`).Scan(&v)
 		switch {
@@ -76,6 +104,7 @@ func (s *Store) migrate(ctx context.Context) error {
 		case err != nil:
 			return err
 		}
+		from = v
 		if v > len(migrations) {
 			return fmt.Errorf("%w: %s has schema version %d, this program knows up to %d; use a newer transitbench",
 				ErrNewerSchema, s.path, v, len(migrations))
@@ -90,4 +119,19 @@ func (s *Store) migrate(ctx context.Context) error {
 		}
 		return nil
 	})
+	if err != nil || from == 0 || from >= purgeVersion {
+		return err
+	}
+	return s.scrub(ctx)
+}
+
+// scrub rewrites the database file without its free pages (VACUUM) and empties the write-ahead log into it,
+// so that records deleted earlier leave no bytes in either file.
+func (s *Store) scrub(ctx context.Context) error {
+	for _, q := range []string{`PRAGMA wal_checkpoint(TRUNCATE)`, `VACUUM`, `PRAGMA wal_checkpoint(TRUNCATE)`} {
+		if _, err := s.db.ExecContext(ctx, q); err != nil {
+			return fmt.Errorf("%s: %w", q, err)
+		}
+	}
+	return nil
 }

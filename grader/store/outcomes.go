@@ -36,7 +36,7 @@ const StatusMissed = "missed"
 // PutOutcome stores one star's outcome, replacing an earlier one for the same (run, star): writing the same
 // outcome twice leaves one record. It runs in its own transaction, which checks that the run exists and is
 // running (ErrNotFound, ErrRunFinished otherwise), so every stored outcome belongs to a live run and a crash
-// never leaves half a record.
+// never leaves half a record. A hidden run takes no outcomes (ErrHiddenRun): see PutHiddenOutcome.
 func (s *Store) PutOutcome(ctx context.Context, o Outcome) error {
 	if o.StarID == "" {
 		return errors.New("store: an outcome needs a star ID")
@@ -50,9 +50,12 @@ func (s *Store) PutOutcome(ctx context.Context, o Outcome) error {
 		return err
 	}
 	return s.inTx(ctx, func(tx *sql.Tx) error {
-		status, err := runStatus(ctx, tx, o.RunID)
+		status, hidden, err := runState(ctx, tx, o.RunID)
 		if err != nil {
 			return err
+		}
+		if hidden {
+			return fmt.Errorf("store: outcome of %s for run %d: %w", o.StarID, o.RunID, ErrHiddenRun)
 		}
 		if status != StatusRunning {
 			return fmt.Errorf("store: outcome of %s for run %d: %w (%s); resume the run first", o.StarID, o.RunID, ErrRunFinished, status)
@@ -145,7 +148,7 @@ type FailingStar struct {
 // candidates in at least one run, ordered by the number of failing runs (missed + false), then by the share
 // of their runs that failed, then by star ID; at most limit of them (all when limit ≤ 0). Only runs of the
 // given kinds count; by default dev and grade runs (the contestant's solutions), so that the empty and naive
-// baselines do not drown the list.
+// baselines do not drown the list. Hidden runs have no per-star outcomes and never count.
 func (s *Store) FailingStars(ctx context.Context, set string, limit int, kinds ...string) ([]FailingStar, error) {
 	if len(kinds) == 0 {
 		kinds = []string{KindDev, KindGrade}
@@ -161,7 +164,7 @@ func (s *Store) FailingStars(ctx context.Context, set string, limit int, kinds .
 		WITH picked AS (
 			SELECT o.star_id, o.run_id, o.status, o.false_count
 			FROM outcomes o JOIN runs r ON r.id = o.run_id
-			WHERE r.set_name = ? AND r.kind IN (SELECT value FROM json_each(?))
+			WHERE r.set_name = ? AND r.hidden = 0 AND r.kind IN (SELECT value FROM json_each(?))
 		), counted AS (
 			SELECT star_id, COUNT(*) AS runs,
 				SUM(status = ?) AS missed, SUM(false_count > 0) AS falsed, MAX(run_id) AS last_run

@@ -33,7 +33,10 @@ const FlagAgain = "again"
 // Run is one run of a solution over a set. Started and Finished are UTC at millisecond precision; Finished
 // is zero while the run is running (or was interrupted). Summary is the grader's summary as JSON, set when
 // the run finishes. Stars is the number of stars the run was started on; Isolation the sandbox's isolation
-// level; Flags free words such as FlagAgain.
+// level; Flags free words such as FlagAgain. Hidden marks a run on a hidden set (SPEC A8): it keeps no per-star
+// outcomes, only its summary and, while unfinished, the sealed resume state of hidden.go. Grading is the
+// ordinal of a grade run's grading among its workspace's (Label's) gradings: 1 for the first, counting every
+// grading of any solution, re-gradings included; 0 for other kinds.
 type Run struct {
 	ID           int64           `json:"id"`
 	Kind         string          `json:"kind"`
@@ -47,13 +50,16 @@ type Run struct {
 	Stars        int             `json:"stars"`
 	Summary      json.RawMessage `json:"summary,omitempty"`
 	Flags        []string        `json:"flags,omitempty"`
+	Hidden       bool            `json:"hidden"`
+	Grading      int             `json:"grading,omitempty"`
 }
 
 // HasFlag reports whether the run carries flag.
 func (r *Run) HasFlag(flag string) bool { return slices.Contains(r.Flags, flag) }
 
 // CreateRun records a new run with status running and returns its ID. Kind, Set are required; Started
-// defaults to now; ID, Finished, Status and Summary are ignored.
+// defaults to now; ID, Finished, Status and Summary are ignored. A grade run takes its Grading ordinal from
+// NextGrading (the workspace package always gives one).
 func (s *Store) CreateRun(ctx context.Context, r Run) (int64, error) {
 	switch r.Kind {
 	case KindDev, KindGrade, KindBaseline, KindMini:
@@ -63,6 +69,9 @@ func (s *Store) CreateRun(ctx context.Context, r Run) (int64, error) {
 	if r.Set == "" {
 		return 0, errors.New("store: a run needs the name of its set")
 	}
+	if r.Grading < 0 || r.Kind != KindGrade && r.Grading != 0 {
+		return 0, fmt.Errorf("store: grading ordinal %d for a %s run: only grade runs have one, from NextGrading", r.Grading, r.Kind)
+	}
 	if r.Started.IsZero() {
 		r.Started = time.Now()
 	}
@@ -71,9 +80,10 @@ func (s *Store) CreateRun(ctx context.Context, r Run) (int64, error) {
 		return 0, err
 	}
 	res, err := s.db.ExecContext(ctx, `INSERT INTO runs
-		(kind, set_name, label, solution_hash, started, status, isolation, stars, flags)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		r.Kind, r.Set, r.Label, r.SolutionHash, formatTime(r.Started), StatusRunning, r.Isolation, r.Stars, string(flags))
+		(kind, set_name, label, solution_hash, started, status, isolation, stars, flags, hidden, grading)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		r.Kind, r.Set, r.Label, r.SolutionHash, formatTime(r.Started), StatusRunning, r.Isolation, r.Stars, string(flags),
+		r.Hidden, r.Grading)
 	if err != nil {
 		return 0, fmt.Errorf("store: recording a run: %w", err)
 	}
@@ -88,7 +98,8 @@ func nonNil(f []string) []string {
 }
 
 // FinishRun ends a run: status becomes done, cancelled or failed, Finished becomes now and summary (the
-// grader's summary as JSON, may be empty) is stored. Finishing a run twice replaces the first ending.
+// grader's summary as JSON, may be empty) is stored. Finishing a run twice replaces the first ending. A hidden
+// run that is done loses its sealed per-star resume state in the same transaction: only its summary stays.
 func (s *Store) FinishRun(ctx context.Context, id int64, status string, summary json.RawMessage) error {
 	switch status {
 	case StatusDone, StatusCancelled, StatusFailed:
@@ -99,15 +110,35 @@ func (s *Store) FinishRun(ctx context.Context, id int64, status string, summary 
 	if err != nil {
 		return err
 	}
-	res, err := s.db.ExecContext(ctx, `UPDATE runs SET status = ?, finished = ?, summary = ? WHERE id = ?`,
-		status, formatTime(time.Now()), sum, id)
+	return s.inTx(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `UPDATE runs SET status = ?, finished = ?, summary = ? WHERE id = ?`,
+			status, formatTime(time.Now()), sum, id)
+		if err != nil {
+			return fmt.Errorf("store: finishing run %d: %w", id, err)
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return fmt.Errorf("store: finishing run %d: %w", id, ErrNotFound)
+		}
+		if status == StatusDone {
+			if _, err := tx.ExecContext(ctx, `DELETE FROM hidden_outcomes WHERE run_id = ?`, id); err != nil {
+				return fmt.Errorf("store: finishing run %d: %w", id, err)
+			}
+		}
+		return nil
+	})
+}
+
+// NextGrading returns the ordinal the next grading of workspace label gets: one more than the highest
+// recorded. Two processes grading one workspace at once must agree on who goes first (the workspace package
+// holds a lock around its gradings).
+func (s *Store) NextGrading(ctx context.Context, label string) (int, error) {
+	var n int
+	err := s.db.QueryRowContext(ctx, `SELECT COALESCE(MAX(grading), 0) FROM runs WHERE kind = ? AND label = ?`,
+		KindGrade, label).Scan(&n)
 	if err != nil {
-		return fmt.Errorf("store: finishing run %d: %w", id, err)
+		return 0, fmt.Errorf("store: gradings of %s: %w", label, err)
 	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		return fmt.Errorf("store: finishing run %d: %w", id, ErrNotFound)
-	}
-	return nil
+	return n + 1, nil
 }
 
 // ResumeRun puts an interrupted, cancelled or failed run back to running, so that PutOutcome accepts its
@@ -126,24 +157,33 @@ func (s *Store) ResumeRun(ctx context.Context, id int64) error {
 	})
 }
 
-func runStatus(ctx context.Context, q interface {
-	QueryRowContext(context.Context, string, ...any) *sql.Row
-}, id int64) (string, error) {
-	var status string
-	err := q.QueryRowContext(ctx, `SELECT status FROM runs WHERE id = ?`, id).Scan(&status)
-	if err == sql.ErrNoRows {
-		return "", fmt.Errorf("store: run %d: %w", id, ErrNotFound)
-	}
+func runStatus(ctx context.Context, q queryRower, id int64) (string, error) {
+	status, _, err := runState(ctx, q, id)
 	return status, err
 }
 
-// RunFilter selects runs; empty fields match everything. Limit 0 means no limit.
+type queryRower interface {
+	QueryRowContext(context.Context, string, ...any) *sql.Row
+}
+
+// runState returns a run's status and whether it is hidden.
+func runState(ctx context.Context, q queryRower, id int64) (status string, hidden bool, err error) {
+	err = q.QueryRowContext(ctx, `SELECT status, hidden FROM runs WHERE id = ?`, id).Scan(&status, &hidden)
+	if err == sql.ErrNoRows {
+		return "", false, fmt.Errorf("store: run %d: %w", id, ErrNotFound)
+	}
+	return status, hidden, err
+}
+
+// RunFilter selects runs; empty fields match everything. Grading, when positive, selects the grade runs of
+// that grading ordinal. Limit 0 means no limit.
 type RunFilter struct {
 	Kind, Set, SolutionHash, Status, Label string
+	Grading                                int
 	Limit                                  int
 }
 
-const runColumns = `id, kind, set_name, label, solution_hash, started, finished, status, isolation, stars, summary, flags`
+const runColumns = `id, kind, set_name, label, solution_hash, started, finished, status, isolation, stars, summary, flags, hidden, grading`
 
 // Runs returns the runs matching f, newest first.
 func (s *Store) Runs(ctx context.Context, f RunFilter) ([]Run, error) {
@@ -156,6 +196,10 @@ func (s *Store) Runs(ctx context.Context, f RunFilter) ([]Run, error) {
 			where = append(where, c.col+" = ?")
 			args = append(args, c.v)
 		}
+	}
+	if f.Grading > 0 {
+		where = append(where, "grading = ?")
+		args = append(args, f.Grading)
 	}
 	q := `SELECT ` + runColumns + ` FROM runs`
 	if len(where) > 0 {
@@ -196,7 +240,7 @@ func scanRun(sc interface{ Scan(...any) error }) (Run, error) {
 	var started, finished, summary sql.NullString
 	var flags string
 	if err := sc.Scan(&r.ID, &r.Kind, &r.Set, &r.Label, &r.SolutionHash, &started, &finished, &r.Status,
-		&r.Isolation, &r.Stars, &summary, &flags); err != nil {
+		&r.Isolation, &r.Stars, &summary, &flags, &r.Hidden, &r.Grading); err != nil {
 		return Run{}, err
 	}
 	r.Started, r.Finished, r.Summary = parseTime(started), parseTime(finished), rawJSON(summary)

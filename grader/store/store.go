@@ -23,6 +23,7 @@ var (
 	ErrNotFound    = errors.New("store: not found")
 	ErrRunFinished = errors.New("store: run is finished")
 	ErrNewerSchema = errors.New("store: database written by a newer transitbench")
+	ErrHiddenRun   = errors.New("store: the run is on a hidden set, whose per-star outcomes are not kept")
 )
 
 // busyTimeoutMS is how long a connection waits for another writer (another goroutine or process) before
@@ -50,11 +51,15 @@ func Open(path string) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("store: %w", err)
 	}
-	if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Dir(abs), 0o700); err != nil {
 		return nil, fmt.Errorf("store: cannot create the directory of the results database: %w", err)
 	}
+	if err := restrict(abs); err != nil {
+		return nil, err
+	}
 	u := url.URL{Scheme: "file", Path: abs}
-	dsn := u.String() + fmt.Sprintf("?_busy_timeout=%d&_journal_mode=WAL&_synchronous=NORMAL&_foreign_keys=1&_txlock=immediate", busyTimeoutMS)
+	dsn := u.String() + fmt.Sprintf("?_busy_timeout=%d&_journal_mode=WAL&_synchronous=NORMAL&_foreign_keys=1&_txlock=immediate"+
+		"&_pragma=secure_delete(1)", busyTimeoutMS)
 	db, err := sql.Open("sqlite", dsn)
 	if err != nil {
 		return nil, fmt.Errorf("store: opening %s: %w", abs, err)
@@ -69,6 +74,28 @@ func Open(path string) (*Store, error) {
 			"(the runs recorded in it are lost) or restore it from a backup", abs, err)
 	}
 	return s, nil
+}
+
+// FileMode is the mode of the database file and of its write-ahead log and shared-memory index: private to
+// the owner, since the file records every run of the data directory.
+const FileMode os.FileMode = 0o600
+
+// restrict creates the database file when missing with FileMode, and takes an existing file, its -wal and its
+// -shm to FileMode (SQLite gives the log and index the mode of the database file when it creates them). A
+// file the program may read but not change the mode of (another user's) is left as it is.
+func restrict(path string) error {
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, FileMode)
+	if err == nil {
+		f.Close()
+	} else if !errors.Is(err, os.ErrPermission) {
+		return fmt.Errorf("store: cannot create the results database: %w", err)
+	}
+	for _, p := range []string{path, path + "-wal", path + "-shm"} {
+		if err := os.Chmod(p, FileMode); err != nil && !errors.Is(err, os.ErrNotExist) && !errors.Is(err, os.ErrPermission) {
+			return fmt.Errorf("store: cannot make %s private: %w", p, err)
+		}
+	}
+	return nil
 }
 
 // Close closes the database.
