@@ -229,7 +229,7 @@ func interruptedRun(ctx context.Context, st *store.Store, kind, set, label, hash
 	if err != nil {
 		return 0, err
 	}
-	if len(runs) == 1 && runs[0].Status != "done" && runs[0].Status != "failed" && runs[0].Stars == stars {
+	if len(runs) == 1 && runs[0].Status != store.StatusDone && runs[0].Stars == stars {
 		return runs[0].ID, nil
 	}
 	return 0, nil
