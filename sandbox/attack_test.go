@@ -54,18 +54,45 @@ func TestAttackReadAnswers(t *testing.T) {
 	sol := shellSolution(t, readAttempts)
 	star := map[string]string{"target": data}
 
-	// Control: without the mask the same script does find the answers, so the test can fail.
+	// Control: outside the sandbox the same script does find the answers, so the test can fail.
+	if out, _ := runOnHost(t, sol, star); !strings.Contains(out, secret) {
+		t.Fatalf("control: the answers were not read on the host (stdout %q); the attack script is broken", truncate(out))
+	}
+	// The sandbox's root holds nothing of /var; the mask is a second lock.
+	for _, lim := range []Limits{{}, {Mask: []string{data}}} {
+		res := runOne(t, sol, lim, star)
+		assertReason(t, res, ExitOK)
+		mustNotContain(t, res, secret)
+		if !strings.Contains(string(res.Stdout), "entries=0\n") {
+			t.Errorf("ls of the data directory: %q", truncate(string(res.Stdout)))
+		}
+	}
+}
+
+// TestAttackMaskInsideTree puts the answers inside a tree that the sandbox shows (/usr): only the mask hides them.
+func TestAttackMaskInsideTree(t *testing.T) {
+	requireFull(t)
+	data, err := os.MkdirTemp("/usr/local/share", "transitbench-test-data-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(data)
+	os.Chmod(data, 0o755)
+	if err := os.WriteFile(filepath.Join(data, "answers.json"), []byte(secret), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sol := shellSolution(t, `cat "$(cat "$1/target")/answers.json"; echo "entries=$(ls -A "$(cat "$1/target")" | wc -l)"`)
+	star := map[string]string{"target": data}
+	// Control: unmasked, the sandbox shows /usr and the script reads the answers.
 	res := runOne(t, sol, Limits{}, star)
 	if !strings.Contains(string(res.Stdout), secret) {
-		t.Fatalf("control: the unmasked answers were not read (stdout %q, stderr %q); the attack script is broken",
-			truncate(string(res.Stdout)), truncate(res.StderrTail))
+		t.Fatalf("control: the unmasked answers under /usr were not read (stdout %q, stderr %q)", res.Stdout, res.StderrTail)
 	}
 	res = runOne(t, sol, Limits{Mask: []string{data}}, star)
 	assertReason(t, res, ExitOK)
 	mustNotContain(t, res, secret)
-	// The masked directory is there but empty: nothing about it is visible.
 	if !strings.Contains(string(res.Stdout), "entries=0\n") {
-		t.Errorf("ls of the masked directory: %q", truncate(string(res.Stdout)))
+		t.Errorf("ls of the masked directory: %q", res.Stdout)
 	}
 }
 

@@ -3,6 +3,7 @@ package sandbox
 import (
 	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -142,6 +143,30 @@ func mustNotContain(t *testing.T, res Result, secret string) {
 	if strings.Contains(string(res.Stdout), secret) || strings.Contains(res.StderrTail, secret) {
 		t.Errorf("the solution read %q: stdout %q, stderr %q", secret, truncate(string(res.Stdout)), truncate(res.StderrTail))
 	}
+}
+
+// runOnHost runs sol's run or solution.py directly, outside any sandbox, as the test's user, on a star directory
+// holding files: the control of an attack, showing that the attack works where nothing stops it.
+func runOnHost(t *testing.T, sol *Solution, files map[string]string) (stdout, stderr string) {
+	t.Helper()
+	dir := t.TempDir()
+	if err := starJob("host", files).Prepare(dir); err != nil {
+		t.Fatal(err)
+	}
+	var cmd *exec.Cmd
+	switch sol.Kind {
+	case KindExecutable:
+		cmd = exec.Command(filepath.Join(sol.Dir, "run"), dir)
+	case KindPython:
+		cmd = exec.Command(sol.Python, filepath.Join(sol.Dir, "solution.py"), dir)
+	default:
+		t.Fatalf("runOnHost: cannot run a %s solution", sol.Kind)
+	}
+	cmd.Dir = sol.Dir
+	var out, errb strings.Builder
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	cmd.Run() // the attack scripts may fail on the host too; what they print is what counts
+	return out.String(), errb.String()
 }
 
 func syscallKill0(pid int) error { return syscall.Kill(pid, 0) }
