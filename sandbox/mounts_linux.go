@@ -3,7 +3,6 @@ package sandbox
 import (
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"strconv"
@@ -19,11 +18,11 @@ const rootStaging = "/tmp"
 // path. Those that are symbolic links on the host (Debian's /bin → usr/bin) are recreated as the same links.
 var hostTrees = []string{"/usr", "/bin", "/sbin", "/lib", "/lib64", "/lib32", "/libx32"}
 
-// etcFiles are copied from the host's /etc into the solution's: what the dynamic loader, the C library's
-// name lookups and the time zone need. /etc/passwd and /etc/group are written anew (root, nobody and the
+// etcFiles are copied from the host's /etc into the solution's: what the dynamic loader (ld.so.cache; its
+// sources ld.so.conf and ld.so.conf.d are read by ldconfig only), the C library's name lookups and the time zone
+// need. /etc/passwd and /etc/group are written anew (root, nobody and the
 // sandbox user) and /etc/alternatives (Debian's links for awk, editors, …) is bind-mounted read-only.
-var etcFiles = []string{"hosts", "nsswitch.conf", "host.conf", "ld.so.cache", "ld.so.conf", "ld.so.conf.d",
-	"localtime", "timezone", "mime.types"}
+var etcFiles = []string{"hosts", "nsswitch.conf", "ld.so.cache", "localtime"}
 
 // devices are the only device nodes of the solution's /dev, bind-mounted from the host's.
 var devices = []string{"null", "zero", "full", "random", "urandom"}
@@ -249,11 +248,7 @@ func copyEntry(src, dst string, depth int) error {
 			return fmt.Errorf("copying the link %s: %w", src, err)
 		}
 	case fi.Mode().IsRegular():
-		b, err := os.ReadFile(src)
-		if err == nil {
-			err = os.WriteFile(dst, b, 0o644)
-		}
-		if err != nil {
+		if err := copyRegular(src, dst); err != nil {
 			return fmt.Errorf("copying %s: %w", src, err)
 		}
 	case fi.IsDir() && depth > 0:
@@ -355,21 +350,47 @@ func copyDir(src, dst string) error {
 	return nil
 }
 
+// copyBuf is copyRegular's buffer: the child copies one file at a time.
+var copyBuf []byte
+
+// copyRegular copies the regular file src to the new file dst (mode 0644) with plain system calls: the child
+// copies a handful of small files and should not pay for more.
 func copyRegular(src, dst string) error {
-	in, err := os.Open(src)
+	in, err := unix.Open(src, unix.O_RDONLY|unix.O_CLOEXEC, 0)
 	if err != nil {
-		return err
+		return &fs.PathError{Op: "open", Path: src, Err: err}
 	}
-	defer in.Close()
-	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	defer unix.Close(in)
+	out, err := unix.Open(dst, unix.O_WRONLY|unix.O_CREAT|unix.O_EXCL|unix.O_CLOEXEC, 0o644)
 	if err != nil {
-		return err
+		return &fs.PathError{Op: "create", Path: dst, Err: err}
 	}
-	if _, err := io.Copy(out, in); err != nil {
-		out.Close()
-		return err
+	defer unix.Close(out)
+	if copyBuf == nil {
+		copyBuf = make([]byte, 64<<10)
 	}
-	return out.Close()
+	for {
+		n, err := unix.Read(in, copyBuf)
+		if err == unix.EINTR {
+			continue
+		}
+		if err != nil {
+			return &fs.PathError{Op: "read", Path: src, Err: err}
+		}
+		if n == 0 {
+			return nil
+		}
+		for b := copyBuf[:n]; len(b) > 0; {
+			m, err := unix.Write(out, b)
+			if err == unix.EINTR {
+				continue
+			}
+			if err != nil {
+				return &fs.PathError{Op: "write", Path: dst, Err: err}
+			}
+			b = b[m:]
+		}
+	}
 }
 
 // bindTree mounts a recursive copy of the tree at src (relative to dirfd; src "" means dirfd itself) on dst,
