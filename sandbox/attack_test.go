@@ -439,7 +439,7 @@ func TestSandboxMountTable(t *testing.T) {
 	}
 	allowed := map[string]bool{"/": true, "/usr": true, "/etc/alternatives": true, "/dev": true, "/dev/shm": true,
 		"/proc": true, "/tmp": true, StarMount: true, SolutionMount: true}
-	for _, d := range devices {
+	for _, d := range []string{"null", "zero", "full", "random", "urandom"} {
 		allowed["/dev/"+d] = true
 	}
 	for _, line := range strings.Split(strings.TrimSpace(table), "\n") {
@@ -487,7 +487,7 @@ echo "etc: $(ls -A /etc | tr '\n' ' ')"`)
 		t.Errorf("host paths are visible in the sandbox:\n%s", out)
 	}
 	var want []string
-	for _, p := range append([]string{"/dev", "/etc", "/proc", "/run", "/tmp"}, hostTrees...) {
+	for _, p := range []string{"/dev", "/etc", "/proc", "/run", "/tmp", "/usr", "/bin", "/sbin", "/lib", "/lib64", "/lib32", "/libx32"} {
 		if _, err := os.Lstat(p); err == nil {
 			want = append(want, p[1:])
 		}

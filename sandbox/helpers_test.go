@@ -15,6 +15,19 @@ import (
 // only this package's stars.
 var testUIDBase = 2_100_000_000 + 64*(os.Getpid()%600)
 
+// TestMain gives the tests a data directory of their own: the Go build caches of their solutions go there and
+// are removed at the end.
+func TestMain(m *testing.M) {
+	home, err := os.MkdirTemp("", "transitbench-test-home-")
+	if err != nil {
+		panic(err)
+	}
+	os.Setenv("TRANSITBENCH_HOME", home)
+	code := m.Run()
+	os.RemoveAll(home)
+	os.Exit(code)
+}
+
 // requireFull fails the test when the machine cannot give full isolation: the attack tests check protections
 // that only exist with namespaces (run them as root on Linux, as CI does).
 func requireFull(t *testing.T) {
