@@ -261,6 +261,7 @@ func goCacheDir(ctx context.Context, src, goroot string) (string, error) {
 	if err := os.MkdirAll(root, 0o700); err != nil {
 		return "", fmt.Errorf("sandbox: creating the Go build cache %s: %w", root, err)
 	}
+	pruneGoCaches(root)
 	tmp, err := os.MkdirTemp(root, "new-")
 	if err != nil {
 		return "", fmt.Errorf("sandbox: creating the Go build cache: %w", err)
@@ -271,6 +272,11 @@ func goCacheDir(ctx context.Context, src, goroot string) (string, error) {
 			return "", err
 		}
 	}
+	// The solution directory's path, beside the cache (where no build writes), lets a later build remove the
+	// cache once the directory is gone.
+	if err := os.WriteFile(dir+".src", []byte(src), 0o600); err != nil {
+		return "", fmt.Errorf("sandbox: creating the Go build cache: %w", err)
+	}
 	if err := os.Rename(tmp, dir); err != nil {
 		if fi, serr := os.Stat(dir); serr == nil && fi.IsDir() {
 			return dir, nil // made at the same time by another run
@@ -278,6 +284,36 @@ func goCacheDir(ctx context.Context, src, goroot string) (string, error) {
 		return "", fmt.Errorf("sandbox: creating the Go build cache %s: %w", dir, err)
 	}
 	return dir, nil
+}
+
+// pruneGoCaches removes the caches in root whose solution directory no longer exists (a deleted workspace, a
+// test's temporary one) and the half-made ones that a killed run left more than an hour ago.
+func pruneGoCaches(root string) {
+	entries, err := os.ReadDir(root)
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		name := filepath.Join(root, e.Name())
+		if strings.HasPrefix(e.Name(), "new-") || strings.HasPrefix(e.Name(), "seed-build-") {
+			if fi, err := e.Info(); err == nil && time.Since(fi.ModTime()) > time.Hour {
+				os.RemoveAll(name)
+			}
+			continue
+		}
+		key, ok := strings.CutSuffix(e.Name(), ".src")
+		if !ok {
+			continue
+		}
+		src, err := os.ReadFile(name)
+		if err != nil {
+			continue
+		}
+		if _, err := os.Stat(string(src)); errors.Is(err, fs.ErrNotExist) {
+			os.RemoveAll(filepath.Join(root, key))
+			os.Remove(name)
+		}
+	}
 }
 
 // goCacheRoot is the directory of the Go build caches: in the data directory (masked from every star) when
@@ -338,6 +374,7 @@ func goSeedCache(ctx context.Context, goroot string) string {
 	if err := os.MkdirAll(root, 0o700); err != nil {
 		return ""
 	}
+	pruneGoCaches(root)
 	version, err := os.ReadFile(filepath.Join(goroot, "VERSION"))
 	if err != nil {
 		version = []byte(goroot)

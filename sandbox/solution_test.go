@@ -301,3 +301,42 @@ func TestGoStarterBuildsAndRuns(t *testing.T) {
 		t.Errorf("stdout %q, want the header (stderr %q)", res.Stdout, res.StderrTail)
 	}
 }
+
+// TestGoCachePruned checks that a solution directory's build cache goes once the directory is gone, at the next
+// build of another solution.
+func TestGoCachePruned(t *testing.T) {
+	root, err := goCacheRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	build := func(dir string) string {
+		os.MkdirAll(dir, 0o755)
+		os.WriteFile(filepath.Join(dir, "main.go"), []byte("package main\n\nfunc main() {}\n"), 0o644)
+		sol, err := Detect(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer sol.Close()
+		if err := sol.Prepare(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		cache, err := goCacheDir(context.Background(), dir, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return cache
+	}
+	gone := filepath.Join(t.TempDir(), "solution")
+	first := build(gone)
+	if fi, err := os.Stat(first); err != nil || !fi.IsDir() || filepath.Dir(first) != root {
+		t.Fatalf("cache %s of %s: %v", first, gone, err)
+	}
+	os.RemoveAll(gone)
+	second := build(filepath.Join(t.TempDir(), "solution"))
+	if _, err := os.Stat(first); !os.IsNotExist(err) {
+		t.Errorf("the cache %s of the removed %s is still there (%v)", first, gone, err)
+	}
+	if _, err := os.Stat(second); err != nil {
+		t.Errorf("the new cache: %v", err)
+	}
+}
