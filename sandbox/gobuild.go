@@ -13,6 +13,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"time"
 
 	"transitbench/data"
@@ -64,6 +65,15 @@ func buildGo(ctx context.Context, src, stage string) error {
 	cache, err := goCacheDir(ctx, src, goroot)
 	if err != nil {
 		return err
+	}
+	// One build at a time per cache: each build hands the cache to its own user and back.
+	lock, err := os.OpenFile(cache+".lock", os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return fmt.Errorf("sandbox: locking the Go build cache: %w", err)
+	}
+	defer lock.Close()
+	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX); err != nil {
+		return fmt.Errorf("sandbox: locking the Go build cache: %w", err)
 	}
 	output, err := runGoBuild(ctx, goroot, snapshot, out, cache, args)
 	if err != nil {
@@ -311,6 +321,7 @@ func pruneGoCaches(root string) {
 		}
 		if _, err := os.Stat(string(src)); errors.Is(err, fs.ErrNotExist) {
 			os.RemoveAll(filepath.Join(root, key))
+			os.Remove(filepath.Join(root, key) + ".lock")
 			os.Remove(name)
 		}
 	}
