@@ -25,8 +25,9 @@ const (
 	KindGo         Kind = "go"         // a Go main package in solution/, built with the system go
 )
 
-// Paths inside the sandbox. The star and the solution are bind-mounted read-only under a fresh tmpfs on /run
-// (which also hides the host's sockets there); the solution's working directory is its own directory.
+// Paths inside the sandbox, under /run of its own root: the star's files (copied into a read-only tmpfs), the
+// solution snapshot and the built Go program (bind-mounted read-only); the solution's working directory is its
+// own directory.
 const (
 	StarMount     = "/run/star"
 	SolutionMount = "/run/solution"
