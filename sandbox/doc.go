@@ -35,8 +35,8 @@
 //	/run/solution  the solution snapshot, read-only (SolutionMount, also the working directory)
 //	/run/bin       the built Go program's directory, read-only
 //
-// The mount table names one host path: the snapshot's, a fresh temporary directory (transitbench-solution-*)
-// that says nothing of the home, the workspace or the data. Every bind is made with open_tree and given its
+// Besides the system paths bound at their own names, the mount table names one host path: the snapshot's, a
+// fresh temporary directory (transitbench-solution-*) that says nothing of the home, the workspace or the data. Every bind is made with open_tree and given its
 // read-only attributes before it is attached (mount_setattr), so it is never writable in the tree. Masks still
 // cover, after the pivot, any masked path that lies inside this tree (a data directory under /usr) with an empty
 // read-only tmpfs (a file: with /dev/null). Then the child pins itself to one CPU; sets RLIMIT_CORE 0,
@@ -81,7 +81,9 @@
 // shared between solutions would let one contestant's build plant objects for another's. A new cache starts as
 // a copy of a seed built once per toolchain from a fixed program importing common standard-library packages
 // (kept in ~/.cache/transitbench/gobuild-seed; only that trusted program's builds write it), so a first build
-// does not compile the standard library again. Where the machine has no namespaces (degraded isolation) the
+// does not compile the standard library again. A cache whose solution directory is gone is removed at the next
+// new cache's creation. The build's mount table also shows the host paths of GOROOT and of the cache (under the
+// data directory): paths only, nothing of the data. Where the machine has no namespaces (degraded isolation) the
 // build runs directly, with the same environment, time limit and output cap.
 //
 // # Exit reasons
