@@ -181,11 +181,16 @@ func (s *Solution) prepared() (stage string, hasBin bool, argv []string) {
 
 // copyTree copies the directory src to dst (which must not exist), making every directory 0755 and every
 // file 0644 (0755 when its owner may execute it) so that the sandbox user can read the copy. A symbolic link is
-// copied as a link when it is relative and stays inside src; one that is absolute or leads out of src is refused,
-// and so is any other kind of file (a device, a FIFO, a socket): the snapshot holds the solution's own files
-// only, so nothing in it can make the Go toolchain, or anything else that follows it, read the host's files.
+// copied as a link when it is relative and leads to a file inside src; one that is absolute, dangling or leads
+// out of src (also through other links) is refused, and so is any other kind of file (a device, a FIFO, a
+// socket): the snapshot holds the solution's own files only. (Inside the sandbox a link can anyway reach only
+// the sandbox's own tree; this keeps the snapshot meaningful and the errors early.)
 func copyTree(dst, src string) error {
 	var total int64
+	realSrc, err := filepath.EvalSymlinks(src)
+	if err != nil {
+		return fmt.Errorf("sandbox: copying the solution: %w", err)
+	}
 	return filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return fmt.Errorf("sandbox: copying the solution: %w", err)
@@ -200,9 +205,13 @@ func copyTree(dst, src string) error {
 			if err != nil {
 				return fmt.Errorf("sandbox: copying the solution: %w", err)
 			}
-			inside := filepath.Join(filepath.Dir(rel), link)
-			if filepath.IsAbs(link) || inside == ".." || strings.HasPrefix(inside, ".."+string(filepath.Separator)) {
-				return fmt.Errorf("sandbox: %s is a symbolic link to %s, outside the solution directory: a solution must hold its files itself (copy the target in, or make the link relative and inside)", path, link)
+			// Resolved on the source (through any other links), the target must lie inside it.
+			real, rerr := filepath.EvalSymlinks(path)
+			if rerr == nil {
+				real, rerr = filepath.Rel(realSrc, real)
+			}
+			if filepath.IsAbs(link) || rerr != nil || real == ".." || strings.HasPrefix(real, ".."+string(filepath.Separator)) {
+				return fmt.Errorf("sandbox: %s is a symbolic link to %s, outside the solution directory or to nothing: a solution must hold its files itself (copy the target in, or make the link relative and inside)", path, link)
 			}
 			return os.Symlink(link, target)
 		case d.Type().IsRegular():

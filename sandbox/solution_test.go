@@ -175,24 +175,79 @@ func prepareFails(t *testing.T, dir, token string) string {
 
 func TestGoBuildEmbedSymlinkRefused(t *testing.T) {
 	secretFile := hostSecret(t, secret)
-	sol := writeSolution(t, map[string]string{"main.go": `package main
+	for name, link := range map[string]func(dir string) string{
+		"absolute": func(string) string { return secretFile },
+		"relative": func(dir string) string {
+			rel, err := filepath.Rel(filepath.Join(dir, "assets"), secretFile)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return rel
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			sol := writeSolution(t, map[string]string{"main.go": `package main
 
 import (
 	_ "embed"
 	"fmt"
 )
 
-//go:embed secret.txt
+//go:embed assets/secret.txt
 var s string
 
 func main() { fmt.Print(s) }
 `})
-	if err := os.Symlink(secretFile, filepath.Join(sol.Dir, "secret.txt")); err != nil {
+			os.Mkdir(filepath.Join(sol.Dir, "assets"), 0o755)
+			target := link(sol.Dir)
+			if err := os.Symlink(target, filepath.Join(sol.Dir, "assets", "secret.txt")); err != nil {
+				t.Fatal(err)
+			}
+			if b, err := os.ReadFile(filepath.Join(sol.Dir, "assets", "secret.txt")); err != nil || !strings.Contains(string(b), secret) {
+				t.Fatalf("control: the link does not lead to the secret: %q, %v", b, err)
+			}
+			msg := prepareFails(t, sol.Dir, secret)
+			if !strings.Contains(msg, "symbolic link to "+target+", outside the solution directory") {
+				t.Errorf("Prepare: %s", msg)
+			}
+		})
+	}
+}
+
+// TestSnapshotRefusesLinkThroughLinks escapes the solution directory through a link to a directory inside it:
+// every link's text stays inside, but the path they make together leads out.
+func TestSnapshotRefusesLinkThroughLinks(t *testing.T) {
+	sol := writeSolution(t, map[string]string{"run": "#!/bin/sh\n"})
+	os.Mkdir(filepath.Join(sol.Dir, "a"), 0o755)
+	if err := os.Symlink("..", filepath.Join(sol.Dir, "a", "up")); err != nil {
 		t.Fatal(err)
 	}
-	msg := prepareFails(t, sol.Dir, secret)
-	if !strings.Contains(msg, "symbolic link to "+secretFile+", outside the solution directory") {
-		t.Errorf("Prepare: %s", msg)
+	if err := os.Symlink("a/up/a/up/..", filepath.Join(sol.Dir, "x")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(sol.Dir, "x", filepath.Base(sol.Dir))); err != nil {
+		t.Fatalf("control: the link does not lead out of the solution directory: %v", err)
+	}
+	err := sol.Prepare(context.Background())
+	if err == nil || !strings.Contains(err.Error(), "x is a symbolic link to a/up/a/up/.., outside the solution directory") {
+		t.Fatalf("Prepare: %v", err)
+	}
+}
+
+// TestSnapshotKeepsInsideLinks checks that a relative link that stays inside the solution is kept.
+func TestSnapshotKeepsInsideLinks(t *testing.T) {
+	sol := writeSolution(t, map[string]string{"run": "#!/bin/sh\ncat models/current\n", "v3.txt": "weights"})
+	os.Mkdir(filepath.Join(sol.Dir, "models"), 0o755)
+	if err := os.Symlink("../v3.txt", filepath.Join(sol.Dir, "models", "current")); err != nil {
+		t.Fatal(err)
+	}
+	if err := sol.Prepare(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	stage, _, _ := sol.prepared()
+	b, err := os.ReadFile(filepath.Join(stage, "solution", "models", "current"))
+	if err != nil || string(b) != "weights" {
+		t.Errorf("the snapshot's link reads %q, %v", b, err)
 	}
 }
 
