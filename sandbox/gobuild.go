@@ -25,6 +25,10 @@ import (
 // directory, with no network, as an unprivileged user, within goBuildWallTime and goBuildMemoryBytes.
 var goBuildWallTime = 120 * time.Second // a variable so that tests can shorten it
 
+// goSeedWallTime bounds the build of the seed cache, which compiles a good part of the standard library (tens of
+// seconds on a busy two-core machine); it builds only the package's own program.
+const goSeedWallTime = 10 * time.Minute
+
 const (
 	goBuildMemoryBytes = 2 << 30
 	goBuildOutputBytes = 8 << 10 // the end of the build's output kept for the error message
@@ -75,7 +79,7 @@ func buildGo(ctx context.Context, src, stage string) error {
 	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX); err != nil {
 		return fmt.Errorf("sandbox: locking the Go build cache: %w", err)
 	}
-	output, err := runGoBuild(ctx, goroot, snapshot, out, cache, args)
+	output, err := runGoBuild(ctx, goBuildWallTime, goroot, snapshot, out, cache, args)
 	if err != nil {
 		return fmt.Errorf("building the Go solution in %s failed: %w\n%s", src, err, output)
 	}
@@ -93,11 +97,11 @@ func buildGo(ctx context.Context, src, stage string) error {
 var errGoBuild = errors.New("fix the build errors below and try again")
 
 // runGoBuild runs `go args…` on the snapshot with out as binMount and cache as goCacheMount, in a sandbox when
-// the machine allows one and directly otherwise, and returns the end of its output.
-func runGoBuild(ctx context.Context, goroot, snapshot, out, cache string, args []string) (string, error) {
+// the machine allows one and directly otherwise, for at most wall, and returns the end of its output.
+func runGoBuild(ctx context.Context, wall time.Duration, goroot, snapshot, out, cache string, args []string) (string, error) {
 	iso := Probe()
 	if !iso.namespaces {
-		return runGoBuildHost(ctx, goroot, snapshot, out, cache, args)
+		return runGoBuildHost(ctx, wall, goroot, snapshot, out, cache, args)
 	}
 	uid := -1
 	if isRoot() {
@@ -137,7 +141,7 @@ func runGoBuild(ctx context.Context, goroot, snapshot, out, cache string, args [
 	}
 	lim := Limits{MemoryBytes: goBuildMemoryBytes, StdoutBytes: 64 << 10, StderrBytes: goBuildOutputBytes}.withDefaults()
 	st := &starRun{iso: iso, lim: lim, uid: uid, cpu: -1}
-	res := st.exec(ctx, cfg, goBuildWallTime, Result{StarID: "go build", Isolation: iso.String(), ExitCode: -1})
+	res := st.exec(ctx, cfg, wall, Result{StarID: "go build", Isolation: iso.String(), ExitCode: -1})
 	output := tail(strings.TrimSpace(string(res.Stdout)+"\n"+res.StderrTail), goBuildOutputBytes)
 	switch res.ExitReason {
 	case ExitOK:
@@ -145,7 +149,7 @@ func runGoBuild(ctx context.Context, goroot, snapshot, out, cache string, args [
 	case ExitCode:
 		return output, errGoBuild
 	case ExitTimeout:
-		return output, fmt.Errorf("the build ran past its %v limit and was stopped: keep the code (and any assembler macros) small enough to compile in that time", goBuildWallTime)
+		return output, fmt.Errorf("the build ran past its %v limit and was stopped: keep the code (and any assembler macros) small enough to compile in that time", wall)
 	case ExitMemory:
 		return output, fmt.Errorf("the build ran out of memory (its cap is %d GiB): keep the code (and any assembler macros) small enough to compile within it", goBuildMemoryBytes>>30)
 	case ExitCancelled:
@@ -158,13 +162,13 @@ func runGoBuild(ctx context.Context, goroot, snapshot, out, cache string, args [
 
 // runGoBuildHost runs the build without a sandbox, where the machine has none (degraded isolation): with the
 // same clean environment and limits of time and output, as the user running the benchmark.
-func runGoBuildHost(ctx context.Context, goroot, snapshot, out, cache string, args []string) (string, error) {
+func runGoBuildHost(ctx context.Context, wall time.Duration, goroot, snapshot, out, cache string, args []string) (string, error) {
 	tmp, err := os.MkdirTemp("", "transitbench-gobuild-")
 	if err != nil {
 		return "", fmt.Errorf("sandbox: %w", err)
 	}
 	defer os.RemoveAll(tmp)
-	ctx, cancel := context.WithTimeout(ctx, goBuildWallTime)
+	ctx, cancel := context.WithTimeout(ctx, wall)
 	defer cancel()
 	for i, a := range args {
 		args[i] = strings.Replace(a, binMount, out, 1)
@@ -181,7 +185,7 @@ func runGoBuildHost(ctx context.Context, goroot, snapshot, out, cache string, ar
 	case err == nil:
 		return output, nil
 	case ctx.Err() == context.DeadlineExceeded:
-		return output, fmt.Errorf("the build ran past its %v limit and was stopped: keep the code (and any assembler macros) small enough to compile in that time", goBuildWallTime)
+		return output, fmt.Errorf("the build ran past its %v limit and was stopped: keep the code (and any assembler macros) small enough to compile in that time", wall)
 	case ctx.Err() != nil:
 		return output, ctx.Err()
 	}
@@ -411,7 +415,7 @@ func goSeedCache(ctx context.Context, goroot string) string {
 	}
 	args := []string{"build", "-trimpath", "-buildvcs=false", "-o", binMount + "/solution", "main.go"}
 	cache := filepath.Join(work, "cache")
-	if _, err := runGoBuild(ctx, goroot, filepath.Join(work, "solution"), filepath.Join(work, "bin"), cache, args); err != nil {
+	if _, err := runGoBuild(ctx, goSeedWallTime, goroot, filepath.Join(work, "solution"), filepath.Join(work, "bin"), cache, args); err != nil {
 		return ""
 	}
 	if err := os.Rename(cache, seed); err != nil {
