@@ -139,10 +139,11 @@ func runGoBuild(ctx context.Context, wall time.Duration, goroot, snapshot, out, 
 		Argv:        append([]string{goroot + "/bin/go"}, args...),
 		Env:         goBuildEnv(goroot, goCacheMount, goBuildTmp),
 	}
-	lim := Limits{MemoryBytes: goBuildMemoryBytes, StdoutBytes: 64 << 10, StderrBytes: goBuildOutputBytes}.withDefaults()
+	// One byte more than is shown, so that tail can tell that output was cut.
+	lim := Limits{MemoryBytes: goBuildMemoryBytes, StdoutBytes: 64 << 10, StderrBytes: goBuildOutputBytes + 1}.withDefaults()
 	st := &starRun{iso: iso, lim: lim, uid: uid, cpu: -1}
 	res := st.exec(ctx, cfg, wall, Result{StarID: "go build", Isolation: iso.String(), ExitCode: -1})
-	output := tail(strings.TrimSpace(string(res.Stdout)+"\n"+res.StderrTail), goBuildOutputBytes)
+	output := strings.TrimSpace(tail(string(res.Stdout)+"\n"+res.StderrTail, goBuildOutputBytes))
 	switch res.ExitReason {
 	case ExitOK:
 		return output, nil
@@ -177,10 +178,10 @@ func runGoBuildHost(ctx context.Context, wall time.Duration, goroot, snapshot, o
 	cmd.Dir = snapshot
 	cmd.Env = goBuildEnv(goroot, cache, tmp)
 	var buf tailBuffer
-	buf.max = goBuildOutputBytes
+	buf.max = goBuildOutputBytes + 1
 	cmd.Stdout, cmd.Stderr = &buf, &buf
 	err = cmd.Run()
-	output := strings.TrimSpace(buf.String())
+	output := strings.TrimSpace(tail(buf.String(), goBuildOutputBytes))
 	switch {
 	case err == nil:
 		return output, nil

@@ -395,3 +395,17 @@ func TestGoCachePruned(t *testing.T) {
 		t.Errorf("the new cache: %v", err)
 	}
 }
+
+// TestGoBuildOutputCapped makes the assembler print a 200 KB error line: the error keeps its last 8 KiB.
+func TestGoBuildOutputCapped(t *testing.T) {
+	requireFull(t)
+	sol := writeSolution(t, map[string]string{
+		"go.mod":  "module m\n\ngo 1.22\n",
+		"main.go": "package main\n\nfunc main() {}\n",
+		"x.s":     strings.Repeat("A", 200_000) + "Z\n",
+	})
+	msg := prepareFails(t, sol.Dir, secret)
+	if len(msg) > goBuildOutputBytes+1024 || !strings.Contains(msg, "…") || !strings.Contains(msg, "AZ") {
+		t.Errorf("Prepare's error has %d bytes, want the last %d of the output: %.300q … %q", len(msg), goBuildOutputBytes, msg, msg[max(0, len(msg)-300):])
+	}
+}
