@@ -5,11 +5,14 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"sort"
 	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"transitbench/data"
 )
 
 // Each attack is a small solution that must fail harmlessly while the run completes and records why.
@@ -54,18 +57,45 @@ func TestAttackReadAnswers(t *testing.T) {
 	sol := shellSolution(t, readAttempts)
 	star := map[string]string{"target": data}
 
-	// Control: without the mask the same script does find the answers, so the test can fail.
+	// Control: outside the sandbox the same script does find the answers, so the test can fail.
+	if out, _ := runOnHost(t, sol, star); !strings.Contains(out, secret) {
+		t.Fatalf("control: the answers were not read on the host (stdout %q); the attack script is broken", truncate(out))
+	}
+	// The sandbox's root holds nothing of /var; the mask is a second lock.
+	for _, lim := range []Limits{{}, {Mask: []string{data}}} {
+		res := runOne(t, sol, lim, star)
+		assertReason(t, res, ExitOK)
+		mustNotContain(t, res, secret)
+		if !strings.Contains(string(res.Stdout), "entries=0\n") {
+			t.Errorf("ls of the data directory: %q", truncate(string(res.Stdout)))
+		}
+	}
+}
+
+// TestAttackMaskInsideTree puts the answers inside a tree that the sandbox shows (/usr): only the mask hides them.
+func TestAttackMaskInsideTree(t *testing.T) {
+	requireFull(t)
+	data, err := os.MkdirTemp("/usr/local/share", "transitbench-test-data-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(data)
+	os.Chmod(data, 0o755)
+	if err := os.WriteFile(filepath.Join(data, "answers.json"), []byte(secret), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sol := shellSolution(t, `cat "$(cat "$1/target")/answers.json"; echo "entries=$(ls -A "$(cat "$1/target")" | wc -l)"`)
+	star := map[string]string{"target": data}
+	// Control: unmasked, the sandbox shows /usr and the script reads the answers.
 	res := runOne(t, sol, Limits{}, star)
 	if !strings.Contains(string(res.Stdout), secret) {
-		t.Fatalf("control: the unmasked answers were not read (stdout %q, stderr %q); the attack script is broken",
-			truncate(string(res.Stdout)), truncate(res.StderrTail))
+		t.Fatalf("control: the unmasked answers under /usr were not read (stdout %q, stderr %q)", res.Stdout, res.StderrTail)
 	}
 	res = runOne(t, sol, Limits{Mask: []string{data}}, star)
 	assertReason(t, res, ExitOK)
 	mustNotContain(t, res, secret)
-	// The masked directory is there but empty: nothing about it is visible.
 	if !strings.Contains(string(res.Stdout), "entries=0\n") {
-		t.Errorf("ls of the masked directory: %q", truncate(string(res.Stdout)))
+		t.Errorf("ls of the masked directory: %q", res.Stdout)
 	}
 }
 
@@ -309,4 +339,198 @@ echo still-here; echo "ppid=$PPID pid=$$"`)
 		t.Errorf("the test's parent process is gone: %v", err)
 	}
 	_ = fmt.Sprint()
+}
+
+// TestAttackHostUnixSocket listens on unix sockets of the host outside /run and /tmp's view: in a world-writable
+// directory of /var/tmp, in the host's /dev/shm and in the test's temporary directory. A read-only mount would
+// not stop connect(2); only their absence from the sandbox's tree does.
+func TestAttackHostUnixSocket(t *testing.T) {
+	requireFull(t)
+	var dirs []string
+	for _, parent := range []string{"/var/tmp", "/dev/shm", t.TempDir()} {
+		d, err := os.MkdirTemp(parent, "transitbench-test-sock-")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer os.RemoveAll(d)
+		os.Chmod(d, 0o777)
+		dirs = append(dirs, d)
+	}
+	os.Chmod(filepath.Dir(dirs[2]), 0o755) // the test's temporary directory: open to the sandbox user
+	os.Chmod(filepath.Dir(filepath.Dir(dirs[2])), 0o755)
+	var accepted atomic.Int32
+	var paths []string
+	for _, d := range dirs {
+		p := filepath.Join(d, "s.sock")
+		ln, err := net.Listen("unix", p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer ln.Close()
+		os.Chmod(p, 0o777)
+		go func() {
+			for {
+				c, err := ln.Accept()
+				if err != nil {
+					return
+				}
+				accepted.Add(1)
+				c.Close()
+			}
+		}()
+		paths = append(paths, p)
+	}
+	sol := writeSolution(t, map[string]string{"solution.py": `import socket, sys
+for p in open(sys.argv[1] + "/paths").read().split():
+    s = socket.socket(socket.AF_UNIX)
+    try:
+        s.connect(p)
+        print("CONNECTED", p)
+    except OSError as e:
+        print("refused", p, e, file=sys.stderr)
+`})
+	star := map[string]string{"paths": strings.Join(paths, "\n")}
+
+	// Control: outside the sandbox the same client reaches every listener.
+	out, errOut := runOnHost(t, sol, star)
+	if n := strings.Count(out, "CONNECTED"); n != len(paths) {
+		t.Fatalf("control: %d of %d connections on the host (stdout %q, stderr %q)", n, len(paths), out, errOut)
+	}
+	waitFor(t, func() bool { return accepted.Load() == int32(len(paths)) })
+	accepted.Store(0)
+
+	res := runOne(t, sol, Limits{}, star)
+	assertReason(t, res, ExitOK)
+	if strings.Contains(string(res.Stdout), "CONNECTED") {
+		t.Errorf("the solution connected to a host socket: %q", res.Stdout)
+	}
+	for _, p := range paths {
+		if !strings.Contains(res.StderrTail, "refused "+p+" [Errno 2]") {
+			t.Errorf("stderr %q: want ENOENT for %s", res.StderrTail, p)
+		}
+	}
+	time.Sleep(100 * time.Millisecond)
+	if n := accepted.Load(); n != 0 {
+		t.Errorf("the listeners saw %d connections from the sandbox", n)
+	}
+}
+
+// waitFor polls cond for up to 5 s.
+func waitFor(t *testing.T, cond func() bool) {
+	t.Helper()
+	for range 500 {
+		if cond() {
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Fatal("condition not met within 5 s")
+}
+
+// TestSandboxMountTable reads the sandbox's mount table: nothing in it may name the home, the data directory,
+// the workspace, the solution's directory or the run directory, and its mount points are only those of the
+// sandbox's own tree.
+func TestSandboxMountTable(t *testing.T) {
+	requireFull(t)
+	work, err := os.MkdirTemp("/var/tmp", "transitbench-test-work-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(work)
+	os.Chmod(work, 0o755)
+	sol := shellSolution(t, `cat /proc/self/mountinfo`)
+	r := &Runner{Workers: 1, WorkDir: work}
+	res := runJobs(t, r, sol, starJob("m", map[string]string{"star.json": "{}"}))["m"]
+	assertReason(t, res, ExitOK)
+	table := string(res.Stdout)
+	t.Logf("the sandbox's mount table:\n%s", table)
+	if strings.Count(table, "\n") < 5 {
+		t.Fatalf("mount table %q: too short to be real", table)
+	}
+	forbidden := []string{work, "transitbench-run-", sol.Dir, filepath.Dir(sol.Dir)}
+	if home, err := os.UserHomeDir(); err == nil {
+		forbidden = append(forbidden, home)
+	}
+	if home, err := data.Home(); err == nil {
+		forbidden = append(forbidden, home)
+	}
+	allowed := map[string]bool{"/": true, "/usr": true, "/etc/alternatives": true, "/dev": true, "/dev/shm": true,
+		"/proc": true, "/tmp": true, StarMount: true, SolutionMount: true}
+	for _, d := range []string{"null", "zero", "full", "random", "urandom"} {
+		allowed["/dev/"+d] = true
+	}
+	for _, line := range strings.Split(strings.TrimSpace(table), "\n") {
+		for _, f := range forbidden {
+			if strings.Contains(line, f) {
+				t.Errorf("the mount table names the host path %s: %q", f, line)
+			}
+		}
+		f := strings.Fields(line)
+		if len(f) < 10 {
+			t.Errorf("mount table line %q", line)
+			continue
+		}
+		mp := f[4]
+		if !allowed[mp] && !strings.HasPrefix(mp, "/usr/") && !strings.HasPrefix(mp, "/proc/") {
+			t.Errorf("unexpected mount point %s: %q", mp, line)
+		}
+		if mp == "/" && (f[3] != "/" || !strings.Contains(line, " - tmpfs ")) {
+			t.Errorf("the root is not a fresh tmpfs: %q", line)
+		}
+		if mp == StarMount && f[3] != "/" {
+			t.Errorf("the star is bound from the host (%s), not copied: %q", f[3], line)
+		}
+	}
+}
+
+// TestSandboxHostPathsHidden looks for the host's private places: none is in the sandbox's tree.
+func TestSandboxHostPathsHidden(t *testing.T) {
+	requireFull(t)
+	for _, p := range []string{"/root", "/etc/shadow", "/var"} {
+		if _, err := os.Stat(p); err != nil {
+			t.Fatalf("control: the host has no %s (%v), so the test would prove nothing", p, err)
+		}
+	}
+	sol := shellSolution(t, `for p in /home /root /var /var/tmp /srv /opt /mnt /boot /work /sys /etc/shadow /etc/ssh /etc/hostname /run/systemd; do
+  [ -e "$p" ] && echo "VISIBLE $p"
+  cat "$p" >/dev/null 2>&1 && echo "READ $p"
+done
+echo "root: $(ls -A / | tr '\n' ' ')"
+echo "etc: $(ls -A /etc | tr '\n' ' ')"`)
+	res := runOne(t, sol, Limits{}, nil)
+	assertReason(t, res, ExitOK)
+	out := string(res.Stdout)
+	if strings.Contains(out, "VISIBLE") || strings.Contains(out, "READ") {
+		t.Errorf("host paths are visible in the sandbox:\n%s", out)
+	}
+	var want []string
+	for _, p := range []string{"/dev", "/etc", "/proc", "/run", "/tmp", "/usr", "/bin", "/sbin", "/lib", "/lib64", "/lib32", "/libx32"} {
+		if _, err := os.Lstat(p); err == nil {
+			want = append(want, p[1:])
+		}
+	}
+	sort.Strings(want)
+	if line := "root: " + strings.Join(want, " ") + " \n"; !strings.Contains(out, line) {
+		t.Errorf("stdout %q, want the line %q", out, line)
+	}
+	if strings.Contains(out, "shadow") || !strings.Contains(out, "passwd") {
+		t.Errorf("/etc of the sandbox: %q", out)
+	}
+}
+
+// TestSandboxToolsRun runs the everyday tools in the minimal tree: a shell pipeline, awk (through
+// /etc/alternatives), python3 with numpy, the user's name from the sandbox's own /etc/passwd, and /dev.
+func TestSandboxToolsRun(t *testing.T) {
+	requireFull(t)
+	sol := shellSolution(t, `printf 'b\na\nc\n' | sort | tr a-z A-Z | awk '{printf "%s", $1}'; echo
+/usr/bin/python3 -c 'import numpy; print(int(numpy.arange(5).sum()))'
+id -un
+echo x > /dev/null && head -c 4 /dev/urandom | wc -c
+echo "dev: $(ls /dev | tr '\n' ' ')"`)
+	res := runOne(t, sol, Limits{}, nil)
+	assertReason(t, res, ExitOK)
+	want := "ABC\n10\nsandbox\n4\ndev: fd full null random shm stderr stdin stdout urandom zero \n"
+	if string(res.Stdout) != want {
+		t.Errorf("stdout %q, want %q (stderr %q)", res.Stdout, want, res.StderrTail)
+	}
 }

@@ -40,3 +40,45 @@ func BenchmarkRunTrivial(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkPrepareGoStarter measures Prepare of the workspace's Go starter: the snapshot and the go build.
+// "same-solution" prepares one solution directory again and again (its build cache is warm after the first
+// op); "new-solution" prepares a new directory each time (a new cache, copied from the seed).
+func BenchmarkPrepareGoStarter(b *testing.B) {
+	src, err := os.ReadFile("../workspace/starter/go/main.go")
+	if err != nil {
+		b.Fatal(err)
+	}
+	newDir := func() string {
+		dir := filepath.Join(b.TempDir(), "solution")
+		os.Mkdir(dir, 0o755)
+		os.WriteFile(filepath.Join(dir, "main.go"), src, 0o644)
+		return dir
+	}
+	prepare := func(dir string) {
+		sol, err := Detect(dir)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := sol.Prepare(context.Background()); err != nil {
+			b.Fatal(err)
+		}
+		sol.Close()
+	}
+	b.Run("same-solution", func(b *testing.B) {
+		dir := newDir()
+		prepare(dir)
+		b.ResetTimer()
+		for range b.N {
+			prepare(dir)
+		}
+	})
+	b.Run("new-solution", func(b *testing.B) {
+		for range b.N {
+			b.StopTimer()
+			dir := newDir()
+			b.StartTimer()
+			prepare(dir)
+		}
+	})
+}

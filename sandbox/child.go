@@ -19,12 +19,13 @@ const childStatusFD = 3
 // childConfig is what the runner tells the child: where the star and the solution are, what to hide, which
 // limits to set, which user to become, and what to execute.
 type childConfig struct {
-	Namespaces  bool     // set up the mount namespace (the process was cloned into new namespaces)
-	UserNS      bool     // the namespaces are inside a new user namespace, where this process is root
-	Star        string   // host path of the star directory, mounted at StarMount
-	Solution    string   // host path of the solution snapshot, mounted at SolutionMount
-	Bin         string   // host path of the built binary's directory, mounted at binMount; may be empty
-	Mask        []string // resolved host paths to hide
+	Namespaces  bool        // set up the mount namespace (the process was cloned into new namespaces)
+	UserNS      bool        // the namespaces are inside a new user namespace, where this process is root
+	Star        string      // host path of the star directory, mounted at StarMount
+	Solution    string      // host path of the solution snapshot, mounted at SolutionMount
+	Bin         string      // host path of the built binary's directory, mounted at binMount; may be empty
+	Binds       []bindMount // further host directories to mount (the Go build's toolchain, cache and output)
+	Mask        []string    // resolved host paths to hide
 	TmpBytes    int64
 	MemoryBytes int64
 	Processes   int
@@ -35,6 +36,12 @@ type childConfig struct {
 	Dir         string
 	Argv        []string // nil in a probe: set everything up, then exit 0
 	Env         []string
+}
+
+// bindMount is a host directory mounted at Dst inside the sandbox, read-only unless Writable.
+type bindMount struct {
+	Src, Dst string
+	Writable bool
 }
 
 // The package's initialisation turns a sandbox child into the solution before the importing packages'

@@ -16,21 +16,40 @@
 //
 // # What a star's process sees (full isolation)
 //
-// The runner starts its own executable in new mount, PID, network, IPC and UTS namespaces. That child makes every
-// mount private, read-only and nosuid (mount_setattr with AT_RECURSIVE); mounts fresh tmpfs on /tmp
-// (Limits.TmpBytes; also TMPDIR and HOME), /dev/shm (at most 64 MiB) and /run (hiding the host's sockets there: a
-// read-only mount does not stop connect(2) on a socket file); bind-mounts the star directory read-only at /run/star
-// (StarMount) and the solution snapshot at /run/solution (SolutionMount, also the working directory); covers every
-// masked path with an empty read-only tmpfs (a file: with /dev/null); mounts a /proc for the new PID namespace;
-// pins itself to one CPU; sets RLIMIT_CORE 0, RLIMIT_NPROC, RLIMIT_FSIZE, RLIMIT_NOFILE; empties its capability
-// bounding set; drops to the worker's own user (one of Runner.UIDBase … UIDBase+63, same group, no supplementary
-// groups); sets no_new_privs and the parent-death signal; sets RLIMIT_AS; and executes the solution with a clean
-// environment (OMP/OPENBLAS/MKL/NUMEXPR_NUM_THREADS=1, GOMAXPROCS=1, PATH=/usr/local/bin:/usr/bin:/bin). The
-// network namespace has only a loopback interface, down. argv[1] of the solution is /run/star.
+// The runner starts its own executable in new mount, PID, network, IPC and UTS namespaces. That child builds the
+// solution's whole filesystem on a fresh tmpfs and makes it the root with pivot_root; the host's root is then
+// detached, so nothing else of the host is reachable (not /home, /root, /var, /srv, /opt, /sys, the host's /tmp
+// or /dev/shm, nor any unix socket in them: a read-only mount would not stop connect(2), absence does), and
+// /proc/self/mountinfo lists only these mounts:
 //
-// Masked always: the data directory (data.Home), the run's working directory (where other stars are prepared), the
-// solution snapshot's host path, the solution's source directory and the directory holding it (the workspace, with
-// its dev answers); plus Limits.Mask.
+//	/              the tmpfs, read-only once built
+//	/usr           the host's, read-only, nosuid, nodev (with /usr/local, hence /usr/local/go); /bin, /sbin,
+//	               /lib, /lib64, /lib32 as on the host: read-only trees, or the same symbolic links (Debian)
+//	/etc           passwd and group of its own (root, nobody and "sandbox", the star's user), copies of hosts,
+//	               nsswitch.conf, ld.so.cache and localtime, and /etc/alternatives read-only
+//	/dev           null, zero, full, random, urandom (bound from the host's); fd, stdin, stdout, stderr links
+//	               into /proc/self/fd; a fresh /dev/shm tmpfs (at most 64 MiB); nothing else
+//	/proc          a new proc for the PID namespace
+//	/tmp           a fresh tmpfs of Limits.TmpBytes (also TMPDIR and HOME)
+//	/run/star      a read-only tmpfs holding a copy of the star's files (StarMount): a copy, so that the
+//	               mount table does not show the star directory's host path (and the run directory's)
+//	/run/solution  the solution snapshot, read-only (SolutionMount, also the working directory)
+//	/run/bin       the built Go program's directory, read-only
+//
+// Besides the system paths bound at their own names, the mount table names one host path: the snapshot's, a
+// fresh temporary directory (transitbench-solution-*) that says nothing of the home, the workspace or the data. Every bind is made with open_tree and given its
+// read-only attributes before it is attached (mount_setattr), so it is never writable in the tree. Masks still
+// cover, after the pivot, any masked path that lies inside this tree (a data directory under /usr) with an empty
+// read-only tmpfs (a file: with /dev/null). Then the child pins itself to one CPU; sets RLIMIT_CORE 0,
+// RLIMIT_NPROC, RLIMIT_FSIZE, RLIMIT_NOFILE; empties its capability bounding set; drops to the worker's own user
+// (one of Runner.UIDBase … UIDBase+63, same group, no supplementary groups); sets no_new_privs and the
+// parent-death signal; sets RLIMIT_AS; and executes the solution with a clean environment
+// (OMP/OPENBLAS/MKL/NUMEXPR_NUM_THREADS=1, GOMAXPROCS=1, PATH=/usr/local/bin:/usr/bin:/bin). The network
+// namespace has only a loopback interface, down. argv[1] of the solution is /run/star.
+//
+// Masked always (where inside the tree): the data directory (data.Home), the run's working directory (where
+// other stars are prepared), the solution snapshot's host path, the solution's source directory and the
+// directory holding it (the workspace, with its dev answers); plus Limits.Mask.
 //
 // The solution is PID 1 of its namespace. So when it exits, or when the runner kills it (timeout, output over the
 // limit, cancellation), the kernel kills every process it left behind; nothing survives a star. Being PID 1 also
@@ -39,10 +58,34 @@
 // zombies until the star ends (bounded by RLIMIT_NPROC).
 //
 // Python solutions run with /usr/bin/python3 (Debian's, with python3-numpy) when it exists: the first python3 on
-// PATH may be a per-user install (pyenv under /root) that the sandbox user cannot read. Go solutions are built once
-// by Prepare, outside the sandbox, with the system go, no cgo, no network and the local toolchain only. Prepare
-// snapshots the solution directory (world-readable copy) so that the sandbox user can read it and edits during a
-// run do not change it.
+// PATH may be a per-user install (pyenv under /root) that is not in the sandbox's tree at all. Prepare snapshots
+// the solution directory (a world-readable copy, so the sandbox user can read it and edits during a run do not
+// change it). The snapshot holds regular files, directories and relative links that stay inside it; a link that
+// is absolute or leads out, a device, a FIFO or a socket is refused with an error naming it.
+//
+// # The Go build
+//
+// A Go solution is built once, by Prepare, inside a sandbox of the same kind as a star's, through the same code
+// (starRun.exec and the child's setup, so what hardens a star's run hardens the build too): the
+// solution's files can steer the toolchain (an assembler #include of an absolute path, //go:embed, go.mod
+// directives), so the toolchain must see nothing of the host. It sees the minimal tree above, the snapshot
+// read-only at /run/solution, the toolchain's GOROOT read-only at its own path, the solution's build cache
+// writable at /run/gocache and the output directory writable at /run/bin; it runs as an unprivileged user,
+// without network, within 120 s (goBuildWallTime) and 2 GiB, and the error shown is the last 8 KiB of its
+// output. The environment is fixed: GOENV=off, GOFLAGS empty, GOWORK=off, GOPROXY=off, GOSUMDB=off,
+// GOTOOLCHAIN=local, CGO_ENABLED=0, and `go build -trimpath -buildvcs=false`. A go.mod may hold only module,
+// go, toolchain and godebug directives (the standard library alone: require, replace, tool, … are refused
+// before the build). Without cgo no external linker runs, and //go:cgo_ directives are the compiler's to refuse.
+//
+// The build cache is per solution directory (a workspace's solution/, each frozen copy), under the data
+// directory's cache/gobuild, which no star sees: a build can write anything into its own cache, so a cache
+// shared between solutions would let one contestant's build plant objects for another's. A new cache starts as
+// a copy of a seed built once per toolchain from a fixed program importing common standard-library packages
+// (kept in ~/.cache/transitbench/gobuild-seed; only that trusted program's builds write it), so a first build
+// does not compile the standard library again. A cache whose solution directory is gone is removed at the next
+// new cache's creation. The build's mount table also shows the host paths of GOROOT and of the cache (under the
+// data directory): paths only, nothing of the data. Where the machine has no namespaces (degraded isolation) the
+// build runs directly, with the same environment, time limit and output cap.
 //
 // # The star's cgroup
 //

@@ -3,6 +3,7 @@ package sandbox
 import (
 	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -13,6 +14,19 @@ import (
 // testUIDBase gives this test process its own sandbox user ids, so that checks for surviving processes see
 // only this package's stars.
 var testUIDBase = 2_100_000_000 + 64*(os.Getpid()%600)
+
+// TestMain gives the tests a data directory of their own: the Go build caches of their solutions go there and
+// are removed at the end.
+func TestMain(m *testing.M) {
+	home, err := os.MkdirTemp("", "transitbench-test-home-")
+	if err != nil {
+		panic(err)
+	}
+	os.Setenv("TRANSITBENCH_HOME", home)
+	code := m.Run()
+	os.RemoveAll(home)
+	os.Exit(code)
+}
 
 // requireFull fails the test when the machine cannot give full isolation: the attack tests check protections
 // that only exist with namespaces (run them as root on Linux, as CI does).
@@ -142,6 +156,30 @@ func mustNotContain(t *testing.T, res Result, secret string) {
 	if strings.Contains(string(res.Stdout), secret) || strings.Contains(res.StderrTail, secret) {
 		t.Errorf("the solution read %q: stdout %q, stderr %q", secret, truncate(string(res.Stdout)), truncate(res.StderrTail))
 	}
+}
+
+// runOnHost runs sol's run or solution.py directly, outside any sandbox, as the test's user, on a star directory
+// holding files: the control of an attack, showing that the attack works where nothing stops it.
+func runOnHost(t *testing.T, sol *Solution, files map[string]string) (stdout, stderr string) {
+	t.Helper()
+	dir := t.TempDir()
+	if err := starJob("host", files).Prepare(dir); err != nil {
+		t.Fatal(err)
+	}
+	var cmd *exec.Cmd
+	switch sol.Kind {
+	case KindExecutable:
+		cmd = exec.Command(filepath.Join(sol.Dir, "run"), dir)
+	case KindPython:
+		cmd = exec.Command(sol.Python, filepath.Join(sol.Dir, "solution.py"), dir)
+	default:
+		t.Fatalf("runOnHost: cannot run a %s solution", sol.Kind)
+	}
+	cmd.Dir = sol.Dir
+	var out, errb strings.Builder
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	cmd.Run() // the attack scripts may fail on the host too; what they print is what counts
+	return out.String(), errb.String()
 }
 
 func syscallKill0(pid int) error { return syscall.Kill(pid, 0) }

@@ -30,9 +30,10 @@ type Limits struct {
 	// StderrBytes is how much of the end of stderr is kept (default 64 KiB, SPEC A5).
 	StderrBytes int
 	// Mask lists paths (directories or files) hidden from the solution behind an empty read-only tmpfs
-	// (a file: behind an empty file). Paths that do not exist are ignored. The runner always adds the data
-	// directory (data.Home), its own working directory, the solution's source directory and the directory
-	// holding it (the workspace).
+	// (a file: behind an empty file). Paths that do not exist are ignored, and so are those outside the
+	// sandbox's tree (all but /usr, /bin, /sbin, /lib* and /etc/alternatives), which it never shows. The
+	// runner always adds the data directory (data.Home), its own working directory, the solution's source
+	// directory and the directory holding it (the workspace).
 	Mask []string
 }
 

@@ -25,8 +25,9 @@ const (
 	KindGo         Kind = "go"         // a Go main package in solution/, built with the system go
 )
 
-// Paths inside the sandbox. The star and the solution are bind-mounted read-only under a fresh tmpfs on /run
-// (which also hides the host's sockets there); the solution's working directory is its own directory.
+// Paths inside the sandbox, under /run of its own root: the star's files (copied into a read-only tmpfs), the
+// solution snapshot and the built Go program (bind-mounted read-only); the solution's working directory is its
+// own directory.
 const (
 	StarMount     = "/run/star"
 	SolutionMount = "/run/solution"
@@ -118,8 +119,8 @@ func isGoMain(dir string) bool {
 
 // Prepare snapshots the solution directory into a private stage readable by the sandbox user and, for a Go
 // solution, builds it there. It is idempotent; Runner.Run calls it when it has not been called. The Go build
-// runs outside the sandbox with a clean environment: no cgo, no network (GOPROXY=off), the local toolchain
-// only (GOTOOLCHAIN=local); the solution must be self-contained (standard library only).
+// runs in a sandbox like a star's (see buildGo) with a clean environment: no cgo, no network, the local
+// toolchain only (GOTOOLCHAIN=local); the solution must be self-contained (standard library only).
 func (s *Solution) Prepare(ctx context.Context) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -144,7 +145,7 @@ func (s *Solution) Prepare(ctx context.Context) error {
 	case KindExecutable:
 		s.argv = []string{SolutionMount + "/run"}
 	case KindGo:
-		if err := buildGo(ctx, s.Dir, filepath.Join(stage, "bin", "solution")); err != nil {
+		if err := buildGo(ctx, s.Dir, stage); err != nil {
 			os.RemoveAll(stage)
 			return err
 		}
@@ -178,73 +179,18 @@ func (s *Solution) prepared() (stage string, hasBin bool, argv []string) {
 	return s.stage, s.hasBin, append([]string(nil), s.argv...)
 }
 
-// buildGo builds the Go main package in src into the file out.
-func buildGo(ctx context.Context, src, out string) error {
-	goBin, err := exec.LookPath("go")
-	if err != nil {
-		return fmt.Errorf("sandbox: building the Go solution in %s needs the go command, which is not on PATH: install Go or write solution.py", src)
-	}
-	if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
-		return fmt.Errorf("sandbox: %w", err)
-	}
-	tmp, err := os.MkdirTemp("", "transitbench-gobuild-")
-	if err != nil {
-		return fmt.Errorf("sandbox: %w", err)
-	}
-	defer os.RemoveAll(tmp)
-	// The go command's home (its configuration and telemetry, which a helper process of go may still write
-	// after the build) and GOPATH live in a lasting cache directory, not in tmp.
-	cacheRoot, err := os.UserCacheDir()
-	if err != nil {
-		cacheRoot = os.TempDir()
-	}
-	home := filepath.Join(cacheRoot, "transitbench", "gobuild-home")
-	if err := os.MkdirAll(home, 0o755); err != nil {
-		return fmt.Errorf("sandbox: creating the Go build's home %s: %w", home, err)
-	}
-	cache := os.Getenv("GOCACHE")
-	if cache == "" {
-		cache = filepath.Join(cacheRoot, "go-build") // the go command's own default
-	}
-	args := []string{"build", "-trimpath", "-o", out}
-	if _, err := os.Stat(filepath.Join(src, "go.mod")); err != nil {
-		// No module: build the package's files directly, as `go run *.go` would.
-		files, _ := filepath.Glob(filepath.Join(src, "*.go"))
-		for _, f := range files {
-			if !strings.HasSuffix(f, "_test.go") {
-				args = append(args, filepath.Base(f))
-			}
-		}
-	} else {
-		args = append(args, ".")
-	}
-	cmd := exec.CommandContext(ctx, goBin, args...)
-	cmd.Dir = src
-	cmd.Env = []string{
-		"PATH=" + os.Getenv("PATH"),
-		"HOME=" + home,
-		"GOPATH=" + filepath.Join(home, "gopath"),
-		"GOCACHE=" + cache,
-		"GOTMPDIR=" + tmp,
-		"GOENV=off",
-		"GOFLAGS=",
-		"GOWORK=off",
-		"GOPROXY=off",
-		"GOTOOLCHAIN=local",
-		"CGO_ENABLED=0",
-	}
-	outb, err := cmd.CombinedOutput()
-	if err != nil {
-		return fmt.Errorf("building the Go solution in %s failed (%v): fix the build errors below and try again\n%s", src, err, strings.TrimSpace(string(outb)))
-	}
-	return nil
-}
-
 // copyTree copies the directory src to dst (which must not exist), making every directory 0755 and every
-// file 0644 (0755 when its owner may execute it) so that the sandbox user can read the copy. Symbolic links are
-// copied as links. Other file types are skipped.
+// file 0644 (0755 when its owner may execute it) so that the sandbox user can read the copy. A symbolic link is
+// copied as a link when it is relative and leads to a file inside src; one that is absolute, dangling or leads
+// out of src (also through other links) is refused, and so is any other kind of file (a device, a FIFO, a
+// socket): the snapshot holds the solution's own files only. (Inside the sandbox a link can anyway reach only
+// the sandbox's own tree; this keeps the snapshot meaningful and the errors early.)
 func copyTree(dst, src string) error {
 	var total int64
+	realSrc, err := filepath.EvalSymlinks(src)
+	if err != nil {
+		return fmt.Errorf("sandbox: copying the solution: %w", err)
+	}
 	return filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return fmt.Errorf("sandbox: copying the solution: %w", err)
@@ -258,6 +204,14 @@ func copyTree(dst, src string) error {
 			link, err := os.Readlink(path)
 			if err != nil {
 				return fmt.Errorf("sandbox: copying the solution: %w", err)
+			}
+			// Resolved on the source (through any other links), the target must lie inside it.
+			real, rerr := filepath.EvalSymlinks(path)
+			if rerr == nil {
+				real, rerr = filepath.Rel(realSrc, real)
+			}
+			if filepath.IsAbs(link) || rerr != nil || real == ".." || strings.HasPrefix(real, ".."+string(filepath.Separator)) {
+				return fmt.Errorf("sandbox: %s is a symbolic link to %s, outside the solution directory or to nothing: a solution must hold its files itself (copy the target in, or make the link relative and inside)", path, link)
 			}
 			return os.Symlink(link, target)
 		case d.Type().IsRegular():
@@ -275,7 +229,7 @@ func copyTree(dst, src string) error {
 			}
 			return copyFile(target, path, mode)
 		}
-		return nil
+		return fmt.Errorf("sandbox: %s is not a regular file, directory or link (%v): remove it from the solution", path, d.Type())
 	})
 }
 

@@ -1,0 +1,455 @@
+package sandbox
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"strconv"
+
+	"golang.org/x/sys/unix"
+)
+
+// rootStaging is where the child mounts the tmpfs that becomes the solution's root. It is a directory of the
+// host that every Linux system has; the mount lives only in the child's own mount namespace.
+const rootStaging = "/tmp"
+
+// hostTrees are the host's directories of programs and libraries that the solution sees, read-only, at the same
+// path. Those that are symbolic links on the host (Debian's /bin → usr/bin) are recreated as the same links.
+var hostTrees = []string{"/usr", "/bin", "/sbin", "/lib", "/lib64", "/lib32", "/libx32"}
+
+// etcFiles are copied from the host's /etc into the solution's: what the dynamic loader (ld.so.cache; its
+// sources ld.so.conf and ld.so.conf.d are read by ldconfig only), the C library's name lookups and the time zone
+// need. /etc/passwd and /etc/group are written anew (root, nobody and the
+// sandbox user) and /etc/alternatives (Debian's links for awk, editors, …) is bind-mounted read-only.
+var etcFiles = []string{"hosts", "nsswitch.conf", "ld.so.cache", "localtime"}
+
+// devices are the only device nodes of the solution's /dev, bind-mounted from the host's.
+var devices = []string{"null", "zero", "full", "random", "urandom"}
+
+// Mount attributes: read-only trees of the host, and devices (which must stay devices).
+const (
+	attrReadOnly = unix.MOUNT_ATTR_RDONLY | unix.MOUNT_ATTR_NOSUID | unix.MOUNT_ATTR_NODEV
+	attrDevice   = unix.MOUNT_ATTR_RDONLY | unix.MOUNT_ATTR_NOSUID | unix.MOUNT_ATTR_NOEXEC
+	attrWritable = unix.MOUNT_ATTR_NOSUID | unix.MOUNT_ATTR_NODEV
+)
+
+// setupMounts builds the solution's whole filesystem inside the child's private mount namespace and makes it
+// the root with pivot_root, so that nothing of the host is left in view but what is listed here:
+//
+//	/                a tmpfs, read-only once built
+//	/usr             the host's, read-only (and /bin, /sbin, /lib, /lib64, /lib32 as on the host: trees or links)
+//	/etc             a few files copied from the host (see etcFiles), a passwd and group of its own,
+//	                 /etc/alternatives read-only
+//	/dev             null, zero, full, random, urandom; fd, stdin, stdout, stderr links; a fresh /dev/shm tmpfs
+//	/proc            a new proc for the PID namespace
+//	/tmp             a fresh tmpfs of Limits.TmpBytes
+//	/run/star        a read-only tmpfs holding a copy of the star's files (StarMount)
+//	/run/solution    the solution snapshot, read-only (SolutionMount)
+//	/run/bin         the built Go binary's directory, read-only (binMount)
+//	cfg.Binds        further binds (the Go build's toolchain, cache and output)
+//
+// The old root is detached afterwards: /proc/self/mountinfo lists only these mounts. Masked paths that still
+// exist inside the new tree (a data directory under /usr) are then covered by empty read-only tmpfs.
+func setupMounts(cfg *childConfig) error {
+	if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
+		return fmt.Errorf("making mounts private: %w", err)
+	}
+	// Hold the sources open: the new root's tmpfs may cover them (a run directory under /tmp).
+	type bind struct {
+		src, dst string
+		attr     uint64
+		fd       int
+	}
+	var binds []bind
+	if cfg.Solution != "" {
+		binds = append(binds, bind{src: cfg.Solution, dst: SolutionMount, attr: attrReadOnly})
+	}
+	if cfg.Bin != "" {
+		binds = append(binds, bind{src: cfg.Bin, dst: binMount, attr: attrReadOnly})
+	}
+	for _, b := range cfg.Binds {
+		attr := uint64(attrReadOnly)
+		if b.Writable {
+			attr = attrWritable
+		}
+		binds = append(binds, bind{src: b.Src, dst: b.Dst, attr: attr})
+	}
+	for i := range binds {
+		fd, err := unix.Open(binds[i].src, unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+		if err != nil {
+			return fmt.Errorf("opening %s: %w", binds[i].src, err)
+		}
+		defer unix.Close(fd)
+		binds[i].fd = fd
+	}
+	starFD := -1
+	if cfg.Star != "" {
+		fd, err := unix.Open(cfg.Star, unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+		if err != nil {
+			return fmt.Errorf("opening the star directory %s: %w", cfg.Star, err)
+		}
+		defer unix.Close(fd)
+		starFD = fd
+	}
+
+	r := rootStaging
+	if err := tmpfs(r, "size=4m,nr_inodes=4096,mode=0755", 0); err != nil {
+		return fmt.Errorf("%w (the sandbox builds its root there)", err)
+	}
+	for _, p := range hostTrees {
+		fi, err := os.Lstat(p)
+		switch {
+		case err != nil:
+			continue
+		case fi.Mode()&fs.ModeSymlink != 0:
+			target, err := os.Readlink(p)
+			if err != nil {
+				return fmt.Errorf("reading the link %s: %w", p, err)
+			}
+			if err := os.Symlink(target, r+p); err != nil {
+				return fmt.Errorf("recreating the link %s: %w", p, err)
+			}
+		case fi.IsDir():
+			if err := os.Mkdir(r+p, 0o755); err != nil {
+				return fmt.Errorf("creating the mount point %s: %w", p, err)
+			}
+			if err := bindTree(unix.AT_FDCWD, p, r+p, attrReadOnly); err != nil {
+				return err
+			}
+		}
+	}
+	if err := setupEtc(r, cfg); err != nil {
+		return err
+	}
+	if err := setupDev(r, cfg); err != nil {
+		return err
+	}
+	for _, d := range []string{"/proc", "/tmp", "/run"} {
+		if err := os.Mkdir(r+d, 0o755); err != nil {
+			return fmt.Errorf("creating %s: %w", d, err)
+		}
+	}
+	if err := unix.Mount("proc", r+"/proc", "proc", unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, ""); err != nil {
+		return fmt.Errorf("mounting /proc for the new PID namespace: %w", err)
+	}
+	if err := tmpfs(r+"/tmp", fmt.Sprintf("size=%d,mode=1777", cfg.TmpBytes), 0); err != nil {
+		return err
+	}
+	if starFD >= 0 {
+		if err := copyStar(starFD, r+StarMount); err != nil {
+			return err
+		}
+	}
+	for _, b := range binds {
+		dst := r + b.dst
+		if fi, err := os.Stat(dst); err != nil || !fi.IsDir() {
+			if err := os.MkdirAll(dst, 0o755); err != nil {
+				return fmt.Errorf("creating the mount point %s: %w", b.dst, err)
+			}
+		}
+		if err := bindTree(b.fd, "", dst, b.attr); err != nil {
+			return fmt.Errorf("%w (from %s)", err, b.src)
+		}
+	}
+	if err := unix.Mount("", r, "", unix.MS_BIND|unix.MS_REMOUNT|unix.MS_RDONLY|unix.MS_NOSUID|unix.MS_NODEV, ""); err != nil {
+		return fmt.Errorf("making the sandbox's root read-only: %w", err)
+	}
+
+	// The new root replaces the old, which is then detached with every host mount under it.
+	if err := unix.Chdir(r); err != nil {
+		return fmt.Errorf("entering the sandbox's root: %w", err)
+	}
+	if err := unix.PivotRoot(".", "."); err != nil {
+		return fmt.Errorf("pivot_root into the sandbox's root: %w", err)
+	}
+	if err := unix.Unmount(".", unix.MNT_DETACH); err != nil {
+		return fmt.Errorf("detaching the host's filesystem: %w", err)
+	}
+	if err := unix.Chdir("/"); err != nil {
+		return fmt.Errorf("entering the sandbox's root: %w", err)
+	}
+
+	for _, p := range cfg.Mask {
+		fi, err := os.Stat(p)
+		if err != nil {
+			continue // outside the sandbox's tree, or covered by one of its fresh tmpfs
+		}
+		if fi.IsDir() {
+			if err := tmpfs(p, "size=4k,mode=0555", unix.MS_RDONLY|unix.MS_NOEXEC); err != nil {
+				return fmt.Errorf("masking: %w", err)
+			}
+			continue
+		}
+		if err := unix.Mount("/dev/null", p, "", unix.MS_BIND, ""); err != nil {
+			return fmt.Errorf("masking %s: %w", p, err)
+		}
+		if err := unix.Mount("", p, "", unix.MS_BIND|unix.MS_REMOUNT|unix.MS_RDONLY|unix.MS_NOSUID|unix.MS_NOEXEC, ""); err != nil {
+			return fmt.Errorf("masking %s: %w", p, err)
+		}
+	}
+	return nil
+}
+
+func tmpfs(dst, opts string, flags uintptr) error {
+	if err := unix.Mount("tmpfs", dst, "tmpfs", flags|unix.MS_NOSUID|unix.MS_NODEV, opts); err != nil {
+		return fmt.Errorf("mounting a tmpfs on %s: %w", dst, err)
+	}
+	return nil
+}
+
+// setupEtc fills the new root's /etc.
+func setupEtc(r string, cfg *childConfig) error {
+	etc := r + "/etc"
+	if err := os.Mkdir(etc, 0o755); err != nil {
+		return fmt.Errorf("creating /etc: %w", err)
+	}
+	passwd := "root:x:0:0:root:/tmp:/usr/sbin/nologin\nnobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin\n"
+	group := "root:x:0:\nnogroup:x:65534:\n"
+	if cfg.UID > 0 && cfg.UID != 65534 && !cfg.UserNS {
+		passwd += fmt.Sprintf("sandbox:x:%d:%d:sandbox:/tmp:/usr/sbin/nologin\n", cfg.UID, cfg.GID)
+		group += fmt.Sprintf("sandbox:x:%d:\n", cfg.GID)
+	}
+	for name, body := range map[string]string{"passwd": passwd, "group": group} {
+		if err := os.WriteFile(etc+"/"+name, []byte(body), 0o644); err != nil {
+			return fmt.Errorf("writing /etc/%s: %w", name, err)
+		}
+	}
+	for _, name := range etcFiles {
+		if err := copyEntry("/etc/"+name, etc+"/"+name, 1); err != nil {
+			return err
+		}
+	}
+	if fi, err := os.Stat("/etc/alternatives"); err == nil && fi.IsDir() {
+		if err := os.Mkdir(etc+"/alternatives", 0o755); err != nil {
+			return fmt.Errorf("creating /etc/alternatives: %w", err)
+		}
+		if err := bindTree(unix.AT_FDCWD, "/etc/alternatives", etc+"/alternatives", attrReadOnly); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// copyEntry copies the host's file, link or directory src (with depth levels of directories below it) to
+// dst; a missing src is skipped, and so is anything else than a regular file, link or directory.
+func copyEntry(src, dst string, depth int) error {
+	fi, err := os.Lstat(src)
+	if err != nil {
+		return nil
+	}
+	switch {
+	case fi.Mode()&fs.ModeSymlink != 0:
+		target, err := os.Readlink(src)
+		if err == nil {
+			err = os.Symlink(target, dst)
+		}
+		if err != nil {
+			return fmt.Errorf("copying the link %s: %w", src, err)
+		}
+	case fi.Mode().IsRegular():
+		if err := copyRegular(src, dst); err != nil {
+			return fmt.Errorf("copying %s: %w", src, err)
+		}
+	case fi.IsDir() && depth > 0:
+		if err := os.Mkdir(dst, 0o755); err != nil {
+			return fmt.Errorf("copying %s: %w", src, err)
+		}
+		entries, err := os.ReadDir(src)
+		if err != nil {
+			return fmt.Errorf("copying %s: %w", src, err)
+		}
+		for _, e := range entries {
+			if err := copyEntry(src+"/"+e.Name(), dst+"/"+e.Name(), depth-1); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// setupDev builds the new root's /dev: a few devices bound from the host's, the usual links into /proc and a
+// fresh /dev/shm; the tmpfs itself is read-only.
+func setupDev(r string, cfg *childConfig) error {
+	dev := r + "/dev"
+	if err := os.Mkdir(dev, 0o755); err != nil {
+		return fmt.Errorf("creating /dev: %w", err)
+	}
+	if err := tmpfs(dev, "size=64k,nr_inodes=64,mode=0755", unix.MS_NOEXEC); err != nil {
+		return err
+	}
+	for _, d := range devices {
+		if err := os.WriteFile(dev+"/"+d, nil, 0o644); err != nil {
+			return fmt.Errorf("creating /dev/%s: %w", d, err)
+		}
+		if err := bindTree(unix.AT_FDCWD, "/dev/"+d, dev+"/"+d, attrDevice); err != nil {
+			return err
+		}
+	}
+	links := map[string]string{"fd": "/proc/self/fd", "stdin": "/proc/self/fd/0", "stdout": "/proc/self/fd/1",
+		"stderr": "/proc/self/fd/2"}
+	for name, target := range links {
+		if err := os.Symlink(target, dev+"/"+name); err != nil {
+			return fmt.Errorf("creating /dev/%s: %w", name, err)
+		}
+	}
+	if err := os.Mkdir(dev+"/shm", 0o755); err != nil {
+		return fmt.Errorf("creating /dev/shm: %w", err)
+	}
+	if err := tmpfs(dev+"/shm", fmt.Sprintf("size=%d,mode=1777", min(cfg.TmpBytes, 64<<20)), 0); err != nil {
+		return err
+	}
+	if err := unix.Mount("", dev, "", unix.MS_BIND|unix.MS_REMOUNT|unix.MS_RDONLY|unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, ""); err != nil {
+		return fmt.Errorf("making /dev read-only: %w", err)
+	}
+	return nil
+}
+
+// copyStar copies the star's files (the directory open as fd) into a fresh tmpfs on dst and makes it read-only.
+// A copy rather than a bind: a bind would show the star directory's host path, and with it the run
+// directory's, in /proc/self/mountinfo.
+func copyStar(fd int, dst string) error {
+	if err := os.MkdirAll(dst, 0o755); err != nil {
+		return fmt.Errorf("creating %s: %w", dst, err)
+	}
+	if err := tmpfs(dst, "mode=0755", unix.MS_NOEXEC); err != nil {
+		return err
+	}
+	if err := copyDir("/proc/self/fd/"+strconv.Itoa(fd), dst); err != nil {
+		return fmt.Errorf("copying the star's files into the sandbox: %w", err)
+	}
+	if err := unix.Mount("", dst, "", unix.MS_BIND|unix.MS_REMOUNT|unix.MS_RDONLY|unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, ""); err != nil {
+		return fmt.Errorf("making %s read-only: %w", dst, err)
+	}
+	return nil
+}
+
+// copyDir copies the directories and regular files under src into the existing directory dst; the runner
+// writes nothing else into a star's directory.
+func copyDir(src, dst string) error {
+	entries, err := os.ReadDir(src)
+	if err != nil {
+		return err
+	}
+	for _, e := range entries {
+		s, d := src+"/"+e.Name(), dst+"/"+e.Name()
+		switch {
+		case e.IsDir():
+			if err := os.Mkdir(d, 0o755); err != nil {
+				return err
+			}
+			if err := copyDir(s, d); err != nil {
+				return err
+			}
+		case e.Type().IsRegular():
+			if err := copyRegular(s, d); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// copyBuf is copyRegular's buffer: the child copies one file at a time.
+var copyBuf []byte
+
+// copyRegular copies the regular file src to the new file dst (mode 0644) with plain system calls: the child
+// copies a handful of small files and should not pay for more.
+func copyRegular(src, dst string) error {
+	in, err := unix.Open(src, unix.O_RDONLY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return &fs.PathError{Op: "open", Path: src, Err: err}
+	}
+	defer unix.Close(in)
+	out, err := unix.Open(dst, unix.O_WRONLY|unix.O_CREAT|unix.O_EXCL|unix.O_CLOEXEC, 0o644)
+	if err != nil {
+		return &fs.PathError{Op: "create", Path: dst, Err: err}
+	}
+	defer unix.Close(out)
+	if copyBuf == nil {
+		copyBuf = make([]byte, 64<<10)
+	}
+	for {
+		n, err := unix.Read(in, copyBuf)
+		if err == unix.EINTR {
+			continue
+		}
+		if err != nil {
+			return &fs.PathError{Op: "read", Path: src, Err: err}
+		}
+		if n == 0 {
+			return nil
+		}
+		for b := copyBuf[:n]; len(b) > 0; {
+			m, err := unix.Write(out, b)
+			if err == unix.EINTR {
+				continue
+			}
+			if err != nil {
+				return &fs.PathError{Op: "write", Path: dst, Err: err}
+			}
+			b = b[m:]
+		}
+	}
+}
+
+// bindTree mounts a recursive copy of the tree at src (relative to dirfd; src "" means dirfd itself) on dst,
+// with attr set on every mount of the copy. The copy is made detached (open_tree), given its attributes and
+// only then attached, so it is never writable in the new tree. Kernels before 5.12 get a bind and a remount.
+func bindTree(dirfd int, src, dst string, attr uint64) error {
+	flags := uint(unix.OPEN_TREE_CLONE | unix.OPEN_TREE_CLOEXEC | unix.AT_RECURSIVE)
+	if src == "" {
+		flags |= unix.AT_EMPTY_PATH
+	}
+	name := src
+	if name == "" {
+		name = "/proc/self/fd/" + strconv.Itoa(dirfd)
+	}
+	fd, err := unix.OpenTree(dirfd, src, flags)
+	if errors.Is(err, unix.ENOSYS) {
+		return bindTreeLegacy(name, dst, attr)
+	}
+	if err != nil {
+		return fmt.Errorf("bind-mounting %s on %s: open_tree: %w", name, dst, err)
+	}
+	defer unix.Close(fd)
+	err = unix.MountSetattr(fd, "", unix.AT_EMPTY_PATH|unix.AT_RECURSIVE, &unix.MountAttr{Attr_set: attr})
+	if errors.Is(err, unix.ENOSYS) {
+		return bindTreeLegacy(name, dst, attr)
+	}
+	if err != nil {
+		return fmt.Errorf("bind-mounting %s on %s: mount_setattr: %w", name, dst, err)
+	}
+	if err := unix.MoveMount(fd, "", unix.AT_FDCWD, dst, unix.MOVE_MOUNT_F_EMPTY_PATH); err != nil {
+		return fmt.Errorf("bind-mounting %s on %s: move_mount: %w", name, dst, err)
+	}
+	return nil
+}
+
+// bindTreeLegacy is bindTree with mount(2) alone: a recursive bind, then a remount of its top with attr and
+// the flags the source already had (a remount in a user namespace may not clear them).
+func bindTreeLegacy(src, dst string, attr uint64) error {
+	if err := unix.Mount(src, dst, "", unix.MS_BIND|unix.MS_REC, ""); err != nil {
+		return fmt.Errorf("bind-mounting %s on %s: %w", src, dst, err)
+	}
+	flags := uintptr(unix.MS_BIND | unix.MS_REMOUNT)
+	for _, kv := range [][2]uint64{{unix.MOUNT_ATTR_RDONLY, unix.MS_RDONLY}, {unix.MOUNT_ATTR_NOSUID, unix.MS_NOSUID},
+		{unix.MOUNT_ATTR_NODEV, unix.MS_NODEV}, {unix.MOUNT_ATTR_NOEXEC, unix.MS_NOEXEC}} {
+		if attr&kv[0] != 0 {
+			flags |= uintptr(kv[1])
+		}
+	}
+	var st unix.Statfs_t
+	if err := unix.Statfs(dst, &st); err == nil {
+		for _, kv := range [][2]int64{{unix.ST_NOSUID, unix.MS_NOSUID}, {unix.ST_NODEV, unix.MS_NODEV}, {unix.ST_NOEXEC, unix.MS_NOEXEC},
+			{unix.ST_NOATIME, unix.MS_NOATIME}, {unix.ST_NODIRATIME, unix.MS_NODIRATIME}, {unix.ST_RELATIME, unix.MS_RELATIME}} {
+			if st.Flags&kv[0] != 0 {
+				flags |= uintptr(kv[1])
+			}
+		}
+	}
+	if err := unix.Mount("", dst, "", flags, ""); err != nil {
+		return fmt.Errorf("remounting %s: %w", dst, err)
+	}
+	return nil
+}
