@@ -22,7 +22,8 @@ const maxLineBytes = 1 << 20
 // in that order. Blank lines and lines starting with '#' are
 // skipped. Empty or "nan" flux and flux_err fields are NaN; an empty quality field is 0. Without a flux_err
 // column every cadence gets the robust point-to-point scatter of the flux (RobustScatter); without a quality
-// column every cadence gets 0. Cadences are sorted and de-duplicated as ReadLightCurve describes.
+// column every cadence gets 0. Cadences are sorted and de-duplicated, and times and flux checked, as
+// ReadLightCurve describes.
 func ReadCSV(path string) (*lc.LightCurve, error) {
 	text, err := readText(path, "CSV light curve")
 	if err != nil {
@@ -131,6 +132,9 @@ func parseCSV(text, name string) (*lc.LightCurve, error) {
 	}
 	out, err := finish(c, name)
 	if err != nil {
+		return nil, err
+	}
+	if err := checkFlux(out, name); err != nil {
 		return nil, err
 	}
 	if col[2] < 0 {

@@ -17,8 +17,8 @@ import (
 // The table needs a TIME column (BKJD days) and a flux column LC_DETREND or, failing that, LC_INIT: fractional
 // flux with 0 at the mean, converted to relative flux 1 + x. A field equal to the column's null value, "null"
 // or "nan" is NaN. The table has no error or quality column, so FluxErr is the robust point-to-point scatter of
-// the flux (RobustScatter) for every cadence and Quality is 0. Cadences are sorted and de-duplicated as
-// ReadLightCurve describes.
+// the flux (RobustScatter) for every cadence and Quality is 0. Cadences are sorted and de-duplicated, and times
+// and flux checked, as ReadLightCurve describes.
 func ReadIPAC(path string) (*lc.LightCurve, error) {
 	text, err := readText(path, "IPAC table")
 	if err != nil {
@@ -128,6 +128,9 @@ func parseIPAC(text, name string) (*lc.LightCurve, error) {
 	}
 	out, err := finish(c, name)
 	if err != nil {
+		return nil, err
+	}
+	if err := checkFlux(out, name); err != nil {
 		return nil, err
 	}
 	fillErr(out)
