@@ -215,7 +215,7 @@ func checkFlux(c *lc.LightCurve, name string) error {
 	med := noise.Median(v)
 	share := float64(nonPos) / float64(len(v))
 	if med <= 0 || share > MaxNonPositiveFluxShare {
-		return fmt.Errorf("%s: %w: flux looks standardised or differenced (median %.4g, %.0f%% of values ≤ 0); relative flux around 1 expected: add 1 to a fractional flux (x = f/f̄ − 1), or divide a raw flux by its median",
+		return fmt.Errorf("%s: %w: flux looks standardised or differenced (median %.4g, %.0f%% of values ≤ 0); relative flux around 1 expected: add 1 to a fractional flux (f/f̄ − 1), or divide a raw flux by its median",
 			name, ErrFluxScale, med, 100*share)
 	}
 	return nil
