@@ -148,6 +148,9 @@ func FuzzParseCSV(f *testing.F) {
 	f.Add([]byte("1,2\n2,3\n"))
 	f.Add([]byte("quality,flux,time\n1,nan,3\n"))
 	f.Add([]byte("# c\n\n1,2,3\n"))
+	for _, b := range realSeeds(f) {
+		f.Add(b.csv)
+	}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		c, err := parseCSV(string(b), "fuzz.csv")
 		if err != nil {

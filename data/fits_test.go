@@ -398,14 +398,19 @@ func FuzzDecodeKeplerFITS(f *testing.F) {
 	}
 	f.Add(raw[:end])
 	f.Add(raw[:2*fitsBlock])
+	f.Add(raw[:end-fitsBlock]) // the table's last block missing
 	f.Fuzz(func(t *testing.T, b []byte) {
-		c, _, err := decodeKeplerFITS(b, "fuzz.fits")
+		c, h, err := decodeKeplerFITS(b, "fuzz.fits")
 		if err != nil {
-			if !strings.Contains(err.Error(), "fuzz.fits") {
-				t.Fatalf("error %q does not name the file", err)
+			// One short line: the file's name, at most maxDetailBytes of what came from the file or the decoder.
+			if msg := err.Error(); !strings.Contains(msg, "fuzz.fits") || len(msg) > 400 || strings.Contains(msg, "\n") {
+				t.Fatalf("error of %d bytes %q: want one line naming the file", len(msg), msg)
 			}
 			return
 		}
 		checkParsed(t, c)
+		if c.Len() > h.Rows || h.NaNTimes > h.Rows || !(h.MedianFlux > 0) {
+			t.Fatalf("%d cadences from %d rows (%d NaN times), median flux %g", c.Len(), h.Rows, h.NaNTimes, h.MedianFlux)
+		}
 	})
 }

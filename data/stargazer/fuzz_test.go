@@ -1,0 +1,71 @@
+package stargazer
+
+import (
+	"errors"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"transitbench/engine/rv"
+)
+
+// FuzzParseTask checks the task reader on arbitrary bytes, seeded with published tasks (the three smallest
+// synthetic ones, a seven-planet one and two real ones). Parse must fail with ErrBadTask naming the file, or
+// return a task whose series have equal lengths, finite times, RVs and σ > 0 within the limits, a positive star
+// mass and truth planets with 0 < P, 0 ≤ e < 1, 0 < i ≤ π; converting it must then succeed or fail with the
+// N-body step budget (never run unbounded), and leave finite RVs.
+func FuzzParseTask(f *testing.F) {
+	for _, id := range []string{"synthetic/seed49_diff5", "synthetic/seed36_diff8", "synthetic/seed33_diff7",
+		"synthetic/seed10_diff10", "real/real_020", "real/real_010"} {
+		b, err := os.ReadFile(filepath.Join(sharedDir, id+".json"))
+		if err != nil {
+			f.Fatalf("reference data missing (expected beside the repository in ../shared/data): %v", err)
+		}
+		f.Add(b)
+	}
+	f.Add([]byte(`{"observations":{"times_days":[0,1],"rvs_ms":[1,null],"sigmas_ms":[1,1]},"config":{"star":{"M_star_sun":1}}}`))
+	f.Add([]byte(`{"observations":{"times_days":[0,1e308],"rvs_ms":[1,2],"sigmas_ms":[1,1]},"config":{"star":{"M_star_sun":1},"planets":[{"P_days":1,"e":0,"inc_rad":1,"m_sin_i_mjup":1,"omega_rad":0,"Omega_rad":0,"l_rad":0}]}}`))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		task, err := Parse(b, "fuzz.json")
+		if err != nil {
+			if !errors.Is(err, ErrBadTask) || !strings.Contains(err.Error(), "fuzz.json") {
+				t.Fatalf("error %q: want ErrBadTask naming the file", err)
+			}
+			return
+		}
+		o := task.Observations
+		n := len(o.TimesDays)
+		if n == 0 || len(o.RVsMS) != n || len(o.SigmasMS) != n || len(o.Instruments) != n {
+			t.Fatalf("lengths %d %d %d %d", n, len(o.RVsMS), len(o.SigmasMS), len(o.Instruments))
+		}
+		for i := range n {
+			if !(math.Abs(o.TimesDays[i]) <= MaxTimeDays) || !(math.Abs(o.RVsMS[i]) <= MaxVelocityMS) ||
+				!(o.SigmasMS[i] > 0 && o.SigmasMS[i] <= MaxVelocityMS) {
+				t.Fatalf("point %d accepted: t=%g rv=%g σ=%g", i, o.TimesDays[i], o.RVsMS[i], o.SigmasMS[i])
+			}
+		}
+		if m := task.Config.Star.MStarSun; !(m > 0 && m <= MaxStarMassSun) {
+			t.Fatalf("star mass %g accepted", m)
+		}
+		for k, p := range task.Config.Planets {
+			if !(p.PDays > 0 && p.PDays <= MaxPeriodDays) || !(p.E >= 0 && p.E < 1) || !(p.IncRad > 0 && p.IncRad <= math.Pi) ||
+				!(p.MSinIMJup > 0) {
+				t.Fatalf("planet %d accepted: %+v", k, p)
+			}
+		}
+		task.Data() // panics on a series Parse should have refused
+		if err := task.Convert(); err != nil {
+			if !errors.Is(err, rv.ErrNBodySteps) {
+				t.Fatalf("conversion failed otherwise than by the step budget: %v", err)
+			}
+			return
+		}
+		for i, v := range task.Observations.RVsMS {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				t.Fatalf("converted RV %d is %g", i, v)
+			}
+		}
+	})
+}
