@@ -85,7 +85,7 @@ func parseCSV(text, name string) (*lc.LightCurve, error) {
 					}
 				}
 				if col[0] < 0 || col[1] < 0 {
-					return nil, bad(lineNo, "the header %q lacks a time or a flux column; %s", line, want)
+					return nil, bad(lineNo, "the header %q lacks a time or a flux column; %s", clip(line), want)
 				}
 				continue
 			}
@@ -111,7 +111,7 @@ func parseCSV(text, name string) (*lc.LightCurve, error) {
 			}
 			x, err := strconv.ParseFloat(s, 64)
 			if err != nil {
-				return nil, bad(lineNo, "field %d (%s) is %q, not a number", col[k]+1, [3]string{"time", "flux", "flux_err"}[k], s)
+				return nil, bad(lineNo, "field %d (%s) is %q, not a number", col[k]+1, [3]string{"time", "flux", "flux_err"}[k], clip(s))
 			}
 			v[k] = x
 		}
@@ -119,7 +119,7 @@ func parseCSV(text, name string) (*lc.LightCurve, error) {
 		if col[3] >= 0 && fields[col[3]] != "" {
 			var err error
 			if q, err = parseQuality(fields[col[3]]); err != nil {
-				return nil, bad(lineNo, "field %d (quality) is %q, not a 32-bit integer bitmask", col[3]+1, fields[col[3]])
+				return nil, bad(lineNo, "field %d (quality) is %q, not a 32-bit integer bitmask", col[3]+1, clip(fields[col[3]]))
 			}
 		}
 		c.Time = append(c.Time, v[0])

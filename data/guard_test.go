@@ -118,3 +118,26 @@ func TestFITSErrorsAreShort(t *testing.T) {
 		t.Errorf("damaged header: %d bytes: %v", len(err.Error()), err)
 	}
 }
+
+// TestGarbageFITSNamedFile reads random bytes named .fits, the finding's garbage FITS file: it is read as FITS
+// (by its name) and the error says "not a FITS file" quoting at most 80 bytes, instead of a CSV error quoting
+// its whole first "line".
+func TestGarbageFITSNamedFile(t *testing.T) {
+	rng := rand.New(rand.NewPCG(8, 9))
+	b := make([]byte, 5000)
+	for i := range b {
+		b[i] = byte(rng.UintN(256))
+	}
+	p := filepath.Join(t.TempDir(), "kplr000000001-2009350155506_llc.fits")
+	os.WriteFile(p, b, 0o644)
+	_, err := ReadLightCurve(p)
+	if err == nil || !strings.Contains(err.Error(), "not a FITS file (it starts with") || len(err.Error()) > 500 {
+		t.Errorf("%d bytes: %v", len(err.Error()), err)
+	}
+	// The same bytes named .csv give a CSV error whose quoted header is cut to 80 bytes.
+	q := filepath.Join(t.TempDir(), "lc.csv")
+	os.WriteFile(q, b, 0o644)
+	if _, err := ReadLightCurve(q); err == nil || len(err.Error()) > 600 {
+		t.Errorf("%d bytes: %v", len(err.Error()), err)
+	}
+}

@@ -88,7 +88,7 @@ func parseIPAC(text, name string) (*lc.LightCurve, error) {
 					for i, col := range cols {
 						names[i] = col.name
 					}
-					return nil, bad(lineNo, "columns %v lack TIME or a flux column (LC_DETREND or LC_INIT); give a table with both", names)
+					return nil, bad(lineNo, "columns %q lack TIME or a flux column (LC_DETREND or LC_INIT); give a table with both", clip(strings.Join(names, " ")))
 				}
 			case 4:
 				for i, f := range ipacFields(line, cols) {
@@ -109,11 +109,11 @@ func parseIPAC(text, name string) (*lc.LightCurve, error) {
 		}
 		t, err := ipacValue(ipacField(line, cols[iTime]), cols[iTime].null)
 		if err != nil {
-			return nil, bad(lineNo, "TIME is %q, not a number", ipacField(line, cols[iTime]))
+			return nil, bad(lineNo, "TIME is %q, not a number", clip(ipacField(line, cols[iTime])))
 		}
 		x, err := ipacValue(ipacField(line, cols[iFlux]), cols[iFlux].null)
 		if err != nil {
-			return nil, bad(lineNo, "%s is %q, not a number", cols[iFlux].name, ipacField(line, cols[iFlux]))
+			return nil, bad(lineNo, "%s is %q, not a number", clip(cols[iFlux].name), clip(ipacField(line, cols[iFlux])))
 		}
 		c.Time = append(c.Time, t)
 		c.Flux = append(c.Flux, 1+x)

@@ -51,7 +51,8 @@ const MaxNonPositiveFluxShare = 0.1
 // ReadLightCurve reads the light curve at path, detecting its format:
 //   - a directory is a star directory (SPEC A1), read with ReadStarDir;
 //   - a file starting with the FITS magic "SIMPLE  =" is a Kepler long-cadence file, read with ReadKeplerFITS
-//     (so its flux is normalised by its median); so is a gzip-compressed file (.fits.gz);
+//     (so its flux is normalised by its median); so is a gzip-compressed file (.fits.gz) and any file named
+//     *.fits, *.fit or *.fits.gz, whatever it holds (a damaged one fails as "not a FITS file");
 //   - a file whose first non-blank character is '\' or '|' is an IPAC table, read with ReadIPAC;
 //   - anything else is plain CSV, read with ReadCSV.
 //
@@ -79,7 +80,11 @@ func ReadLightCurve(path string) (*lc.LightCurve, error) {
 	if err != nil {
 		return nil, err
 	}
-	switch detectFormat(head) {
+	format := detectFormat(head)
+	if hasFITSName(path) {
+		format = formatFITS // so that a damaged .fits file is reported as one, not parsed as CSV
+	}
+	switch format {
 	case formatFITS:
 		return ReadKeplerFITS(path)
 	case formatIPAC:
@@ -87,6 +92,12 @@ func ReadLightCurve(path string) (*lc.LightCurve, error) {
 	default:
 		return ReadCSV(path)
 	}
+}
+
+// hasFITSName reports whether path is named like a FITS file.
+func hasFITSName(path string) bool {
+	p := strings.ToLower(path)
+	return strings.HasSuffix(p, ".fits") || strings.HasSuffix(p, ".fit") || strings.HasSuffix(p, ".fits.gz")
 }
 
 type fileFormat int
@@ -264,6 +275,23 @@ func newCurve(n int) *lc.LightCurve {
 		FluxErr: make([]float64, 0, n),
 		Quality: make([]int32, 0, n),
 	}
+}
+
+// maxQuotedBytes bounds the text of a file quoted in an error (a header line, a field): enough to recognise it,
+// never a kilobyte of binary.
+const maxQuotedBytes = 80
+
+// clip cuts text taken from a file to at most maxQuotedBytes bytes on a UTF-8 boundary, with "…" appended when
+// cut, for quoting with %q in an error.
+func clip(s string) string {
+	if len(s) <= maxQuotedBytes {
+		return s
+	}
+	cut := maxQuotedBytes
+	for cut > 0 && s[cut]&0xc0 == 0x80 {
+		cut--
+	}
+	return s[:cut] + "…"
 }
 
 func isFinite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }

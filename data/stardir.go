@@ -58,7 +58,7 @@ func parseStar(b []byte, path string) (*Star, error) {
 		return fmt.Errorf("%s: %w: %s = %v; %s", path, ErrFormat, field, v, want)
 	}
 	if s.TimeSystem != "" && s.TimeSystem != "BKJD" {
-		return nil, bad("time_system", fmt.Sprintf("%q", s.TimeSystem), `lightcurve.csv times must be BKJD days and time_system "BKJD"`)
+		return nil, bad("time_system", fmt.Sprintf("%q", clip(s.TimeSystem)), `lightcurve.csv times must be BKJD days and time_system "BKJD"`)
 	}
 	for _, f := range []struct {
 		name string
