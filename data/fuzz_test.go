@@ -13,21 +13,20 @@ import (
 	"transitbench/engine/lc"
 )
 
-// realSeed is a real light curve's star directory as bytes: the first quarter of Kepler-90 that the archive
-// ships (Q4, 1,021 rows) as lightcurve.csv, and its star.json.
+// realSeed is the beginning of a real light curve as a star directory's bytes: lightcurve.csv and star.json.
 type realSeed struct{ csv, star []byte }
 
-// realSeeds returns star-directory bytes made from the real Kepler-90 files: the short Q4 quarter whole, and
-// the first 300 cadences of Q3 and Q5, each with the star's header values as star.json.
+// realSeeds returns star-directory bytes made from the real Kepler-90 files: the first 60 cadences of Q3, 150
+// of Q4 and 300 of Q5 (small seeds keep the mutator fast), each with the star's header values as star.json.
 func realSeeds(t testing.TB) []realSeed {
 	t.Helper()
 	var out []realSeed
-	for i, n := range []int{300, 0, 300} {
+	for i, n := range []int{60, 150, 300} {
 		c, err := ReadKeplerFITS(keplerPath(t, i))
 		if err != nil {
 			t.Fatal(err)
 		}
-		if n > 0 {
+		if n < c.Len() {
 			c = &lc.LightCurve{Time: c.Time[:n], Flux: c.Flux[:n], FluxErr: c.FluxErr[:n], Quality: c.Quality[:n]}
 		}
 		csv, star, err := EncodeStarDir(c, kepler90Star())
