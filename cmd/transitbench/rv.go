@@ -64,7 +64,7 @@ func loadRVTasksSkipping(cmd *cobra.Command) ([]*stargazer.Task, []stargazer.Ski
 func loadTasksWarn(cmd *cobra.Command, dir string) ([]*stargazer.Task, []stargazer.Skipped, error) {
 	tasks, skipped, err := stargazer.LoadDir(dir)
 	for _, s := range skipped {
-		fmt.Fprintf(cmd.ErrOrStderr(), "transitbench: warning: skipped %s\n", s.Error)
+		fmt.Fprintf(cmd.ErrOrStderr(), "transitbench: warning: %s; the file is left out, the other tasks load\n", s.Error)
 	}
 	if skipped == nil {
 		skipped = []stargazer.Skipped{}

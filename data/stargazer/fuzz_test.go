@@ -42,7 +42,7 @@ func FuzzParseTask(f *testing.F) {
 		}
 		for i := range n {
 			if !(math.Abs(o.TimesDays[i]) <= MaxTimeDays) || !(math.Abs(o.RVsMS[i]) <= MaxVelocityMS) ||
-				!(o.SigmasMS[i] > 0 && o.SigmasMS[i] <= MaxVelocityMS) {
+				!(o.SigmasMS[i] >= MinSigmaMS && o.SigmasMS[i] <= MaxVelocityMS) {
 				t.Fatalf("point %d accepted: t=%g rv=%g σ=%g", i, o.TimesDays[i], o.RVsMS[i], o.SigmasMS[i])
 			}
 		}
@@ -55,7 +55,10 @@ func FuzzParseTask(f *testing.F) {
 				t.Fatalf("planet %d accepted: %+v", k, p)
 			}
 		}
-		task.Data() // panics on a series Parse should have refused
+		// The null model's χ² and likelihood stay finite (they are printed as JSON), and Data does not panic.
+		if ev := task.Data().Evaluate(nil, 0); math.IsNaN(ev.LnL) || math.IsInf(ev.LnL, 0) || math.IsInf(ev.RMS, 0) {
+			t.Fatalf("null model: lnL %g, rms %g", ev.LnL, ev.RMS)
+		}
 		if err := task.Convert(); err != nil {
 			if !errors.Is(err, rv.ErrNBodySteps) {
 				t.Fatalf("conversion failed otherwise than by the step budget: %v", err)

@@ -113,7 +113,8 @@ var (
 // real; |RV| ≤ 9,400 m/s; σ 0.1–23 m/s; P 1.2–5,218 d; M★ 0.31–1.3 M☉; true masses ≤ 140 M_J):
 //   - MaxTaskBytes bounds a task file (the published ones are 4–60 kB);
 //   - MaxObservations bounds the series (the published ones hold ≤ 1,000 points);
-//   - |time| ≤ MaxTimeDays (10⁷ d: any JD of this era), |RV| and σ ≤ MaxVelocityMS (10⁷ m/s, 3 % of c);
+//   - |time| ≤ MaxTimeDays (10⁷ d: any JD of this era), |RV| and σ ≤ MaxVelocityMS (10⁷ m/s, 3 % of c),
+//     σ ≥ MinSigmaMS (1 mm/s; the best spectrographs reach 0.1 m/s), so that every χ² term stays finite;
 //   - 0 < P ≤ MaxPeriodDays (10⁶ d), 0 ≤ e < 1, 0 < i ≤ π, m sin i > 0, the true mass m sin i / sin i (or
 //     m_true_mjup) ≤ MaxTrueMassMJup (10⁴ M_J, ten solar masses), 0 < M★ ≤ MaxStarMassSun (10³ M☉).
 const (
@@ -121,6 +122,7 @@ const (
 	MaxObservations = 1_000_000
 	MaxTimeDays     = 1e7
 	MaxVelocityMS   = 1e7
+	MinSigmaMS      = 1e-3
 	MaxPeriodDays   = 1e6
 	MaxTrueMassMJup = 1e4
 	MaxStarMassSun  = 1e3
@@ -208,7 +210,7 @@ func Parse(b []byte, name string) (*Task, error) {
 		if err := num(fmt.Sprintf("observations.rvs_ms[%d]", i), o.RVsMS[i], -MaxVelocityMS, MaxVelocityMS, false); err != nil {
 			return nil, err
 		}
-		if err := num(fmt.Sprintf("observations.sigmas_ms[%d]", i), o.SigmasMS[i], 0, MaxVelocityMS, true); err != nil {
+		if err := num(fmt.Sprintf("observations.sigmas_ms[%d]", i), o.SigmasMS[i], MinSigmaMS, MaxVelocityMS, false); err != nil {
 			return nil, err
 		}
 		if len(o.Instruments) > 0 && o.Instruments[i] == nil {
@@ -335,7 +337,7 @@ func LoadDir(dir string) (tasks []*Task, skipped []Skipped, err error) {
 		tasks = append(tasks, t)
 	}
 	if len(tasks) == 0 {
-		return nil, skipped, fmt.Errorf("no task under %s loads (%d files skipped); the first: %w", dir, len(skipped), first)
+		return nil, skipped, fmt.Errorf("no task under %s loads (%d of %d files left out); the first problem: %w", dir, len(skipped), len(paths), first)
 	}
 	SortTasks(tasks)
 	return tasks, skipped, nil

@@ -59,7 +59,7 @@ func TestParseRefusesBadTasks(t *testing.T) {
 		{"e null", func(m map[string]any) { at(m, "config", "planets", "0")["e"] = nil }, "config.planets[0].e is null or missing"},
 		{"time 1e308", func(m map[string]any) { at(m, "observations")["times_days"].([]any)[3] = 1e308 }, "observations.times_days[3] = 1e+308 must lie in [-1e+07, 1e+07]"},
 		{"rv null", func(m map[string]any) { at(m, "observations")["rvs_ms"].([]any)[2] = nil }, "observations.rvs_ms[2] is null or missing; give a number"},
-		{"sigma 0", func(m map[string]any) { at(m, "observations")["sigmas_ms"].([]any)[0] = 0.0 }, "observations.sigmas_ms[0] = 0 must lie in (0,"},
+		{"sigma 0", func(m map[string]any) { at(m, "observations")["sigmas_ms"].([]any)[0] = 0.0 }, "observations.sigmas_ms[0] = 0 must lie in [0.001,"},
 		{"short rvs", func(m map[string]any) {
 			o := at(m, "observations")
 			o["rvs_ms"] = o["rvs_ms"].([]any)[1:]
