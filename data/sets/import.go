@@ -523,10 +523,11 @@ func parseLabels(r io.Reader, path string) (map[int][]labelRow, error) {
 		if err == io.EOF {
 			break
 		}
-		line, _ := cr.FieldPos(0)
 		if err != nil {
+			// The error (a *csv.ParseError) gives the line; FieldPos has no record to point into after one.
 			return nil, fmt.Errorf("sets: label table %s: %v", path, err)
 		}
+		line, _ := cr.FieldPos(0)
 		r := labelRow{line: line, cols: map[string]string{}}
 		for i, v := range rec {
 			if i < len(names) {
