@@ -1,6 +1,7 @@
 package stargazer
 
 import (
+	"encoding/json"
 	"errors"
 	"math"
 	"os"
@@ -68,6 +69,64 @@ func FuzzParseTask(f *testing.F) {
 		for i, v := range task.Observations.RVsMS {
 			if math.IsNaN(v) || math.IsInf(v, 0) {
 				t.Fatalf("converted RV %d is %g", i, v)
+			}
+		}
+	})
+}
+
+// FuzzTaskValues puts fuzzed numbers into one planet and one observation of a published task (seed10_diff10,
+// the close pair at 296 and 300 d that needs the N-body conversion) and reads it as a file would be: Parse must
+// refuse the values outside its limits with ErrBadTask, and for the values it accepts the conversion must end
+// (converted, or stopped by the N-body step budget) with finite RVs. This reaches the integrator with what JSON
+// mutation rarely builds: tiny periods, near-parabolic orbits, near-zero inclinations, large times.
+func FuzzTaskValues(f *testing.F) {
+	b, err := os.ReadFile(filepath.Join(sharedDir, "synthetic", "seed10_diff10.json"))
+	if err != nil {
+		f.Fatalf("reference data missing (expected beside the repository in ../shared/data): %v", err)
+	}
+	base, err := Parse(b, "seed10_diff10.json")
+	if err != nil {
+		f.Fatal(err)
+	}
+	p := base.Config.Planets[0]
+	f.Add(p.PDays, p.E, p.IncRad, p.MSinIMJup, base.Observations.TimesDays[3], base.Observations.SigmasMS[3])
+	f.Add(1e-6, 0.0, 1.5, 1.0, 10.0, 1.0)        // a period of 0.09 s
+	f.Add(300.0, 0.999999, 1.5, 8.0, 10.0, 1.0)  // near-parabolic
+	f.Add(296.0, 0.1, 1e-300, 1e-300, 10.0, 1.0) // edge-on mass from a vanishing inclination
+	f.Add(296.0, 0.1, 1.5, 1.0, 9.9e6, 1.0)      // a time near the limit
+	f.Fuzz(func(t *testing.T, pDays, e, inc, mSinI, time, sigma float64) {
+		task := *base
+		task.Config.Planets = append([]TruthPlanet(nil), base.Config.Planets...)
+		task.Observations.TimesDays = append([]float64(nil), base.Observations.TimesDays...)
+		task.Observations.SigmasMS = append([]float64(nil), base.Observations.SigmasMS...)
+		pl := &task.Config.Planets[0]
+		pl.PDays, pl.E, pl.IncRad, pl.MSinIMJup = pDays, e, inc, mSinI
+		task.Observations.TimesDays[3], task.Observations.SigmasMS[3] = time, sigma
+		js, err := json.Marshal(task)
+		if err != nil {
+			return // NaN or ±Inf cannot be written as JSON, so no file holds them
+		}
+		got, err := Parse(js, "fuzz.json")
+		inside := pDays > 0 && pDays <= MaxPeriodDays && e >= 0 && e < 1 && inc > 0 && inc <= math.Pi && mSinI > 0 &&
+			mSinI/math.Sin(inc) <= MaxTrueMassMJup && math.Abs(time) <= MaxTimeDays && sigma >= MinSigmaMS && sigma <= MaxVelocityMS
+		if (err == nil) != inside {
+			t.Fatalf("P=%g e=%g i=%g m=%g t=%g σ=%g: inside the limits %v, Parse error %v", pDays, e, inc, mSinI, time, sigma, inside, err)
+		}
+		if err != nil {
+			if !errors.Is(err, ErrBadTask) {
+				t.Fatalf("error %v does not wrap ErrBadTask", err)
+			}
+			return
+		}
+		if err := got.Convert(); err != nil {
+			if !errors.Is(err, rv.ErrNBodySteps) {
+				t.Fatalf("conversion failed otherwise than by the step budget: %v", err)
+			}
+			return
+		}
+		for i, v := range got.Observations.RVsMS {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				t.Fatalf("P=%g e=%g i=%g m=%g t=%g: converted RV %d is %g", pDays, e, inc, mSinI, time, i, v)
 			}
 		}
 	})
