@@ -514,7 +514,7 @@ func parseLabels(r io.Reader, path string) (map[int][]labelRow, error) {
 		names[i] = h
 	}
 	if !slices.Contains(names, "kic") || !slices.Contains(names, "category") {
-		return nil, fmt.Errorf("sets: label table %s needs the columns kic and category (it has %s)", path,
+		return nil, fmt.Errorf("sets: label table %s needs the columns kic and category (it has %q)", path,
 			truncateList(head, 20))
 	}
 	out := map[int][]labelRow{}
@@ -557,18 +557,25 @@ func parseLabels(r io.Reader, path string) (map[int][]labelRow, error) {
 	return out, nil
 }
 
-// truncateField cuts a field quoted in an error to 40 bytes.
-func truncateField(s string) string {
-	if len(s) > 40 {
-		return s[:40] + "…"
+// truncateField cuts a field quoted in an error to 40 bytes (on a UTF-8 boundary).
+func truncateField(s string) string { return clipBytes(s, 40) }
+
+// truncateList joins at most n names for an error, cut to 200 bytes in all.
+func truncateList(names []string, n int) string {
+	s := strings.Join(names[:min(n, len(names))], ", ")
+	if len(names) > n {
+		s += fmt.Sprintf(", … (%d columns)", len(names))
 	}
-	return s
+	return clipBytes(s, 200)
 }
 
-// truncateList joins at most n names for an error.
-func truncateList(names []string, n int) string {
-	if len(names) <= n {
-		return strings.Join(names, ", ")
+// clipBytes cuts s to at most n bytes on a UTF-8 boundary, with "…" appended when cut.
+func clipBytes(s string, n int) string {
+	if len(s) <= n {
+		return s
 	}
-	return strings.Join(names[:n], ", ") + fmt.Sprintf(", … (%d columns)", len(names))
+	for n > 0 && s[n]&0xc0 == 0x80 {
+		n--
+	}
+	return s[:n] + "…"
 }
