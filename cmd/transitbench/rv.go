@@ -85,7 +85,12 @@ func newRVListCmd() *cobra.Command {
 	c := &cobra.Command{
 		Use:   "list",
 		Short: "List the RV tasks with their tier, size and budget",
-		Args:  cobra.NoArgs,
+		Long: "List the RV tasks with their tier, size and budget. Every task file is validated as it loads; a file that\n" +
+			"fails (a null or missing number, e ≥ 1, P ≤ 0, i outside (0, π], unequal series lengths, a time beyond\n" +
+			"±10⁷ d, …) is left out with a warning on stderr naming the file, the field and the value, and the other tasks\n" +
+			"still load. JSON: {\"tasks\": [{\"task\", \"tier\", \"n_obs\", \"n_instruments\", \"span_days\", \"budget\"}],\n" +
+			"\"warnings\": [{\"path\", \"error\"}]}.",
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			tier, err := tierFilter(cmd)
 			if err != nil {
