@@ -70,8 +70,8 @@ more than 5,000,000 (period, duration) pairs is refused with its size (the defau
 data is 2.3 million): raise --pmin, lower --pmax or give --periods N.
 
 Input checks: times must be BKJD days (BJD − 2454833). A span above 100,000 d (seconds), times beyond ±10⁷ d
-and Julian dates (≈ 2.45·10⁶) are refused with what to convert; JD is not converted, so t0 stays in the file's
-time system. Flux must be relative: a flux whose median is ≤ 0 or with more than 10 % of values ≤ 0
+and Julian dates (≈ 2.45·10⁶) are refused with what to convert: JD is refused rather than converted, so a
+reported t0 is always in the time system of the file given. Flux must be relative: a flux whose median is ≤ 0 or with more than 10 % of values ≤ 0
 (standardised or differenced) is refused; a positive flux whose median is outside 0.5–2 (e.g. e⁻/s) is divided
 by its median, flux errors too, with a warning on stderr.`,
 		Example: `  transitbench bls star/lightcurve.csv
