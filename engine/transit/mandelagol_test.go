@@ -269,3 +269,14 @@ func FuzzQuadraticFlux(f *testing.F) {
 		}
 	})
 }
+
+// TestQuadraticFluxCoveredStar is a fuzzer's finding: a planet as large as the star (p = 1) a hair off centre
+// (z = 2.5e-11, snapped to z = 0) returned the unocculted flux 1 instead of ≈ 0; the uncovered sliver is
+// ≈ 4z/π of the disk, 3e-11 here.
+func TestQuadraticFluxCoveredStar(t *testing.T) {
+	for _, z := range []float64{0, 2.4999999999999998e-11, 9e-11} {
+		if f := QuadraticFlux(z, 1, 0.0333, 0.3); f > 1e-9 {
+			t.Errorf("QuadraticFlux(%g, 1, …) = %g, want ≈ 0", z, f)
+		}
+	}
+}
