@@ -22,7 +22,8 @@ const maxLineBytes = 1 << 20
 // in that order. Blank lines and lines starting with '#' are
 // skipped. Empty or "nan" flux and flux_err fields are NaN; an empty quality field is 0. Without a flux_err
 // column every cadence gets the robust point-to-point scatter of the flux (RobustScatter); without a quality
-// column every cadence gets 0. Cadences are sorted and de-duplicated as ReadLightCurve describes.
+// column every cadence gets 0. Cadences are sorted and de-duplicated, and times and flux checked, as
+// ReadLightCurve describes.
 func ReadCSV(path string) (*lc.LightCurve, error) {
 	text, err := readText(path, "CSV light curve")
 	if err != nil {
@@ -84,7 +85,7 @@ func parseCSV(text, name string) (*lc.LightCurve, error) {
 					}
 				}
 				if col[0] < 0 || col[1] < 0 {
-					return nil, bad(lineNo, "the header %q lacks a time or a flux column; %s", line, want)
+					return nil, bad(lineNo, "the header %q lacks a time or a flux column; %s", clip(line), want)
 				}
 				continue
 			}
@@ -110,7 +111,7 @@ func parseCSV(text, name string) (*lc.LightCurve, error) {
 			}
 			x, err := strconv.ParseFloat(s, 64)
 			if err != nil {
-				return nil, bad(lineNo, "field %d (%s) is %q, not a number", col[k]+1, [3]string{"time", "flux", "flux_err"}[k], s)
+				return nil, bad(lineNo, "field %d (%s) is %q, not a number", col[k]+1, [3]string{"time", "flux", "flux_err"}[k], clip(s))
 			}
 			v[k] = x
 		}
@@ -118,7 +119,7 @@ func parseCSV(text, name string) (*lc.LightCurve, error) {
 		if col[3] >= 0 && fields[col[3]] != "" {
 			var err error
 			if q, err = parseQuality(fields[col[3]]); err != nil {
-				return nil, bad(lineNo, "field %d (quality) is %q, not a 32-bit integer bitmask", col[3]+1, fields[col[3]])
+				return nil, bad(lineNo, "field %d (quality) is %q, not a 32-bit integer bitmask", col[3]+1, clip(fields[col[3]]))
 			}
 		}
 		c.Time = append(c.Time, v[0])
@@ -131,6 +132,9 @@ func parseCSV(text, name string) (*lc.LightCurve, error) {
 	}
 	out, err := finish(c, name)
 	if err != nil {
+		return nil, err
+	}
+	if err := checkFlux(out, name); err != nil {
 		return nil, err
 	}
 	if col[2] < 0 {

@@ -86,7 +86,8 @@ func TestParseCSVBadInput(t *testing.T) {
 		{"too many unnamed columns", "1,2,3,4,5\n", "no header line", ErrFormat},
 		{"one unnamed column", "1\n2\n", "no header line", ErrFormat},
 		{"all NaN flux", "time,flux\n1,nan\n2,\n", "no valid cadences", ErrNoValidCadences},
-		{"no finite time", "time,flux\nnan,1\ninf,1\n", "finite time", ErrEmptyFile},
+		{"no finite time", "time,flux\nnan,1\nnan,1\n", "finite time", ErrEmptyFile},
+		{"infinite time", "time,flux\nnan,1\ninf,1\n", "a time is infinite", ErrTimeUnits},
 		{"overflow", "time,flux\n1,1e999\n", "not a number", ErrFormat},
 		{"binary junk", "\x00\x01\x02,\xff\n", "lacks a time", ErrFormat},
 		{"line too long", "time,flux\n1," + strings.Repeat("1", maxLineBytes+10) + "\n", "longer than", ErrFormat},
@@ -147,11 +148,14 @@ func FuzzParseCSV(f *testing.F) {
 	f.Add([]byte("1,2\n2,3\n"))
 	f.Add([]byte("quality,flux,time\n1,nan,3\n"))
 	f.Add([]byte("# c\n\n1,2,3\n"))
+	for _, b := range realSeeds(f) {
+		f.Add(b.csv)
+	}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		c, err := parseCSV(string(b), "fuzz.csv")
 		if err != nil {
-			if !strings.Contains(err.Error(), "fuzz.csv") {
-				t.Fatalf("error %q does not name the file", err)
+			if !strings.Contains(err.Error(), "fuzz.csv") || len(err.Error()) > 800 || strings.Contains(err.Error(), "\n") {
+				t.Fatalf("error %q: want one line of at most 800 bytes naming the file", err)
 			}
 			return
 		}

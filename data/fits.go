@@ -123,13 +123,14 @@ func gunzip(raw []byte) ([]byte, error) {
 func decodeKeplerFITS(raw []byte, path string) (c *lc.LightCurve, h KeplerHeader, err error) {
 	bad := func(format string, a ...any) error {
 		return fmt.Errorf("%s: %w: %s; the file is not a readable Kepler light curve (download it again from MAST)",
-			path, ErrFormat, fmt.Sprintf(format, a...))
+			path, ErrFormat, printable(fmt.Sprintf(format, a...), maxDetailBytes))
 	}
 	if len(raw) == 0 {
 		return nil, h, fmt.Errorf("%s: %w: the file is empty; download it again from MAST", path, ErrEmptyFile)
 	}
 	if !bytes.HasPrefix(raw, []byte("SIMPLE  =")) {
-		return nil, h, bad("it does not start with the FITS magic 'SIMPLE  ='")
+		return nil, h, fmt.Errorf("%s: %w: not a FITS file (it starts with %q, not the FITS magic 'SIMPLE  ='); give a Kepler kplr*_llc.fits file",
+			path, ErrFormat, printable(string(raw[:min(len(raw), 80)]), 80))
 	}
 	end, err := fitsLayout(raw, "LIGHTCURVE")
 	if err != nil {
@@ -187,6 +188,27 @@ func decodeKeplerFITS(raw []byte, path string) (c *lc.LightCurve, h KeplerHeader
 		return nil, h, bad("the median PDCSAP flux is %g, not positive", h.MedianFlux)
 	}
 	return c, h, nil
+}
+
+// maxDetailBytes bounds the part of a FITS error that comes from the file or the decoder: a damaged header
+// can make the decoder list every keyword it saw (kilobytes of escaped bytes), which says nothing more.
+const maxDetailBytes = 160
+
+// printable returns s with every byte outside printable ASCII replaced by '.', cut to at most n bytes with
+// "…" appended when cut, so an error built from a file's bytes stays one short readable line.
+func printable(s string, n int) string {
+	b := make([]byte, 0, min(len(s), n))
+	for i := 0; i < len(s) && len(b) < n; i++ {
+		c := s[i]
+		if c < 0x20 || c > 0x7e {
+			c = '.'
+		}
+		b = append(b, c)
+	}
+	if len(s) > n {
+		return string(b) + "…"
+	}
+	return string(b)
 }
 
 // medianFlux is the median flux over valid cadences, or over finite-flux cadences when none is valid.

@@ -5,10 +5,12 @@ import (
 	"compress/gzip"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -387,6 +389,38 @@ func TestReadKeplerFITSRefusesMixedStars(t *testing.T) {
 	}
 }
 
+// cutFITS returns a Kepler light-curve file (primary HDU, LIGHTCURVE table) cut to its first rows table rows:
+// NAXIS2 is rewritten and the data padded with zeros to a whole block, so the result is a valid smaller file.
+func cutFITS(t testing.TB, raw []byte, rows int) []byte {
+	t.Helper()
+	card := func(hdr []byte, key string) (int, string) {
+		for i := 0; i+80 <= len(hdr); i += 80 {
+			if strings.TrimSpace(string(hdr[i:i+8])) == key {
+				return i, strings.TrimSpace(string(hdr[i+10 : i+30]))
+			}
+		}
+		t.Fatalf("no card %s", key)
+		return 0, ""
+	}
+	// The primary header has no data (NAXIS = 0); the table's header ends at the block holding its END.
+	prim := bytes.Index(raw, []byte("XTENSION="))
+	endCard := prim
+	for ; string(raw[endCard:endCard+3]) != "END" || endCard%80 != 0; endCard += 80 {
+	}
+	hdrEnd := (endCard/fitsBlock + 1) * fitsBlock
+	hdr := append([]byte(nil), raw[:hdrEnd]...)
+	_, w := card(hdr[prim:], "NAXIS1")
+	width, err := strconv.Atoi(w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	i, _ := card(hdr[prim:], "NAXIS2")
+	copy(hdr[prim+i:prim+i+80], fmt.Sprintf("%-8s= %20d", "NAXIS2", rows)+strings.Repeat(" ", 50))
+	data := append([]byte(nil), raw[hdrEnd:hdrEnd+rows*width]...)
+	data = append(data, make([]byte, (fitsBlock-len(data)%fitsBlock)%fitsBlock)...)
+	return append(hdr, data...)
+}
+
 func FuzzDecodeKeplerFITS(f *testing.F) {
 	raw, err := os.ReadFile(keplerPath(f, 1))
 	if err != nil {
@@ -396,16 +430,30 @@ func FuzzDecodeKeplerFITS(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
-	f.Add(raw[:end])
+	// Small seeds keep the mutator fast: the real file cut to its first rows (NAXIS2 rewritten, the table padded
+	// to whole blocks), the primary header alone, and the cut file missing its last block.
+	for _, rows := range []int{40, 200} {
+		cut := cutFITS(f, raw[:end], rows)
+		if _, h, err := decodeKeplerFITS(cut, "cut.fits"); err != nil || h.Rows != rows {
+			f.Fatalf("the file cut to %d rows does not read: %d rows, %v", rows, h.Rows, err)
+		}
+		f.Add(cut)
+	}
 	f.Add(raw[:2*fitsBlock])
+	small := cutFITS(f, raw[:end], 40)
+	f.Add(small[:len(small)-fitsBlock])
 	f.Fuzz(func(t *testing.T, b []byte) {
-		c, _, err := decodeKeplerFITS(b, "fuzz.fits")
+		c, h, err := decodeKeplerFITS(b, "fuzz.fits")
 		if err != nil {
-			if !strings.Contains(err.Error(), "fuzz.fits") {
-				t.Fatalf("error %q does not name the file", err)
+			// One short line: the file's name, at most maxDetailBytes of what came from the file or the decoder.
+			if msg := err.Error(); !strings.Contains(msg, "fuzz.fits") || len(msg) > 400 || strings.Contains(msg, "\n") {
+				t.Fatalf("error of %d bytes %q: want one line naming the file", len(msg), msg)
 			}
 			return
 		}
 		checkParsed(t, c)
+		if c.Len() > h.Rows || h.NaNTimes > h.Rows || !(h.MedianFlux > 0) {
+			t.Fatalf("%d cadences from %d rows (%d NaN times), median flux %g", c.Len(), h.Rows, h.NaNTimes, h.MedianFlux)
+		}
 	})
 }

@@ -17,8 +17,8 @@ import (
 // The table needs a TIME column (BKJD days) and a flux column LC_DETREND or, failing that, LC_INIT: fractional
 // flux with 0 at the mean, converted to relative flux 1 + x. A field equal to the column's null value, "null"
 // or "nan" is NaN. The table has no error or quality column, so FluxErr is the robust point-to-point scatter of
-// the flux (RobustScatter) for every cadence and Quality is 0. Cadences are sorted and de-duplicated as
-// ReadLightCurve describes.
+// the flux (RobustScatter) for every cadence and Quality is 0. Cadences are sorted and de-duplicated, and times
+// and flux checked, as ReadLightCurve describes.
 func ReadIPAC(path string) (*lc.LightCurve, error) {
 	text, err := readText(path, "IPAC table")
 	if err != nil {
@@ -88,7 +88,7 @@ func parseIPAC(text, name string) (*lc.LightCurve, error) {
 					for i, col := range cols {
 						names[i] = col.name
 					}
-					return nil, bad(lineNo, "columns %v lack TIME or a flux column (LC_DETREND or LC_INIT); give a table with both", names)
+					return nil, bad(lineNo, "columns %q lack TIME or a flux column (LC_DETREND or LC_INIT); give a table with both", clip(strings.Join(names, " ")))
 				}
 			case 4:
 				for i, f := range ipacFields(line, cols) {
@@ -109,11 +109,11 @@ func parseIPAC(text, name string) (*lc.LightCurve, error) {
 		}
 		t, err := ipacValue(ipacField(line, cols[iTime]), cols[iTime].null)
 		if err != nil {
-			return nil, bad(lineNo, "TIME is %q, not a number", ipacField(line, cols[iTime]))
+			return nil, bad(lineNo, "TIME is %q, not a number", clip(ipacField(line, cols[iTime])))
 		}
 		x, err := ipacValue(ipacField(line, cols[iFlux]), cols[iFlux].null)
 		if err != nil {
-			return nil, bad(lineNo, "%s is %q, not a number", cols[iFlux].name, ipacField(line, cols[iFlux]))
+			return nil, bad(lineNo, "%s is %q, not a number", clip(cols[iFlux].name), clip(ipacField(line, cols[iFlux])))
 		}
 		c.Time = append(c.Time, t)
 		c.Flux = append(c.Flux, 1+x)
@@ -128,6 +128,9 @@ func parseIPAC(text, name string) (*lc.LightCurve, error) {
 	}
 	out, err := finish(c, name)
 	if err != nil {
+		return nil, err
+	}
+	if err := checkFlux(out, name); err != nil {
 		return nil, err
 	}
 	fillErr(out)

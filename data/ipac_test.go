@@ -172,11 +172,14 @@ func FuzzParseIPAC(f *testing.F) {
 	f.Add([]byte("|TIME |LC_INIT |\n 1.0   0.1\n"))
 	f.Add([]byte("|TIME|LC_DETREND|\n1 2\n"))
 	f.Add([]byte("\\\n|"))
+	for _, tb := range dvTables {
+		f.Add(headLines(f, filepath.Join(dvDir, tb.file), 120))
+	}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		c, err := parseIPAC(string(b), "fuzz.tbl")
 		if err != nil {
-			if !strings.Contains(err.Error(), "fuzz.tbl") {
-				t.Fatalf("error %q does not name the file", err)
+			if !strings.Contains(err.Error(), "fuzz.tbl") || len(err.Error()) > 800 || strings.Contains(err.Error(), "\n") {
+				t.Fatalf("error %q: want one line of at most 800 bytes naming the file", err)
 			}
 			return
 		}

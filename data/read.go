@@ -22,18 +22,51 @@ var (
 	ErrNoValidCadences = errors.New("data: no valid cadences (every flux value is NaN or missing)")
 	// ErrFormat is returned when a file's content does not follow its format.
 	ErrFormat = errors.New("data: malformed light-curve file")
+	// ErrTimeUnits is returned when the times are not BKJD days: seconds, JD, or numbers no clock gives.
+	ErrTimeUnits = errors.New("data: times are not BKJD days")
+	// ErrFluxScale is returned when the flux is not a relative flux around 1 (standardised or differenced).
+	ErrFluxScale = errors.New("data: flux is not a relative flux")
 )
+
+// Bounds of a plausible BKJD time axis (days). Kepler's mission spans BKJD ≈ 120–1590 and any survey a
+// light curve comes from lasts less than a century, so:
+//   - MaxSpanDays = 10⁵ d (274 yr): a longer span is seconds (a one-year light curve in seconds spans 3·10⁷)
+//     or a mix of time systems;
+//   - MaxAbsTimeDays = 10⁷ d (27,000 yr from BKJD 0): a larger |time| is no day count of this era;
+//   - a first time within JDLoDays–JDHiDays (JD 2,300,000–2,700,000, years 1585–2680) is a Julian date, which
+//     is refused rather than shifted, so that the t0 a search reports is in the time system of the file it
+//     was given: subtract BKJDOffsetDays (BKJD = BJD − 2454833) before reading.
+const (
+	MaxSpanDays    = 1e5
+	MaxAbsTimeDays = 1e7
+	JDLoDays       = 2.3e6
+	JDHiDays       = 2.7e6
+	BKJDOffsetDays = 2454833.0
+)
+
+// MaxNonPositiveFluxShare is the share of finite flux values at or below zero beyond which a flux is refused
+// as not relative: a relative flux is ≈ 1 and only a few faint, badly subtracted cadences dip below 0.
+const MaxNonPositiveFluxShare = 0.1
 
 // ReadLightCurve reads the light curve at path, detecting its format:
 //   - a directory is a star directory (SPEC A1), read with ReadStarDir;
 //   - a file starting with the FITS magic "SIMPLE  =" is a Kepler long-cadence file, read with ReadKeplerFITS
-//     (so its flux is normalised by its median); so is a gzip-compressed file (.fits.gz);
+//     (so its flux is normalised by its median); so is a gzip-compressed file (.fits.gz) and any file named
+//     *.fits, *.fit or *.fits.gz, whatever it holds (a damaged one fails as "not a FITS file");
 //   - a file whose first non-blank character is '\' or '|' is an IPAC table, read with ReadIPAC;
 //   - anything else is plain CSV, read with ReadCSV.
 //
-// Every reader returns cadences sorted by time (a stable sort), drops cadences whose time is not finite, keeps
-// only the first of several rows with exactly the same time, and fails with ErrNoValidCadences when no cadence
-// has a finite flux. Quality masks are not applied: callers use lc.DefaultQualityMask.
+// Every reader returns cadences sorted by time (a stable sort), drops cadences whose time is NaN (the archive's
+// gap marker), keeps only the first of several rows with exactly the same time, and fails with
+// ErrNoValidCadences when no cadence has a finite flux. Quality masks are not applied: callers use
+// lc.DefaultQualityMask.
+//
+// Times must be BKJD days (SPEC A1); every reader refuses, with ErrTimeUnits and a message saying what to
+// convert, an infinite time, a time beyond ±MaxAbsTimeDays, a span above MaxSpanDays (seconds) and Julian
+// dates (first time in JDLoDays–JDHiDays: subtract 2454833; JD is refused, not converted). The CSV and IPAC
+// readers also refuse, with ErrFluxScale, a flux that is not relative: a median of the finite flux ≤ 0 or more
+// than MaxNonPositiveFluxShare of it ≤ 0 (standardised or differenced series). A positive flux far from 1 is
+// read as given (Kepler FITS files are normalised by their median; 'transitbench bls' normalises any other).
 func ReadLightCurve(path string) (*lc.LightCurve, error) {
 	fi, err := os.Stat(path)
 	if err != nil {
@@ -47,7 +80,11 @@ func ReadLightCurve(path string) (*lc.LightCurve, error) {
 	if err != nil {
 		return nil, err
 	}
-	switch detectFormat(head) {
+	format := detectFormat(head)
+	if hasFITSName(path) {
+		format = formatFITS // so that a damaged .fits file is reported as one, not parsed as CSV
+	}
+	switch format {
 	case formatFITS:
 		return ReadKeplerFITS(path)
 	case formatIPAC:
@@ -55,6 +92,12 @@ func ReadLightCurve(path string) (*lc.LightCurve, error) {
 	default:
 		return ReadCSV(path)
 	}
+}
+
+// hasFITSName reports whether path is named like a FITS file.
+func hasFITSName(path string) bool {
+	p := strings.ToLower(path)
+	return strings.HasSuffix(p, ".fits") || strings.HasSuffix(p, ".fit") || strings.HasSuffix(p, ".fits.gz")
 }
 
 type fileFormat int
@@ -95,8 +138,8 @@ func readHead(path string, n int) ([]byte, error) {
 	return buf[:k], nil
 }
 
-// finish puts a freshly parsed light curve into the form every reader returns: cadences with a non-finite time
-// removed, the rest sorted by time with a stable sort, and of several cadences with exactly equal times only
+// finish puts a freshly parsed light curve into the form every reader returns: cadences with a NaN time
+// removed, a time axis that is not BKJD days refused (checkTimes), the rest sorted by time with a stable sort, and of several cadences with exactly equal times only
 // the first (in file order) kept. It fails with ErrNoValidCadences when no cadence is left with a finite flux.
 // name labels errors.
 func finish(c *lc.LightCurve, name string) (*lc.LightCurve, error) {
@@ -105,7 +148,7 @@ func finish(c *lc.LightCurve, name string) (*lc.LightCurve, error) {
 	}
 	idx := make([]int, 0, c.Len())
 	for i, t := range c.Time {
-		if !math.IsNaN(t) && !math.IsInf(t, 0) {
+		if !math.IsNaN(t) { // NaN marks a gap; an infinite time is kept for checkTimes to refuse
 			idx = append(idx, i)
 		}
 	}
@@ -134,10 +177,59 @@ func finish(c *lc.LightCurve, name string) (*lc.LightCurve, error) {
 	if out.Len() == 0 {
 		return nil, fmt.Errorf("%s: %w: no cadence has a finite time; check that the file is a light curve", name, ErrEmptyFile)
 	}
+	if err := checkTimes(out.Time, name); err != nil {
+		return nil, err
+	}
 	if nValid == 0 {
 		return nil, fmt.Errorf("%s: %w; check the flux column", name, ErrNoValidCadences)
 	}
 	return out, nil
+}
+
+// checkTimes refuses a sorted time axis (NaN removed) that is not BKJD days; see ReadLightCurve.
+func checkTimes(t []float64, name string) error {
+	first, last := t[0], t[len(t)-1]
+	span := last - first
+	const fix = "BKJD days expected (BKJD = BJD − 2454833); convert the time column"
+	switch {
+	case math.IsInf(first, 0) || math.IsInf(last, 0):
+		return fmt.Errorf("%s: %w: a time is infinite (first %g, last %g); %s", name, ErrTimeUnits, first, last, fix)
+	case span > MaxSpanDays:
+		return fmt.Errorf("%s: %w: times span %.4g (%.4g to %.4g), above %g d: times look like seconds or JD; %s",
+			name, ErrTimeUnits, span, first, last, float64(MaxSpanDays), fix)
+	case first >= JDLoDays && last <= JDHiDays:
+		return fmt.Errorf("%s: %w: times look like JD (first %.4f): BKJD days expected; subtract %.0f (BKJD = BJD − 2454833)",
+			name, ErrTimeUnits, first, BKJDOffsetDays)
+	case math.Abs(first) > MaxAbsTimeDays || math.Abs(last) > MaxAbsTimeDays:
+		return fmt.Errorf("%s: %w: times run from %.4g to %.4g, beyond ±%g d: times look like seconds or JD; %s",
+			name, ErrTimeUnits, first, last, float64(MaxAbsTimeDays), fix)
+	}
+	return nil
+}
+
+// checkFlux refuses a flux that is not relative (see ReadLightCurve): its finite values have a median ≤ 0 or
+// more than MaxNonPositiveFluxShare of them are ≤ 0.
+func checkFlux(c *lc.LightCurve, name string) error {
+	v := make([]float64, 0, c.Len())
+	nonPos := 0
+	for _, f := range c.Flux {
+		if isFinite(f) {
+			v = append(v, f)
+			if f <= 0 {
+				nonPos++
+			}
+		}
+	}
+	if len(v) == 0 {
+		return nil // finish has already refused a curve without a finite flux
+	}
+	med := noise.Median(v)
+	share := float64(nonPos) / float64(len(v))
+	if med <= 0 || share > MaxNonPositiveFluxShare {
+		return fmt.Errorf("%s: %w: flux looks standardised or differenced (median %.4g, %.0f%% of values ≤ 0); relative flux around 1 expected: add 1 to a fractional flux (f/f̄ − 1), or divide a raw flux by its median",
+			name, ErrFluxScale, med, 100*share)
+	}
+	return nil
 }
 
 // lines iterates over the lines of a text file held in memory, counting them from 1. A line excludes its
@@ -183,6 +275,23 @@ func newCurve(n int) *lc.LightCurve {
 		FluxErr: make([]float64, 0, n),
 		Quality: make([]int32, 0, n),
 	}
+}
+
+// maxQuotedBytes bounds the text of a file quoted in an error (a header line, a field): enough to recognise it,
+// never a kilobyte of binary.
+const maxQuotedBytes = 80
+
+// clip cuts text taken from a file to at most maxQuotedBytes bytes on a UTF-8 boundary, with "…" appended when
+// cut, for quoting with %q in an error.
+func clip(s string) string {
+	if len(s) <= maxQuotedBytes {
+		return s
+	}
+	cut := maxQuotedBytes
+	for cut > 0 && s[cut]&0xc0 == 0x80 {
+		cut--
+	}
+	return s[:cut] + "…"
 }
 
 func isFinite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }

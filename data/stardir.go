@@ -16,7 +16,12 @@ const (
 	StarFile       = "star.json"
 )
 
-// ReadStarDir reads a star directory (SPEC A1): lightcurve.csv through ReadCSV and star.json.
+// maxStarJSONBytes bounds star.json; the file holds a dozen numbers (≈ 300 bytes).
+const maxStarJSONBytes = 1 << 20
+
+// ReadStarDir reads a star directory (SPEC A1): lightcurve.csv through ReadCSV (times and flux checked as
+// ReadLightCurve describes) and star.json, which must be a JSON object of at most 1 MiB whose time_system, when
+// given, is "BKJD" and whose cadence_days, radius_rsun, mass_msun and cdpp_ppm values are not negative.
 func ReadStarDir(dir string) (*lc.LightCurve, *Star, error) {
 	c, err := ReadCSV(filepath.Join(dir, LightCurveFile))
 	if err != nil {
@@ -26,6 +31,9 @@ func ReadStarDir(dir string) (*lc.LightCurve, *Star, error) {
 		return nil, nil, err
 	}
 	path := filepath.Join(dir, StarFile)
+	if fi, err := os.Stat(path); err == nil && fi.Size() > maxStarJSONBytes {
+		return nil, nil, fmt.Errorf("%s: %w: %d bytes, more than %d; star.json holds a dozen numbers", path, ErrFormat, fi.Size(), maxStarJSONBytes)
+	}
 	b, err := os.ReadFile(path)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
@@ -33,11 +41,39 @@ func ReadStarDir(dir string) (*lc.LightCurve, *Star, error) {
 		}
 		return nil, nil, fmt.Errorf("data: cannot read star description: %w", err)
 	}
+	s, err := parseStar(b, path)
+	if err != nil {
+		return nil, nil, err
+	}
+	return c, s, nil
+}
+
+// parseStar decodes and checks star.json's bytes; path labels errors.
+func parseStar(b []byte, path string) (*Star, error) {
 	var s Star
 	if err := json.Unmarshal(b, &s); err != nil {
-		return nil, nil, fmt.Errorf("%s: %w: %v; it must be a JSON object as SPEC A1 describes", path, ErrFormat, err)
+		return nil, fmt.Errorf("%s: %w: %v; it must be a JSON object as SPEC A1 describes", path, ErrFormat, err)
 	}
-	return c, &s, nil
+	bad := func(field string, v any, want string) error {
+		return fmt.Errorf("%s: %w: %s = %v; %s", path, ErrFormat, field, v, want)
+	}
+	if s.TimeSystem != "" && s.TimeSystem != "BKJD" {
+		return nil, bad("time_system", fmt.Sprintf("%q", clip(s.TimeSystem)), `lightcurve.csv times must be BKJD days and time_system "BKJD"`)
+	}
+	for _, f := range []struct {
+		name string
+		v    float64
+	}{{"cadence_days", s.CadenceDays}, {"radius_rsun", s.RadiusRsun}, {"mass_msun", s.MassMsun}} {
+		if f.v < 0 {
+			return nil, bad(f.name, f.v, "give a positive number, or 0 when unknown")
+		}
+	}
+	for k, v := range s.CDPPppm {
+		if v < 0 {
+			return nil, bad("cdpp_ppm."+k, v, "give a positive number of ppm")
+		}
+	}
+	return &s, nil
 }
 
 // WriteStarDir writes a star directory (SPEC A1) at dir, creating it when needed: lightcurve.csv as AppendCSV

@@ -3,6 +3,7 @@ package grader
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -242,6 +243,65 @@ func FuzzParseRows(f *testing.F) {
 		again, d2 := ParseRows(strings.NewReader(out.String()))
 		if len(d2) != 0 || fmt.Sprint(again) != fmt.Sprint(rows) {
 			t.Fatalf("round trip: %v -> %v (dropped %v)", rows, again, d2)
+		}
+	})
+}
+
+// FuzzParseStarRows checks the score-file parser: it never panics, every row is finite with a positive period
+// under a non-empty star id, no star gets more rows than the file has lines, the report is bounded, and the rows
+// written back out parse to themselves.
+func FuzzParseStarRows(f *testing.F) {
+	for _, s := range []string{
+		"star_id,period_days,t0_days,score\ndev-0001,10,170,1\ndev-0001,20,171,2\ndev-0002,3.5,169.9,0.5\n",
+		"dev-0001,10,170\n,1,2,3\ndev-0003,-1,2,3\ndev-0004,1,2,inf\n# c\n\n",
+		"\uFEFFA-0000, 1e3 ,-1e9,0x1p-2\r\nA-0000,1,1,1,1\n",
+		strings.Repeat("s,1,1,1\n", 200) + strings.Repeat("x", MaxLineBytes+10) + "\n",
+		"\xff,1,1,1\n",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, in string) {
+		rows, dropped := ParseStarRows(strings.NewReader(in))
+		lines := strings.Count(in, "\n") + 1
+		if len(dropped) > MaxDroppedListed+1 {
+			t.Fatalf("%d dropped entries, want at most %d", len(dropped), MaxDroppedListed+1)
+		}
+		for _, d := range dropped {
+			if d.Line < 1 || d.Line > lines+1 || !utf8.ValidString(d.Text) || d.Reason == "" || len(d.Text) > DroppedTextBytes+len("…") {
+				t.Fatalf("bad report %+v", d)
+			}
+		}
+		var out strings.Builder
+		total := 0
+		ids := make([]string, 0, len(rows))
+		for id := range rows {
+			ids = append(ids, id)
+		}
+		slices.Sort(ids)
+		for _, id := range ids {
+			if id == "" || strings.ContainsAny(id, ",\n") {
+				t.Fatalf("star id %q", id)
+			}
+			for _, r := range rows[id] {
+				total++
+				if !(r.PeriodDays > 0) || math.IsInf(r.PeriodDays, 0) || !finite(r.T0Days) || !finite(r.Score) {
+					t.Fatalf("invalid row %+v", r)
+				}
+				g := func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
+				fmt.Fprintf(&out, "%s,%s,%s,%s\n", id, g(r.PeriodDays), g(r.T0Days), g(r.Score))
+			}
+		}
+		if total > lines {
+			t.Fatalf("%d rows from %d lines", total, lines)
+		}
+		again, d2 := ParseStarRows(strings.NewReader(out.String()))
+		if len(d2) != 0 || len(again) != len(rows) {
+			t.Fatalf("round trip: %d stars -> %d (dropped %v)", len(rows), len(again), d2)
+		}
+		for id, rs := range rows {
+			if fmt.Sprint(again[id]) != fmt.Sprint(rs) {
+				t.Fatalf("round trip of %s: %v -> %v", id, rs, again[id])
+			}
 		}
 	})
 }

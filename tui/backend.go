@@ -186,7 +186,10 @@ func viewSearch(t, y, dy []float64, star *data.Star, workers int) (periods, powe
 	if star != nil {
 		opt.RStarRsun, opt.MStarMsun = star.RadiusRsun, star.MassMsun
 	}
-	g := bls.DefaultGrid(t, opt)
+	g, err := bls.DefaultGrid(t, opt)
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("BLS search: %w", err)
+	}
 	g.Workers, g.PhaseOversample = workers, ViewPhaseOversample
 	bt, by, bdy := binPairs(t, y, dy, ViewBin)
 	res, err := bls.Search(bt, by, bdy, g, bls.SNR)

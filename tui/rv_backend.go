@@ -60,7 +60,8 @@ func (r *Real) rvTasks() ([]*stargazer.Task, error) {
 			r.rv.err = err
 			return
 		}
-		r.rv.tasks, r.rv.err = stargazer.LoadDir(dir)
+		// A task file that does not load is left out; 'transitbench rv list' names it and says why.
+		r.rv.tasks, _, r.rv.err = stargazer.LoadDir(dir)
 	})
 	return r.rv.tasks, r.rv.err
 }

@@ -19,7 +19,7 @@ func publishedTasks(t *testing.T) []*stargazer.Task {
 	if err != nil {
 		t.Fatalf("the published RV tasks are not found from here: %v", err)
 	}
-	tasks, err := stargazer.LoadDir(dir)
+	tasks, _, err := stargazer.LoadDir(dir)
 	if err != nil {
 		t.Fatal(err)
 	}

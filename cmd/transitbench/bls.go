@@ -16,6 +16,7 @@ import (
 	"transitbench/engine/bls"
 	"transitbench/engine/detrend"
 	"transitbench/engine/lc"
+	"transitbench/engine/noise"
 )
 
 func init() { register(newBLSCmd) }
@@ -64,7 +65,15 @@ running biweight whose window is three times the longest duration searched (--no
 
 The default grid samples periods at Ofir's optimal density from --pmin (0.5 d) to --pmax (a third of the span)
 with durations from 0.5 h to 12 h inside physical bounds at each period. --periods N takes N periods uniform in
-log period instead, and --durations d1,d2,... (days) tries exactly those durations at every period.`,
+log period instead, and --durations d1,d2,... (days) tries exactly those durations at every period. A grid of
+more than 5,000,000 (period, duration) pairs is refused with its size (the default grid of four years of Kepler
+data is 2.3 million): raise --pmin, lower --pmax or give --periods N.
+
+Input checks: times must be BKJD days (BJD − 2454833). A span above 100,000 d (seconds), times beyond ±10⁷ d
+and Julian dates (≈ 2.45·10⁶) are refused with what to convert: JD is refused rather than converted, so a
+reported t0 is always in the time system of the file given. Flux must be relative: a flux whose median is ≤ 0 or with more than 10 % of values ≤ 0
+(standardised or differenced) is refused; a positive flux whose median is outside 0.5–2 (e.g. e⁻/s) is divided
+by its median, flux errors too, with a warning on stderr.`,
 		Example: `  transitbench bls star/lightcurve.csv
   transitbench bls lc.csv --pmin 0.5 --pmax 124 --periods 20000 --durations 0.04,0.1,0.2 --no-detrend --json`,
 		Args: cobra.ExactArgs(1),
@@ -103,6 +112,13 @@ log period instead, and --durations d1,d2,... (days) tries exactly those duratio
 			c = c.Clean(lc.DefaultQualityMask)
 			if c.Len() == 0 {
 				return fmt.Errorf("%s: no cadence passes the default quality mask; check the quality column", args[0])
+			}
+			if med := noise.Median(finiteValues(c.Flux)); med < minRelativeFlux || med > maxRelativeFlux {
+				fmt.Fprintf(cmd.ErrOrStderr(), "transitbench: warning: %s: the flux median is %.6g, not ≈ 1; dividing flux and flux_err by it (relative flux expected)\n", args[0], med)
+				for i := range c.Flux {
+					c.Flux[i] /= med
+					c.FluxErr[i] /= med
+				}
 			}
 			maxDur := detrend.DefaultMaxDurationDays
 			if durs != nil {
@@ -158,6 +174,24 @@ log period instead, and --durations d1,d2,... (days) tries exactly those duratio
 	return cmd
 }
 
+// A flux whose median lies outside [minRelativeFlux, maxRelativeFlux] is not relative and is divided by its
+// median before the search; relative flux from any pipeline sits within a few percent of 1.
+const (
+	minRelativeFlux = 0.5
+	maxRelativeFlux = 2.0
+)
+
+// finiteValues returns the finite values of x.
+func finiteValues(x []float64) []float64 {
+	out := make([]float64, 0, len(x))
+	for _, v := range x {
+		if !math.IsNaN(v) && !math.IsInf(v, 0) {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
 // parseDurations reads a comma-separated list of positive durations in days and returns it sorted and without
 // repeats; an empty string gives nil.
 func parseDurations(s string) ([]float64, error) {
@@ -191,10 +225,28 @@ func fluxErrors(c *lc.LightCurve) []float64 {
 // explicit durations (--durations).
 func blsGrid(t []float64, pmin, pmax float64, nPeriods int, durs []float64) (bls.Grid, error) {
 	opt := bls.GridOptions{PMinDays: pmin, PMaxDays: pmax}
-	if nPeriods == 0 && durs == nil {
-		return bls.DefaultGrid(t, opt), nil
-	}
 	span := t[len(t)-1] - t[0]
+	tooLarge := func(what string) error {
+		return usageErrorf("the period grid is too large: %s for a %.4g d span, above the cap of %d (period, duration) pairs; "+
+			"raise --pmin, lower --pmax (e.g. --pmax %.4g) or give --periods N (e.g. --periods 20000)",
+			what, span, bls.MaxGridWork, math.Min(span/bls.DefaultMinTransits, 100))
+	}
+	if nPeriods == 0 && durs == nil {
+		g, err := bls.DefaultGrid(t, opt)
+		if errors.Is(err, bls.ErrGridTooLarge) {
+			o := opt
+			if o.PMinDays == 0 {
+				o.PMinDays = bls.DefaultPMinDays
+			}
+			if o.PMaxDays == 0 {
+				o.PMaxDays = span / bls.DefaultMinTransits
+			}
+			n := bls.OfirCount(o.PMinDays, o.PMaxDays, span, bls.DefaultOversample, 1, 1)
+			return bls.Grid{}, tooLarge(fmt.Sprintf("%.3g periods (%g–%g d) × up to %d durations", n, o.PMinDays, o.PMaxDays,
+				len(bls.LogDurations(bls.DefaultDurMinDays, bls.DefaultDurMaxDays, bls.DefaultDurStep))))
+		}
+		return g, err
+	}
 	if pmin == 0 {
 		pmin = bls.DefaultPMinDays
 	}
@@ -204,10 +256,20 @@ func blsGrid(t []float64, pmin, pmax float64, nPeriods int, durs []float64) (bls
 	if pmin >= pmax {
 		return bls.Grid{}, usageErrorf("period range %g–%g d is empty for a %.1f d span; give --pmin and --pmax", pmin, pmax, span)
 	}
+	nDur, durWhat := len(durs), fmt.Sprintf("%d durations", len(durs))
+	if durs == nil {
+		nDur, durWhat = 1, "at least 1 duration" // the exact count of default durations is checked below
+	}
 	var g bls.Grid
 	if nPeriods > 0 {
+		if float64(nPeriods)*float64(nDur) > bls.MaxGridWork {
+			return bls.Grid{}, tooLarge(fmt.Sprintf("--periods %d × %s", nPeriods, durWhat))
+		}
 		g.Periods = bls.LogPeriodGrid(pmin, pmax, nPeriods)
 	} else {
+		if n := bls.OfirCount(pmin, pmax, span, bls.DefaultOversample, 1, 1); n*float64(nDur) > bls.MaxGridWork {
+			return bls.Grid{}, tooLarge(fmt.Sprintf("%.3g periods (%g–%g d) × %s", n, pmin, pmax, durWhat))
+		}
 		g.Periods = bls.OfirPeriods(pmin, pmax, span, bls.DefaultOversample, 1, 1)
 	}
 	if durs != nil {
@@ -224,6 +286,9 @@ func blsGrid(t []float64, pmin, pmax float64, nPeriods int, durs []float64) (bls
 			g.DurLo = append(g.DurLo, lo)
 			g.DurHi = append(g.DurHi, hi)
 		}
+	}
+	if w := bls.GridWork(g); w > bls.MaxGridWork {
+		return bls.Grid{}, tooLarge(fmt.Sprintf("%d periods, %d (period, duration) pairs", len(g.Periods), w))
 	}
 	return g, nil
 }

@@ -45,14 +45,33 @@ func newRVCmd() *cobra.Command {
 // rvSubcommands lets other files of this package add commands to the rv group.
 var rvSubcommands []func() *cobra.Command
 
-// loadRVTasks reads the tasks the --tasks flag (or the default location) points at.
+// loadRVTasks reads the tasks the --tasks flag (or the default location) points at. A task file that does not
+// load is left out with a warning on stderr (see loadRVTasksSkipping for the list).
 func loadRVTasks(cmd *cobra.Command) ([]*stargazer.Task, error) {
+	tasks, _, err := loadRVTasksSkipping(cmd)
+	return tasks, err
+}
+
+// loadRVTasksSkipping is loadRVTasks returning also the files left out.
+func loadRVTasksSkipping(cmd *cobra.Command) ([]*stargazer.Task, []stargazer.Skipped, error) {
 	flagDir, _ := cmd.Flags().GetString("tasks")
 	dir, err := stargazer.LocateDir(flagDir)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return stargazer.LoadDir(dir)
+	return loadTasksWarn(cmd, dir)
+}
+
+// loadTasksWarn reads the tasks of dir and warns on stderr about each file left out.
+func loadTasksWarn(cmd *cobra.Command, dir string) ([]*stargazer.Task, []stargazer.Skipped, error) {
+	tasks, skipped, err := stargazer.LoadDir(dir)
+	for _, s := range skipped {
+		fmt.Fprintf(cmd.ErrOrStderr(), "transitbench: warning: %s; the file is left out, the other tasks load\n", s.Error)
+	}
+	if skipped == nil {
+		skipped = []stargazer.Skipped{}
+	}
+	return tasks, skipped, err
 }
 
 // tierFilter reads and checks --tier.
@@ -68,13 +87,18 @@ func newRVListCmd() *cobra.Command {
 	c := &cobra.Command{
 		Use:   "list",
 		Short: "List the RV tasks with their tier, size and budget",
-		Args:  cobra.NoArgs,
+		Long: "List the RV tasks with their tier, size and budget. Every task file is validated as it loads; a file that\n" +
+			"fails (a null or missing number, e ≥ 1, P ≤ 0, i outside (0, π], unequal series lengths, a time beyond\n" +
+			"±10⁷ d, …) is left out with a warning on stderr naming the file, the field and the value, and the other tasks\n" +
+			"still load. JSON: {\"tasks\": [{\"task\", \"tier\", \"n_obs\", \"n_instruments\", \"span_days\", \"budget\"}],\n" +
+			"\"warnings\": [{\"path\", \"error\"}]}.",
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			tier, err := tierFilter(cmd)
 			if err != nil {
 				return err
 			}
-			tasks, err := loadRVTasks(cmd)
+			tasks, skipped, err := loadRVTasksSkipping(cmd)
 			if err != nil {
 				return err
 			}
@@ -95,7 +119,7 @@ func newRVListCmd() *cobra.Command {
 				rows = append(rows, row{t.TaskID, t.Tier(), d.Len(), len(d.Instruments), d.Span(), t.Budget()})
 			}
 			if wantJSON(cmd) {
-				return writeJSON(cmd.OutOrStdout(), map[string]any{"tasks": rows})
+				return writeJSON(cmd.OutOrStdout(), map[string]any{"tasks": rows, "warnings": skipped})
 			}
 			w := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 0, 2, ' ', 0)
 			fmt.Fprintln(w, "TASK\tTIER\tN_OBS\tINSTR\tSPAN_D\tSUBMISSIONS")

@@ -73,7 +73,7 @@ func newRVGradeCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			all, err := stargazer.LoadDir(dir)
+			all, _, err := loadTasksWarn(cmd, dir)
 			if err != nil {
 				return err
 			}

@@ -477,16 +477,30 @@ var labelAliases = map[string]string{"kepid": "kic", "koi_period": "period", "pe
 var numericLabels = []string{"period", "t0", "duration", "depth", "rp_rs", "b", "mes", "secondary_depth", "kepmag",
 	"teff", "logg", "radius_rsun", "mass_msun"}
 
-// readLabels reads the label table, grouping rows by KIC.
+// maxLabelBytes bounds the label table: the whole KOI table (9,564 rows, 150 columns) is about 10 MB.
+const maxLabelBytes = 256 << 20
+
+// readLabels reads the label table at path, grouping rows by KIC (parseLabels).
 func readLabels(path string) (map[int][]labelRow, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("sets: cannot read the label table: %w", err)
 	}
 	defer f.Close()
-	cr := csv.NewReader(f)
+	if fi, err := f.Stat(); err == nil && fi.Size() > maxLabelBytes {
+		return nil, fmt.Errorf("sets: label table %s is %d bytes, more than %d; give a CSV of one row per star", path, fi.Size(), maxLabelBytes)
+	}
+	return parseLabels(f, path)
+}
+
+// parseLabels reads a label table (described at Import) from r, grouping rows by KIC in file order; path labels
+// errors. Every row has a positive kic and a lower-case category; every numeric column that is not empty holds
+// a finite number (an unknown value is left empty, never "nan").
+func parseLabels(r io.Reader, path string) (map[int][]labelRow, error) {
+	cr := csv.NewReader(r)
 	cr.Comment = '#'
 	cr.FieldsPerRecord = -1
+	cr.ReuseRecord = true
 	head, err := cr.Read()
 	if err != nil {
 		return nil, fmt.Errorf("sets: label table %s has no header row: %v", path, err)
@@ -500,8 +514,8 @@ func readLabels(path string) (map[int][]labelRow, error) {
 		names[i] = h
 	}
 	if !slices.Contains(names, "kic") || !slices.Contains(names, "category") {
-		return nil, fmt.Errorf("sets: label table %s needs the columns kic and category (it has %s)", path,
-			strings.Join(head, ", "))
+		return nil, fmt.Errorf("sets: label table %s needs the columns kic and category (it has %q)", path,
+			truncateList(head, 20))
 	}
 	out := map[int][]labelRow{}
 	for {
@@ -509,10 +523,11 @@ func readLabels(path string) (map[int][]labelRow, error) {
 		if err == io.EOF {
 			break
 		}
-		line, _ := cr.FieldPos(0)
 		if err != nil {
+			// The error (a *csv.ParseError) gives the line; FieldPos has no record to point into after one.
 			return nil, fmt.Errorf("sets: label table %s: %v", path, err)
 		}
+		line, _ := cr.FieldPos(0)
 		r := labelRow{line: line, cols: map[string]string{}}
 		for i, v := range rec {
 			if i < len(names) {
@@ -521,14 +536,16 @@ func readLabels(path string) (map[int][]labelRow, error) {
 		}
 		kic, err := strconv.Atoi(r.str("kic"))
 		if err != nil || kic <= 0 {
-			return nil, fmt.Errorf("sets: label table %s, line %d: kic %q is not a positive number", path, line, r.str("kic"))
+			return nil, fmt.Errorf("sets: label table %s, line %d: kic %q is not a positive number", path, line, truncateField(r.str("kic")))
 		}
 		r.kic = kic
 		r.cols["category"] = strings.ToLower(r.str("category"))
 		for _, k := range numericLabels {
 			if s := r.str(k); s != "" {
-				if _, err := strconv.ParseFloat(s, 64); err != nil {
-					return nil, fmt.Errorf("sets: label table %s, line %d: %s %q is not a number", path, line, k, s)
+				v, err := strconv.ParseFloat(s, 64)
+				if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+					return nil, fmt.Errorf("sets: label table %s, line %d: %s %q is not a finite number; leave the field empty when it is unknown",
+						path, line, k, truncateField(s))
 				}
 			}
 		}
@@ -538,4 +555,27 @@ func readLabels(path string) (map[int][]labelRow, error) {
 		return nil, fmt.Errorf("sets: label table %s has no rows", path)
 	}
 	return out, nil
+}
+
+// truncateField cuts a field quoted in an error to 40 bytes (on a UTF-8 boundary).
+func truncateField(s string) string { return clipBytes(s, 40) }
+
+// truncateList joins at most n names for an error, cut to 200 bytes in all.
+func truncateList(names []string, n int) string {
+	s := strings.Join(names[:min(n, len(names))], ", ")
+	if len(names) > n {
+		s += fmt.Sprintf(", … (%d columns)", len(names))
+	}
+	return clipBytes(s, 200)
+}
+
+// clipBytes cuts s to at most n bytes on a UTF-8 boundary, with "…" appended when cut.
+func clipBytes(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && s[n]&0xc0 == 0x80 {
+		n--
+	}
+	return s[:n] + "…"
 }

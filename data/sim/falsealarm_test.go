@@ -40,7 +40,10 @@ func TestFalseAlarmsAreTheStrongestBLSPeak(t *testing.T) {
 			for j := range dy {
 				dy[j] = r.Curve.FluxErr[0]
 			}
-			g := bls.DefaultGrid(tv, bls.GridOptions{Oversample: 1})
+			g, err := bls.DefaultGrid(tv, bls.GridOptions{Oversample: 1})
+			if err != nil {
+				t.Fatal(err)
+			}
 			g.Workers = 2
 			res, err := bls.Search(tv, flat, dy, g, bls.SNR)
 			if err != nil {

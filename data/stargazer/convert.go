@@ -1,6 +1,7 @@
 package stargazer
 
 import (
+	"fmt"
 	"math"
 
 	"transitbench/engine/rv"
@@ -23,14 +24,20 @@ import (
 // several times the noise; left in, they would show as a systematic residual that no Keplerian fit of the truth
 // can absorb. A stored m_true_mjup, when present, gives
 // the true mass instead of m sin i / sin i.
-func (t *Task) Convert() {
+//
+// The integration is bounded (rv.MaxNBodySteps); a configuration that would need more steps fails with an
+// error wrapping rv.ErrNBodySteps and the task is left unchanged. Parse's checks keep every task that passes
+// them well inside the bound.
+func (t *Task) Convert() error {
 	if t.Real || t.Converted {
-		return
+		return nil
 	}
 	o := &t.Observations
 	n := len(o.TimesDays)
 	old := make([]float64, n)
-	storedSignal(old, o.TimesDays, t.Config.Star.MStarSun, t.Config.Planets)
+	if err := storedSignal(old, o.TimesDays, t.Config.Star.MStarSun, t.Config.Planets); err != nil {
+		return fmt.Errorf("task %s: the load-time conversion failed: %w (a task with absolute JD times is a real task: name it real_*.json or set meta.rv_semantics to \"rv_only\")", t.TaskID, err)
+	}
 	for i := range t.Config.Planets {
 		p := &t.Config.Planets[i]
 		p.LRad = math.Mod(p.LRad-p.OmegaNodeRad, 2*math.Pi)
@@ -52,25 +59,29 @@ func (t *Task) Convert() {
 	t.Meta["rv_only_compat_applied"] = true
 	t.Meta["rv_semantics"] = "rv_only_compat"
 	t.Converted = true
+	return nil
 }
 
 // NoiseResidual returns the stored (unconverted) RVs minus the N-body RV of the stored configuration (the
 // signal Convert removes), i.e. the noise realisation the conversion keeps. It must be called before Convert;
 // it is the quantity SPEC B1 checks (its std over √(σ_white² + σ_jitter²) is ≈ 1 without correlated noise).
-func (t *Task) NoiseResidual() []float64 {
+// It fails as Convert does when the integration is out of bounds.
+func (t *Task) NoiseResidual() ([]float64, error) {
 	o := t.Observations
 	m := make([]float64, len(o.TimesDays))
-	storedSignal(m, o.TimesDays, t.Config.Star.MStarSun, t.Config.Planets)
+	if err := storedSignal(m, o.TimesDays, t.Config.Star.MStarSun, t.Config.Planets); err != nil {
+		return nil, err
+	}
 	for i := range m {
 		m[i] = o.RVsMS[i] - m[i]
 	}
-	return m
+	return m, nil
 }
 
 // storedSignal sets dst to the star's x velocity (m/s) at times under the original generator's reading of
 // planets (rv.StargazerOrbit; a stored m_true_mjup, when present, gives the true mass), integrated as an
 // interacting system (rv.NBodyStarVX). The published RVs are this signal plus noise; Generate stores the same.
-func storedSignal(dst, times []float64, mStarSun float64, planets []TruthPlanet) {
+func storedSignal(dst, times []float64, mStarSun float64, planets []TruthPlanet) error {
 	orbits := make([]rv.Orbit3D, len(planets))
 	for i, p := range planets {
 		orbits[i] = rv.StargazerOrbit(p.MSinIMJup, p.PDays, p.E, p.OmegaRad, p.OmegaNodeRad, p.LRad, p.IncRad)
@@ -78,5 +89,5 @@ func storedSignal(dst, times []float64, mStarSun float64, planets []TruthPlanet)
 			orbits[i].MassSun = *p.MTrueMJup * rv.MJupKg / rv.MSunKg
 		}
 	}
-	rv.NBodyStarVX(dst, times, mStarSun, orbits)
+	return rv.NBodyStarVX(dst, times, mStarSun, orbits)
 }

@@ -52,7 +52,10 @@ func TestConversionNoiseLevel(t *testing.T) {
 			continue
 		}
 		n++
-		r := task.NoiseResidual()
+		r, err := task.NoiseResidual()
+		if err != nil {
+			t.Fatal(err)
+		}
 		mean := 0.0
 		for _, x := range r {
 			mean += x

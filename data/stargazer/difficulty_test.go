@@ -24,7 +24,9 @@ func TestDifficultyMatchesPublished(t *testing.T) {
 // changes l and Ω only, which the score does not use).
 func TestDifficultyUnchangedByConversion(t *testing.T) {
 	for _, task := range readRaw(t)[:10] {
-		task.Convert()
+		if err := task.Convert(); err != nil {
+			t.Fatal(err)
+		}
 		if got, _ := Difficulty(task.Config.Planets, task.Config.Star.MStarSun, task.Config.Noise, task.Observations.TimesDays); got != task.TruthDifficulty {
 			t.Errorf("%s: difficulty %d after conversion, published %d", task.TaskID, got, task.TruthDifficulty)
 		}

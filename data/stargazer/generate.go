@@ -71,7 +71,10 @@ func Generate(seed uint64) *Task {
 	noise := sampleNoise(r)
 
 	rvs := make([]float64, nObs)
-	storedSignal(rvs, times, mStar, planets)
+	if err := storedSignal(rvs, times, mStar, planets); err != nil {
+		// The generator's periods and baseline (a few inner periods) need a few dozen steps.
+		panic("stargazer: a generated configuration does not integrate: " + err.Error())
+	}
 	if noise.GP.UseGP {
 		gp := drawRotationGP(r, times, noise.GP, noise.SigmaWhiteMS)
 		for i := range rvs {

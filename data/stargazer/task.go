@@ -109,28 +109,161 @@ var (
 	ErrUnknownTask = errors.New("stargazer: unknown task")
 )
 
-// Parse decodes one task from JSON and checks that its series is usable. It does not convert.
+// Limits of a usable task, each far beyond the 120 published tasks (times 0–943 d synthetic, JD ≈ 2.45·10⁶
+// real; |RV| ≤ 9,400 m/s; σ 0.1–23 m/s; P 1.2–5,218 d; M★ 0.31–1.3 M☉; true masses ≤ 140 M_J):
+//   - MaxTaskBytes bounds a task file (the published ones are 4–60 kB);
+//   - MaxObservations bounds the series (the published ones hold ≤ 1,000 points);
+//   - |time| ≤ MaxTimeDays (10⁷ d: any JD of this era), |RV| and σ ≤ MaxVelocityMS (10⁷ m/s, 3 % of c),
+//     σ ≥ MinSigmaMS (1 mm/s; the best spectrographs reach 0.1 m/s), so that every χ² term stays finite;
+//   - 0 < P ≤ MaxPeriodDays (10⁶ d), 0 ≤ e < 1, 0 < i ≤ π, m sin i > 0, the true mass m sin i / sin i (or
+//     m_true_mjup) ≤ MaxTrueMassMJup (10⁴ M_J, ten solar masses), 0 < M★ ≤ MaxStarMassSun (10³ M☉).
+const (
+	MaxTaskBytes    = 64 << 20
+	MaxObservations = 1_000_000
+	MaxTimeDays     = 1e7
+	MaxVelocityMS   = 1e7
+	MinSigmaMS      = 1e-3
+	MaxPeriodDays   = 1e6
+	MaxTrueMassMJup = 1e4
+	MaxStarMassSun  = 1e3
+)
+
+// ErrBadTask wraps every problem with a task file's content.
+var ErrBadTask = errors.New("stargazer: bad task file")
+
+// rawTask mirrors the fields of a task that Parse checks, with pointers, so that a JSON null or a missing
+// number is told apart from 0 (encoding/json reads null into a float64 as 0 and leaves it unchanged).
+type rawTask struct {
+	Observations struct {
+		TimesDays   []*float64 `json:"times_days"`
+		RVsMS       []*float64 `json:"rvs_ms"`
+		SigmasMS    []*float64 `json:"sigmas_ms"`
+		Instruments []*string  `json:"instruments"`
+	} `json:"observations"`
+	Config struct {
+		Star struct {
+			MStarSun *float64 `json:"M_star_sun"`
+		} `json:"star"`
+		Planets []struct {
+			OmegaNodeRad *float64 `json:"Omega_rad"`
+			PDays        *float64 `json:"P_days"`
+			E            *float64 `json:"e"`
+			IncRad       *float64 `json:"inc_rad"`
+			LRad         *float64 `json:"l_rad"`
+			MSinIMJup    *float64 `json:"m_sin_i_mjup"`
+			OmegaRad     *float64 `json:"omega_rad"`
+		} `json:"planets"`
+	} `json:"config"`
+}
+
+// Parse decodes one task from JSON and validates it; it does not convert. Every problem gives one line
+// wrapping ErrBadTask that names the file, the field and the value: a JSON null or a missing value where a number
+// is needed (null is never read as 0), series of different lengths, a time, RV or σ that is not finite or
+// beyond the limits above, σ ≤ 0, and truth planets with P ≤ 0, e outside [0, 1), i outside (0, π], a
+// non-positive m sin i or an implausible true mass. Times are kept in file order (real tasks are not always
+// sorted; t_ref is the first element as stored), so they need not be sorted. An empty instruments list means
+// one instrument for every point.
 func Parse(b []byte, name string) (*Task, error) {
+	bad := func(format string, a ...any) error {
+		return fmt.Errorf("%w: %s: %s", ErrBadTask, name, fmt.Sprintf(format, a...))
+	}
+	if len(b) > MaxTaskBytes {
+		return nil, bad("%d bytes, more than %d; this is not a task file", len(b), MaxTaskBytes)
+	}
 	var t Task
 	if err := json.Unmarshal(b, &t); err != nil {
-		return nil, fmt.Errorf("stargazer: %s is not a task file: %w", name, err)
+		return nil, bad("not a task file: %v", err)
 	}
-	o := t.Observations
-	if len(o.TimesDays) == 0 {
-		return nil, fmt.Errorf("stargazer: %s has no observations", name)
+	var raw rawTask
+	if err := json.Unmarshal(b, &raw); err != nil {
+		return nil, bad("not a task file: %v", err)
 	}
-	if len(o.Instruments) == 0 {
-		o.Instruments = make([]string, len(o.TimesDays))
-		for i := range o.Instruments {
-			o.Instruments[i] = "instA"
+	o := raw.Observations
+	n := len(o.TimesDays)
+	if n == 0 {
+		return nil, bad("observations.times_days is empty or missing; a task needs observations")
+	}
+	if n > MaxObservations {
+		return nil, bad("observations.times_days holds %d points, more than %d", n, MaxObservations)
+	}
+	if len(o.RVsMS) != n || len(o.SigmasMS) != n || len(o.Instruments) != 0 && len(o.Instruments) != n {
+		return nil, bad("observations: times_days has %d points, rvs_ms %d, sigmas_ms %d, instruments %d; every point needs a time, a velocity, an error (and an instrument when instruments is given)",
+			n, len(o.RVsMS), len(o.SigmasMS), len(o.Instruments))
+	}
+	num := func(field string, x *float64, lo, hi float64, loOpen bool) error {
+		switch {
+		case x == nil:
+			return bad("%s is null or missing; give a number", field)
+		case math.IsNaN(*x) || math.IsInf(*x, 0) || *x > hi || *x < lo || loOpen && *x == lo:
+			open := "["
+			if loOpen {
+				open = "("
+			}
+			return bad("%s = %g must lie in %s%g, %g]", field, *x, open, lo, hi)
 		}
-		t.Observations.Instruments = o.Instruments
+		return nil
 	}
-	if _, err := rv.NewData(o.TimesDays, o.RVsMS, o.SigmasMS, o.Instruments); err != nil {
-		return nil, fmt.Errorf("stargazer: %s: %w", name, err)
+	for i := range n {
+		if err := num(fmt.Sprintf("observations.times_days[%d]", i), o.TimesDays[i], -MaxTimeDays, MaxTimeDays, false); err != nil {
+			return nil, err
+		}
+		if err := num(fmt.Sprintf("observations.rvs_ms[%d]", i), o.RVsMS[i], -MaxVelocityMS, MaxVelocityMS, false); err != nil {
+			return nil, err
+		}
+		if err := num(fmt.Sprintf("observations.sigmas_ms[%d]", i), o.SigmasMS[i], MinSigmaMS, MaxVelocityMS, false); err != nil {
+			return nil, err
+		}
+		if len(o.Instruments) > 0 && o.Instruments[i] == nil {
+			return nil, bad("observations.instruments[%d] is null; give an instrument label", i)
+		}
 	}
-	if !(t.Config.Star.MStarSun > 0) {
-		return nil, fmt.Errorf("stargazer: %s: star mass %g is not positive", name, t.Config.Star.MStarSun)
+	if err := num("config.star.M_star_sun", raw.Config.Star.MStarSun, 0, MaxStarMassSun, true); err != nil {
+		return nil, err
+	}
+	for k, p := range raw.Config.Planets {
+		f := func(field string) string { return fmt.Sprintf("config.planets[%d].%s", k, field) }
+		checks := []error{
+			num(f("P_days"), p.PDays, 0, MaxPeriodDays, true),
+			num(f("m_sin_i_mjup"), p.MSinIMJup, 0, MaxTrueMassMJup, true),
+			num(f("inc_rad"), p.IncRad, 0, math.Pi, true),
+			num(f("omega_rad"), p.OmegaRad, -MaxTimeDays, MaxTimeDays, false),
+			num(f("Omega_rad"), p.OmegaNodeRad, -MaxTimeDays, MaxTimeDays, false),
+			num(f("l_rad"), p.LRad, -MaxTimeDays, MaxTimeDays, false),
+		}
+		for _, err := range checks {
+			if err != nil {
+				return nil, err
+			}
+		}
+		if p.E == nil {
+			return nil, bad("%s is null or missing; give a number", f("e"))
+		}
+		if e := *p.E; !(e >= 0 && e < 1) {
+			return nil, bad("%s = %g must lie in [0, 1) (a bound orbit)", f("e"), e)
+		}
+		tp := t.Config.Planets[k]
+		mTrue := tp.MSinIMJup / math.Sin(tp.IncRad)
+		if tp.MTrueMJup != nil {
+			if m := *tp.MTrueMJup; !(m > 0 && m <= MaxTrueMassMJup) {
+				return nil, bad("%s = %g must lie in (0, %g] M_J or be null", f("m_true_mjup"), m, float64(MaxTrueMassMJup))
+			}
+			mTrue = *tp.MTrueMJup
+		}
+		if !(mTrue <= MaxTrueMassMJup) {
+			return nil, bad("config.planets[%d]: the true mass m sin i / sin i = %g M_J is above %g M_J (sin i = %.3g); check inc_rad and m_sin_i_mjup",
+				k, mTrue, float64(MaxTrueMassMJup), math.Sin(tp.IncRad))
+		}
+	}
+	obs := t.Observations
+	if len(obs.Instruments) == 0 {
+		obs.Instruments = make([]string, n)
+		for i := range obs.Instruments {
+			obs.Instruments[i] = "instA"
+		}
+		t.Observations.Instruments = obs.Instruments
+	}
+	if _, err := rv.NewData(obs.TimesDays, obs.RVsMS, obs.SigmasMS, obs.Instruments); err != nil {
+		return nil, bad("%v", err)
 	}
 	if t.TaskID == "" {
 		t.TaskID = strings.TrimSuffix(filepath.Base(name), ".json")
@@ -140,8 +273,15 @@ func Parse(b []byte, name string) (*Task, error) {
 	return &t, nil
 }
 
-// ReadFile reads one task file and applies the load-time conversion to synthetic tasks.
+// ReadFile reads one task file, validates it (Parse) and applies the load-time conversion to synthetic tasks.
 func ReadFile(path string) (*Task, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, fmt.Errorf("stargazer: cannot read task: %w", err)
+	}
+	if fi.Size() > MaxTaskBytes {
+		return nil, fmt.Errorf("%w: %s: %d bytes, more than %d; this is not a task file", ErrBadTask, path, fi.Size(), MaxTaskBytes)
+	}
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("stargazer: cannot read task: %w", err)
@@ -150,37 +290,57 @@ func ReadFile(path string) (*Task, error) {
 	if err != nil {
 		return nil, err
 	}
-	t.Convert()
+	if err := t.Convert(); err != nil {
+		return nil, fmt.Errorf("%w: %s: %v", ErrBadTask, path, err)
+	}
 	return t, nil
+}
+
+// Skipped is a task file LoadDir left out, and why.
+type Skipped struct {
+	Path  string `json:"path"`
+	Error string `json:"error"`
 }
 
 // LoadDir reads every task under dir: the files *.json in dir itself and in its subfolders synthetic/ and
 // real/ (the published layout). Synthetic tasks are converted. Tasks are sorted by tier, then difficulty,
-// then id.
-func LoadDir(dir string) ([]*Task, error) {
+// then id. A file that does not read, parse, validate or convert, or whose task id repeats an earlier one, is
+// left out and listed in skipped (in file order) so the other tasks still load; callers show the list as
+// warnings. The error is ErrNoTasks when no file is found, or the first file's problem when none loads.
+func LoadDir(dir string) (tasks []*Task, skipped []Skipped, err error) {
 	var paths []string
 	for _, sub := range []string{".", "synthetic", "real"} {
 		m, _ := filepath.Glob(filepath.Join(dir, sub, "*.json"))
 		paths = append(paths, m...)
 	}
 	if len(paths) == 0 {
-		return nil, fmt.Errorf("%w in %s: point --tasks (or $TRANSITBENCH_STARGAZER) at the folder holding synthetic/ and real/, or generate tasks with 'transitbench rv generate'", ErrNoTasks, dir)
+		return nil, nil, fmt.Errorf("%w in %s: point --tasks (or $TRANSITBENCH_STARGAZER) at the folder holding synthetic/ and real/, or generate tasks with 'transitbench rv generate'", ErrNoTasks, dir)
 	}
-	tasks := make([]*Task, 0, len(paths))
-	seen := map[string]bool{}
+	tasks = make([]*Task, 0, len(paths))
+	seen := map[string]string{}
+	var first error
 	for _, p := range paths {
 		t, err := ReadFile(p)
+		if err == nil {
+			if prev, dup := seen[t.TaskID]; dup {
+				err = fmt.Errorf("%w: %s: task id %s is also the id of %s; give each task a unique task_id", ErrBadTask, p, t.TaskID, prev)
+			}
+		}
 		if err != nil {
-			return nil, err
+			skipped = append(skipped, Skipped{Path: p, Error: err.Error()})
+			if first == nil {
+				first = err
+			}
+			continue
 		}
-		if seen[t.TaskID] {
-			return nil, fmt.Errorf("stargazer: task id %s appears twice under %s", t.TaskID, dir)
-		}
-		seen[t.TaskID] = true
+		seen[t.TaskID] = p
 		tasks = append(tasks, t)
 	}
+	if len(tasks) == 0 {
+		return nil, skipped, fmt.Errorf("no task under %s loads (%d of %d files left out); the first problem: %w", dir, len(skipped), len(paths), first)
+	}
 	SortTasks(tasks)
-	return tasks, nil
+	return tasks, skipped, nil
 }
 
 // SortTasks orders tasks by tier (easy, medium, hard, real), then difficulty, then id.

@@ -6,7 +6,10 @@ import "testing"
 func benchmarkDefault(b *testing.B, spanDays float64) {
 	tt := keplerYear(spanDays)
 	y, dy := boxLC(tt, 12.3456, 172.96, 0.15, 300e-6, 300e-6, 1)
-	g := DefaultGrid(tt, GridOptions{})
+	g, err := DefaultGrid(tt, GridOptions{})
+	if err != nil {
+		b.Fatal(err)
+	}
 	b.ReportMetric(float64(len(tt)), "points")
 	b.ReportMetric(float64(len(g.Periods)), "periods")
 	runSearches(b, tt, y, dy, g)

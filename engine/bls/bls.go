@@ -121,7 +121,8 @@ type point struct {
 // Cadences with a non-finite time, flux or error, a non-positive error, or an error more than 1000 times the
 // typical one (weight below 1e-6 of the mean inverse variance) are skipped. The remaining times must increase strictly (ErrUnsorted, ErrDuplicateTime: sort the
 // data and drop repeated cadences first; the data readers do). Other errors: ErrEmpty, ErrLengthMismatch,
-// ErrAllNaN, ErrTooFewPoints (fewer than MinPoints), ErrEmptyGrid, ErrBadGrid, ErrSpanTooShort.
+// ErrAllNaN, ErrTooFewPoints (fewer than MinPoints), ErrEmptyGrid, ErrBadGrid, ErrSpanTooShort, ErrGridTooLarge
+// (more than MaxGridWork (period, duration) pairs).
 func Search(t, y, dy []float64, g Grid, obj Objective) (*Result, error) {
 	if obj != SNR && obj != Likelihood {
 		return nil, fmt.Errorf("%w: %d", ErrObjective, int(obj))
@@ -316,6 +317,10 @@ func checkGrid(g Grid, span float64) error {
 	}
 	if span < pmax {
 		return fmt.Errorf("%w: data span %.4g d, longest period %.4g d; lower the maximum period", ErrSpanTooShort, span, pmax)
+	}
+	if w := GridWork(g); w > MaxGridWork {
+		return fmt.Errorf("%w: %d periods, %d (period, duration) pairs, above the cap of %d (MaxGridWork); give fewer periods or durations",
+			ErrGridTooLarge, len(g.Periods), w, MaxGridWork)
 	}
 	return nil
 }

@@ -69,7 +69,11 @@ func TestSearchRecoversInjectedBox(t *testing.T) {
 	const period, t0, dur, depth, sigma = 12.3456, 172.96, 0.15, 300e-6, 300e-6
 	y, dy := boxLC(tt, period, t0, dur, depth, sigma, 1)
 	for _, obj := range []Objective{SNR, Likelihood} {
-		r, err := Search(tt, y, dy, DefaultGrid(tt, GridOptions{}), obj)
+		g, err := DefaultGrid(tt, GridOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := Search(tt, y, dy, g, obj)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,9 +1,34 @@
 package bls
 
 import (
+	"errors"
+	"fmt"
 	"math"
 	"slices"
 )
+
+// MaxGridWork bounds the work of a grid: the number of (period, duration) pairs a search tries,
+// Σ_p (DurHi[p] − DurLo[p]), or len(Periods)·len(Durations) without ranges. The default grid of a whole Kepler
+// mission (DV tables, Q1–Q17, 1,460 d span) is 196,717 periods and 2.28·10⁶ pairs; 5·10⁶ leaves room for twice
+// that (a longer span, a lower pmin, a finer oversampling) and bounds what a grid holds (≤ 5·10⁶ periods: the
+// grid's three slices and Search's result slices stay below 0.5 GB). Beyond it the input is almost always
+// wrong (times in seconds give 10⁴ times the periods) or the range needs narrowing.
+const MaxGridWork = 5_000_000
+
+// ErrGridTooLarge is returned when a grid would try more than MaxGridWork (period, duration) pairs.
+var ErrGridTooLarge = errors.New("bls: period grid too large")
+
+// GridWork returns the number of (period, duration) pairs g tries.
+func GridWork(g Grid) int {
+	if g.DurLo == nil || g.DurHi == nil || len(g.DurLo) != len(g.Periods) || len(g.DurHi) != len(g.Periods) {
+		return len(g.Periods) * len(g.Durations)
+	}
+	w := 0
+	for p := range g.Periods {
+		w += max(g.DurHi[p]-g.DurLo[p], 0)
+	}
+	return w
+}
 
 // Grid is what Search tries: every period with every duration it allows, at phase steps set by
 // PhaseOversample.
@@ -119,8 +144,10 @@ func (o GridOptions) withDefaults(spanDays float64) GridOptions {
 //   - at each period P only the durations inside the physical window [0.2, 3.3]·T☉(P), T☉ = 13 h·(P/1 yr)^(1/3)
 //     (widened by one step on each side), and at most 15 % of P.
 //
-// The grid is empty (no periods) when the span is too short for PMinDays·MinTransits.
-func DefaultGrid(t []float64, opt GridOptions) Grid {
+// The grid is empty (no periods) when the span is too short for PMinDays·MinTransits. A grid that would try
+// more than MaxGridWork (period, duration) pairs is not built: the error wraps ErrGridTooLarge and gives its
+// size (the count is made before anything is allocated, so a span in seconds fails at once).
+func DefaultGrid(t []float64, opt GridOptions) (Grid, error) {
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for _, x := range t {
 		if !math.IsNaN(x) && !math.IsInf(x, 0) {
@@ -128,21 +155,36 @@ func DefaultGrid(t []float64, opt GridOptions) Grid {
 		}
 	}
 	span := hi - lo
-	if !(span > 0) {
-		return Grid{}
+	if !(span > 0) || math.IsInf(span, 0) {
+		return Grid{}, nil
 	}
 	o := opt.withDefaults(span)
-	g := Grid{Durations: LogDurations(o.DurMinDays, o.DurMaxDays, o.DurStep)}
+	durs := LogDurations(o.DurMinDays, o.DurMaxDays, o.DurStep)
+	if n := OfirCount(o.PMinDays, o.PMaxDays, span, o.Oversample, o.RStarRsun, o.MStarMsun); n > MaxGridWork {
+		return Grid{}, gridTooLarge(n, len(durs), span)
+	}
+	g := Grid{Durations: durs}
+	work := 0
 	for _, p := range OfirPeriods(o.PMinDays, o.PMaxDays, span, o.Oversample, o.RStarRsun, o.MStarMsun) {
 		a, b := DurationRange(p, g.Durations, o.DurStep)
 		if a == b {
 			continue // no duration fits this period
 		}
+		if work += b - a; work > MaxGridWork {
+			return Grid{}, fmt.Errorf("%w: the default grid for a %.4g d span tries more than %d (period, duration) pairs (the cap, MaxGridWork); narrow the period range or lower the oversampling",
+				ErrGridTooLarge, span, MaxGridWork)
+		}
 		g.Periods = append(g.Periods, p)
 		g.DurLo = append(g.DurLo, a)
 		g.DurHi = append(g.DurHi, b)
 	}
-	return g
+	return g, nil
+}
+
+// gridTooLarge is the error for a grid of about n periods × up to nDur durations.
+func gridTooLarge(n float64, nDur int, span float64) error {
+	return fmt.Errorf("%w: %.3g periods × up to %d durations for a %.4g d span, above the cap of %d (period, duration) pairs (MaxGridWork); narrow the period range or give fewer periods",
+		ErrGridTooLarge, n, nDur, span, MaxGridWork)
 }
 
 // DurationRange returns the index range [lo, hi) of the ascending durations (days) that DefaultGrid tries at
@@ -174,16 +216,17 @@ func DurationRange(p float64, durations []float64, step float64) (lo, hi int) {
 // the step of Ofir (2014, A&A 561, A138, eqs. 5–7): with S the span in seconds,
 // A = (2π)^(2/3)/π · R★/(G M★)^(1/3) / (S·os), the cube-root frequencies advance by A/3. This keeps the phase
 // drift of a transit across the span a fixed fraction (1/os) of its duration at every period.
-// It returns nil for an empty range.
+// It returns nil for an empty range, and for a grid of more than MaxGridWork periods (OfirCount tells its size
+// beforehand: check it to report the problem).
 func OfirPeriods(pmin, pmax, spanDays, os, rStarRsun, mStarMsun float64) []float64 {
-	if !(pmin > 0) || !(pmax > pmin) || !(spanDays > 0) || !(os > 0) {
+	nf := OfirCount(pmin, pmax, spanDays, os, rStarRsun, mStarMsun)
+	if !(nf >= 1) || nf > MaxGridWork {
 		return nil
 	}
 	s := spanDays * secPerDay
 	a := math.Pow(2*math.Pi, 2.0/3) / math.Pi * rStarRsun * rSunM / math.Cbrt(gmSunSI*mStarMsun) / (s * os)
 	x0 := math.Cbrt(1 / (pmax * secPerDay)) // cube root of the lowest frequency, s^(−1/3)
-	x1 := math.Cbrt(1 / (pmin * secPerDay))
-	n := int(math.Ceil((x1-x0)/(a/3))) + 1
+	n := int(nf)
 	out := make([]float64, 0, n)
 	for i := n - 1; i >= 0; i-- {
 		x := x0 + float64(i)*a/3
@@ -197,6 +240,24 @@ func OfirPeriods(pmin, pmax, spanDays, os, rStarRsun, mStarMsun float64) []float
 		out = append(out, p)
 	}
 	return out
+}
+
+// OfirCount returns how many periods OfirPeriods gives for these arguments (before it drops the rounding
+// excess below pmin), as a float64 so that absurd inputs (a span of 10³⁰⁰ d) give a huge count rather than
+// overflowing; 0 for an empty range, +Inf or NaN inputs included.
+func OfirCount(pmin, pmax, spanDays, os, rStarRsun, mStarMsun float64) float64 {
+	if !(pmin > 0) || !(pmax > pmin) || !(spanDays > 0) || !(os > 0) || math.IsInf(pmax, 0) {
+		return 0
+	}
+	s := spanDays * secPerDay
+	a := math.Pow(2*math.Pi, 2.0/3) / math.Pi * rStarRsun * rSunM / math.Cbrt(gmSunSI*mStarMsun) / (s * os)
+	x0 := math.Cbrt(1 / (pmax * secPerDay))
+	x1 := math.Cbrt(1 / (pmin * secPerDay))
+	n := math.Ceil((x1-x0)/(a/3)) + 1
+	if math.IsNaN(n) {
+		return math.Inf(1) // a = 0: a span so long the step underflows
+	}
+	return n
 }
 
 // LogPeriodGrid returns n periods from pmin to pmax days spaced uniformly in log period, computed as numpy's
@@ -221,11 +282,16 @@ func LogPeriodGrid(pmin, pmax float64, n int) []float64 {
 }
 
 // LogDurations returns durations from dmin to dmax days in steps of the ratio step (> 1), the last one dmax.
+// It returns nil for an empty range and for more than MaxGridWork durations.
 func LogDurations(dmin, dmax, step float64) []float64 {
-	if !(dmin > 0) || !(dmax >= dmin) || !(step > 1) {
+	if !(dmin > 0) || !(dmax >= dmin) || !(step > 1) || math.IsInf(dmax, 0) {
 		return nil
 	}
-	n := int(math.Ceil(math.Log(dmax/dmin)/math.Log(step)-1e-9)) + 1
+	nf := math.Ceil(math.Log(dmax/dmin)/math.Log(step)-1e-9) + 1
+	if !(nf <= MaxGridWork) {
+		return nil
+	}
+	n := int(nf)
 	out := make([]float64, n)
 	for i := range out {
 		out[i] = dmin * math.Pow(step, float64(i))

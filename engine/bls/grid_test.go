@@ -8,7 +8,10 @@ import (
 func TestDefaultGrid(t *testing.T) {
 	tt := keplerYear(372)
 	span := tt[len(tt)-1] - tt[0]
-	g := DefaultGrid(tt, GridOptions{})
+	g, err := DefaultGrid(tt, GridOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
 	if len(g.Periods) == 0 || len(g.DurLo) != len(g.Periods) || len(g.DurHi) != len(g.Periods) {
 		t.Fatalf("grid with %d periods, %d/%d duration ranges", len(g.Periods), len(g.DurLo), len(g.DurHi))
 	}
@@ -44,7 +47,7 @@ func TestDefaultGrid(t *testing.T) {
 			t.Fatalf("P = %.3f: longest duration %.4f d below %.4f d", per, g.Durations[hi-1], want)
 		}
 	}
-	if g := DefaultGrid(tt[:50], GridOptions{}); len(g.Periods) != 0 {
+	if g, err := DefaultGrid(tt[:50], GridOptions{}); err != nil || len(g.Periods) != 0 {
 		t.Errorf("a one-day span gives %d periods, want none (0.5 d × 3 transits does not fit)", len(g.Periods))
 	}
 }

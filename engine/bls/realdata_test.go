@@ -104,7 +104,10 @@ func TestRealKeplerPlanets(t *testing.T) {
 		for i := range e {
 			e[i] /= trend[i]
 		}
-		g := bls.DefaultGrid(tt, bls.GridOptions{})
+		g, err := bls.DefaultGrid(tt, bls.GridOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
 		g.Workers = 2
 		r, err := bls.Search(tt, flat, e, g, bls.SNR)
 		if err != nil {

@@ -123,8 +123,11 @@ func (l *Light) Search(star Star, k int) ([]bls.Peak, error) {
 
 // periodogram runs the search of Search and returns the whole periodogram (nil when the grid is empty).
 func (l *Light) periodogram(star Star) (*bls.Result, error) {
-	g := bls.DefaultGrid(l.T, bls.GridOptions{RStarRsun: star.RadiusRsun, MStarMsun: star.MassMsun,
+	g, err := bls.DefaultGrid(l.T, bls.GridOptions{RStarRsun: star.RadiusRsun, MStarMsun: star.MassMsun,
 		Oversample: SearchOversample, DurStep: SearchDurationStep})
+	if err != nil {
+		return nil, err
+	}
 	if len(g.Periods) == 0 {
 		return nil, nil
 	}

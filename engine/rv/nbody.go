@@ -1,9 +1,22 @@
 package rv
 
 import (
+	"errors"
+	"fmt"
 	"math"
 	"slices"
 )
+
+// MaxNBodySteps bounds the Bulirsch–Stoer steps (converged or rejected) of one NBodyStarVX call. A step is at
+// most a quarter of the shortest period, and the 100 published synthetic Stargazer tasks need at most 166 steps
+// (generated tasks, spanning 2–4 inner periods, far fewer); 50,000 is 300 times that, about a second of work
+// for seven planets (BenchmarkNBodyStarVXBudget: 1.03 s on the reference machine), and stops an integration no
+// task needs (a period of seconds, times of 10⁸ days, a close encounter shrinking the step without end) with
+// an error instead of running for hours.
+const MaxNBodySteps = 50_000
+
+// ErrNBodySteps is returned when an integration would need more than MaxNBodySteps steps.
+var ErrNBodySteps = errors.New("rv: N-body integration needs too many steps")
 
 // NBodyStarVX returns the star's barycentric x velocity (m/s) at times t (days, from the epoch of the elements)
 // for planets that interact: the system starts at t = 0 from the same Jacobi Keplerian orbits as JacobiStarVX
@@ -13,15 +26,28 @@ import (
 // barycentric positions and velocities). The star's velocity follows from momentum conservation,
 // v★ = −Σ m_k v_k / M★. At t = 0 it equals JacobiStarVX; later it adds the planets' mutual perturbations, which
 // near a mean-motion resonance reach a sizeable fraction of a m/s within a few hundred days. Times need not be
-// sorted and may be negative.
-func NBodyStarVX(dst, t []float64, mStarSun float64, planets []Orbit3D) {
+// sorted and may be negative. It fails with ErrNBodySteps (dst then holds zeros) when the integration takes more
+// than MaxNBodySteps steps, or when the step size collapses (a close encounter), so no input runs for long.
+func NBodyStarVX(dst, t []float64, mStarSun float64, planets []Orbit3D) error {
 	for i := range dst {
 		dst[i] = 0
 	}
 	if len(planets) == 0 {
-		return
+		return nil
 	}
 	s := newNBody(mStarSun, planets)
+	if !(s.minP > 0) || math.IsInf(s.minP, 0) {
+		return fmt.Errorf("%w: the shortest period %g s is not a positive number", ErrNBodySteps, s.minP)
+	}
+	// A step is at most a quarter of the shortest period, so the span alone sets a lower bound on the steps.
+	lo, hi := 0.0, 0.0
+	for _, x := range t {
+		lo, hi = math.Min(lo, x), math.Max(hi, x)
+	}
+	if need := (hi - lo) * daySeconds / (s.minP / 4); !(need <= MaxNBodySteps) {
+		return fmt.Errorf("%w: %.3g d of integration at periods down to %.4g d take at least %.3g steps, above %d",
+			ErrNBodySteps, hi-lo, s.minP/daySeconds, need, MaxNBodySteps)
+	}
 	order := make([]int, len(t))
 	for i := range order {
 		order[i] = i
@@ -41,9 +67,17 @@ func NBodyStarVX(dst, t []float64, mStarSun float64, planets []Orbit3D) {
 	for first < len(order) && t[order[first]] < 0 {
 		first++
 	}
+	fail := func(err error) error {
+		for i := range dst {
+			dst[i] = 0
+		}
+		return err
+	}
 	now := 0.0
 	for _, i := range order[first:] {
-		s.advance(t[i]*daySeconds - now)
+		if err := s.advance(t[i]*daySeconds - now); err != nil {
+			return fail(err)
+		}
 		now = t[i] * daySeconds
 		dst[i] = s.starVX()
 	}
@@ -52,19 +86,23 @@ func NBodyStarVX(dst, t []float64, mStarSun float64, planets []Orbit3D) {
 	now = 0
 	for k := first - 1; k >= 0; k-- {
 		i := order[k]
-		s.advance(t[i]*daySeconds - now)
+		if err := s.advance(t[i]*daySeconds - now); err != nil {
+			return fail(err)
+		}
 		now = t[i] * daySeconds
 		dst[i] = s.starVX()
 	}
+	return nil
 }
 
 // nbody is the state of a star plus planets: y holds, per body (star first), x, y, z (m) then vx, vy, vz (m/s)
 // in the barycentric frame; gm holds G·m (m³/s²).
 type nbody struct {
-	gm   []float64
-	y    []float64
-	h    float64 // the step the last advance ended with (s); 0 before the first
-	minP float64 // the shortest orbital period (s)
+	gm    []float64
+	y     []float64
+	h     float64 // the step the last advance ended with (s); 0 before the first
+	minP  float64 // the shortest orbital period (s)
+	steps int     // steps tried so far, converged or not
 	// work buffers
 	dy, ym, yn []float64
 	rowA, rowB []([]float64) // two rows of the extrapolation tableau
@@ -236,10 +274,11 @@ func (s *nbody) step(H float64) (bool, int) {
 	return false, len(bsSteps)
 }
 
-// advance integrates the state over dt seconds (either sign).
-func (s *nbody) advance(dt float64) {
+// advance integrates the state over dt seconds (either sign). It fails once s.steps passes MaxNBodySteps or
+// when the step shrinks below 10⁻⁹ of the shortest period.
+func (s *nbody) advance(dt float64) error {
 	if dt == 0 {
-		return
+		return nil
 	}
 	sign := 1.0
 	if dt < 0 {
@@ -251,10 +290,16 @@ func (s *nbody) advance(dt float64) {
 	}
 	left := math.Abs(dt)
 	for left > 0 {
+		if s.steps++; s.steps > MaxNBodySteps {
+			return fmt.Errorf("%w: more than %d steps (the orbits may be unstable or the times far from 0)", ErrNBodySteps, MaxNBodySteps)
+		}
 		h := math.Min(H, left)
 		ok, cols := s.step(sign * h)
 		if !ok {
 			H = h / 2
+			if H < s.minP*1e-9 {
+				return fmt.Errorf("%w: the step shrank below 10⁻⁹ of the shortest period (a close encounter); the configuration is not a stable planetary system", ErrNBodySteps)
+			}
 			continue
 		}
 		left -= h
@@ -269,4 +314,5 @@ func (s *nbody) advance(dt float64) {
 		H = math.Min(H, s.minP/4)
 	}
 	s.h = H
+	return nil
 }

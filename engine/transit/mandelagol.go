@@ -67,6 +67,9 @@ func occultation(z, p float64) (lambdaE, lambdaD, etaD float64) {
 	case math.Abs(z-(1-p)) < snapTol:
 		z = 1 - p
 	}
+	if p >= 1 && z <= p-1 { // snapped onto case 11 (p = 1 at z ≈ 0): the star is hidden to within rounding
+		return 1, 2.0 / 3, 0.5
+	}
 
 	a := (z - p) * (z - p)
 	b := (z + p) * (z + p)

@@ -269,3 +269,15 @@ func FuzzQuadraticFlux(f *testing.F) {
 		}
 	})
 }
+
+// TestQuadraticFluxCoveredStar is a fuzzer's finding: a planet as large as the star (p = 1) a hair off centre
+// (z = 2.5e-11, snapped to z = 0) returned the unocculted flux 1 instead of ≈ 0; the uncovered sliver of two
+// unit disks offset by z is 2z of area (dA/dz = −2 at z = 0), 2z/π = 1.6e-11 of the disk here, less in flux
+// since it lies on the dark limb.
+func TestQuadraticFluxCoveredStar(t *testing.T) {
+	for _, z := range []float64{0, 2.4999999999999998e-11, 9e-11} {
+		if f := QuadraticFlux(z, 1, 0.0333, 0.3); f > 1e-9 {
+			t.Errorf("QuadraticFlux(%g, 1, …) = %g, want ≈ 0", z, f)
+		}
+	}
+}

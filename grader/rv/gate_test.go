@@ -136,7 +136,7 @@ func TestGateSyntheticTruthIndependent(t *testing.T) {
 // mutual perturbations of up to 22 m/s that a non-interacting Keplerian stand-in leaves in the converted data,
 // where they push the truth's RMS from 2.8 to 8.8 m/s, past the 3.2 m/s limit.
 func TestTruthCheckCounts(t *testing.T) {
-	tasks, err := stargazer.LoadDir(sharedDir)
+	tasks, _, err := stargazer.LoadDir(sharedDir)
 	if err != nil {
 		t.Fatal(err)
 	}

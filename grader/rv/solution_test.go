@@ -20,7 +20,7 @@ const taskA, taskB = "seed1108_diff2", "seed1206_diff2"
 // sharedTasks loads the published tasks a and b from the shared folder, which is what RunSolution masks.
 func sharedTasks(t *testing.T) []*stargazer.Task {
 	t.Helper()
-	all, err := stargazer.LoadDir(sharedDir)
+	all, _, err := stargazer.LoadDir(sharedDir)
 	if err != nil {
 		t.Fatal(err)
 	}

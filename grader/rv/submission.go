@@ -57,26 +57,50 @@ func ParseSubmission(b []byte) (*Submission, error) {
 	return &s, nil
 }
 
+// Bounds of a submission, each far beyond any planet yet far below what overflows the gate's sums of squares
+// (K² · N stays below 10¹⁸ for a million points):
+//   - MaxKMS = 10⁶ m/s for K and jitter_ms (Jupiter moves the Sun by 12.5 m/s; a hot Jupiter on an M dwarf by
+//     < 1 km/s; a stellar companion reaches ≈ 100 km/s);
+//   - MaxPeriodDays = 10⁶ d (2,700 yr) for P;
+//   - MaxPlanets = 100 planets;
+//   - MaxAngleRad = 10⁴ rad for |ω|, |Ω|, |l|, |M0| (angles are taken mod 2π; larger values are mistakes);
+//   - MaxTimeOffsetDays = 10⁷ d for |t_peri − t_ref|.
+const (
+	MaxTimeOffsetDays = 1e7
+	MaxKMS            = 1e6
+	MaxPeriodDays     = 1e6
+	MaxPlanets        = 100
+	MaxAngleRad       = 1e4
+)
+
 // Resolve turns the submission into forward-model planets for a star of mStarSun with reference time tRef:
 // K from m sin i by erv.SemiAmplitude, M0 = l − Ω − ω, or M0 = 2π (t_ref − t_peri)/P. Eccentricities must lie
 // in [0, 1): the original clipped submissions at 0.8 while its truths reach 0.9, so this accepts any e < 1.
+// Every number must be finite and within the bounds above; a problem gives an error wrapping ErrBadSubmission
+// that names the planet, the field and the value.
 func (s *Submission) Resolve(mStarSun, tRef float64) ([]erv.Planet, error) {
-	if !(s.JitterMS >= 0) || math.IsInf(s.JitterMS, 0) {
-		return nil, fmt.Errorf("%w: jitter_ms = %g must be finite and ≥ 0", ErrBadSubmission, s.JitterMS)
+	if !(s.JitterMS >= 0 && s.JitterMS <= MaxKMS) {
+		return nil, fmt.Errorf("%w: jitter_ms = %g must lie in [0, %g] m/s", ErrBadSubmission, s.JitterMS, float64(MaxKMS))
+	}
+	if len(s.Planets) > MaxPlanets {
+		return nil, fmt.Errorf("%w: %d planets, more than %d", ErrBadSubmission, len(s.Planets), MaxPlanets)
 	}
 	out := make([]erv.Planet, len(s.Planets))
 	for i, p := range s.Planets {
 		bad := func(format string, a ...any) error {
 			return fmt.Errorf("%w: planet %d: %s", ErrBadSubmission, i+1, fmt.Sprintf(format, a...))
 		}
-		if !(p.PDays > 0) || math.IsInf(p.PDays, 0) {
-			return nil, bad("P_days = %g must be a positive number", p.PDays)
+		if !(p.PDays > 0 && p.PDays <= MaxPeriodDays) {
+			return nil, bad("P_days = %g must lie in (0, %g] days", p.PDays, float64(MaxPeriodDays))
 		}
 		if !(p.E >= 0 && p.E < 1) {
 			return nil, bad("e = %g must lie in [0, 1)", p.E)
 		}
-		if !finite(p.OmegaRad) || !finite(p.OmegaNodeRad) {
-			return nil, bad("omega_rad and Omega_rad must be finite")
+		if !(math.Abs(p.OmegaRad) <= MaxAngleRad) {
+			return nil, bad("omega_rad = %g must be an angle within ±%g rad", p.OmegaRad, float64(MaxAngleRad))
+		}
+		if !(math.Abs(p.OmegaNodeRad) <= MaxAngleRad) {
+			return nil, bad("Omega_rad = %g must be an angle within ±%g rad", p.OmegaNodeRad, float64(MaxAngleRad))
 		}
 		var k float64
 		switch {
@@ -84,26 +108,38 @@ func (s *Submission) Resolve(mStarSun, tRef float64) ([]erv.Planet, error) {
 			return nil, bad("give K_ms or m_sin_i_mjup, not both")
 		case p.KMS != nil:
 			k = *p.KMS
+			if !(k > 0 && k <= MaxKMS) {
+				return nil, bad("K_ms = %g must lie in (0, %g] m/s", k, float64(MaxKMS))
+			}
 		case p.MSinIMJup != nil:
 			k = erv.SemiAmplitude(*p.MSinIMJup, p.PDays, p.E, mStarSun)
+			if !(k > 0 && k <= MaxKMS) {
+				return nil, bad("m_sin_i_mjup = %g gives K = %g m/s, outside (0, %g] m/s", *p.MSinIMJup, k, float64(MaxKMS))
+			}
 		default:
 			return nil, bad("missing amplitude: give K_ms (m/s) or m_sin_i_mjup (Jupiter masses)")
-		}
-		if !(k > 0) || math.IsInf(k, 0) {
-			return nil, bad("the semi-amplitude %g m/s must be positive", k)
 		}
 		var m0 float64
 		n := 0
 		if p.LRad != nil {
 			n++
+			if !(math.Abs(*p.LRad) <= MaxAngleRad) {
+				return nil, bad("l_rad = %g must be an angle within ±%g rad", *p.LRad, float64(MaxAngleRad))
+			}
 			m0 = erv.M0FromLongitude(*p.LRad, p.OmegaNodeRad, p.OmegaRad)
 		}
 		if p.M0Rad != nil {
 			n++
+			if !(math.Abs(*p.M0Rad) <= MaxAngleRad) {
+				return nil, bad("M0_rad = %g must be an angle within ±%g rad", *p.M0Rad, float64(MaxAngleRad))
+			}
 			m0 = *p.M0Rad
 		}
 		if p.TPeriDays != nil {
 			n++
+			if !(math.Abs(*p.TPeriDays-tRef) <= MaxTimeOffsetDays) {
+				return nil, bad("t_peri_days = %g must lie within %g d of t_ref = %g", *p.TPeriDays, float64(MaxTimeOffsetDays), tRef)
+			}
 			m0 = erv.M0FromPeriastron(*p.TPeriDays, p.PDays, tRef)
 		}
 		if n != 1 {
