@@ -8,8 +8,10 @@ import (
 	"os"
 	"strings"
 
+	"transitbench/data"
 	"transitbench/data/sets"
 	"transitbench/data/stargazer"
+	"transitbench/engine/bls"
 	grv "transitbench/grader/rv"
 	"transitbench/sandbox"
 	"transitbench/workspace"
@@ -98,7 +100,8 @@ func classify(err error) (string, int) {
 	case errors.Is(err, sets.ErrNotBuilt), errors.Is(err, stargazer.ErrUnknownTask),
 		errors.Is(err, stargazer.ErrNoTasks), errors.Is(err, workspace.ErrNotWorkspace):
 		code = codeNotFound
-	case errors.Is(err, grv.ErrBadSubmission):
+	case errors.Is(err, grv.ErrBadSubmission), errors.Is(err, data.ErrTimeUnits), errors.Is(err, data.ErrFluxScale),
+		errors.Is(err, stargazer.ErrBadTask), errors.Is(err, bls.ErrGridTooLarge):
 		code = codeBadInput
 	case errors.Is(err, workspace.ErrAlreadyGraded), errors.Is(err, sandbox.ErrDegraded):
 		code = codeRefused
