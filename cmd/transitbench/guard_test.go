@@ -27,7 +27,7 @@ func writeCSV(t *testing.T, n int, t0, dt float64, f func(i int) float64) string
 
 // TestBLSGuards runs 'bls' on the inputs of the findings: 17,000 cadences with times in seconds (ran out of
 // memory), times near 1e300 (panicked), a standardised flux (searched silently), and an explicit grid far
-// above the cap. Each fails with a message saying what to do, and the exit code of its kind.
+// above the cap. Each fails with a message saying what to do, and exit 2: a file that cannot be used is bad input, like a bad flag.
 func TestBLSGuards(t *testing.T) {
 	cases := []struct {
 		name string
@@ -35,10 +35,10 @@ func TestBLSGuards(t *testing.T) {
 		want string
 		code int
 	}{
-		{"seconds", []string{writeCSV(t, 17000, 0, 1765.464, func(int) float64 { return 1 })}, "times look like seconds or JD; BKJD days expected", 1},
-		{"1e300", []string{writeCSV(t, 100, 1e300, 1e285, func(int) float64 { return 1 })}, "times look like seconds or JD", 1},
+		{"seconds", []string{writeCSV(t, 17000, 0, 1765.464, func(int) float64 { return 1 })}, "times look like seconds or JD; BKJD days expected", 2},
+		{"1e300", []string{writeCSV(t, 100, 1e300, 1e285, func(int) float64 { return 1 })}, "times look like seconds or JD", 2},
 		{"standardised", []string{writeCSV(t, 3000, 170, 0.0204, func(i int) float64 { return float64(i%7) - 3 })},
-			"flux looks standardised or differenced (median 0", 1},
+			"flux looks standardised or differenced (median 0", 2},
 		{"periods", []string{writeCSV(t, 3000, 170, 0.0204, func(int) float64 { return 1 }), "--periods", "100000000"},
 			"the period grid is too large: --periods 100000000 × at least 1 duration", 2},
 		// 3,000 cadences 30 d apart: a 90,000 d span (below the 10⁵ d of seconds) whose default grid is 4·10⁷ pairs.
