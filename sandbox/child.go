@@ -35,6 +35,8 @@ type childConfig struct {
 	Dir         string
 	Argv        []string // nil in a probe: set everything up, then exit 0
 	Env         []string
+
+	Seccomp bool // load the system-call filter before the exec of the solution
 }
 
 // The package's initialisation turns a sandbox child into the solution before the importing packages'

@@ -112,6 +112,7 @@ func TestParallelStreaming(t *testing.T) {
 	}
 	r := &Runner{Workers: 2, UIDBase: testUIDBase}
 	ch := make(chan Result)
+	trackUIDs(r)
 	go func() { r.Run(context.Background(), sol, jobs, ch); close(ch) }()
 	var order []string
 	for res := range ch {
@@ -239,25 +240,5 @@ func TestResolveMask(t *testing.T) {
 	}
 	if _, err := resolveMask([]string{"/"}); err == nil {
 		t.Error("resolveMask accepted the filesystem root")
-	}
-}
-
-func TestSlotPool(t *testing.T) {
-	var p slotPool
-	seen := map[int]bool{}
-	for w := range 64 {
-		s := p.acquire(0) // every worker asks for slot 0 first
-		if seen[s] {
-			t.Fatalf("worker %d got slot %d, already held", w, s)
-		}
-		seen[s] = true
-	}
-	// All 64 held: the 65th shares one, and a released slot is handed out next.
-	if s := p.acquire(5); s != 5 {
-		t.Errorf("65th acquire got slot %d, want the hinted 5 (all equally shared)", s)
-	}
-	p.release(17)
-	if s := p.acquire(0); s != 17 {
-		t.Errorf("after releasing 17, acquire got %d", s)
 	}
 }
