@@ -5,11 +5,15 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // Each attack is a small solution that must fail harmlessly while the run completes and records why.
@@ -292,4 +296,264 @@ echo still-here; echo "ppid=$PPID pid=$$"`)
 		t.Errorf("the test's parent process is gone: %v", err)
 	}
 	_ = fmt.Sprint()
+}
+
+// withoutSeccomp is the machine's isolation minus the system-call filter: the controls of the seccomp attacks
+// run under it to show that each attack works where the filter is missing.
+func withoutSeccomp(t *testing.T) *Isolation {
+	t.Helper()
+	iso := Probe()
+	if !iso.seccomp {
+		t.Fatalf("isolation %s: the seccomp attacks need the filter", iso)
+	}
+	iso.seccomp = false
+	iso.Missing = append(slices.Clone(iso.Missing), "seccomp: switched off for a control")
+	return &iso
+}
+
+// namespaceEscape tries to become root of a new user namespace (unshare, then clone with the flags) and mount a
+// tmpfs there; it prints what worked.
+const namespaceEscape = `import ctypes, os, sys
+libc = ctypes.CDLL(None, use_errno=True)
+CLONE_NEWUSER, CLONE_NEWNS, SIGCHLD = 0x10000000, 0x20000, 17
+uid, gid = os.getuid(), os.getgid()
+if libc.unshare(CLONE_NEWUSER | CLONE_NEWNS) == 0:
+    print("UNSHARED")
+    open("/proc/self/setgroups", "w").write("deny")
+    open("/proc/self/uid_map", "w").write("0 %d 1" % uid)
+    open("/proc/self/gid_map", "w").write("0 %d 1" % gid)
+    if libc.mount(b"none", b"/tmp", b"tmpfs", 0, None) == 0:
+        print("MOUNTED", os.getuid())
+else:
+    print("unshare refused:", os.strerror(ctypes.get_errno()), file=sys.stderr)
+libc.syscall.restype = ctypes.c_long
+pid = libc.syscall(56, CLONE_NEWUSER | SIGCHLD, 0, 0, 0, 0)  # clone on x86-64
+if pid == 0:
+    os._exit(0)
+if pid > 0:
+    os.waitpid(pid, 0)
+    print("CLONED")
+else:
+    print("clone refused:", os.strerror(ctypes.get_errno()), file=sys.stderr)
+`
+
+// TestAttackUserNamespace: a star may not become root of a new user namespace (by unshare, clone or the unshare
+// command) and mount there.
+func TestAttackUserNamespace(t *testing.T) {
+	requireFull(t)
+	if runtime.GOARCH != "amd64" {
+		t.Skipf("the attack script uses the x86-64 number of clone; this is %s", runtime.GOARCH)
+	}
+	sol := writeSolution(t, map[string]string{"solution.py": namespaceEscape})
+	shell := shellSolution(t, `unshare -Urm sh -c 'mount -t tmpfs x /tmp && echo MOUNTED'; exit 0`)
+	_, unshareErr := os.Stat("/usr/bin/unshare")
+
+	// Control: without the filter the same script gets a user namespace and mounts in it.
+	r := &Runner{Workers: 1, isolation: withoutSeccomp(t)}
+	res := runJobs(t, r, sol, starJob("control", nil))["control"]
+	for _, want := range []string{"UNSHARED\n", "MOUNTED 0\n", "CLONED\n"} {
+		if !strings.Contains(string(res.Stdout), want) {
+			t.Fatalf("control: stdout %q lacks %q (stderr %q): the attack does not work even without the filter",
+				res.Stdout, want, res.StderrTail)
+		}
+	}
+	if unshareErr == nil {
+		res = runJobs(t, r, shell, starJob("control-cmd", nil))["control-cmd"]
+		if string(res.Stdout) != "MOUNTED\n" {
+			t.Fatalf("control: unshare -Urm printed %q (stderr %q)", res.Stdout, res.StderrTail)
+		}
+	}
+
+	res = runOne(t, sol, Limits{}, nil)
+	assertReason(t, res, ExitOK)
+	if len(res.Stdout) != 0 {
+		t.Errorf("under the filter the solution got: %q", res.Stdout)
+	}
+	for _, want := range []string{"unshare refused: Operation not permitted", "clone refused: Operation not permitted"} {
+		if !strings.Contains(res.StderrTail, want) {
+			t.Errorf("stderr %q lacks %q", res.StderrTail, want)
+		}
+	}
+	if unshareErr == nil {
+		res = runOne(t, shell, Limits{}, nil)
+		if len(res.Stdout) != 0 || !strings.Contains(res.StderrTail, "Operation not permitted") {
+			t.Errorf("unshare -Urm under the filter: stdout %q, stderr %q", res.Stdout, res.StderrTail)
+		}
+	}
+}
+
+// keyringLeak adds a key to the star's user keyring, opens it to everybody and lists what /proc/keys shows
+// with the marker in its description (the star's file "marker").
+const keyringLeak = `import ctypes, os, sys
+libc = ctypes.CDLL(None, use_errno=True)
+libc.syscall.restype = ctypes.c_long
+marker = open(os.path.join(sys.argv[1], "marker")).read().strip()
+if open(os.path.join(sys.argv[1], "role")).read().strip() == "writer":
+    KEY_SPEC_USER_KEYRING, KEYCTL_SETPERM = -4, 5
+    key = libc.syscall(248, b"user", marker.encode(), b"leaked-through-the-keyring", 26, KEY_SPEC_USER_KEYRING)  # add_key
+    if key < 0:
+        print("add_key refused:", os.strerror(ctypes.get_errno()), file=sys.stderr)
+    else:
+        print("ADDED", key)
+        if libc.syscall(250, KEYCTL_SETPERM, key, 0x3f3f3f3f, 0, 0) != 0:  # keyctl
+            print("setperm refused:", os.strerror(ctypes.get_errno()), file=sys.stderr)
+for line in open("/proc/keys"):
+    if marker in line:
+        print("SEEN", line.strip())
+`
+
+// TestAttackKeyring: a key one star puts in its user keyring, open to all, is seen neither by the next star of
+// the same worker nor by the host.
+func TestAttackKeyring(t *testing.T) {
+	requireFull(t)
+	if runtime.GOARCH != "amd64" {
+		t.Skipf("the attack script uses the x86-64 numbers of add_key and keyctl; this is %s", runtime.GOARCH)
+	}
+	sol := writeSolution(t, map[string]string{"solution.py": keyringLeak})
+	run := func(iso *Isolation, marker string) (writer, reader Result) {
+		r := &Runner{Workers: 1, isolation: iso}
+		got := runJobs(t, r, sol,
+			starJob("writer", map[string]string{"marker": marker, "role": "writer"}),
+			starJob("reader", map[string]string{"marker": marker, "role": "reader"}))
+		checkNoSurvivors(t, r)
+		return got["writer"], got["reader"]
+	}
+
+	// Control: without the filter the key is made, and both the next star and the host see it.
+	marker := fmt.Sprintf("transitbench-leak-%d-%d", os.Getpid(), time.Now().UnixNano())
+	w, rd := run(withoutSeccomp(t), marker)
+	host := hostKeys(t, marker)
+	t.Cleanup(func() { invalidateKeys(t, marker) })
+	if !strings.Contains(string(w.Stdout), "ADDED") || !strings.Contains(string(rd.Stdout), "SEEN") || len(host) == 0 {
+		t.Fatalf("control: writer %q (%q), reader %q, host %q: the leak does not work even without the filter",
+			w.Stdout, w.StderrTail, rd.Stdout, host)
+	}
+
+	filtered := marker + "-filtered"
+	w, rd = run(nil, filtered)
+	assertReason(t, w, ExitOK)
+	assertReason(t, rd, ExitOK)
+	if len(w.Stdout) != 0 || !strings.Contains(w.StderrTail, "add_key refused: Operation not permitted") {
+		t.Errorf("writer under the filter: stdout %q, stderr %q", w.Stdout, w.StderrTail)
+	}
+	if len(rd.Stdout) != 0 {
+		t.Errorf("the next star saw the key: %q", rd.Stdout)
+	}
+	if host := hostKeys(t, filtered); len(host) != 0 {
+		t.Errorf("the host sees the key: %q", host)
+	}
+}
+
+// hostKeys returns the lines of /proc/keys, as this process sees them, that hold marker.
+func hostKeys(t *testing.T, marker string) []string {
+	t.Helper()
+	b, err := os.ReadFile("/proc/keys")
+	if err != nil {
+		t.Fatalf("reading /proc/keys: %v", err)
+	}
+	var lines []string
+	for _, l := range strings.Split(string(b), "\n") {
+		if strings.Contains(l, marker) {
+			lines = append(lines, l)
+		}
+	}
+	return lines
+}
+
+// invalidateKeys removes the keys the control left behind.
+func invalidateKeys(t *testing.T, marker string) {
+	for _, l := range hostKeys(t, marker) {
+		id, err := strconv.ParseInt(strings.Fields(l)[0], 16, 64)
+		if err == nil {
+			if _, err := unix.KeyctlInt(unix.KEYCTL_INVALIDATE, int(id), 0, 0, 0); err != nil {
+				t.Errorf("removing the control's key %x: %v", id, err)
+			}
+		}
+	}
+}
+
+// kernelCalls makes refused system calls with arguments for which the kernel itself would answer otherwise
+// (a missing process, a null pointer, a bad descriptor), and prints "name errno" for each ("name 0" when the
+// call succeeded). It also makes an i386 system call (getpid by int 0x80) from machine code in memory.
+const kernelCalls = `import ctypes, errno, mmap, os
+libc = ctypes.CDLL(None, use_errno=True)
+libc.syscall.restype = ctypes.c_long
+def call(name, nr, *args):
+    ctypes.set_errno(0)
+    r = libc.syscall(nr, *[ctypes.c_long(a) for a in args])
+    print(name, ctypes.get_errno() if r < 0 else 0, flush=True)
+    if name == "userfaultfd" and r >= 0:
+        os.close(r)
+# x86-64 numbers
+call("ptrace", 101, 16, 999999, 0, 0)                 # PTRACE_ATTACH to no process: ESRCH
+call("process_vm_readv", 310, 999999, 0, 1, 0, 1, 0)  # local iovec NULL: EFAULT
+call("perf_event_open", 298, 0, 0, -1, -1, 0)         # attr NULL: EFAULT
+call("userfaultfd", 323, 1)                           # UFFD_USER_MODE_ONLY: a descriptor
+call("bpf", 321, 0, 0, 0)                             # BPF_MAP_CREATE with no attr
+call("kexec_load", 246, 0, 0, 0, 0)
+call("kexec_file_load", 320, -1, -1, 0, 0, 0)
+call("init_module", 175, 0, 0, 0)
+call("finit_module", 313, -1, 0, 0)
+call("delete_module", 176, 0, 0)
+call("setns", 308, -1, 0)                             # bad descriptor: EBADF
+call("io_uring_setup", 425, 1, 0)                     # params NULL: EFAULT
+call("name_to_handle_at", 303, -100, 0, 0, 0, 0)      # path NULL: EFAULT
+call("keyctl", 250, 0, -4, 0, 0, 0)                   # KEYCTL_GET_KEYRING_ID of the user keyring
+call("clone3", 435, 0, 0)                             # no args: EINVAL
+call("adjtimex", 159, 0)                              # buf NULL: EFAULT
+call("syslog", 103, 10, 0, 0)                         # SYSLOG_ACTION_SIZE_BUFFER
+# i386: mov eax, 20 (getpid); int 0x80; ret
+code = mmap.mmap(-1, 4096, prot=mmap.PROT_READ | mmap.PROT_WRITE | mmap.PROT_EXEC)
+code.write(b"\xb8\x14\x00\x00\x00\xcd\x80\xc3")
+f = ctypes.CFUNCTYPE(ctypes.c_int)(ctypes.addressof(ctypes.c_char.from_buffer(code)))
+r = f()
+print("i386_getpid", -r if r < 0 else 0, flush=True)
+`
+
+// TestAttackKernelCalls: the system calls that reach into other processes or the kernel are refused by the
+// filter, and so is the i386 system-call ABI.
+func TestAttackKernelCalls(t *testing.T) {
+	requireFull(t)
+	if runtime.GOARCH != "amd64" {
+		t.Skipf("the attack script uses x86-64 system call numbers and machine code; this is %s", runtime.GOARCH)
+	}
+	sol := writeSolution(t, map[string]string{"solution.py": kernelCalls})
+	parse := func(res Result) map[string]int {
+		t.Helper()
+		assertReason(t, res, ExitOK)
+		got := map[string]int{}
+		for _, l := range strings.Split(strings.TrimSpace(string(res.Stdout)), "\n") {
+			if f := strings.Fields(l); len(f) == 2 {
+				got[f[0]], _ = strconv.Atoi(f[1])
+			}
+		}
+		return got
+	}
+	r := &Runner{Workers: 1, isolation: withoutSeccomp(t)}
+	control := parse(runJobs(t, r, sol, starJob("control", nil))["control"])
+	filtered := parse(runOne(t, sol, Limits{}, nil))
+	eperm, enosys := int(unix.EPERM), int(unix.ENOSYS)
+	// Control: the calls whose arguments the kernel rejects by itself, or which work, answer otherwise without
+	// the filter, so EPERM under it comes from the filter.
+	for name, want := range map[string]int{"ptrace": int(unix.ESRCH), "process_vm_readv": int(unix.EFAULT),
+		"perf_event_open": int(unix.EFAULT), "userfaultfd": 0, "setns": int(unix.EBADF),
+		"io_uring_setup": int(unix.EFAULT), "name_to_handle_at": int(unix.EFAULT), "keyctl": 0,
+		"clone3": int(unix.EINVAL), "adjtimex": int(unix.EFAULT), "i386_getpid": 0} {
+		if got, ok := control[name]; !ok || got != want {
+			t.Errorf("control: %s answered %d (present %v), want %d without the filter", name, got, ok, want)
+		}
+	}
+	for _, name := range []string{"ptrace", "process_vm_readv", "perf_event_open", "userfaultfd", "bpf", "kexec_load",
+		"kexec_file_load", "init_module", "finit_module", "delete_module", "setns", "io_uring_setup",
+		"name_to_handle_at", "keyctl", "adjtimex", "syslog"} {
+		if got, ok := filtered[name]; !ok || got != eperm {
+			t.Errorf("%s answered %d (present %v) under the filter, want EPERM", name, got, ok)
+		}
+	}
+	if got := filtered["clone3"]; got != enosys {
+		t.Errorf("clone3 answered %d under the filter, want ENOSYS", got)
+	}
+	if got, ok := filtered["i386_getpid"]; !ok || got != enosys {
+		t.Errorf("the i386 getpid answered %d (present %v) under the filter, want ENOSYS", got, ok)
+	}
 }
