@@ -4,12 +4,14 @@ import (
 	"fmt"
 	"net"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
 	"slices"
 	"strconv"
 	"strings"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -555,5 +557,107 @@ func TestAttackKernelCalls(t *testing.T) {
 	}
 	if got, ok := filtered["i386_getpid"]; !ok || got != enosys {
 		t.Errorf("the i386 getpid answered %d (present %v) under the filter, want ENOSYS", got, ok)
+	}
+}
+
+// TestAttackInheritedDescriptors: descriptors the runner's process holds without close-on-exec (left open by
+// whatever started it) do not reach the solution: it reads and writes nothing through descriptors 3 to 64 or
+// their /proc/self/fd links, and cannot fchdir through them.
+func TestAttackInheritedDescriptors(t *testing.T) {
+	requireFull(t)
+	dir := fakeDataDir(t) // masked below: the descriptors are the only way in
+	secretPath, logPath := filepath.Join(dir, "answers.json"), filepath.Join(dir, "runner.log")
+	if err := os.WriteFile(logPath, []byte("log start\n"), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	var fds []int
+	for _, f := range []struct {
+		path string
+		mode int
+	}{{secretPath, syscall.O_RDONLY}, {logPath, syscall.O_WRONLY | syscall.O_APPEND}, {dir, syscall.O_RDONLY | syscall.O_DIRECTORY}} {
+		fd, err := syscall.Open(f.path, f.mode, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { syscall.Close(fd) })
+		if _, err := unix.FcntlInt(uintptr(fd), unix.F_SETFD, 0); err != nil { // inheritable, as a careless parent leaves it
+			t.Fatal(err)
+		}
+		fds = append(fds, fd)
+	}
+	if fds[2] > 64 {
+		t.Fatalf("descriptor %d is past the 64 the attack tries", fds[2])
+	}
+
+	// Control: a child that Go starts inherits them, so the sandbox child does too until it closes them.
+	out, err := exec.Command("/bin/sh", "-c", fmt.Sprintf(`cat /proc/self/fd/%d; echo FROM-CHILD >&%d; ls /proc/self/fd/%d/`,
+		fds[0], fds[1], fds[2])).CombinedOutput()
+	if b, _ := os.ReadFile(logPath); err != nil || !strings.Contains(string(out), secret) || !strings.Contains(string(b), "FROM-CHILD") {
+		t.Fatalf("control: a child of the test did not inherit the descriptors (%v): %q; log %q", err, out, b)
+	}
+	if err := os.WriteFile(logPath, []byte("log start\n"), 0o666); err != nil {
+		t.Fatal(err)
+	}
+
+	sol := writeSolution(t, map[string]string{"solution.py": `import os
+print("fds=" + ",".join(sorted(os.listdir("/proc/self/fd"), key=int)), flush=True)
+for fd in range(3, 65):
+    try:
+        print("READ", fd, os.pread(fd, 200, 0), flush=True)
+    except OSError:
+        pass
+    try:
+        with open("/proc/self/fd/%d" % fd, "rb") as f:
+            print("PROC", fd, f.read(200), flush=True)
+    except OSError:
+        pass
+    try:
+        os.write(fd, b"WRITTEN-BY-STAR\n")
+        print("WROTE", fd, flush=True)
+    except OSError:
+        pass
+    try:
+        os.fchdir(fd)
+        print("FCHDIR", fd, os.listdir("."), flush=True)
+    except OSError:
+        pass
+print("done")
+`})
+	res := runOne(t, sol, Limits{Mask: []string{dir}}, nil)
+	assertReason(t, res, ExitOK)
+	mustNotContain(t, res, secret)
+	out = res.Stdout
+	// listdir's own descriptor is the one above 2.
+	if !strings.HasPrefix(string(out), "fds=0,1,2,3\n") || !strings.HasSuffix(string(out), "done\n") {
+		t.Errorf("stdout %q: want only 0, 1, 2 (and listdir's own) open, and the attack run to its end", truncate(string(out)))
+	}
+	for _, bad := range []string{"READ", "PROC", "WROTE", "FCHDIR"} {
+		if strings.Contains(string(out), bad) {
+			t.Errorf("the solution got through a descriptor: %q", truncate(string(out)))
+			break
+		}
+	}
+	if b, err := os.ReadFile(logPath); err != nil || string(b) != "log start\n" {
+		t.Errorf("the runner's log changed: %q, %v", b, err)
+	}
+}
+
+// TestCloexecFromProc checks the fallback for kernels without close_range: every descriptor above 2 that
+// /proc/self/fd lists ends up close-on-exec.
+func TestCloexecFromProc(t *testing.T) {
+	fd, err := syscall.Open("/dev/null", syscall.O_RDONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer syscall.Close(fd)
+	unix.FcntlInt(uintptr(fd), unix.F_SETFD, 0)
+	if flags, _ := unix.FcntlInt(uintptr(fd), unix.F_GETFD, 0); flags&unix.FD_CLOEXEC != 0 {
+		t.Fatal("control: the descriptor is already close-on-exec")
+	}
+	if err := cloexecFromProc(); err != nil {
+		t.Fatal(err)
+	}
+	if flags, err := unix.FcntlInt(uintptr(fd), unix.F_GETFD, 0); err != nil || flags&unix.FD_CLOEXEC == 0 {
+		t.Errorf("descriptor %d: flags %#x, %v; want FD_CLOEXEC", fd, flags, err)
 	}
 }
