@@ -151,10 +151,11 @@ func applySeccomp(cfg *childConfig) error {
 	return nil
 }
 
-// probeSeccomp starts a child without namespaces that loads the filter, checks it and exits.
+// probeSeccomp starts a child that loads the filter, checks it and exits. It has no namespaces but, when the
+// runner is not root, a user namespace, where it may empty its capability bounding set as every star does.
 func probeSeccomp() error {
-	cfg := childConfig{Seccomp: true, MemoryBytes: DefaultMemoryBytes, Processes: 16, FileBytes: 1 << 20,
-		OpenFiles: 64, UID: -1, GID: -1, CPU: -1}
+	cfg := childConfig{Seccomp: true, UserNS: !isRoot(), MemoryBytes: DefaultMemoryBytes, Processes: 16,
+		FileBytes: 1 << 20, OpenFiles: 64, UID: -1, GID: -1, CPU: -1}
 	stR, stW, err := os.Pipe()
 	if err != nil {
 		return fmt.Errorf("cannot create a pipe (%v)", err)
