@@ -59,8 +59,8 @@ type Runner struct {
 	Hidden        bool   // the jobs belong to a hidden set: refuse to run them under degraded isolation
 	// WorkDir is where the star directories are created (default os.TempDir()). It is masked in the sandbox.
 	WorkDir string
-	// UIDBase, when positive, is the lowest user id the stars may run as (default DefaultUIDBase; at most
-	// 0x7FFDFFC0). When the runner is root every star runs as a user id that no earlier star on the machine has
+	// UIDBase, when not 0, is the lowest user id the stars may run as: DefaultUIDBase (the default) to
+	// 0x7FFDFFC0. When the runner is root every star runs as a user id that no earlier star on the machine has
 	// had, from one counter that all processes share (see uid.go), with the same group id and no supplementary
 	// groups. An id per star keeps RLIMIT_NPROC, which counts per user across the machine, a per-star cap, and
 	// leaves nothing of a star in per-user kernel objects for the next one.
@@ -121,6 +121,10 @@ func (r *Runner) Run(ctx context.Context, sol *Solution, jobs []Job, results cha
 	}
 	if mask, err = resolveMask(mask); err != nil {
 		return err
+	}
+	if r.UIDBase != 0 && (r.UIDBase < DefaultUIDBase || r.UIDBase > uidEnd-uidBlock) {
+		return fmt.Errorf("sandbox: Runner.UIDBase %d is outside the sandbox's user ids [%d, %d]: leave it 0 for the default",
+			r.UIDBase, DefaultUIDBase, uidEnd-uidBlock)
 	}
 	workers := r.Workers
 	if workers <= 0 {

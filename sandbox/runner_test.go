@@ -284,6 +284,11 @@ func TestFreshUIDPerStar(t *testing.T) {
 		}
 		checkNoSurvivors(t, r)
 	}
+	// A base among the host's users is refused.
+	r := &Runner{Workers: 1, UIDBase: 1000}
+	if _, err := runJobsErr(context.Background(), r, sol, jobs[0]); err == nil || !strings.Contains(err.Error(), "UIDBase 1000") {
+		t.Errorf("Run with UIDBase 1000: %v, want a refusal", err)
+	}
 }
 
 // TestProtectionsRecorded: each star records the protections it ran with, the isolation knows what the machine

@@ -53,14 +53,15 @@ type uidAllocator struct {
 	path string
 
 	mu        sync.Mutex
-	next, end int  // the current block: next is the next id to hand out, end is one past the block
-	fresh     bool // the current block came from the counter file
-	fallback  int  // the start of the next block drawn without the file, 0 before the first
+	next, end int   // the current block: next is the next id to hand out, end is one past the block
+	fresh     bool  // the current block came from the counter file
+	err       error // why it did not
+	fallback  int   // the start of the next block drawn without the file, 0 before the first
 }
 
 // take returns an id of at least base that this allocator has not handed out before, and whether it is fresh:
-// taken from the shared counter, so that no other star on the machine has had it. An error says why the
-// counter could not be used; the id is valid all the same.
+// taken from the shared counter, so that no other star on the machine has had it. When it is not, the error
+// says why the counter could not be used; the id is valid all the same.
 func (a *uidAllocator) take(base int) (uid int, fresh bool, err error) {
 	if base <= 0 {
 		base = DefaultUIDBase
@@ -76,11 +77,11 @@ func (a *uidAllocator) take(base int) (uid int, fresh bool, err error) {
 			start = a.fallback
 			a.fallback += uidBlock
 		}
-		a.next, a.end, a.fresh, err = start, start+uidBlock, cerr == nil, cerr
+		a.next, a.end, a.fresh, a.err = start, start+uidBlock, cerr == nil, cerr
 	}
 	uid = a.next
 	a.next++
-	return uid, a.fresh, err
+	return uid, a.fresh, a.err
 }
 
 // reserve takes the block of uidBlock ids that starts at the counter (or at base, when that is higher) and
