@@ -36,6 +36,8 @@ type childConfig struct {
 	Dir         string
 	Argv        []string // nil in a probe: set everything up, then exit 0
 	Env         []string
+
+	Seccomp bool // load the system-call filter before the exec of the solution
 }
 
 // bindMount is a host directory mounted at Dst inside the sandbox, read-only unless Writable.

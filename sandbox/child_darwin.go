@@ -16,6 +16,9 @@ func childSetup(cfg *childConfig, status *os.File) error {
 	if _, err := unix.FcntlInt(uintptr(childStatusFD), unix.F_SETFD, unix.FD_CLOEXEC); err != nil {
 		return fmt.Errorf("status pipe: %w", err)
 	}
+	if err := closeInheritedFDs(); err != nil {
+		return err
+	}
 	if cfg.Dir != "" {
 		if err := os.Chdir(cfg.Dir); err != nil {
 			return fmt.Errorf("entering the solution directory: %w", err)

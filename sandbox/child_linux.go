@@ -9,12 +9,16 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// childSetup runs in the child: mounts (inside its own mount namespace), hostname, CPU, limits, user,
-// no_new_privs, and finally the exec of the solution, which makes the solution PID 1 of its PID namespace.
+// childSetup runs in the child: inherited descriptors marked close-on-exec, mounts (inside its own mount
+// namespace), hostname, CPU, limits, user, no_new_privs, the system-call filter, and finally the exec of the
+// solution, which makes the solution PID 1 of its PID namespace.
 func childSetup(cfg *childConfig, status *os.File) error {
 	// The exec of the solution closes the status pipe: an empty pipe tells the runner the exec happened.
 	if _, err := unix.FcntlInt(uintptr(childStatusFD), unix.F_SETFD, unix.FD_CLOEXEC); err != nil {
 		return fmt.Errorf("status pipe: %w", err)
+	}
+	if err := closeInheritedFDs(); err != nil {
+		return err
 	}
 	if cfg.Namespaces {
 		if err := setupMounts(cfg); err != nil {
@@ -71,6 +75,9 @@ func childSetup(cfg *childConfig, status *os.File) error {
 	}
 	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
 		return fmt.Errorf("prctl(PR_SET_NO_NEW_PRIVS): %w", err)
+	}
+	if err := applySeccomp(cfg); err != nil {
+		return err
 	}
 	if cfg.Argv == nil {
 		return nil

@@ -16,7 +16,8 @@
 //
 // # What a star's process sees (full isolation)
 //
-// The runner starts its own executable in new mount, PID, network, IPC and UTS namespaces. That child builds the
+// The runner starts its own executable in new mount, PID, network, IPC and UTS namespaces. That child marks every descriptor
+// above 2 close-on-exec (see Hardening), then builds the
 // solution's whole filesystem on a fresh tmpfs and makes it the root with pivot_root; the host's root is then
 // detached, so nothing else of the host is reachable (not /home, /root, /var, /srv, /opt, /sys, the host's /tmp
 // or /dev/shm, nor any unix socket in them: a read-only mount would not stop connect(2), absence does), and
@@ -41,9 +42,9 @@
 // read-only attributes before it is attached (mount_setattr), so it is never writable in the tree. Masks still
 // cover, after the pivot, any masked path that lies inside this tree (a data directory under /usr) with an empty
 // read-only tmpfs (a file: with /dev/null). Then the child pins itself to one CPU; sets RLIMIT_CORE 0,
-// RLIMIT_NPROC, RLIMIT_FSIZE, RLIMIT_NOFILE; empties its capability bounding set; drops to the worker's own user
-// (one of Runner.UIDBase … UIDBase+63, same group, no supplementary groups); sets no_new_privs and the
-// parent-death signal; sets RLIMIT_AS; and executes the solution with a clean environment
+// RLIMIT_NPROC, RLIMIT_FSIZE, RLIMIT_NOFILE; empties its capability bounding set; drops to the star's own fresh user
+// (see Hardening; same group, no supplementary groups); sets no_new_privs and the parent-death signal; loads
+// the system-call filter; sets RLIMIT_AS; and executes the solution with a clean environment
 // (OMP/OPENBLAS/MKL/NUMEXPR_NUM_THREADS=1, GOMAXPROCS=1, PATH=/usr/local/bin:/usr/bin:/bin). The network
 // namespace has only a loopback interface, down. argv[1] of the solution is /run/star.
 //
@@ -124,6 +125,38 @@
 // pid dead or not in its name) is removed, so a killed run's light curves do not stay on disk. Prepare's
 // solution snapshot is still made in the system's temporary directory.
 //
+// # Hardening
+//
+// Beyond the namespaces (SPEC A6, "Hardening"), every star gets, where the machine allows it:
+//
+//   - A seccomp filter, loaded for all threads right before the exec and inherited by everything the solution
+//     starts. It refuses with EPERM: unshare and setns, and clone with any CLONE_NEW* flag (no new user or other
+//     namespace); the keyring (add_key, keyctl, request_key); the mount family (mount, umount2, pivot_root,
+//     move_mount, open_tree, open_tree_attr, fsopen, fsconfig, fsmount, fspick, mount_setattr); ptrace,
+//     process_vm_readv/writev, kcmp, pidfd_getfd, process_madvise; bpf, perf_event_open, userfaultfd and
+//     io_uring_setup/enter/register; kexec_load, kexec_file_load, init_module, finit_module, delete_module,
+//     reboot, swapon, swapoff, acct; settimeofday, clock_settime, clock_adjtime, adjtimex; quotactl,
+//     quotactl_fd, syslog, iopl, ioperm, lookup_dcookie, uselib, vhangup, nfsservctl, _sysctl; and
+//     open_by_handle_at and name_to_handle_at. clone3 fails with ENOSYS, so that glibc falls back to clone,
+//     whose flags the filter can read. Every system call of another ABI (i386 by int 0x80, x32) fails with
+//     ENOSYS. Everything else, sched_setaffinity included, is allowed: Python with numpy, Go binaries and
+//     shell scripts run unchanged.
+//   - A user id no earlier star on the machine has had, so that the keys, quotas and process counts the kernel
+//     keeps per user start empty for each star and RLIMIT_NPROC caps the star alone. The ids run from
+//     DefaultUIDBase (0x70000000, or Runner.UIDBase) up to 0x7FFE0000, the range systemd leaves unused, and
+//     come from one counter that all processes share: the file /run/transitbench/sandbox-uid, which a
+//     process reads and advances by 64 under flock(2). When the file cannot be used the ids come from a
+//     random start, distinct within the process but not guaranteed fresh.
+//   - No descriptor but stdin, stdout and stderr: the child marks every descriptor above 2 close-on-exec
+//     (close_range with CLOSE_RANGE_CLOEXEC, else one by one from /proc/self/fd), so that files or
+//     directories the program starting the runner left open without close-on-exec do not reach the solution.
+//
+// Result.Protections records which of them a star had (Cgroup stays false: this package does not make
+// cgroups). Probe finds out what the machine allows (a child loads the filter and checks that a call is
+// refused; root takes an id from the counter) and names what is missing in Isolation.Missing as "seccomp: …"
+// or "fresh_uid: …", so a hidden set does not run without them. In a hidden set, a star that would not get a
+// fresh id (the counter failing during the run) is not run: it ends with start_failed.
+//
 // # Exit reasons
 //
 // ok, exit_code, timeout, signal (ExitCode = 128 + signal), output_limit (stdout over 1 MiB: killed at once, the
@@ -149,6 +182,13 @@
 // no_new_privs and (as root) a separate user and the cgroup, but without namespaces: the solution sees the host's
 // filesystem as its user may and the network; processes it leaves behind are killed through its cgroup (without
 // one, as root, the runner kills every process of the star's user afterwards). Every Result records the level (Result.Isolation: "full" or
+// Probe finds out once whether the machine allows all of the above (Linux, root, namespaces, seccomp, the uid
+// counter). A runner that is not root gets the same namespaces inside a user namespace where the kernel allows it (the solution is that
+// namespace's root, with no capabilities, so it keeps its user's file permissions): degraded, for want of a
+// separate user. With no namespaces at all (or on macOS) stars still run, with the limits, a process group,
+// no_new_privs, the filter and (as root) a fresh user, but without namespaces: the solution sees the host's filesystem as
+// its user may, the network, and may leave processes behind that escape its process group (as root the runner kills
+// every process of the star's user afterwards). Every Result records the level (Result.Isolation: "full" or
 // "degraded: …"), and Run refuses a hidden set under degraded isolation unless Runner.AllowDegraded is set (the
 // --allow-degraded flag).
 package sandbox

@@ -235,7 +235,7 @@ func probeNamespaces(userNS bool) error {
 	os.Chmod(dir, 0o755)
 	uid := -1
 	if isRoot() {
-		uid = 2_000_000_000 + 64*(os.Getpid()%100_000) + 63
+		uid, _, _ = uids.take(0) // a fresh id, as a star would have
 	}
 	cfg := childConfig{
 		Namespaces: true, UserNS: userNS, Star: filepath.Join(dir, "star"), Solution: filepath.Join(dir, "solution"),

@@ -105,9 +105,11 @@ func runGoBuild(ctx context.Context, wall time.Duration, goroot, snapshot, out, 
 	}
 	uid := -1
 	if isRoot() {
-		slot := uidSlots.acquire(0)
-		defer uidSlots.release(slot)
-		uid = 2_000_000_000 + 64*(os.Getpid()%100_000) + slot
+		// A user id of its own, as a star's: nothing the build leaves in per-user kernel objects reaches a star.
+		var err error
+		if uid, _, err = uids.take(0); err != nil && iso.freshUID {
+			return "", err
+		}
 		// The build user writes the output and the cache, which go back to root afterwards.
 		if err := chownTree(cache, uid); err != nil {
 			return "", err
@@ -135,13 +137,17 @@ func runGoBuild(ctx context.Context, wall time.Duration, goroot, snapshot, out, 
 		UID:         uid,
 		GID:         uid,
 		CPU:         -1,
+		Seccomp:     iso.seccomp,
 		Dir:         SolutionMount,
 		Argv:        append([]string{goroot + "/bin/go"}, args...),
 		Env:         goBuildEnv(goroot, goCacheMount, goBuildTmp),
 	}
 	// One byte more than is shown, so that tail can tell that output was cut.
 	lim := Limits{MemoryBytes: goBuildMemoryBytes, StdoutBytes: 64 << 10, StderrBytes: goBuildOutputBytes + 1}.withDefaults()
-	st := &starRun{iso: iso, lim: lim, uid: uid, cpu: -1}
+	cgroups, iso := runCgroups(iso)
+	defer cgroups.remove()
+	st := &starRun{iso: iso, lim: lim, uid: uid, cpu: -1, cgroups: cgroups}
+	defer st.closeCgroups()
 	res := st.exec(ctx, cfg, wall, Result{StarID: "go build", Isolation: iso.String(), ExitCode: -1})
 	output := strings.TrimSpace(tail(string(res.Stdout)+"\n"+res.StderrTail, goBuildOutputBytes))
 	switch res.ExitReason {

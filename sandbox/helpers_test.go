@@ -5,15 +5,17 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
 )
 
-// testUIDBase gives this test process its own sandbox user ids, so that checks for surviving processes see
-// only this package's stars.
-var testUIDBase = 2_100_000_000 + 64*(os.Getpid()%600)
+// testUIDBase is the lowest user id the tests' stars take. Every star has its own id anyway; the base keeps
+// the tests' ids apart from those of runs with the default base.
+var testUIDBase = 2_100_000_000
 
 // TestMain gives the tests a data directory of their own: the Go build caches of their solutions go there and
 // are removed at the end.
@@ -92,6 +94,7 @@ func runJobsErr(ctx context.Context, r *Runner, sol *Solution, jobs ...Job) (map
 	if r.UIDBase == 0 {
 		r.UIDBase = testUIDBase
 	}
+	trackUIDs(r)
 	ch := make(chan Result)
 	errc := make(chan error, 1)
 	go func() { errc <- r.Run(ctx, sol, jobs, ch); close(ch) }()
@@ -114,13 +117,47 @@ func runOne(t *testing.T, sol *Solution, lim Limits, files map[string]string) Re
 	return res
 }
 
-// checkNoSurvivors fails when any process of the runner's sandbox users is still alive.
+// runnerUIDs holds, for each runner that trackUIDs set up, the user ids its stars ran as.
+var runnerUIDs sync.Map // *Runner → *uidLog
+
+type uidLog struct {
+	mu   sync.Mutex
+	uids []int
+}
+
+// trackUIDs makes r record its stars' user ids for checkNoSurvivors; runJobs and runOne call it.
+func trackUIDs(r *Runner) *uidLog {
+	v, loaded := runnerUIDs.LoadOrStore(r, &uidLog{})
+	l := v.(*uidLog)
+	if !loaded {
+		r.onUID = func(uid int) {
+			l.mu.Lock()
+			defer l.mu.Unlock()
+			l.uids = append(l.uids, uid)
+		}
+	}
+	return l
+}
+
+// usedUIDs lists the user ids of r's stars so far.
+func usedUIDs(r *Runner) []int {
+	l := trackUIDs(r)
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return slices.Clone(l.uids)
+}
+
+// checkNoSurvivors fails when any process of the user ids the runner's stars ran as is still alive. The runner
+// must have been set up with trackUIDs before its run (runJobs does that).
 func checkNoSurvivors(t *testing.T, r *Runner) {
 	t.Helper()
-	for w := range 64 {
-		if pids := userPIDs(r.UIDBase + w); len(pids) > 0 {
-			t.Errorf("processes of sandbox user %d survived the run: %v", r.UIDBase+w, pids)
-			killUser(r.UIDBase + w)
+	if _, ok := runnerUIDs.Load(r); !ok {
+		t.Fatal("checkNoSurvivors: call trackUIDs(r) before r.Run, so the stars' user ids are known")
+	}
+	for _, uid := range usedUIDs(r) {
+		if pids := userPIDs(uid); len(pids) > 0 {
+			t.Errorf("processes of sandbox user %d survived the run: %v", uid, pids)
+			killUser(uid)
 		}
 	}
 }

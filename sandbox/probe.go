@@ -13,6 +13,15 @@ type Isolation struct {
 	namespaces bool // run each star in new namespaces
 	userNS     bool // add a user namespace (the way in for a runner that is not root)
 	cgroup     bool // give each star a cgroup of its own (root, with the memory, cpuset and pids controllers)
+	seccomp    bool // the kernel takes the system-call filter
+	freshUID   bool // root, with the shared user id counter usable: a fresh user id per star
+}
+
+// Protections reports the hardening measures this machine allows, which every star then gets. A protection
+// that is not available is also named in Missing (as its Protections name followed by the reason), so a
+// hidden set, which needs Full, does not run without it.
+func (i Isolation) Protections() Protections {
+	return Protections{Namespaces: i.namespaces, Seccomp: i.seccomp, Cgroup: i.cgroup, FreshUID: i.freshUID}
 }
 
 // Full reports whether every protection of SPEC A6 is in force.
@@ -32,14 +41,39 @@ var (
 )
 
 // Probe finds out once per process what the kernel allows: it starts one child in new mount, PID, network,
-// IPC and UTS namespaces that sets up the whole sandbox (mounts, limits, the unprivileged user) and exits.
-// Full isolation needs Linux and root (CI and the benchmark machines run as root). A runner that is not root
-// gets the same namespaces inside a user namespace where the kernel allows one, but no separate user; with no
-// namespaces at all it degrades to resource limits, a process group and, as root, a separate user. It also
-// creates and removes one cgroup: without a cgroup per star, isolation is degraded too.
+// IPC and UTS namespaces that sets up the whole sandbox (mounts, limits, the unprivileged user) and exits, and
+// one that loads the system-call filter and checks that it refuses a call; as root it also takes a user id
+// from the shared counter. Full isolation needs Linux and root (CI and the benchmark machines run as root). A
+// runner that is not root gets the same namespaces inside a user namespace where the kernel allows one, but no
+// separate user; with no namespaces at all it degrades to resource limits, a process group and, as root, a
+// separate user. Without seccomp, or without a usable counter, "seccomp: …" or "fresh_uid: …" is missing. It
+// also creates and removes one cgroup: without a cgroup per star, "cgroup: …" is missing.
 func Probe() Isolation {
-	probeOnce.Do(func() { probeResult = probeCgroup(probe()) })
+	probeOnce.Do(func() {
+		seccompErr, uidErr := probeHardening()
+		probeResult = probeCgroup(probe())
+		probeResult.seccomp = seccompErr == nil
+		if seccompErr != nil {
+			probeResult.Missing = append(probeResult.Missing, "seccomp: "+seccompErr.Error())
+		}
+		if isRoot() {
+			probeResult.freshUID = uidErr == nil
+			if uidErr != nil {
+				probeResult.Missing = append(probeResult.Missing, "fresh_uid: "+strings.TrimPrefix(uidErr.Error(), "sandbox: "))
+			}
+		}
+	})
 	return probeResult
+}
+
+// probeHardening finds out whether a child can load the system-call filter and, as root, whether the shared
+// user id counter works.
+func probeHardening() (seccompErr, uidErr error) {
+	seccompErr = probeSeccomp()
+	if isRoot() {
+		_, _, uidErr = uids.take(0)
+	}
+	return seccompErr, uidErr
 }
 
 // Protections are the hardening measures of SPEC A6 ("Hardening") that were in force for a star or a run.

@@ -60,15 +60,15 @@ type Runner struct {
 	// WorkDir is where the run's directory, holding the star directories, is created (default: the data
 	// directory's run root, data.Home()/run). It is masked in the sandbox.
 	WorkDir string
-	// UIDBase is the first of the 64 user ids the stars run as when the runner is root. Each worker takes one
-	// of them that no other worker of this process holds (runs going on at the same time share the 64 only
-	// when they have more workers than that), and its stars run as that user, with the same group id and no
-	// supplementary groups. Separate ids per worker keep RLIMIT_NPROC, which counts per user across the
-	// machine, a per-star cap. The default, 2,000,000,000 plus 64 × (process id mod 100,000), keeps the
-	// runners of different processes apart.
+	// UIDBase, when not 0, is the lowest user id the stars may run as: DefaultUIDBase (the default) to
+	// 0x7FFDFFC0. When the runner is root every star runs as a user id that no earlier star on the machine has
+	// had, from one counter that all processes share (see uid.go), with the same group id and no supplementary
+	// groups. An id per star keeps RLIMIT_NPROC, which counts per user across the machine, a per-star cap, and
+	// leaves nothing of a star in per-user kernel objects for the next one.
 	UIDBase int
 
-	isolation *Isolation // replaces Probe's answer in tests
+	isolation *Isolation    // replaces Probe's answer in tests
+	onUID     func(uid int) // called with each star's user id (tests, to look for survivors)
 }
 
 // ErrDegraded is returned by Run for a hidden set when isolation is not full and AllowDegraded is false.
@@ -117,9 +117,9 @@ func (r *Runner) Run(ctx context.Context, sol *Solution, jobs []Job, results cha
 	if mask, err = resolveMask(mask); err != nil {
 		return err
 	}
-	base := r.UIDBase
-	if base <= 0 {
-		base = 2_000_000_000 + 64*(os.Getpid()%100_000)
+	if r.UIDBase != 0 && (r.UIDBase < DefaultUIDBase || r.UIDBase > uidEnd-uidBlock) {
+		return fmt.Errorf("sandbox: Runner.UIDBase %d is outside the sandbox's user ids [%d, %d]: leave it 0 for the default",
+			r.UIDBase, DefaultUIDBase, uidEnd-uidBlock)
 	}
 	workers := r.Workers
 	if workers <= 0 {
@@ -135,14 +135,9 @@ func (r *Runner) Run(ctx context.Context, sol *Solution, jobs []Job, results cha
 			defer wg.Done()
 			st := &starRun{
 				iso: iso, lim: lim, mask: mask, stage: stage, hasBin: hasBin, argv: argv,
-				uid: -1, cpu: -1, cgroups: cgroups,
+				uid: -1, cpu: -1, cgroups: cgroups, uidBase: r.UIDBase, onUID: r.onUID, strict: r.Hidden && !r.AllowDegraded,
 			}
 			defer st.closeCgroups()
-			if isRoot() {
-				slot := uidSlots.acquire(w)
-				defer uidSlots.release(slot)
-				st.uid = base + slot
-			}
 			if len(cpus) > 0 {
 				st.cpu = cpus[w%len(cpus)]
 			}
@@ -168,36 +163,6 @@ feed:
 	return ctx.Err()
 }
 
-// uidSlots hands out the 64 sandbox user ids of this process to workers.
-var uidSlots slotPool
-
-// slotPool tracks which of 64 slots are held, and how many times (when more than 64 workers want one).
-type slotPool struct {
-	mu   sync.Mutex
-	held [64]int
-}
-
-// acquire returns a free slot, or the least shared one when all are taken; hint (the worker number) is tried first.
-func (p *slotPool) acquire(hint int) int {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	best := hint % len(p.held)
-	for i := range p.held {
-		s := (hint + i) % len(p.held)
-		if p.held[s] < p.held[best] {
-			best = s
-		}
-	}
-	p.held[best]++
-	return best
-}
-
-func (p *slotPool) release(s int) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.held[s]--
-}
-
 // starRun holds what every star of one worker shares.
 type starRun struct {
 	iso    Isolation
@@ -206,8 +171,12 @@ type starRun struct {
 	stage  string
 	hasBin bool
 	argv   []string
-	uid    int
+	uid    int // the current star's user id; -1 keeps the runner's
 	cpu    int
+
+	uidBase int           // Runner.UIDBase
+	onUID   func(uid int) // Runner.onUID
+	strict  bool          // a hidden set without --allow-degraded: a star runs with every available protection or not at all
 
 	cgroups *runCgroup      // the run's parent cgroup; nil without cgroups
 	spare   chan spareGroup // the next star's cgroup, being made while a star runs
@@ -278,12 +247,38 @@ func (s *starRun) run(ctx context.Context, root string, job Job) Result {
 		res.ExitReason = ExitCancelled
 		return res
 	}
+	if err := s.protect(&res); err != nil {
+		res.ExitReason, res.StderrTail = ExitStartFailed, err.Error()
+		return res
+	}
 	cfg := s.config(dir)
 	wall := s.lim.WallTime
 	if job.WallTime > 0 {
 		wall = job.WallTime
 	}
 	return s.exec(ctx, cfg, wall, res)
+}
+
+// protect chooses the star's hardening: a fresh user id when the runner is root, and the protections that
+// the isolation allows, recorded in res.Protections. In a strict run a star that would lack one of those
+// protections is not run.
+func (s *starRun) protect(res *Result) error {
+	res.Protections.Namespaces = s.iso.namespaces
+	res.Protections.Seccomp = s.iso.seccomp
+	if !isRoot() {
+		return nil
+	}
+	uid, fresh, err := uids.take(s.uidBase)
+	if s.onUID != nil {
+		s.onUID(uid)
+	}
+	s.uid = uid
+	res.Protections.FreshUID = fresh
+	if s.strict && s.iso.freshUID && !fresh {
+		return fmt.Errorf("sandbox: no fresh user id for star %s (%v): a hidden set runs only with every "+
+			"protection; fix the counter file or pass --allow-degraded", res.StarID, err)
+	}
+	return nil
 }
 
 // config is the child's configuration for the star in dir.
@@ -302,6 +297,7 @@ func (s *starRun) config(dir string) childConfig {
 		UID:         s.uid,
 		GID:         s.uid,
 		CPU:         s.cpu,
+		Seccomp:     s.iso.seccomp,
 	}
 	if s.hasBin {
 		cfg.Bin = filepath.Join(s.stage, "bin")

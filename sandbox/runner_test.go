@@ -5,6 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -112,6 +115,7 @@ func TestParallelStreaming(t *testing.T) {
 	}
 	r := &Runner{Workers: 2, UIDBase: testUIDBase}
 	ch := make(chan Result)
+	trackUIDs(r)
 	go func() { r.Run(context.Background(), sol, jobs, ch); close(ch) }()
 	var order []string
 	for res := range ch {
@@ -242,22 +246,107 @@ func TestResolveMask(t *testing.T) {
 	}
 }
 
-func TestSlotPool(t *testing.T) {
-	var p slotPool
-	seen := map[int]bool{}
-	for w := range 64 {
-		s := p.acquire(0) // every worker asks for slot 0 first
-		if seen[s] {
-			t.Fatalf("worker %d got slot %d, already held", w, s)
+// TestFreshUIDPerStar: every star runs as a user id no earlier star had, on the same worker, across workers and
+// across runs, and RLIMIT_NPROC is the star's own cap.
+func TestFreshUIDPerStar(t *testing.T) {
+	requireFull(t)
+	sol := shellSolution(t, `echo "$(id -u) $(id -g) $(awk '/^Max processes/ {print $3}' /proc/self/limits)"`)
+	var jobs []Job
+	for i := range 5 {
+		jobs = append(jobs, starJob(fmt.Sprintf("s%d", i), nil))
+	}
+	seen := map[string]string{}
+	for run, workers := range []int{1, 2} {
+		r := &Runner{Workers: workers, Limits: Limits{Processes: 40}}
+		got := runJobs(t, r, sol, jobs...)
+		recorded := usedUIDs(r)
+		if len(recorded) != len(jobs) {
+			t.Fatalf("run %d: %d user ids recorded, want one per star", run, len(recorded))
 		}
-		seen[s] = true
+		for id, res := range got {
+			assertReason(t, res, ExitOK)
+			f := strings.Fields(string(res.Stdout))
+			if len(f) != 3 || f[0] != f[1] || f[2] != "40" {
+				t.Errorf("run %d star %s: id and limit %q, want uid = gid and a process cap of 40", run, id, res.Stdout)
+				continue
+			}
+			if prev, ok := seen[f[0]]; ok {
+				t.Errorf("run %d star %s ran as %s, as %s did before", run, id, f[0], prev)
+			}
+			seen[f[0]] = fmt.Sprintf("run %d star %s", run, id)
+			uid, _ := strconv.Atoi(f[0])
+			if !slices.Contains(recorded, uid) || uid < testUIDBase || uid >= uidEnd {
+				t.Errorf("star %s ran as %d: not a recorded id in [%d, %d)", id, uid, testUIDBase, uidEnd)
+			}
+			if !res.Protections.FreshUID {
+				t.Errorf("star %s: Protections.FreshUID is false", id)
+			}
+		}
+		checkNoSurvivors(t, r)
 	}
-	// All 64 held: the 65th shares one, and a released slot is handed out next.
-	if s := p.acquire(5); s != 5 {
-		t.Errorf("65th acquire got slot %d, want the hinted 5 (all equally shared)", s)
+	// A base among the host's users is refused.
+	r := &Runner{Workers: 1, UIDBase: 1000}
+	if _, err := runJobsErr(context.Background(), r, sol, jobs[0]); err == nil || !strings.Contains(err.Error(), "UIDBase 1000") {
+		t.Errorf("Run with UIDBase 1000: %v, want a refusal", err)
 	}
-	p.release(17)
-	if s := p.acquire(0); s != 17 {
-		t.Errorf("after releasing 17, acquire got %d", s)
+}
+
+// TestProtectionsRecorded: each star records the protections it ran with, the isolation knows what the machine
+// allows, and a hidden set is refused when one of them is missing.
+func TestProtectionsRecorded(t *testing.T) {
+	requireFull(t)
+	iso := Probe()
+	if want := (Protections{Namespaces: true, Seccomp: true, Cgroup: true, FreshUID: true}); iso.Protections() != want {
+		t.Fatalf("Probe().Protections() = %+v, want %+v as root on Linux", iso.Protections(), want)
 	}
+	sol := shellSolution(t, "grep Seccomp: /proc/self/status")
+	r := &Runner{Workers: 1, Hidden: true}
+	res := runJobs(t, r, sol, starJob("h", nil))["h"]
+	assertReason(t, res, ExitOK)
+	if want := (Protections{Namespaces: true, Seccomp: true, Cgroup: true, FreshUID: true}); res.Protections != want {
+		t.Errorf("hidden star: protections %+v, want %+v", res.Protections, want)
+	}
+
+	// Without seccomp: named in Missing, a hidden set refused, and the stars say so when allowed to run.
+	noFilter := withoutSeccomp(t)
+	if noFilter.Full() || !strings.Contains(noFilter.String(), "seccomp: ") {
+		t.Fatalf("isolation without seccomp is %q", noFilter)
+	}
+	r = &Runner{Workers: 1, Hidden: true, isolation: noFilter}
+	if _, err := runJobsErr(context.Background(), r, sol, starJob("h", nil)); !errors.Is(err, ErrDegraded) || !strings.Contains(err.Error(), "seccomp") {
+		t.Fatalf("hidden set without seccomp: %v, want ErrDegraded naming seccomp", err)
+	}
+	r.AllowDegraded = true
+	res = runJobs(t, r, sol, starJob("h", nil))["h"]
+	assertReason(t, res, ExitOK)
+	if res.Protections.Seccomp || string(res.Stdout) != "Seccomp:\t0\n" {
+		t.Errorf("without the filter: protections %+v, stdout %q", res.Protections, res.Stdout)
+	}
+}
+
+// TestHiddenStarNeedsFreshUID: when the uid counter fails during a run, a hidden set's star is not run without
+// a fresh uid; with --allow-degraded it runs and says it had none.
+func TestHiddenStarNeedsFreshUID(t *testing.T) {
+	requireFull(t)
+	broken := filepath.Join(t.TempDir(), "uid")
+	if err := os.WriteFile(broken, []byte("not a number\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	saved := uids
+	uids = &uidAllocator{path: broken}
+	t.Cleanup(func() { uids = saved })
+	sol := shellSolution(t, "id -u")
+	r := &Runner{Workers: 1, Hidden: true}
+	res := runJobs(t, r, sol, starJob("h", nil))["h"]
+	assertReason(t, res, ExitStartFailed)
+	if !strings.Contains(res.StderrTail, "no fresh user id") || !strings.Contains(res.StderrTail, "not a number") || len(res.Stdout) != 0 {
+		t.Errorf("stderr %q stdout %q: want the star refused, saying why", res.StderrTail, res.Stdout)
+	}
+	r = &Runner{Workers: 1, Hidden: true, AllowDegraded: true}
+	res = runJobs(t, r, sol, starJob("h", nil))["h"]
+	assertReason(t, res, ExitOK)
+	if res.Protections.FreshUID || strings.TrimSpace(string(res.Stdout)) == "0" {
+		t.Errorf("degraded: protections %+v, uid %q: want no fresh uid, but still not root", res.Protections, res.Stdout)
+	}
+	checkNoSurvivors(t, r)
 }

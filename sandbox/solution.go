@@ -48,10 +48,12 @@ type Solution struct {
 	Kind   Kind
 	Python string // the interpreter for KindPython: /usr/bin/python3 when present, else python3 from PATH
 
-	mu     sync.Mutex
-	stage  string // the snapshot root: stage/solution (and stage/bin for Go); empty before Prepare
-	argv   []string
-	hasBin bool
+	mu    sync.Mutex
+	stage string // the snapshot root: stage/solution (and stage/bin for Go); empty before Prepare
+	// stageDir holds the lock on the stage while it is in use.
+	stageDir *runDir
+	argv     []string
+	hasBin   bool
 }
 
 // Detect finds the solution in dir: solution.py, else an executable file named run, else a Go main package
@@ -127,16 +129,17 @@ func (s *Solution) Prepare(ctx context.Context) error {
 	if s.stage != "" {
 		return nil
 	}
-	stage, err := os.MkdirTemp("", "transitbench-solution-")
+	// The snapshot lives in the system's temporary directory, whose neutral path is all the sandbox's mount
+	// table shows of it; its name carries this process's id and it is locked while in use, so that snapshots
+	// left by killed runs are removed here, at the next Prepare.
+	cleanStaleRunDirs(os.TempDir(), false)
+	rd, err := newRunDir(os.TempDir(), "solution", 0o755)
 	if err != nil {
 		return fmt.Errorf("sandbox: creating the solution snapshot: %w (is TMPDIR writable?)", err)
 	}
-	if err := os.Chmod(stage, 0o755); err != nil {
-		os.RemoveAll(stage)
-		return fmt.Errorf("sandbox: %w", err)
-	}
+	stage := rd.path
 	if err := copyTree(filepath.Join(stage, "solution"), s.Dir); err != nil {
-		os.RemoveAll(stage)
+		rd.remove()
 		return err
 	}
 	switch s.Kind {
@@ -146,16 +149,16 @@ func (s *Solution) Prepare(ctx context.Context) error {
 		s.argv = []string{SolutionMount + "/run"}
 	case KindGo:
 		if err := buildGo(ctx, s.Dir, stage); err != nil {
-			os.RemoveAll(stage)
+			rd.remove()
 			return err
 		}
 		s.hasBin = true
 		s.argv = []string{binMount + "/solution"}
 	default:
-		os.RemoveAll(stage)
+		rd.remove()
 		return fmt.Errorf("sandbox: unknown solution kind %q: use Detect to make a Solution", s.Kind)
 	}
-	s.stage = stage
+	s.stage, s.stageDir = stage, rd
 	return nil
 }
 
@@ -167,6 +170,10 @@ func (s *Solution) Close() error {
 		return nil
 	}
 	err := os.RemoveAll(s.stage)
+	if s.stageDir != nil {
+		s.stageDir.remove()
+		s.stageDir = nil
+	}
 	s.stage = ""
 	return err
 }

@@ -1,0 +1,180 @@
+package sandbox
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"unsafe"
+
+	seccomp "github.com/elastic/go-seccomp-bpf"
+	"github.com/elastic/go-seccomp-bpf/arch"
+	"golang.org/x/net/bpf"
+	"golang.org/x/sys/unix"
+)
+
+// refusedSyscalls are the system calls a star may not make: each fails with EPERM. They are the holes that
+// namespaces, an unprivileged user and an empty capability set leave open or that only a kernel setting closes
+// (SPEC A6, "Hardening"), and what nsjail's and Docker's default policies refuse that Python with numpy, a Go
+// binary and a shell do not need. Names this architecture lacks (iopl, ioperm, uselib on arm64) are skipped.
+var refusedSyscalls = []string{
+	// New namespaces (a new user namespace makes its creator root inside it) and entering others'.
+	"unshare", "setns",
+	// The kernel keyring: per-user objects that outlive the star and can be shared with other users.
+	"add_key", "keyctl", "request_key",
+	// The mount family, old and new API.
+	"mount", "umount2", "pivot_root", "move_mount", "open_tree", "open_tree_attr", "fsopen", "fsconfig",
+	"fsmount", "fspick", "mount_setattr",
+	// Other processes' memory and descriptors.
+	"ptrace", "process_vm_readv", "process_vm_writev", "kcmp", "pidfd_getfd", "process_madvise",
+	// Kernel attack surface: BPF programs, performance counters, user-space page-fault handling, io_uring.
+	"bpf", "perf_event_open", "userfaultfd", "io_uring_setup", "io_uring_enter", "io_uring_register",
+	// The machine itself: kernels, modules, power, swap, accounting, clocks, quotas, the kernel log, ports.
+	"kexec_load", "kexec_file_load", "init_module", "finit_module", "delete_module", "reboot", "swapon",
+	"swapoff", "acct", "settimeofday", "clock_settime", "clock_adjtime", "adjtimex", "quotactl", "quotactl_fd",
+	"syslog", "iopl", "ioperm", "lookup_dcookie", "uselib", "vhangup", "nfsservctl", "_sysctl",
+	// Opening files by handle bypasses the mount namespace's view (the "shocker" escape).
+	"open_by_handle_at", "name_to_handle_at",
+}
+
+// cloneNamespaceFlags are the flags by which clone(2) creates namespaces: a clone with any of them fails with
+// EPERM. CLONE_NEWTIME (0x80) is not among them because clone(2) reads that bit as part of the exit signal;
+// only unshare and clone3 create time namespaces, and both are refused.
+const cloneNamespaceFlags = unix.CLONE_NEWNS | unix.CLONE_NEWCGROUP | unix.CLONE_NEWUTS | unix.CLONE_NEWIPC |
+	unix.CLONE_NEWUSER | unix.CLONE_NEWPID | unix.CLONE_NEWNET
+
+// seccompPolicy is the star's filter as a go-seccomp-bpf deny-list: everything is allowed but refusedSyscalls
+// (EPERM), clone with a namespace flag (EPERM) and clone3 (ENOSYS: its flags sit in memory, where a filter cannot
+// read them, and ENOSYS makes glibc fall back to clone, whose flags it can).
+func seccompPolicy() (seccomp.Policy, error) {
+	info, err := arch.GetInfo("")
+	if err != nil {
+		return seccomp.Policy{}, err
+	}
+	var names []string
+	for _, n := range refusedSyscalls {
+		if _, ok := info.SyscallNames[n]; ok {
+			names = append(names, n)
+		}
+	}
+	return seccomp.Policy{
+		DefaultAction: seccomp.ActionAllow,
+		Syscalls: []seccomp.SyscallGroup{
+			{Names: names, Action: seccomp.ActionErrno}, // the library adds EPERM to a bare ActionErrno
+			{Names: []string{"clone3"}, Action: seccomp.ActionErrno | seccomp.Action(unix.ENOSYS)},
+			{
+				NamesWithCondtions: []seccomp.NameWithConditions{{Name: "clone", Conditions: seccomp.ArgumentConditions{
+					{Argument: 0, Operation: seccomp.BitsSet, Value: cloneNamespaceFlags},
+				}}},
+				Action: seccomp.ActionErrno,
+			},
+		},
+	}, nil
+}
+
+// seccompProgram assembles the filter. go-seccomp-bpf checks the architecture of each call, but lets a call of a
+// foreign ABI through to the default action, here "allow": a 64-bit process can still make i386 system calls
+// (int 0x80), whose numbers the deny-list does not name. So the program starts with its own check that refuses
+// every call of another architecture with ENOSYS; the library already refuses the x32 ABI (numbers with
+// __X32_SYSCALL_BIT) on x86-64 the same way.
+func seccompProgram() ([]bpf.Instruction, error) {
+	policy, err := seccompPolicy()
+	if err != nil {
+		return nil, err
+	}
+	body, err := policy.Assemble()
+	if err != nil {
+		return nil, err
+	}
+	info, err := arch.GetInfo("")
+	if err != nil {
+		return nil, err
+	}
+	prog := []bpf.Instruction{
+		bpf.LoadAbsolute{Off: 4, Size: 4}, // seccomp_data.arch
+		bpf.JumpIf{Cond: bpf.JumpEqual, Val: uint32(info.ID), SkipTrue: 1},
+		bpf.RetConstant{Val: unix.SECCOMP_RET_ERRNO | uint32(unix.ENOSYS)},
+	}
+	return append(prog, body...), nil
+}
+
+// installSeccomp loads the filter for every thread of the process (SECCOMP_FILTER_FLAG_TSYNC); the exec of the
+// solution keeps it, and every process the solution starts inherits it. It needs no_new_privs, which childSetup
+// sets before. Its errors start with "seccomp:", which the probe recognises.
+func installSeccomp() error {
+	insts, err := seccompProgram()
+	if err != nil {
+		return fmt.Errorf("seccomp: building the filter: %w", err)
+	}
+	raw, err := bpf.Assemble(insts)
+	if err != nil {
+		return fmt.Errorf("seccomp: assembling the filter: %w", err)
+	}
+	filter := make([]unix.SockFilter, len(raw))
+	for i, r := range raw {
+		filter[i] = unix.SockFilter{Code: r.Op, Jt: r.Jt, Jf: r.Jf, K: r.K}
+	}
+	fprog := unix.SockFprog{Len: uint16(len(filter)), Filter: &filter[0]}
+	tid, _, errno := unix.Syscall(unix.SYS_SECCOMP, unix.SECCOMP_SET_MODE_FILTER, unix.SECCOMP_FILTER_FLAG_TSYNC,
+		uintptr(unsafe.Pointer(&fprog)))
+	switch {
+	case errno != 0:
+		return fmt.Errorf("seccomp: loading the system-call filter: %w (the kernel needs CONFIG_SECCOMP_FILTER)", errno)
+	case tid != 0:
+		return fmt.Errorf("seccomp: thread %d could not take the system-call filter", tid)
+	}
+	return nil
+}
+
+// checkSeccomp proves, in a probe child that installed the filter, that it refuses a call: setns on an invalid
+// descriptor fails with EBADF without the filter and with EPERM under it.
+func checkSeccomp() error {
+	err := unix.Setns(-1, 0)
+	if errors.Is(err, unix.EPERM) {
+		return nil
+	}
+	return fmt.Errorf("seccomp: the filter was loaded but setns(-1, 0) returned %v instead of EPERM", err)
+}
+
+// applySeccomp installs the filter when cfg asks for it; in a probe (no Argv) it also checks that it works.
+func applySeccomp(cfg *childConfig) error {
+	if !cfg.Seccomp {
+		return nil
+	}
+	if err := installSeccomp(); err != nil {
+		return err
+	}
+	if cfg.Argv == nil {
+		return checkSeccomp()
+	}
+	return nil
+}
+
+// probeSeccomp starts a child that loads the filter, checks it and exits. It has no namespaces but, when the
+// runner is not root, a user namespace, where it may empty its capability bounding set as every star does.
+func probeSeccomp() error {
+	cfg := childConfig{Seccomp: true, UserNS: !isRoot(), MemoryBytes: DefaultMemoryBytes, Processes: 16,
+		FileBytes: 1 << 20, OpenFiles: 64, UID: -1, GID: -1, CPU: -1}
+	stR, stW, err := os.Pipe()
+	if err != nil {
+		return fmt.Errorf("cannot create a pipe (%v)", err)
+	}
+	defer stR.Close()
+	c, err := startChild(cfg, os.Stderr, os.Stderr, stW, nil)
+	stW.Close()
+	if err != nil {
+		return fmt.Errorf("cannot start the probe child (%v)", err)
+	}
+	msg, _ := io.ReadAll(stR)
+	w := <-c.waited
+	switch {
+	case len(msg) > 0:
+		return errors.New(strings.TrimPrefix(string(msg), "seccomp: "))
+	case w.err != nil:
+		return fmt.Errorf("the probe child failed (%v)", w.err)
+	case !w.state.Success():
+		return fmt.Errorf("the probe child failed (%v)", w.state)
+	}
+	return nil
+}
