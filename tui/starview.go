@@ -12,6 +12,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 
 	"transitbench/tui/plot"
+	"transitbench/workspace/quicklook"
 )
 
 // Panels of the star view, in tab order.
@@ -136,7 +137,7 @@ func defaultTarget(d *StarData) foldTarget {
 	if d.Result != nil && len(d.Result.Rows) > 0 {
 		return foldTarget{Kind: targetRow}
 	}
-	if _, _, _, ok := truthEphemeris(d); ok {
+	if _, ok := quicklook.Truth(d.Answer); ok {
 		return foldTarget{Kind: targetTruth}
 	}
 	return foldTarget{Kind: targetPeak}
@@ -150,7 +151,7 @@ func candidateTargets(d *StarData) []foldTarget {
 			out = append(out, foldTarget{Kind: targetRow, Index: i})
 		}
 	}
-	if _, _, _, ok := truthEphemeris(d); ok {
+	if _, ok := quicklook.Truth(d.Answer); ok {
 		out = append(out, foldTarget{Kind: targetTruth})
 	}
 	for i := range d.Peaks {
@@ -345,16 +346,8 @@ func (s starview) lightCurvePanel(w, h int) string {
 
 // transitMarks marks the mid-transit times of e inside [lo, hi] (at most 400 of them).
 func transitMarks(e ephemeris, lo, hi float64) []plot.Mark {
-	if !(e.PeriodDays > 0) {
-		return nil
-	}
 	var out []plot.Mark
-	n0 := math.Ceil((lo - e.T0Days) / e.PeriodDays)
-	for n := n0; ; n++ {
-		tc := e.T0Days + n*e.PeriodDays
-		if tc > hi || len(out) >= 400 {
-			break
-		}
+	for _, tc := range quicklook.TransitTimes(e, lo, hi, 400) {
 		out = append(out, plot.Mark{X: tc, Text: "▾", Ink: plot.InkCurrent})
 	}
 	return out
@@ -414,7 +407,8 @@ func candidateLines(st *Styles, d *StarData, target foldTarget, compact bool) []
 			lines = append(lines, st.Dim.Render(fmt.Sprintf("   %d more rows not counted", d.Result.RowsGiven-len(d.Result.Rows))))
 		}
 	}
-	if p, t0, dur, ok := truthEphemeris(d); ok {
+	if e, ok := quicklook.Truth(d.Answer); ok {
+		p, t0, dur := e.PeriodDays, e.T0Days, e.DurationDays
 		extra := ""
 		if d.Answer.Planet != nil {
 			extra = fmt.Sprintf(" MES %.1f", d.Answer.Planet.MES)
