@@ -66,7 +66,7 @@ var gradeSets = []string{"A", "B", "dev"}
 func newGrade(ctx *ProgramContext) grade {
 	g := grade{ctx: ctx, progress: map[string][2]int{}, bars: map[string]progress.Model{}}
 	for _, s := range gradeSets {
-		g.bars[s] = progress.New(progress.WithDefaultGradient())
+		g.bars[s] = newBar(ctx.Styles)
 	}
 	return g
 }
@@ -130,6 +130,9 @@ func (g grade) update(msg tea.Msg) (grade, tea.Cmd) {
 		g.result, g.err = msg.grade, msg.err
 		return g, nil
 	case tea.KeyMsg:
+		if g.step != gradeRunning && key.Matches(msg, km.Back) {
+			return g, back(false)
+		}
 		switch g.step {
 		case gradeConfirm:
 			if g.infoErr != nil || g.info.Degraded != "" {
@@ -260,5 +263,26 @@ func (g grade) ladder(r *GradeResult) string {
 
 func (g grade) keys() help.KeyMap {
 	km := g.ctx.Keys
-	return screenKeys{short: []key.Binding{km.Confirm, km.Again, km.Cancel}, km: km}
+	return screenKeys{short: []key.Binding{km.Confirm, km.Again, km.Cancel},
+		full: [][]key.Binding{{km.Confirm, km.Again}, {km.Cancel, km.Back}}, km: km}
 }
+
+// The grade screen as a screen: g enters it (asking for the hash), esc cancels a grading or goes back.
+
+func (g *grade) Update(msg tea.Msg) tea.Cmd {
+	var cmd tea.Cmd
+	*g, cmd = g.update(msg)
+	return cmd
+}
+
+func (g *grade) Enter() tea.Cmd {
+	var cmd tea.Cmd
+	*g, cmd = g.enter()
+	return cmd
+}
+
+func (g *grade) View() string      { return g.view() }
+func (g *grade) SetSize(w, h int)  { g.setSize(w, h) }
+func (g *grade) Keys() help.KeyMap { return g.keys() }
+func (g *grade) Capturing() bool   { return false }
+func (g *grade) RunKeys() bool     { return true }

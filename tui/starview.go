@@ -191,8 +191,12 @@ func (s starview) update(msg tea.Msg) (starview, tea.Cmd) {
 			s.fold = msg.fold
 		}
 		return s, nil
+	case openStarMsg:
+		return s.open(msg.ids, msg.index)
 	case tea.KeyMsg:
 		switch {
+		case key.Matches(msg, km.Back):
+			return s, show(stateBrowser)
 		case key.Matches(msg, km.PrevStar):
 			if s.index > 0 {
 				s.index--
@@ -494,6 +498,30 @@ func foldedLines(st *Styles, f *folded, mode foldMode, w, h int) []string {
 
 func (s starview) keys() help.KeyMap {
 	km := s.ctx.Keys
-	return screenKeys{short: []key.Binding{km.PrevStar, km.NextStar, km.Panel, km.Detrended, km.Row, km.Truth,
-		km.Peak, km.OddEven, km.Secondary, km.Back}, km: km}
+	return screenKeys{
+		short: []key.Binding{km.PrevStar, km.NextStar, km.Panel, km.Detrended, km.Row, km.Truth,
+			km.Peak, km.OddEven, km.Secondary, km.Back},
+		full: [][]key.Binding{
+			{km.PrevStar, km.NextStar, km.Up, km.Down},
+			{km.Panel, km.Detrended, km.Back},
+			{km.Row, km.Truth, km.Peak},
+			{km.OddEven, km.Secondary},
+		},
+		km: km,
+	}
 }
+
+// The star view as a screen: openStarMsg opens it on a star, esc returns to the browser.
+
+func (s *starview) Update(msg tea.Msg) tea.Cmd {
+	var cmd tea.Cmd
+	*s, cmd = s.update(msg)
+	return cmd
+}
+
+func (s *starview) View() string      { return s.view() }
+func (s *starview) SetSize(w, h int)  { s.setSize(w, h) }
+func (s *starview) Keys() help.KeyMap { return s.keys() }
+func (s *starview) Enter() tea.Cmd    { return nil }
+func (s *starview) Capturing() bool   { return false }
+func (s *starview) RunKeys() bool     { return true }
