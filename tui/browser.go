@@ -324,7 +324,7 @@ func (b browser) view() string {
 	return b.status() + "\n" + searchLine + "\n" + b.table.View()
 }
 
-func (b browser) keys() help.KeyMap {
+func (b browser) Keys() help.KeyMap {
 	km := b.ctx.Keys
 	return screenKeys{
 		short: []key.Binding{km.RV, km.Open, km.Search, km.Category, km.Population, km.MES, km.Outcome, km.Sort},
@@ -340,19 +340,14 @@ func (b browser) keys() help.KeyMap {
 // The browser as a screen: its title line above the status line and the table; while a search is typed
 // every key is text.
 
-func (b *browser) Update(msg tea.Msg) tea.Cmd {
-	var cmd tea.Cmd
-	*b, cmd = b.update(msg)
-	return cmd
-}
+func (b *browser) Update(msg tea.Msg) tea.Cmd { return step(b, browser.update, msg) }
 
 func (b *browser) View() string {
 	st := b.ctx.Styles
 	return st.Title.Render(" TransitBench") + st.Dim.Render(" · dev stars") + "\n" + b.view()
 }
 
-func (b *browser) SetSize(w, h int)  { b.setSize(w, h-1) }
-func (b *browser) Keys() help.KeyMap { return b.keys() }
-func (b *browser) Enter() tea.Cmd    { return nil }
-func (b *browser) Capturing() bool   { return b.searching }
-func (b *browser) RunKeys() bool     { return true }
+func (b *browser) SetSize(w, h int) { b.setSize(w, h-1) }
+func (b *browser) Enter() tea.Cmd   { return nil }
+func (b *browser) Capturing() bool  { return b.searching }
+func (b *browser) RunKeys() bool    { return true }

@@ -45,7 +45,7 @@ func newDevrun(ctx *ProgramContext) devrun {
 	return devrun{ctx: ctx, bar: newBar(ctx.Styles), list: list}
 }
 
-func (d *devrun) setSize(w, h int) {
+func (d *devrun) SetSize(w, h int) {
 	d.width, d.height = w, h
 	d.bar.Width = max(w-30, 10)
 	follow := d.list.AtBottom()
@@ -123,7 +123,7 @@ func (d devrun) update(msg tea.Msg) (devrun, tea.Cmd) {
 	return d, nil
 }
 
-func (d devrun) view() string {
+func (d devrun) View() string {
 	st := d.ctx.Styles
 	var b strings.Builder
 	b.WriteString(st.Title.Render("Dev run") + st.Dim.Render(" · the solution on the labelled dev stars, as grading runs it") + "\n\n")
@@ -167,7 +167,7 @@ func eventLine(st *Styles, e RunEvent) string {
 		st.OutcomeStyle(out).Render(fmt.Sprintf("%-8s", out)), len(s.Rows), s.Credit, st.Dim.Render(e.Exit))
 }
 
-func (d devrun) keys() help.KeyMap {
+func (d devrun) Keys() help.KeyMap {
 	km := d.ctx.Keys
 	return screenKeys{short: []key.Binding{km.Dev, km.Cancel},
 		full: [][]key.Binding{{km.Dev, km.Cancel, km.Back}, {km.Up, km.Down, km.PageUp, km.PageDown}}, km: km}
@@ -175,11 +175,7 @@ func (d devrun) keys() help.KeyMap {
 
 // The dev run screen as a screen: d from another transit screen enters it, starting a run unless one ran.
 
-func (d *devrun) Update(msg tea.Msg) tea.Cmd {
-	var cmd tea.Cmd
-	*d, cmd = d.update(msg)
-	return cmd
-}
+func (d *devrun) Update(msg tea.Msg) tea.Cmd { return step(d, devrun.update, msg) }
 
 func (d *devrun) Enter() tea.Cmd {
 	if d.running || d.final != nil || d.err != nil {
@@ -190,8 +186,5 @@ func (d *devrun) Enter() tea.Cmd {
 	return cmd
 }
 
-func (d *devrun) View() string      { return d.view() }
-func (d *devrun) SetSize(w, h int)  { d.setSize(w, h) }
-func (d *devrun) Keys() help.KeyMap { return d.keys() }
-func (d *devrun) Capturing() bool   { return false }
-func (d *devrun) RunKeys() bool     { return true }
+func (d *devrun) Capturing() bool { return false }
+func (d *devrun) RunKeys() bool   { return true }

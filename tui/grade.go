@@ -71,7 +71,7 @@ func newGrade(ctx *ProgramContext) grade {
 	return g
 }
 
-func (g *grade) setSize(w, h int) {
+func (g *grade) SetSize(w, h int) {
 	g.width, g.height = w, h
 	for s, b := range g.bars {
 		b.Width = max(min(w-30, 60), 10)
@@ -167,7 +167,7 @@ func (g grade) start(again bool) (grade, tea.Cmd) {
 // running reports whether a grading is in progress (the root keeps routing its messages here).
 func (g grade) running() bool { return g.step == gradeRunning }
 
-func (g grade) view() string {
+func (g grade) View() string {
 	st := g.ctx.Styles
 	var b strings.Builder
 	b.WriteString(st.Title.Render("Grade") + st.Dim.Render(" · freeze the solution, run it once on the hidden sets A (the score) and B (replication)") + "\n\n")
@@ -261,7 +261,7 @@ func (g grade) ladder(r *GradeResult) string {
 	return b.String()
 }
 
-func (g grade) keys() help.KeyMap {
+func (g grade) Keys() help.KeyMap {
 	km := g.ctx.Keys
 	return screenKeys{short: []key.Binding{km.Confirm, km.Again, km.Cancel},
 		full: [][]key.Binding{{km.Confirm, km.Again}, {km.Cancel, km.Back}}, km: km}
@@ -269,11 +269,7 @@ func (g grade) keys() help.KeyMap {
 
 // The grade screen as a screen: g enters it (asking for the hash), esc cancels a grading or goes back.
 
-func (g *grade) Update(msg tea.Msg) tea.Cmd {
-	var cmd tea.Cmd
-	*g, cmd = g.update(msg)
-	return cmd
-}
+func (g *grade) Update(msg tea.Msg) tea.Cmd { return step(g, grade.update, msg) }
 
 func (g *grade) Enter() tea.Cmd {
 	var cmd tea.Cmd
@@ -281,8 +277,5 @@ func (g *grade) Enter() tea.Cmd {
 	return cmd
 }
 
-func (g *grade) View() string      { return g.view() }
-func (g *grade) SetSize(w, h int)  { g.setSize(w, h) }
-func (g *grade) Keys() help.KeyMap { return g.keys() }
-func (g *grade) Capturing() bool   { return false }
-func (g *grade) RunKeys() bool     { return true }
+func (g *grade) Capturing() bool { return false }
+func (g *grade) RunKeys() bool   { return true }

@@ -97,6 +97,13 @@ type quitOnly struct{ quit key.Binding }
 func (q quitOnly) ShortHelp() []key.Binding  { return []key.Binding{q.quit} }
 func (q quitOnly) FullHelp() [][]key.Binding { return [][]key.Binding{{q.quit}} }
 
+// step runs a screen's value-returning update on the screen p points to, as its Update.
+func step[T any](p *T, update func(T, tea.Msg) (T, tea.Cmd), msg tea.Msg) tea.Cmd {
+	var cmd tea.Cmd
+	*p, cmd = update(*p, msg)
+	return cmd
+}
+
 // The RV screens keep their value-returning update and view (rv*.go); these adapters make them screens.
 
 // rvBrowserScreen is the RV task browser as a screen: esc returns to the star browser, R (re)loads its rows.
@@ -106,9 +113,7 @@ func (s rvBrowserScreen) Update(msg tea.Msg) tea.Cmd {
 	if k, ok := msg.(tea.KeyMsg); ok && key.Matches(k, s.b.ctx.Keys.Back) {
 		return show(stateBrowser)
 	}
-	var cmd tea.Cmd
-	*s.b, cmd = s.b.update(msg)
-	return cmd
+	return step(s.b, rvBrowser.update, msg)
 }
 
 func (s rvBrowserScreen) View() string {
@@ -130,9 +135,7 @@ func (s rvTaskScreen) Update(msg tea.Msg) tea.Cmd {
 	if k, ok := msg.(tea.KeyMsg); ok && !s.Capturing() && key.Matches(k, s.v.ctx.Keys.Back) {
 		return show(stateRVBrowser)
 	}
-	var cmd tea.Cmd
-	*s.v, cmd = s.v.update(msg)
-	return cmd
+	return step(s.v, rvTask.update, msg)
 }
 
 func (s rvTaskScreen) View() string      { return s.v.view() }

@@ -121,7 +121,7 @@ func (s starview) load() (starview, tea.Cmd) {
 	return s, loadStarCmd(s.ctx, s.loadingID)
 }
 
-func (s *starview) setSize(w, h int) { s.width, s.height = w, h }
+func (s *starview) SetSize(w, h int) { s.width, s.height = w, h }
 
 // currentID is the id of the star shown or being loaded.
 func (s starview) currentID() string {
@@ -275,7 +275,7 @@ func layout(w, h int) (lcW, candW, topH, pgW, foldW, botH int) {
 	return
 }
 
-func (s starview) view() string {
+func (s starview) View() string {
 	st := s.ctx.Styles
 	w, h := s.width, s.height
 	header := s.header()
@@ -496,7 +496,7 @@ func foldedLines(st *Styles, f *folded, mode foldMode, w, h int) []string {
 	return append(lines, st.Dim.Render(info))
 }
 
-func (s starview) keys() help.KeyMap {
+func (s starview) Keys() help.KeyMap {
 	km := s.ctx.Keys
 	return screenKeys{
 		short: []key.Binding{km.PrevStar, km.NextStar, km.Panel, km.Detrended, km.Row, km.Truth,
@@ -513,15 +513,8 @@ func (s starview) keys() help.KeyMap {
 
 // The star view as a screen: openStarMsg opens it on a star, esc returns to the browser.
 
-func (s *starview) Update(msg tea.Msg) tea.Cmd {
-	var cmd tea.Cmd
-	*s, cmd = s.update(msg)
-	return cmd
-}
+func (s *starview) Update(msg tea.Msg) tea.Cmd { return step(s, starview.update, msg) }
 
-func (s *starview) View() string      { return s.view() }
-func (s *starview) SetSize(w, h int)  { s.setSize(w, h) }
-func (s *starview) Keys() help.KeyMap { return s.keys() }
-func (s *starview) Enter() tea.Cmd    { return nil }
-func (s *starview) Capturing() bool   { return false }
-func (s *starview) RunKeys() bool     { return true }
+func (s *starview) Enter() tea.Cmd  { return nil }
+func (s *starview) Capturing() bool { return false }
+func (s *starview) RunKeys() bool   { return true }
