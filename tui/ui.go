@@ -140,14 +140,14 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m.show(msg.to, msg.enter)
 	case backMsg:
 		m.state = m.back()
-		m.resize(m.ctx.Width, m.ctx.Height)
+		m.relayout()
 		if msg.reload {
 			return m, m.reloadStar()
 		}
 		return m, nil
 	case openStarMsg:
 		m.state = stateStar
-		m.resize(m.ctx.Width, m.ctx.Height)
+		m.relayout()
 		return m, m.star.Update(msg)
 	case runEventMsg, runDoneMsg:
 		if done, ok := msg.(runDoneMsg); ok {
@@ -229,7 +229,7 @@ func (m Model) show(to state, enter bool) (tea.Model, tea.Cmd) {
 		m.prev = m.state
 	}
 	m.state = to
-	m.resize(m.ctx.Width, m.ctx.Height)
+	m.relayout()
 	if enter {
 		return m, m.active().Enter()
 	}
@@ -267,6 +267,14 @@ func (m *Model) resize(w, h int) {
 	bodyH := max(h-helpH, 1)
 	for s := range stateCount {
 		m.screen(s).SetSize(w, bodyH)
+	}
+}
+
+// relayout resizes the screens after a switch when the full help shows: its height is the new screen's. (The
+// short help is one line on every screen.)
+func (m *Model) relayout() {
+	if m.help.ShowAll {
+		m.resize(m.ctx.Width, m.ctx.Height)
 	}
 }
 
@@ -333,6 +341,13 @@ func (o *opening) RunKeys() bool     { return false }
 // State names for tests and logs.
 func (s state) String() string {
 	return [...]string{"opening", "browser", "star", "dev", "grade", "rv browser", "rv task"}[s]
+}
+
+// RunReal runs the interface over the real backend (OpenReal with opt), logging to logPath.
+func RunReal(opt OpenOptions, logPath string) error {
+	return Run(func(ctx context.Context, progress func(Progress)) (Backend, error) {
+		return OpenReal(ctx, opt, progress)
+	}, logPath)
 }
 
 // Run runs the interface full-screen until the user quits, logging to logPath (the terminal belongs to the
