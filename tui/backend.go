@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -14,7 +13,6 @@ import (
 	"transitbench/data"
 	"transitbench/data/sets"
 	"transitbench/engine/bls"
-	"transitbench/engine/detrend"
 	"transitbench/engine/lc"
 	erv "transitbench/engine/rv"
 	"transitbench/grader"
@@ -22,6 +20,7 @@ import (
 	"transitbench/sandbox"
 	"transitbench/tui/plot"
 	"transitbench/workspace"
+	"transitbench/workspace/quicklook"
 )
 
 // Backend is everything the screens need from the rest of the program. The real one (Real) works over the
@@ -71,19 +70,19 @@ type StarMeta struct {
 	Outcome    string  // the last run's outcome (grader.StarResult.Outcome), "" when the star has not been run
 }
 
-// StarData is a loaded star: its light curve, the detrended flux and the BLS search, the truth, and the last
-// run's result on it.
+// StarData is a loaded star: its analysis (workspace/quicklook: the light curve, the detrended flux and the BLS
+// search), the truth, and the last run's result on it.
 type StarData struct {
 	Meta StarMeta
 	Star *data.Star
-	// Time, Raw and Flat have one entry per cadence: times in BKJD days, the relative flux and the flux
-	// detrended by engine/detrend; Flat is NaN where the cadence is not valid (Flagged, or a NaN flux).
+	// Time, Raw, Flat and Flagged are quicklook.Analysis's: one entry per cadence, the flux detrended by
+	// engine/detrend and NaN where the cadence is not valid (Flagged, or a NaN flux).
 	Time, Raw, Flat []float64
 	Flagged         []bool
 	// RawRange and FlatRange are the light-curve panel's y ranges (plot.RobustRange of Raw and Flat).
 	RawRange, FlatRange [2]float64
 	// Periods and Power are the BLS periodogram (SNR objective) on the valid cadences; Peaks its strongest
-	// distinct peaks, strongest first.
+	// distinct peaks, strongest first (quicklook.Analysis's).
 	Periods, Power []float64
 	Peaks          []bls.Peak
 	Answer         *data.Answer       // nil when the star is not labelled
@@ -125,137 +124,29 @@ type GradeResult struct {
 	Interrupted bool
 }
 
-// PeakCount is how many BLS peaks the star view lists.
-const PeakCount = 5
-
-// AnalyseStar turns a light curve into the star view's data: the flagged cadences, the detrended flux
-// (engine/detrend.Flatten with its default window) and the BLS periodogram and peaks over the default grid for
-// the star (engine/bls), run on the valid cadences with up to workers goroutines.
+// AnalyseStar is quicklook.Analyse in the star view's form: the analysis of a light curve with the light-curve
+// panel's y ranges, on up to workers goroutines. Meta, Answer and Result are left for the caller.
 func AnalyseStar(c *lc.LightCurve, star *data.Star, workers int) (*StarData, error) {
-	n := len(c.Time)
-	d := &StarData{Star: star, Time: c.Time, Raw: c.Flux, Flagged: make([]bool, n), Flat: make([]float64, n)}
-	var vt, vf, ve []float64
-	masked := make([]float64, n)
-	for i := range c.Time {
-		bad := c.Quality[i]&lc.DefaultQualityMask != 0 || math.IsNaN(c.Flux[i]) || math.IsInf(c.Flux[i], 0) ||
-			math.IsNaN(c.Time[i])
-		d.Flagged[i] = bad
-		masked[i] = c.Flux[i]
-		if bad {
-			masked[i] = math.NaN()
-		}
+	a, err := quicklook.Analyse(c, star, workers)
+	if a == nil {
+		return nil, err
 	}
-	flat, _ := detrend.Flatten(c.Time, masked, detrend.Options{})
-	copy(d.Flat, flat)
+	return starData(a), err
+}
+
+// starData wraps an analysis for the screens, with the light-curve panel's y ranges.
+func starData(a *quicklook.Analysis) *StarData {
+	d := &StarData{Star: a.Star, Time: a.Time, Raw: a.Raw, Flat: a.Flat, Flagged: a.Flagged,
+		Periods: a.Periods, Power: a.Power, Peaks: a.Peaks}
 	d.RawRange[0], d.RawRange[1] = plot.RobustRange(d.Raw)
 	d.FlatRange[0], d.FlatRange[1] = plot.RobustRange(d.Flat)
-	for i := range c.Time {
-		if d.Flagged[i] || math.IsNaN(flat[i]) {
-			continue
-		}
-		e := 1.0
-		if i < len(c.FluxErr) && c.FluxErr[i] > 0 && !math.IsNaN(c.FluxErr[i]) {
-			e = c.FluxErr[i]
-		}
-		vt, vf, ve = append(vt, c.Time[i]), append(vf, flat[i]), append(ve, e)
-	}
-	var err error
-	d.Periods, d.Power, d.Peaks, err = viewSearch(vt, vf, ve, star, workers)
-	return d, err
+	return d
 }
 
-// The star view's BLS search trades period resolution for speed, so that a star opens in about a second:
-// the periodogram is computed on Ofir's grid with oversampling ViewOversample instead of the default 3,
-// durations from ViewDurMinDays (1 h instead of 0.5 h; the phase bins are a fraction of the shortest duration,
-// so this halves them) in steps of ViewDurStep instead of 1.25, and ViewPhaseOversample phase bins per shortest
-// duration instead of 5, on the light curve averaged over pairs of consecutive cadences (ViewBin: the search's
-// cost grows with the number of points; a 59-minute bin still resolves the 1-hour shortest box); then each of
-// the strongest peaks is refined on the unbinned light curve by a search from 0.5 h at the default duration
-// step over a fine grid of RefinePeriods periods between its two neighbours on the coarse grid. The periodogram drawn is the coarse one; the peaks listed and folded are the refined ones.
-const (
-	ViewOversample      = 1.0
-	ViewDurStep         = 1.5
-	ViewPhaseOversample = 3
-	ViewDurMinDays      = 1.0 / 24
-	ViewBin             = 2
-	RefinePeriods       = 64
-)
-
-func viewSearch(t, y, dy []float64, star *data.Star, workers int) (periods, power []float64, peaks []bls.Peak, err error) {
-	opt := bls.GridOptions{Oversample: ViewOversample, DurStep: ViewDurStep, DurMinDays: ViewDurMinDays}
-	if star != nil {
-		opt.RStarRsun, opt.MStarMsun = star.RadiusRsun, star.MassMsun
-	}
-	g, err := bls.DefaultGrid(t, opt)
-	if err != nil {
-		return nil, nil, nil, fmt.Errorf("BLS search: %w", err)
-	}
-	g.Workers, g.PhaseOversample = workers, ViewPhaseOversample
-	bt, by, bdy := binPairs(t, y, dy, ViewBin)
-	res, err := bls.Search(bt, by, bdy, g, bls.SNR)
-	if err != nil {
-		return nil, nil, nil, fmt.Errorf("BLS search: %w", err)
-	}
-	for _, pk := range res.Peaks(PeakCount) {
-		peaks = append(peaks, refinePeak(t, y, dy, res.Periods, pk, workers))
-	}
-	return res.Periods, res.Power, peaks, nil
-}
-
-// binPairs averages runs of up to n consecutive points whose times lie within n cadences of the run's first:
-// the mean time and flux, and the error of the mean, √(Σ dy²)/k for k points (unit errors when dy is nil).
-// Points across a gap start a new run, so no bin straddles one.
-func binPairs(t, y, dy []float64, n int) (bt, by, bdy []float64) {
-	for i := 0; i < len(t); {
-		j := i + 1
-		for j < len(t) && j-i < n && t[j]-t[i] < float64(n)*lc.CadenceDays {
-			j++
-		}
-		var st, sy, se float64
-		for k := i; k < j; k++ {
-			e := 1.0
-			if dy != nil {
-				e = dy[k]
-			}
-			st, sy, se = st+t[k], sy+y[k], se+e*e
-		}
-		k := float64(j - i)
-		bt, by, bdy = append(bt, st/k), append(by, sy/k), append(bdy, math.Sqrt(se)/k)
-		i = j
-	}
-	return bt, by, bdy
-}
-
-// refinePeak searches a fine grid of periods between the coarse grid's neighbours of pk's period, at the
-// default duration step (durations up to 15 % of the period, as the default grid allows), and returns the best
-// box found there, or pk when the refined search finds nothing stronger.
-func refinePeak(t, y, dy, coarse []float64, pk bls.Peak, workers int) bls.Peak {
-	i := sort.SearchFloat64s(coarse, pk.PeriodDays)
-	if i >= len(coarse) || !sort.Float64sAreSorted(coarse) {
-		return pk
-	}
-	lo, hi := coarse[max(i-1, 0)], coarse[min(i+1, len(coarse)-1)]
-	if !(hi > lo) {
-		return pk
-	}
-	dmax := math.Min(bls.DefaultDurMaxDays, 0.15*lo)
-	if !(dmax > bls.DefaultDurMinDays) {
-		return pk
-	}
-	g := bls.Grid{
-		Periods:   bls.LogPeriodGrid(lo, hi, RefinePeriods),
-		Durations: bls.LogDurations(bls.DefaultDurMinDays, dmax, bls.DefaultDurStep),
-		Workers:   workers,
-	}
-	res, err := bls.Search(t, y, dy, g, bls.SNR)
-	if err != nil {
-		return pk
-	}
-	best := res.Peaks(1)
-	if len(best) == 0 || best[0].Power < pk.Power {
-		return pk
-	}
-	return best[0]
+// analysis is the quicklook view of d, for its folds.
+func (d *StarData) analysis() *quicklook.Analysis {
+	return &quicklook.Analysis{Star: d.Star, Time: d.Time, Raw: d.Raw, Flat: d.Flat, Flagged: d.Flagged,
+		Periods: d.Periods, Power: d.Power, Peaks: d.Peaks}
 }
 
 // Real is the Backend over the real packages: the dev set of the data directory, the engine, and the

@@ -14,6 +14,7 @@ import (
 	"transitbench/data/sets"
 	"transitbench/engine/detrend"
 	"transitbench/engine/lc"
+	"transitbench/workspace/quicklook"
 )
 
 // The benchmarks use the real dev set. They build it in a temporary data directory (tens of seconds), or use
@@ -126,7 +127,7 @@ func BenchmarkOpenStar(b *testing.B) {
 				}
 			}
 			b.StartTimer()
-			if _, _, _, err := viewSearch(t, y, nil, nil, workers); err != nil {
+			if _, _, _, err := quicklook.Search(t, y, nil, nil, workers); err != nil {
 				b.Fatal(err)
 			}
 		})

@@ -140,10 +140,7 @@ type browser struct {
 
 func newBrowser(ctx *ProgramContext) browser {
 	t := table.New(table.WithFocused(true))
-	st := table.DefaultStyles()
-	st.Header = st.Header.Foreground(ctx.Styles.Title.GetForeground()).Bold(true)
-	st.Selected = ctx.Styles.Selected
-	t.SetStyles(st)
+	t.SetStyles(ctx.Styles.Table())
 	si := textinput.New()
 	si.Prompt = "/"
 	si.Placeholder = "id, category or population"
@@ -265,6 +262,8 @@ func (b browser) update(msg tea.Msg) (browser, tea.Cmd) {
 		case key.Matches(msg, km.Back):
 			b.filter = starFilter{}
 			b.search.SetValue("")
+		case key.Matches(msg, km.RV):
+			return b, func() tea.Msg { return showMsg{to: stateRVBrowser, enter: true} }
 		case key.Matches(msg, km.Open):
 			if len(b.shown) == 0 {
 				return b, nil
@@ -325,7 +324,30 @@ func (b browser) view() string {
 	return b.status() + "\n" + searchLine + "\n" + b.table.View()
 }
 
-func (b browser) keys() help.KeyMap {
+func (b browser) Keys() help.KeyMap {
 	km := b.ctx.Keys
-	return screenKeys{short: []key.Binding{km.Open, km.Search, km.Category, km.Population, km.MES, km.Outcome, km.Sort}, km: km}
+	return screenKeys{
+		short: []key.Binding{km.RV, km.Open, km.Search, km.Category, km.Population, km.MES, km.Outcome, km.Sort},
+		full: [][]key.Binding{
+			{km.Up, km.Down, km.Open, km.Back},
+			{km.Search, km.Category, km.Population, km.MES},
+			{km.Outcome, km.Sort, km.Reverse, km.RV},
+		},
+		km: km,
+	}
 }
+
+// The browser as a screen: its title line above the status line and the table; while a search is typed
+// every key is text.
+
+func (b *browser) Update(msg tea.Msg) tea.Cmd { return step(b, browser.update, msg) }
+
+func (b *browser) View() string {
+	st := b.ctx.Styles
+	return st.Title.Render(" TransitBench") + st.Dim.Render(" · dev stars") + "\n" + b.view()
+}
+
+func (b *browser) SetSize(w, h int) { b.setSize(w, h-1) }
+func (b *browser) Enter() tea.Cmd   { return nil }
+func (b *browser) Capturing() bool  { return b.searching }
+func (b *browser) RunKeys() bool    { return true }

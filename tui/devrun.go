@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/progress"
+	"github.com/charmbracelet/bubbles/viewport"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"transitbench/grader"
@@ -17,7 +18,11 @@ import (
 // maxStreamed is how many finished stars the run screens keep listed.
 const maxStreamed = 500
 
-// devrun is the dev run screen: progress, the live score and the outcomes streaming in.
+// devHeaderLines is how many lines of the dev run screen are above the list of finished stars.
+const devHeaderLines = 9
+
+// devrun is the dev run screen: progress, the live score and the outcomes streaming in, in a viewport that
+// follows the newest star unless scrolled back.
 type devrun struct {
 	ctx         *ProgramContext
 	running     bool
@@ -28,17 +33,36 @@ type devrun struct {
 	final       *grader.Summary
 	err         error
 	bar         progress.Model
+	list        viewport.Model
 	width       int
 	height      int
 }
 
 func newDevrun(ctx *ProgramContext) devrun {
-	return devrun{ctx: ctx, bar: progress.New(progress.WithDefaultGradient())}
+	km := ctx.Keys
+	list := viewport.New(80, 1)
+	list.KeyMap = viewport.KeyMap{Up: km.Up, Down: km.Down, PageUp: km.PageUp, PageDown: km.PageDown}
+	return devrun{ctx: ctx, bar: newBar(ctx.Styles), list: list}
 }
 
-func (d *devrun) setSize(w, h int) {
+func (d *devrun) SetSize(w, h int) {
 	d.width, d.height = w, h
 	d.bar.Width = max(w-30, 10)
+	follow := d.list.AtBottom()
+	d.list.Width, d.list.Height = max(w, 1), max(h-devHeaderLines, 1)
+	d.fill(follow)
+}
+
+// fill puts the finished stars into the list, each cut to the width; follow keeps the newest in view.
+func (d *devrun) fill(follow bool) {
+	lines := make([]string, len(d.events))
+	for i, e := range d.events {
+		lines[i] = fit(eventLine(d.ctx.Styles, e), d.list.Width)
+	}
+	d.list.SetContent(strings.Join(lines, "\n"))
+	if follow {
+		d.list.GotoBottom()
+	}
 }
 
 // start begins a dev run unless one is running.
@@ -49,6 +73,7 @@ func (d devrun) start() (devrun, tea.Cmd) {
 	ctx, cancel := context.WithCancel(d.ctx.Ctx)
 	d.running, d.cancel = true, cancel
 	d.done, d.total, d.events, d.final, d.err, d.summary = 0, 0, nil, nil, nil, grader.Summary{}
+	d.fill(true)
 	b := d.ctx.Backend
 	return d, startRun(ctx, func(ctx context.Context, events chan<- RunEvent) runDoneMsg {
 		s, err := b.Dev(ctx, events)
@@ -57,14 +82,17 @@ func (d devrun) start() (devrun, tea.Cmd) {
 }
 
 func (d devrun) update(msg tea.Msg) (devrun, tea.Cmd) {
+	km := d.ctx.Keys
 	switch msg := msg.(type) {
 	case runEventMsg:
 		e := msg.event
 		d.done, d.total, d.summary = e.Done, e.Total, e.Summary
+		follow := d.list.AtBottom()
 		d.events = append(d.events, e)
 		if len(d.events) > maxStreamed {
 			d.events = d.events[len(d.events)-maxStreamed:]
 		}
+		d.fill(follow)
 		return d, waitRun(msg.ch)
 	case runDoneMsg:
 		d.running = false
@@ -77,14 +105,25 @@ func (d devrun) update(msg tea.Msg) (devrun, tea.Cmd) {
 		}
 		return d, nil
 	case tea.KeyMsg:
-		if key.Matches(msg, d.ctx.Keys.Cancel) && d.running && d.cancel != nil {
-			d.cancel()
+		switch {
+		case key.Matches(msg, km.Cancel) && d.running:
+			if d.cancel != nil {
+				d.cancel()
+			}
+		case key.Matches(msg, km.Back):
+			return d, back(true)
+		case key.Matches(msg, km.Dev):
+			return d.start()
+		default:
+			var cmd tea.Cmd
+			d.list, cmd = d.list.Update(msg)
+			return d, cmd
 		}
 	}
 	return d, nil
 }
 
-func (d devrun) view() string {
+func (d devrun) View() string {
 	st := d.ctx.Styles
 	var b strings.Builder
 	b.WriteString(st.Title.Render("Dev run") + st.Dim.Render(" · the solution on the labelled dev stars, as grading runs it") + "\n\n")
@@ -105,11 +144,14 @@ func (d devrun) view() string {
 	}
 	fmt.Fprintf(&b, "%s  %d/%d\n%s\n\n", d.bar.ViewAs(frac), d.done, d.total, state)
 	b.WriteString(st.Header.Render(formatScore(d.summary)) + "\n\n")
-	b.WriteString(st.Dim.Render(fmt.Sprintf("%-10s %-9s %-8s %5s %6s  %s", "star", "category", "outcome", "rows", "credit", "exit")) + "\n")
-	rows := max(d.height-9, 1)
-	start := max(len(d.events)-rows, 0)
-	for _, e := range d.events[start:] {
-		b.WriteString(eventLine(st, e) + "\n")
+	head := fmt.Sprintf("%-10s %-9s %-8s %5s %6s  %s", "star", "category", "outcome", "rows", "credit", "exit")
+	if n := d.list.TotalLineCount(); n > d.list.Height {
+		first := d.list.YOffset + 1
+		head += fmt.Sprintf("   %d–%d of %d (↑/↓ pgup/pgdn)", first, min(first+d.list.Height-1, n), n)
+	}
+	b.WriteString(st.Dim.Render(head) + "\n")
+	if len(d.events) > 0 {
+		b.WriteString(d.list.View())
 	}
 	return b.String()
 }
@@ -125,7 +167,24 @@ func eventLine(st *Styles, e RunEvent) string {
 		st.OutcomeStyle(out).Render(fmt.Sprintf("%-8s", out)), len(s.Rows), s.Credit, st.Dim.Render(e.Exit))
 }
 
-func (d devrun) keys() help.KeyMap {
+func (d devrun) Keys() help.KeyMap {
 	km := d.ctx.Keys
-	return screenKeys{short: []key.Binding{km.Dev, km.Cancel}, km: km}
+	return screenKeys{short: []key.Binding{km.Dev, km.Cancel},
+		full: [][]key.Binding{{km.Dev, km.Cancel, km.Back}, {km.Up, km.Down, km.PageUp, km.PageDown}}, km: km}
 }
+
+// The dev run screen as a screen: d from another transit screen enters it, starting a run unless one ran.
+
+func (d *devrun) Update(msg tea.Msg) tea.Cmd { return step(d, devrun.update, msg) }
+
+func (d *devrun) Enter() tea.Cmd {
+	if d.running || d.final != nil || d.err != nil {
+		return nil
+	}
+	var cmd tea.Cmd
+	*d, cmd = d.start()
+	return cmd
+}
+
+func (d *devrun) Capturing() bool { return false }
+func (d *devrun) RunKeys() bool   { return true }

@@ -66,12 +66,12 @@ var gradeSets = []string{"A", "B", "dev"}
 func newGrade(ctx *ProgramContext) grade {
 	g := grade{ctx: ctx, progress: map[string][2]int{}, bars: map[string]progress.Model{}}
 	for _, s := range gradeSets {
-		g.bars[s] = progress.New(progress.WithDefaultGradient())
+		g.bars[s] = newBar(ctx.Styles)
 	}
 	return g
 }
 
-func (g *grade) setSize(w, h int) {
+func (g *grade) SetSize(w, h int) {
 	g.width, g.height = w, h
 	for s, b := range g.bars {
 		b.Width = max(min(w-30, 60), 10)
@@ -130,6 +130,9 @@ func (g grade) update(msg tea.Msg) (grade, tea.Cmd) {
 		g.result, g.err = msg.grade, msg.err
 		return g, nil
 	case tea.KeyMsg:
+		if g.step != gradeRunning && key.Matches(msg, km.Back) {
+			return g, back(false)
+		}
 		switch g.step {
 		case gradeConfirm:
 			if g.infoErr != nil || g.info.Degraded != "" {
@@ -164,7 +167,7 @@ func (g grade) start(again bool) (grade, tea.Cmd) {
 // running reports whether a grading is in progress (the root keeps routing its messages here).
 func (g grade) running() bool { return g.step == gradeRunning }
 
-func (g grade) view() string {
+func (g grade) View() string {
 	st := g.ctx.Styles
 	var b strings.Builder
 	b.WriteString(st.Title.Render("Grade") + st.Dim.Render(" · freeze the solution, run it once on the hidden sets A (the score) and B (replication)") + "\n\n")
@@ -258,7 +261,21 @@ func (g grade) ladder(r *GradeResult) string {
 	return b.String()
 }
 
-func (g grade) keys() help.KeyMap {
+func (g grade) Keys() help.KeyMap {
 	km := g.ctx.Keys
-	return screenKeys{short: []key.Binding{km.Confirm, km.Again, km.Cancel}, km: km}
+	return screenKeys{short: []key.Binding{km.Confirm, km.Again, km.Cancel},
+		full: [][]key.Binding{{km.Confirm, km.Again}, {km.Cancel, km.Back}}, km: km}
 }
+
+// The grade screen as a screen: g enters it (asking for the hash), esc cancels a grading or goes back.
+
+func (g *grade) Update(msg tea.Msg) tea.Cmd { return step(g, grade.update, msg) }
+
+func (g *grade) Enter() tea.Cmd {
+	var cmd tea.Cmd
+	*g, cmd = g.enter()
+	return cmd
+}
+
+func (g *grade) Capturing() bool { return false }
+func (g *grade) RunKeys() bool   { return true }

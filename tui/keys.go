@@ -5,7 +5,7 @@ import "github.com/charmbracelet/bubbles/key"
 // KeyMap holds every key binding of the interface. The screens' help bars are generated from it (each screen
 // picks its bindings in a help.KeyMap of its own), so the bar never disagrees with what the keys do.
 type KeyMap struct {
-	Up, Down, Open, Back, Quit, Help key.Binding
+	Up, Down, PageUp, PageDown, Open, Back, Quit, Help key.Binding
 
 	// Star browser.
 	Search, Category, Population, MES, Outcome, Sort, Reverse key.Binding
@@ -26,12 +26,14 @@ func DefaultKeyMap() *KeyMap {
 		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(help, desc))
 	}
 	return &KeyMap{
-		Up:   b("↑/k", "up", "up", "k"),
-		Down: b("↓/j", "down", "down", "j"),
-		Open: b("enter", "open", "enter"),
-		Back: b("esc", "back", "esc"),
-		Quit: b("q", "quit", "q", "ctrl+c"),
-		Help: b("?", "help", "?"),
+		Up:       b("↑/k", "up", "up", "k"),
+		Down:     b("↓/j", "down", "down", "j"),
+		PageUp:   b("pgup", "page up", "pgup"),
+		PageDown: b("pgdn", "page down", "pgdown"),
+		Open:     b("enter", "open", "enter"),
+		Back:     b("esc", "back", "esc"),
+		Quit:     b("q", "quit", "q", "ctrl+c"),
+		Help:     b("?", "help", "?"),
 
 		Search:     b("/", "search", "/"),
 		Category:   b("c", "category", "c"),
@@ -72,39 +74,8 @@ func DefaultKeyMap() *KeyMap {
 	}
 }
 
-// ShortHelp implements help.KeyMap with the global bindings.
+// ShortHelp implements help.KeyMap with the global bindings of the transit screens.
 func (k *KeyMap) ShortHelp() []key.Binding { return []key.Binding{k.Dev, k.Grade, k.Help, k.Quit} }
 
-// FullHelp implements help.KeyMap with every binding, grouped by screen.
-func (k *KeyMap) FullHelp() [][]key.Binding {
-	return [][]key.Binding{
-		{k.Up, k.Down, k.Open, k.Back},
-		{k.Search, k.Category, k.Population, k.MES, k.Outcome, k.Sort, k.Reverse},
-		{k.PrevStar, k.NextStar, k.Panel, k.Detrended, k.Row},
-		{k.Truth, k.Peak, k.OddEven, k.Secondary},
-		{k.RV, k.Tier, k.Edit, k.CellLeft, k.CellRight, k.AddPlanet, k.DelPlanet, k.Fit, k.SearchRV, k.Residuals, k.Submit},
-		{k.Dev, k.Grade, k.Cancel, k.Confirm, k.Again, k.Help, k.Quit},
-	}
-}
-
-// screenKeys is the help.KeyMap of one screen: its own bindings, then the global ones.
-type screenKeys struct {
-	short []key.Binding
-	km    *KeyMap
-}
-
-func (s screenKeys) ShortHelp() []key.Binding {
-	out := append([]key.Binding{}, s.short...)
-	seen := map[string]bool{}
-	for _, b := range s.short {
-		seen[b.Help().Key] = true
-	}
-	for _, b := range s.km.ShortHelp() {
-		if !seen[b.Help().Key] {
-			out = append(out, b)
-		}
-	}
-	return out
-}
-
-func (s screenKeys) FullHelp() [][]key.Binding { return s.km.FullHelp() }
+// FullHelp implements help.KeyMap with the same global bindings, as the last group of a screen's full help.
+func (k *KeyMap) FullHelp() [][]key.Binding { return [][]key.Binding{k.ShortHelp()} }

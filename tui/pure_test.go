@@ -1,7 +1,6 @@
 package tui
 
 import (
-	"math"
 	"strings"
 	"testing"
 
@@ -172,12 +171,12 @@ func TestResolveTarget(t *testing.T) {
 		want   ephemeris
 		ok     bool
 	}{
-		{foldTarget{targetTruth, 0}, ephemeris{"truth", 10, 105, 0.2}, true},
-		{foldTarget{targetPeak, 0}, ephemeris{"peak 1", 3.001, 101, 0.09}, true},
+		{foldTarget{targetTruth, 0}, eph("truth", 10, 105, 0.2), true},
+		{foldTarget{targetPeak, 0}, eph("peak 1", 3.001, 101, 0.09), true},
 		{foldTarget{targetPeak, 1}, ephemeris{}, false},
-		{foldTarget{targetRow, 0}, ephemeris{"row 1", 10.001, 105, 0.2}, true},             // claimed: the truth's T14
-		{foldTarget{targetRow, 1}, ephemeris{"row 2", 3, 101, 0.09}, true},                 // a peak within 1 %
-		{foldTarget{targetRow, 2}, ephemeris{"row 3", 44, 120, defaultDurationDays}, true}, // neither
+		{foldTarget{targetRow, 0}, eph("row 1", 10.001, 105, 0.2), true},             // claimed: the truth's T14
+		{foldTarget{targetRow, 1}, eph("row 2", 3, 101, 0.09), true},                 // a peak within 1 %
+		{foldTarget{targetRow, 2}, eph("row 3", 44, 120, defaultDurationDays), true}, // neither
 		{foldTarget{targetRow, 3}, ephemeris{}, false},
 	}
 	for _, tt := range tests {
@@ -193,6 +192,11 @@ func TestResolveTarget(t *testing.T) {
 	if _, ok := resolveTarget(&StarData{Answer: &data.Answer{Category: "untouched"}}, foldTarget{Kind: targetTruth}); ok {
 		t.Error("an untouched star has a truth to fold at")
 	}
+}
+
+// eph is an ephemeris (quicklook.Ephemeris, whose unkeyed literal vet refuses outside its package).
+func eph(label string, p, t0, dur float64) ephemeris {
+	return ephemeris{Label: label, PeriodDays: p, T0Days: t0, DurationDays: dur}
 }
 
 func TestTransitMarks(t *testing.T) {
@@ -263,25 +267,6 @@ func TestCandidateLinesGolden(t *testing.T) {
 	for _, l := range compact {
 		if w := lipgloss.Width(l); w > 28 {
 			t.Errorf("compact line %q is %d wide, more than an 80-column terminal's panel holds", l, w)
-		}
-	}
-}
-
-func TestBinPairs(t *testing.T) {
-	c := 0.0204336 // the Kepler cadence, days
-	tm := []float64{0, c, 2 * c, 3 * c, 10, 10 + c, 20}
-	y := []float64{1, 3, 5, 7, 2, 4, 9}
-	dy := []float64{2, 2, 2, 2, 1, 1, 3}
-	bt, by, be := binPairs(tm, y, dy, 2)
-	wantT := []float64{c / 2, 2.5 * c, 10 + c/2, 20}
-	wantY := []float64{2, 6, 3, 9}
-	wantE := []float64{math.Sqrt(8) / 2, math.Sqrt(8) / 2, math.Sqrt(2) / 2, 3} // √(Σ dy²)/k
-	if len(bt) != len(wantT) {
-		t.Fatalf("binPairs gave %d bins (%v), want %d", len(bt), bt, len(wantT))
-	}
-	for i := range wantT {
-		if math.Abs(bt[i]-wantT[i]) > 1e-12 || by[i] != wantY[i] || math.Abs(be[i]-wantE[i]) > 1e-12 {
-			t.Errorf("bin %d = (%v, %v, %v), want (%v, %v, %v)", i, bt[i], by[i], be[i], wantT[i], wantY[i], wantE[i])
 		}
 	}
 }

@@ -7,8 +7,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/charmbracelet/bubbles/help"
-	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 
@@ -71,12 +69,6 @@ func loadRVTasksCmd(ctx *ProgramContext) tea.Cmd {
 	}
 }
 
-// enterRV switches to the RV task browser, (re)loading its rows.
-func (m Model) enterRV() (tea.Model, tea.Cmd) {
-	m.state = stateRVBrowser
-	return m, loadRVTasksCmd(m.ctx)
-}
-
 // routeRV passes an RV message to its screen.
 func (m Model) routeRV(msg tea.Msg) (tea.Model, tea.Cmd) {
 	var cmd tea.Cmd
@@ -91,37 +83,6 @@ func (m Model) routeRV(msg tea.Msg) (tea.Model, tea.Cmd) {
 		// The browser's submissions-left and passed columns change after a submission.
 		cmd = tea.Batch(cmd, loadRVTasksCmd(m.ctx))
 	default:
-		m.rvTask, cmd = m.rvTask.update(msg)
-	}
-	return m, cmd
-}
-
-// handleRVKey handles a key on the RV screens: quit, help and esc (back to the RV browser, then to the star
-// browser); other keys go to the screen. While a cell is being edited every key is text.
-func (m Model) handleRVKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
-	km := m.ctx.Keys
-	var cmd tea.Cmd
-	if m.state == stateRVTask && (m.rvTask.editing || m.rvTask.confirming) {
-		m.rvTask, cmd = m.rvTask.update(msg)
-		return m, cmd
-	}
-	switch {
-	case key.Matches(msg, km.Quit):
-		return m.quit()
-	case key.Matches(msg, km.Help):
-		m.help.ShowAll = !m.help.ShowAll
-		m.resize(m.ctx.Width, m.ctx.Height)
-		return m, nil
-	case key.Matches(msg, km.Back) && m.state == stateRVTask:
-		m.state = stateRVBrowser
-		return m, nil
-	case key.Matches(msg, km.Back):
-		m.state = stateBrowser
-		return m, nil
-	}
-	if m.state == stateRVBrowser {
-		m.rvBrowser, cmd = m.rvBrowser.update(msg)
-	} else {
 		m.rvTask, cmd = m.rvTask.update(msg)
 	}
 	return m, cmd
@@ -434,16 +395,4 @@ func formatFAP(f float64) string {
 		return fmt.Sprintf("%.4f", f)
 	}
 	return fmt.Sprintf("%.2f", f)
-}
-
-// withKey puts one more binding at the head of a screen's short help (the RV key on the star browser).
-func withKey(k help.KeyMap, b key.Binding) help.KeyMap { return extraKey{k, b} }
-
-type extraKey struct {
-	help.KeyMap
-	extra key.Binding
-}
-
-func (e extraKey) ShortHelp() []key.Binding {
-	return append([]key.Binding{e.extra}, e.KeyMap.ShortHelp()...)
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 
 	"transitbench/tui/plot"
+	"transitbench/workspace/quicklook"
 )
 
 // Panels of the star view, in tab order.
@@ -120,7 +121,7 @@ func (s starview) load() (starview, tea.Cmd) {
 	return s, loadStarCmd(s.ctx, s.loadingID)
 }
 
-func (s *starview) setSize(w, h int) { s.width, s.height = w, h }
+func (s *starview) SetSize(w, h int) { s.width, s.height = w, h }
 
 // currentID is the id of the star shown or being loaded.
 func (s starview) currentID() string {
@@ -136,7 +137,7 @@ func defaultTarget(d *StarData) foldTarget {
 	if d.Result != nil && len(d.Result.Rows) > 0 {
 		return foldTarget{Kind: targetRow}
 	}
-	if _, _, _, ok := truthEphemeris(d); ok {
+	if _, ok := quicklook.Truth(d.Answer); ok {
 		return foldTarget{Kind: targetTruth}
 	}
 	return foldTarget{Kind: targetPeak}
@@ -150,7 +151,7 @@ func candidateTargets(d *StarData) []foldTarget {
 			out = append(out, foldTarget{Kind: targetRow, Index: i})
 		}
 	}
-	if _, _, _, ok := truthEphemeris(d); ok {
+	if _, ok := quicklook.Truth(d.Answer); ok {
 		out = append(out, foldTarget{Kind: targetTruth})
 	}
 	for i := range d.Peaks {
@@ -190,8 +191,12 @@ func (s starview) update(msg tea.Msg) (starview, tea.Cmd) {
 			s.fold = msg.fold
 		}
 		return s, nil
+	case openStarMsg:
+		return s.open(msg.ids, msg.index)
 	case tea.KeyMsg:
 		switch {
+		case key.Matches(msg, km.Back):
+			return s, show(stateBrowser)
 		case key.Matches(msg, km.PrevStar):
 			if s.index > 0 {
 				s.index--
@@ -270,7 +275,7 @@ func layout(w, h int) (lcW, candW, topH, pgW, foldW, botH int) {
 	return
 }
 
-func (s starview) view() string {
+func (s starview) View() string {
 	st := s.ctx.Styles
 	w, h := s.width, s.height
 	header := s.header()
@@ -345,16 +350,8 @@ func (s starview) lightCurvePanel(w, h int) string {
 
 // transitMarks marks the mid-transit times of e inside [lo, hi] (at most 400 of them).
 func transitMarks(e ephemeris, lo, hi float64) []plot.Mark {
-	if !(e.PeriodDays > 0) {
-		return nil
-	}
 	var out []plot.Mark
-	n0 := math.Ceil((lo - e.T0Days) / e.PeriodDays)
-	for n := n0; ; n++ {
-		tc := e.T0Days + n*e.PeriodDays
-		if tc > hi || len(out) >= 400 {
-			break
-		}
+	for _, tc := range quicklook.TransitTimes(e, lo, hi, 400) {
 		out = append(out, plot.Mark{X: tc, Text: "▾", Ink: plot.InkCurrent})
 	}
 	return out
@@ -414,7 +411,8 @@ func candidateLines(st *Styles, d *StarData, target foldTarget, compact bool) []
 			lines = append(lines, st.Dim.Render(fmt.Sprintf("   %d more rows not counted", d.Result.RowsGiven-len(d.Result.Rows))))
 		}
 	}
-	if p, t0, dur, ok := truthEphemeris(d); ok {
+	if e, ok := quicklook.Truth(d.Answer); ok {
+		p, t0, dur := e.PeriodDays, e.T0Days, e.DurationDays
 		extra := ""
 		if d.Answer.Planet != nil {
 			extra = fmt.Sprintf(" MES %.1f", d.Answer.Planet.MES)
@@ -498,8 +496,25 @@ func foldedLines(st *Styles, f *folded, mode foldMode, w, h int) []string {
 	return append(lines, st.Dim.Render(info))
 }
 
-func (s starview) keys() help.KeyMap {
+func (s starview) Keys() help.KeyMap {
 	km := s.ctx.Keys
-	return screenKeys{short: []key.Binding{km.PrevStar, km.NextStar, km.Panel, km.Detrended, km.Row, km.Truth,
-		km.Peak, km.OddEven, km.Secondary, km.Back}, km: km}
+	return screenKeys{
+		short: []key.Binding{km.PrevStar, km.NextStar, km.Panel, km.Detrended, km.Row, km.Truth,
+			km.Peak, km.OddEven, km.Secondary, km.Back},
+		full: [][]key.Binding{
+			{km.PrevStar, km.NextStar, km.Up, km.Down},
+			{km.Panel, km.Detrended, km.Back},
+			{km.Row, km.Truth, km.Peak},
+			{km.OddEven, km.Secondary},
+		},
+		km: km,
+	}
 }
+
+// The star view as a screen: openStarMsg opens it on a star, esc returns to the browser.
+
+func (s *starview) Update(msg tea.Msg) tea.Cmd { return step(s, starview.update, msg) }
+
+func (s *starview) Enter() tea.Cmd  { return nil }
+func (s *starview) Capturing() bool { return false }
+func (s *starview) RunKeys() bool   { return true }

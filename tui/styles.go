@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"github.com/charmbracelet/bubbles/table"
 	"github.com/charmbracelet/lipgloss"
 
 	"transitbench/tui/plot"
@@ -11,6 +12,8 @@ type Theme struct {
 	Fg, Dim, Subtle, Accent, Border, BorderFocus lipgloss.AdaptiveColor
 	Data, Flag, Binned, Peak, Current            lipgloss.AdaptiveColor
 	Hit, Half, False, Missed, Quiet              lipgloss.AdaptiveColor
+	// BarFrom and BarTo are the progress bars' gradient, as hex colours (the gradient is blended in RGB).
+	BarFrom, BarTo string
 }
 
 // DefaultTheme is the palette used unless a test or a flag asks for another.
@@ -31,6 +34,8 @@ var DefaultTheme = Theme{
 	False:       lipgloss.AdaptiveColor{Light: "160", Dark: "203"},
 	Missed:      lipgloss.AdaptiveColor{Light: "130", Dark: "173"},
 	Quiet:       lipgloss.AdaptiveColor{Light: "245", Dark: "243"},
+	BarFrom:     "#5A56E0",
+	BarTo:       "#EE6FF8",
 }
 
 // Styles are every lipgloss style the screens use, built once from a Theme.
@@ -40,6 +45,8 @@ type Styles struct {
 	Selected                               lipgloss.Style
 	Ink                                    map[plot.Ink]lipgloss.Style
 	Outcome                                map[string]lipgloss.Style
+	// BarFrom and BarTo are the progress bars' gradient (Theme.BarFrom, BarTo).
+	BarFrom, BarTo string
 }
 
 // NewStyles builds the styles of theme t.
@@ -72,7 +79,18 @@ func NewStyles(t Theme) *Styles {
 			"quiet":   fg(t.Quiet),
 			"ignored": fg(t.Quiet),
 		},
+		BarFrom: t.BarFrom,
+		BarTo:   t.BarTo,
 	}
+}
+
+// Table is the styles of a table: bubbles' default padding, the header in the title's colour, the selected
+// row as Selected.
+func (s *Styles) Table() table.Styles {
+	st := table.DefaultStyles()
+	st.Header = st.Header.Foreground(s.Title.GetForeground()).Bold(true)
+	st.Selected = s.Selected
+	return st
 }
 
 // Paint colours a run of plot cells by its ink; it is the paint function given to the plot package.

@@ -15,7 +15,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 )
 
-// state is the screen the root model shows.
+// state names the screen the root model shows.
 type state int
 
 const (
@@ -26,39 +26,55 @@ const (
 	stateGrade
 	stateRVBrowser
 	stateRVTask
+	stateCount
 )
 
 // Opener opens the backend, reporting progress (building the dev set on first use, say).
 type Opener func(ctx context.Context, progress func(Progress)) (Backend, error)
 
-// Model is the root model: it opens the backend, owns the screens and routes messages to them.
+// Model is the root model: it opens the backend, owns the screens, handles the global keys (quit, help, and on
+// the transit screens the run keys d and g) and passes everything else to the active screen, or to the screen
+// a data message is for. Like the screens it is a value: each Update changes a copy and returns it.
 type Model struct {
-	ctx     *ProgramContext
-	cancel  context.CancelFunc
-	open    Opener
-	state   state
-	prev    state // where esc returns to from the dev and grade screens
-	opening Progress
-	openErr error
-	bar     progress.Model
-	help    help.Model
+	ctx    *ProgramContext
+	cancel context.CancelFunc
+	open   Opener
+	state  state
+	prev   state // where esc returns to from the dev and grade screens
+	help   help.Model
 
-	browser browser
-	star    starview
-	dev     devrun
-	grade   grade
-
+	opening   opening
+	browser   browser
+	star      starview
+	dev       devrun
+	grade     grade
 	rvBrowser rvBrowser
 	rvTask    rvTask
 }
+
+// screens gives each state its screen within a model; the screen changes the model it was taken from.
+var screens = [stateCount]func(m *Model) screen{
+	stateOpening:   func(m *Model) screen { return &m.opening },
+	stateBrowser:   func(m *Model) screen { return &m.browser },
+	stateStar:      func(m *Model) screen { return &m.star },
+	stateDev:       func(m *Model) screen { return &m.dev },
+	stateGrade:     func(m *Model) screen { return &m.grade },
+	stateRVBrowser: func(m *Model) screen { return rvBrowserScreen{&m.rvBrowser} },
+	stateRVTask:    func(m *Model) screen { return rvTaskScreen{&m.rvTask} },
+}
+
+// screen is the screen of state s.
+func (m *Model) screen(s state) screen { return screens[s](m) }
+
+// active is the screen showing.
+func (m *Model) active() screen { return m.screen(m.state) }
 
 // New returns the root model; open is called (in a command) when the program starts. logger may be nil.
 func New(open Opener, logger *log.Logger) Model {
 	ctx, cancel := context.WithCancel(context.Background())
 	pc := &ProgramContext{Styles: NewStyles(DefaultTheme), Keys: DefaultKeyMap(), Ctx: ctx, Log: logger,
 		Width: 80, Height: 24}
-	m := Model{ctx: pc, cancel: cancel, open: open, help: help.New(),
-		bar: progress.New(progress.WithDefaultGradient())}
+	m := Model{ctx: pc, cancel: cancel, open: open, help: help.New(), opening: opening{ctx: pc, bar: newBar(pc.Styles)}}
 	m.browser, m.star, m.dev, m.grade = newBrowser(pc), newStarview(pc), newDevrun(pc), newGrade(pc)
 	m.rvBrowser, m.rvTask = newRVBrowser(pc), newRVTask(pc)
 	m.resize(80, 24)
@@ -103,7 +119,7 @@ func waitOpen(ch <-chan tea.Msg) tea.Cmd {
 	}
 }
 
-// Update implements tea.Model: global messages first, then the screen's own.
+// Update implements tea.Model: global messages first, then the screens' own.
 func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
@@ -111,24 +127,28 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case tea.KeyMsg:
 		return m.handleKey(msg)
-	case openProgressMsg:
-		m.opening = msg.p
-		return m, waitOpen(msg.ch)
 	case openedMsg:
 		if msg.err != nil {
-			m.openErr = msg.err
 			m.ctx.logf("open: %v", msg.err)
-			return m, nil
+			return m, m.opening.Update(msg)
 		}
 		m.ctx.Backend = msg.backend
 		m.ctx.logf("opened the backend")
 		m.state = stateBrowser
 		return m, loadStarsCmd(m.ctx)
+	case showMsg:
+		return m.show(msg.to, msg.enter)
+	case backMsg:
+		m.state = m.back()
+		m.relayout()
+		if msg.reload {
+			return m, m.reloadStar()
+		}
+		return m, nil
 	case openStarMsg:
 		m.state = stateStar
-		var cmd tea.Cmd
-		m.star, cmd = m.star.open(msg.ids, msg.index)
-		return m, cmd
+		m.relayout()
+		return m, m.star.Update(msg)
 	case runEventMsg, runDoneMsg:
 		if done, ok := msg.(runDoneMsg); ok {
 			m.ctx.logf("run ended: error %v", done.err)
@@ -140,18 +160,36 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		} else {
 			m.ctx.logf("loaded %s in %v", msg.id, msg.elapsed.Round(time.Millisecond))
 		}
+	case rvMsg:
+		return m.routeRV(msg)
 	}
-	return m.route(msg)
+	if to, ok := owner(msg); ok {
+		return m, m.screen(to).Update(msg)
+	}
+	return m, m.active().Update(msg)
+}
+
+// owner is the screen a data message is for, whatever screen shows.
+func owner(msg tea.Msg) (state, bool) {
+	switch msg.(type) {
+	case openProgressMsg:
+		return stateOpening, true
+	case starsLoadedMsg:
+		return stateBrowser, true
+	case starLoadedMsg, foldedMsg:
+		return stateStar, true
+	case gradeInfoMsg:
+		return stateGrade, true
+	}
+	return 0, false
 }
 
 // routeRun sends a run's messages to the screen that started it, whichever screen is showing.
 func (m Model) routeRun(msg tea.Msg) (tea.Model, tea.Cmd) {
-	var cmd tea.Cmd
 	if m.grade.running() {
-		m.grade, cmd = m.grade.update(msg)
-		return m, cmd
+		return m, m.grade.Update(msg)
 	}
-	m.dev, cmd = m.dev.update(msg)
+	cmd := m.dev.Update(msg)
 	if _, done := msg.(runDoneMsg); done && m.ctx.Backend != nil {
 		// The browser's last-outcome column and the star view's rows change after a run.
 		return m, tea.Batch(cmd, loadStarsCmd(m.ctx))
@@ -159,99 +197,43 @@ func (m Model) routeRun(msg tea.Msg) (tea.Model, tea.Cmd) {
 	return m, cmd
 }
 
-// route passes a message to the screen showing; data messages go to their screen whatever is showing.
-func (m Model) route(msg tea.Msg) (tea.Model, tea.Cmd) {
-	var cmd tea.Cmd
-	switch msg.(type) {
-	case rvMsg:
-		return m.routeRV(msg)
-	case starsLoadedMsg:
-		m.browser, cmd = m.browser.update(msg)
-		return m, cmd
-	case starLoadedMsg, foldedMsg:
-		m.star, cmd = m.star.update(msg)
-		return m, cmd
-	case gradeInfoMsg:
-		m.grade, cmd = m.grade.update(msg)
-		return m, cmd
-	}
-	switch m.state {
-	case stateBrowser:
-		m.browser, cmd = m.browser.update(msg)
-	case stateStar:
-		m.star, cmd = m.star.update(msg)
-	case stateDev:
-		m.dev, cmd = m.dev.update(msg)
-	case stateGrade:
-		m.grade, cmd = m.grade.update(msg)
-	}
-	return m, cmd
-}
-
-// handleKey handles the global keys, then passes the key to the screen.
+// handleKey handles the global keys, then passes the key to the active screen. While the screen captures the
+// keys (typing) only ctrl+c is global.
 func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	km := m.ctx.Keys
-	if msg.String() == "ctrl+c" {
-		return m.quit()
-	}
-	if m.state == stateOpening {
-		if key.Matches(msg, km.Quit) {
-			return m.quit()
-		}
-		return m, nil
-	}
-	if m.state == stateBrowser && m.browser.searching {
-		return m.route(msg) // typing a search: every key is text
-	}
-	if m.state == stateRVBrowser || m.state == stateRVTask {
-		return m.handleRVKey(msg)
-	}
+	s := m.active()
 	switch {
+	case msg.String() == "ctrl+c":
+		return m.quit()
+	case s.Capturing():
+		return m, s.Update(msg)
 	case key.Matches(msg, km.Quit):
 		return m.quit()
 	case key.Matches(msg, km.Help):
 		m.help.ShowAll = !m.help.ShowAll
 		m.resize(m.ctx.Width, m.ctx.Height)
 		return m, nil
+	case !s.RunKeys():
 	case key.Matches(msg, km.Dev) && m.state != stateDev && m.state != stateGrade:
-		m.prev, m.state = m.state, stateDev
-		if !m.dev.running && m.dev.final == nil && m.dev.err == nil {
-			var cmd tea.Cmd
-			m.dev, cmd = m.dev.start()
-			return m, cmd
-		}
-		return m, nil
-	case key.Matches(msg, km.Dev) && m.state == stateDev:
-		var cmd tea.Cmd
-		m.dev, cmd = m.dev.start()
-		return m, cmd
-	case key.Matches(msg, km.RV) && m.state == stateBrowser:
-		return m.enterRV()
+		return m.show(stateDev, true)
 	case key.Matches(msg, km.Grade) && m.state != stateGrade && !m.dev.running:
-		m.prev, m.state = m.state, stateGrade
-		var cmd tea.Cmd
-		m.grade, cmd = m.grade.enter()
-		return m, cmd
-	case key.Matches(msg, km.Back):
-		switch m.state {
-		case stateStar:
-			m.state = stateBrowser
-			return m, nil
-		case stateDev:
-			if m.dev.running {
-				return m.route(msg) // esc cancels the run
-			}
-			m.state = m.back()
-			return m, m.reloadStar()
-		case stateGrade:
-			if m.grade.running() {
-				return m.route(msg)
-			}
-			m.state = m.back()
-			return m, nil
-		}
+		return m.show(stateGrade, true)
 	}
-	return m.route(msg)
+	return m, s.Update(msg)
+}
+
+// show switches to screen to (remembering where the dev and grade screens were entered from), calling its
+// Enter when enter is set.
+func (m Model) show(to state, enter bool) (tea.Model, tea.Cmd) {
+	if to == stateDev || to == stateGrade {
+		m.prev = m.state
+	}
+	m.state = to
+	m.relayout()
+	if enter {
+		return m, m.active().Enter()
+	}
+	return m, nil
 }
 
 // back is the screen esc returns to from the dev and grade screens.
@@ -277,45 +259,27 @@ func (m Model) quit() (tea.Model, tea.Cmd) {
 	return m, tea.Quit
 }
 
-// resize gives every screen the area between the title line and the help bar.
+// resize gives every screen the area above the help bar of the active screen.
 func (m *Model) resize(w, h int) {
 	m.ctx.Width, m.ctx.Height = w, h
 	m.help.Width = w
 	helpH := strings.Count(m.help.View(m.keys()), "\n") + 1
 	bodyH := max(h-helpH, 1)
-	m.bar.Width = max(min(w-20, 60), 10)
-	m.browser.setSize(w, bodyH-1)
-	m.star.setSize(w, bodyH)
-	m.dev.setSize(w, bodyH)
-	m.grade.setSize(w, bodyH)
-	m.rvBrowser.setSize(w, bodyH-1)
-	m.rvTask.setSize(w, bodyH)
+	for s := range stateCount {
+		m.screen(s).SetSize(w, bodyH)
+	}
+}
+
+// relayout resizes the screens after a switch when the full help shows: its height is the new screen's. (The
+// short help is one line on every screen.)
+func (m *Model) relayout() {
+	if m.help.ShowAll {
+		m.resize(m.ctx.Width, m.ctx.Height)
+	}
 }
 
 // keys is the help.KeyMap of the screen showing.
-func (m Model) keys() help.KeyMap {
-	switch m.state {
-	case stateBrowser:
-		return withKey(m.browser.keys(), m.ctx.Keys.RV)
-	case stateStar:
-		return m.star.keys()
-	case stateDev:
-		return m.dev.keys()
-	case stateGrade:
-		return m.grade.keys()
-	case stateRVBrowser:
-		return m.rvBrowser.keys()
-	case stateRVTask:
-		return m.rvTask.keys()
-	}
-	return quitOnly{m.ctx.Keys.Quit}
-}
-
-// quitOnly is the help of the opening screen, where the only key is quit.
-type quitOnly struct{ quit key.Binding }
-
-func (q quitOnly) ShortHelp() []key.Binding  { return []key.Binding{q.quit} }
-func (q quitOnly) FullHelp() [][]key.Binding { return [][]key.Binding{{q.quit}} }
+func (m *Model) keys() help.KeyMap { return m.active().Keys() }
 
 // View implements tea.Model.
 func (m Model) View() string {
@@ -329,32 +293,34 @@ func (m Model) View() string {
 	}
 	helpView = strings.Join(helpLines, "\n")
 	bodyH := max(h-strings.Count(helpView, "\n")-1, 1)
-	var body string
-	switch m.state {
-	case stateOpening:
-		body = m.openingView()
-	case stateBrowser:
-		body = m.ctx.Styles.Title.Render(" TransitBench") + m.ctx.Styles.Dim.Render(" · dev stars") + "\n" + m.browser.view()
-	case stateStar:
-		body = m.star.view()
-	case stateDev:
-		body = m.dev.view()
-	case stateGrade:
-		body = m.grade.view()
-	case stateRVBrowser:
-		body = m.ctx.Styles.Title.Render(" TransitBench") + m.ctx.Styles.Dim.Render(" · RV tasks") + "\n" + m.rvBrowser.view()
-	case stateRVTask:
-		body = m.rvTask.view()
-	}
-	return fitLines(body, w, bodyH) + "\n" + helpView
+	return fitLines(m.active().View(), w, bodyH) + "\n" + helpView
 }
 
-func (m Model) openingView() string {
-	st := m.ctx.Styles
-	if m.openErr != nil {
-		return st.Error.Render("cannot open the workspace: "+m.openErr.Error()) + "\n" + st.Dim.Render("press q to quit")
+// opening is the screen shown while the backend opens: the steps of building the dev set, or why it failed.
+type opening struct {
+	ctx *ProgramContext
+	p   Progress
+	err error
+	bar progress.Model
+}
+
+func (o *opening) Update(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case openProgressMsg:
+		o.p = msg.p
+		return waitOpen(msg.ch)
+	case openedMsg:
+		o.err = msg.err
 	}
-	p := m.opening
+	return nil
+}
+
+func (o *opening) View() string {
+	st := o.ctx.Styles
+	if o.err != nil {
+		return st.Error.Render("cannot open the workspace: "+o.err.Error()) + "\n" + st.Dim.Render("press q to quit")
+	}
+	p := o.p
 	s := st.Title.Render("TransitBench") + "\n\n"
 	if p.Step == "" {
 		return s + st.Dim.Render("opening the workspace…")
@@ -363,12 +329,25 @@ func (m Model) openingView() string {
 	if p.Total > 0 {
 		frac = float64(p.Done) / float64(p.Total)
 	}
-	return s + fmt.Sprintf("%s\n%s  %d/%d", p.Step, m.bar.ViewAs(frac), p.Done, p.Total)
+	return s + fmt.Sprintf("%s\n%s  %d/%d", p.Step, o.bar.ViewAs(frac), p.Done, p.Total)
 }
+
+func (o *opening) SetSize(w, h int)  { o.bar.Width = max(min(w-20, 60), 10) }
+func (o *opening) Keys() help.KeyMap { return quitOnly{o.ctx.Keys.Quit} }
+func (o *opening) Enter() tea.Cmd    { return nil }
+func (o *opening) Capturing() bool   { return false }
+func (o *opening) RunKeys() bool     { return false }
 
 // State names for tests and logs.
 func (s state) String() string {
 	return [...]string{"opening", "browser", "star", "dev", "grade", "rv browser", "rv task"}[s]
+}
+
+// RunReal runs the interface over the real backend (OpenReal with opt), logging to logPath.
+func RunReal(opt OpenOptions, logPath string) error {
+	return Run(func(ctx context.Context, progress func(Progress)) (Backend, error) {
+		return OpenReal(ctx, opt, progress)
+	}, logPath)
 }
 
 // Run runs the interface full-screen until the user quits, logging to logPath (the terminal belongs to the

@@ -334,11 +334,32 @@ func TestHelpToggle(t *testing.T) {
 		t.Fatal("? did not open the full help")
 	}
 	full := d.m.View()
-	if !strings.Contains(full, "fold at truth") || strings.Contains(short, "fold at truth") {
-		t.Error("the full help does not list the star view's keys, or the short one does")
+	// The browser's full help: its own keys (reverse is not in its short help) and the global ones, not
+	// another screen's.
+	if !strings.Contains(full, "reverse") || strings.Contains(short, "reverse") {
+		t.Error("the browser's full help does not list its keys, or the short one lists them all")
+	}
+	if !strings.Contains(full, "dev run") || !strings.Contains(full, "quit") {
+		t.Error("the browser's full help lacks the global keys")
+	}
+	if strings.Contains(full, "fold at truth") || strings.Contains(full, "submit") {
+		t.Error("the browser's full help lists the star view's or the RV task view's keys")
 	}
 	if n := len(strings.Split(full, "\n")); n != 40 {
 		t.Errorf("full help view has %d lines, want 40", n)
+	}
+	d.key("enter") // the star view: its own full help
+	star := d.m.View()
+	if !d.m.help.ShowAll || !strings.Contains(star, "fold at truth") || !strings.Contains(star, "next star") ||
+		strings.Contains(star, "reverse") {
+		t.Errorf("the star view's full help does not list its keys alone:\n%s", star)
+	}
+	if n := len(strings.Split(star, "\n")); n != 40 {
+		t.Errorf("the star view with the full help has %d lines, want 40", n)
+	}
+	d.key("?")
+	if d.m.help.ShowAll || strings.Contains(d.m.View(), "prev star") && !strings.Contains(d.m.View(), "←/h") {
+		t.Error("a second ? did not close the full help")
 	}
 }
 

@@ -17,9 +17,8 @@ import (
 
 	"transitbench/data"
 	"transitbench/data/sets"
-	"transitbench/engine/fold"
-	"transitbench/tui"
 	tuiplot "transitbench/tui/plot"
+	"transitbench/workspace/quicklook"
 )
 
 func init() { register(newPlotCmd) }
@@ -35,7 +34,7 @@ func newPlotCmd() *cobra.Command {
 		Long: `Draw the star view of the terminal UI as a PNG figure for slides and reports: the raw light curve (flagged
 cadences in orange), the detrended light curve with the folded ephemeris's transits marked, the BLS
 periodogram with its strongest peaks, and the light curve folded at the truth (labelled stars with a signal)
-or else at the strongest BLS peak, with binned means. The analysis is the terminal UI's (tui.AnalyseStar).
+or else at the strongest BLS peak, with binned means. The analysis is the terminal UI's (workspace/quicklook).
 Hidden sets are refused: their answers never leave the data directory.
 
 --json prints {"star", "set", "out", "folded_at": {"label", "period_days", "t0_days", "duration_days"}}.`,
@@ -67,18 +66,14 @@ Hidden sets are refused: their answers never leave the data directory.
 			if _, err := s.Info(star); err != nil {
 				return notFoundf("%v (see 'transitbench data mini' or data/dev for star ids)", err)
 			}
-			c, st, err := s.Star(star)
-			if err != nil {
-				return fmt.Errorf("star %s of set %s: %w", star, set, err)
-			}
-			d, err := tui.AnalyseStar(c, st, 0)
+			a, err := quicklook.Star(s, star, 0)
 			if err != nil {
 				return err
 			}
-			d.Meta.ID = star
-			if a, ok := s.Answers[star]; ok {
-				d.Answer = &a
-				d.Meta.Category, d.Meta.Population = a.Category, a.Population
+			d := &starFigure{Analysis: a, ID: star}
+			if ans, ok := s.Answers[star]; ok {
+				d.Answer = &ans
+				d.Category, d.Population = ans.Category, ans.Population
 			}
 			eph := starFigureEphemeris(d)
 			if err := writeStarFigure(out, d, eph, vg.Length(widthIn)*vg.Inch); err != nil {
@@ -100,6 +95,14 @@ Hidden sets are refused: their answers never leave the data directory.
 	return cmd
 }
 
+// starFigure is what the figure draws: a star's analysis, its id and kind, and its answer (nil when the star is
+// not labelled).
+type starFigure struct {
+	*quicklook.Analysis
+	ID, Category, Population string
+	Answer                   *data.Answer
+}
+
 // starFigureEph is what the figure folds at.
 type starFigureEph struct {
 	label                string
@@ -108,23 +111,23 @@ type starFigureEph struct {
 
 // starFigureEphemeris folds at the truth when the star has a labelled signal (injected or confirmed planet, EB
 // primary), else at the strongest BLS peak.
-func starFigureEphemeris(d *tui.StarData) starFigureEph {
-	if a := d.Answer; a != nil {
-		switch {
-		case a.Planet != nil:
-			return starFigureEph{"truth", a.Planet.PeriodDays, a.Planet.T0Days, a.Planet.DurationDays}
-		case a.EB != nil:
-			return starFigureEph{"truth (EB primary)", a.EB.PeriodDays, a.EB.T0Days, a.EB.PrimaryDurationDays}
-		case len(a.Confirmed) > 0:
-			p := a.Confirmed[0]
-			return starFigureEph{"truth (confirmed planet)", p.PeriodDays, p.T0Days, p.DurationDays}
+func starFigureEphemeris(d *starFigure) starFigureEph {
+	if e, ok := quicklook.Truth(d.Answer); ok {
+		label := "truth"
+		if sig := quicklook.TruthSignal(d.Answer); sig != "planet" {
+			label += " (" + sig + ")"
 		}
+		return starFigureEph{label, e.PeriodDays, e.T0Days, e.DurationDays}
 	}
-	if len(d.Peaks) > 0 {
-		p := d.Peaks[0]
-		return starFigureEph{"BLS peak 1", p.PeriodDays, p.T0Days, p.DurationDays}
+	if e, ok := quicklook.Peak(d.Peaks, 0); ok {
+		return starFigureEph{"BLS " + e.Label, e.PeriodDays, e.T0Days, e.DurationDays}
 	}
 	return starFigureEph{label: "nothing"}
+}
+
+// ephemeris is e as quicklook folds at it.
+func (e starFigureEph) ephemeris() quicklook.Ephemeris {
+	return quicklook.Ephemeris{Label: e.label, PeriodDays: e.period, T0Days: e.t0, DurationDays: e.duration}
 }
 
 var (
@@ -161,13 +164,13 @@ func finiteXYs(x, y []float64, keep func(i int) bool) plotter.XYs {
 }
 
 // starFigurePlots builds the figure's four plots, top to bottom.
-func starFigurePlots(d *tui.StarData, e starFigureEph) []*plot.Plot {
-	kind := d.Meta.Category
-	if d.Meta.Population != "" {
-		kind += ", " + strings.ReplaceAll(d.Meta.Population, "_", "-")
+func starFigurePlots(d *starFigure, e starFigureEph) []*plot.Plot {
+	kind := d.Category
+	if d.Population != "" {
+		kind += ", " + strings.ReplaceAll(d.Population, "_", "-")
 	}
 	raw := plot.New()
-	raw.Title.Text = fmt.Sprintf("%s (%s): raw flux, flagged cadences in orange", d.Meta.ID, kind)
+	raw.Title.Text = fmt.Sprintf("%s (%s): raw flux, flagged cadences in orange", d.ID, kind)
 	raw.X.Label.Text, raw.Y.Label.Text = "time (BKJD)", "relative flux"
 	raw.Add(figScatter(finiteXYs(d.Time, d.Raw, func(i int) bool { return !d.Flagged[i] }), figData, 0.5))
 	raw.Add(figScatter(finiteXYs(d.Time, d.Raw, func(i int) bool { return d.Flagged[i] }), figFlag, 0.8))
@@ -182,8 +185,8 @@ func starFigurePlots(d *tui.StarData, e starFigureEph) []*plot.Plot {
 	if e.period > 0 && len(fxy) > 0 {
 		lo, hi := tuiplot.Extent(d.Time)
 		var marks plotter.XYs
-		for n := math.Ceil((lo - e.t0) / e.period); e.t0+n*e.period <= hi; n++ {
-			marks = append(marks, plotter.XY{X: e.t0 + n*e.period, Y: flat.Y.Min})
+		for _, tc := range quicklook.TransitTimes(e.ephemeris(), lo, hi, math.MaxInt) {
+			marks = append(marks, plotter.XY{X: tc, Y: flat.Y.Min})
 		}
 		if len(marks) > figMaxTransitMarks {
 			flat.Title.Text = fmt.Sprintf("detrended flux (%d transits of the folded ephemeris, too many to mark)", len(marks))
@@ -223,25 +226,13 @@ func starFigurePlots(d *tui.StarData, e starFigureEph) []*plot.Plot {
 	fp.X.Label.Text, fp.Y.Label.Text = "hours from mid-transit", "detrended flux − 1 (ppm)"
 	fp.Title.Text = "folded: nothing to fold at"
 	if e.period > 0 {
-		half := math.Min(math.Max(2.5*e.duration*24, 2), e.period*24/2)
+		half := quicklook.WindowHours(e.ephemeris())
 		fp.Title.Text = fmt.Sprintf("folded at %s: P = %.5f d, T0 = %.4f, T14 = %.2f h", e.label, e.period, e.t0, e.duration*24)
-		var t, f []float64
-		for i := range d.Flat {
-			if !d.Flagged[i] && !math.IsNaN(d.Flat[i]) {
-				t, f = append(t, d.Time[i]), append(f, d.Flat[i])
-			}
-		}
-		ph := fold.Phase(t, e.period, e.t0)
-		var x, y []float64
-		for i := range ph {
-			if h := ph[i] * 24; math.Abs(h) <= half {
-				x, y = append(x, h), append(y, (f[i]-1)*1e6)
-			}
-		}
+		c := quicklook.PrimaryFold(d.Analysis, e.ephemeris())
+		x, y := c.X, c.Y
 		fp.Add(figScatter(finiteXYs(x, y, nil), figData, 0.6))
 		if len(x) > 0 {
-			bx, mean, _, _ := fold.Bin(x, y, -half, half, 40)
-			if pts := finiteXYs(bx, mean, nil); len(pts) > 1 {
+			if pts := finiteXYs(c.BX, c.BY, nil); len(pts) > 1 {
 				if l, err := plotter.NewLine(pts); err == nil {
 					l.LineStyle.Width = vg.Points(1.5)
 					l.LineStyle.Color = figBinned
@@ -251,8 +242,8 @@ func starFigurePlots(d *tui.StarData, e starFigureEph) []*plot.Plot {
 		}
 		fp.X.Min, fp.X.Max = -half, half
 		// The y range of the terminal UI's folded panel: the transit fills the plot, outliers are left out.
-		c := tuiplot.Folded(80, 20, x, y, nil, nil, nil, half)
-		fp.Y.Min, fp.Y.Max = c.Y.Lo, c.Y.Hi
+		yr := tuiplot.Folded(80, 20, x, y, nil, nil, nil, half)
+		fp.Y.Min, fp.Y.Max = yr.Y.Lo, yr.Y.Hi
 	}
 	for _, p := range []*plot.Plot{raw, flat, fp} {
 		p.Y.Tick.Marker = figTicks{}
@@ -284,7 +275,7 @@ func (figTicks) Ticks(lo, hi float64) []plot.Tick {
 }
 
 // writeStarFigure draws the four plots stacked, width wide, into a PNG file at path.
-func writeStarFigure(path string, d *tui.StarData, e starFigureEph, width vg.Length) error {
+func writeStarFigure(path string, d *starFigure, e starFigureEph, width vg.Length) error {
 	if width <= 0 {
 		return usageErrorf("--width must be positive")
 	}

@@ -12,12 +12,12 @@ import (
 
 	"transitbench/data"
 	"transitbench/engine/lc"
-	"transitbench/tui"
+	"transitbench/workspace/quicklook"
 )
 
 // plotTestStar is 40 days of Kepler-cadence flux with a 0.5 % box transit every 4.2 days (T14 3 h) and a
 // slow trend, analysed as the terminal UI does.
-func plotTestStar(t *testing.T) *tui.StarData {
+func plotTestStar(t *testing.T) *starFigure {
 	t.Helper()
 	c := &lc.LightCurve{}
 	for i := 0; ; i++ {
@@ -35,12 +35,11 @@ func plotTestStar(t *testing.T) *tui.StarData {
 		}
 		c.Time, c.Flux, c.FluxErr, c.Quality = append(c.Time, ti), append(c.Flux, f), append(c.FluxErr, 1e-4), append(c.Quality, q)
 	}
-	d, err := tui.AnalyseStar(c, &data.Star{RadiusRsun: 1, MassMsun: 1}, 1)
+	a, err := quicklook.Analyse(c, &data.Star{RadiusRsun: 1, MassMsun: 1}, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
-	d.Meta = tui.StarMeta{ID: "test-0001", Category: "injected", Population: "random"}
-	return d
+	return &starFigure{Analysis: a, ID: "test-0001", Category: "injected", Population: "random"}
 }
 
 func TestStarFigureEphemeris(t *testing.T) {

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 
@@ -65,8 +64,5 @@ func runTUI(dir string, allowDegraded bool) error {
 	if err := os.MkdirAll(home, 0o755); err != nil {
 		return err
 	}
-	open := func(ctx context.Context, progress func(tui.Progress)) (tui.Backend, error) {
-		return tui.OpenReal(ctx, tui.OpenOptions{Home: home, Workspace: dir, AllowDegraded: allowDegraded}, progress)
-	}
-	return tui.Run(open, filepath.Join(home, "tui.log"))
+	return tui.RunReal(tui.OpenOptions{Home: home, Workspace: dir, AllowDegraded: allowDegraded}, filepath.Join(home, "tui.log"))
 }

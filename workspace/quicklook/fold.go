@@ -1,0 +1,211 @@
+package quicklook
+
+import (
+	"fmt"
+	"math"
+
+	"transitbench/data"
+	"transitbench/engine/bls"
+	"transitbench/engine/fold"
+	"transitbench/engine/vet"
+	"transitbench/grader"
+)
+
+// Ephemeris is what a fold folds at: a row of a solution, the truth or a BLS peak. Label names it ("truth",
+// "row 2", "peak 1").
+type Ephemeris struct {
+	Label                            string
+	PeriodDays, T0Days, DurationDays float64
+}
+
+// DefaultDurationDays is the duration Row assumes when neither the truth nor a BLS peak gives one at the row's
+// period: 3 h, a typical transit of a few-day planet around a Sun-like star.
+const DefaultDurationDays = 0.125
+
+// Truth is the labelled signal of answer a, labelled "truth": its injected planet, the primary eclipse of an EB,
+// or a confirmed host's first planet; false when a is nil or has no signal. TruthSignal says which it is.
+func Truth(a *data.Answer) (Ephemeris, bool) {
+	switch {
+	case a == nil:
+	case a.Planet != nil:
+		return Ephemeris{"truth", a.Planet.PeriodDays, a.Planet.T0Days, a.Planet.DurationDays}, true
+	case a.EB != nil:
+		return Ephemeris{"truth", a.EB.PeriodDays, a.EB.T0Days, a.EB.PrimaryDurationDays}, true
+	case len(a.Confirmed) > 0:
+		p := a.Confirmed[0]
+		return Ephemeris{"truth", p.PeriodDays, p.T0Days, p.DurationDays}, true
+	}
+	return Ephemeris{}, false
+}
+
+// TruthSignal names the signal Truth folds at: "planet" (injected), "EB primary", "confirmed planet", or ""
+// when there is none.
+func TruthSignal(a *data.Answer) string {
+	switch {
+	case a == nil:
+	case a.Planet != nil:
+		return "planet"
+	case a.EB != nil:
+		return "EB primary"
+	case len(a.Confirmed) > 0:
+		return "confirmed planet"
+	}
+	return ""
+}
+
+// Peak is BLS peak i (0-based, strongest first), labelled "peak i+1"; false when there is no such peak.
+func Peak(peaks []bls.Peak, i int) (Ephemeris, bool) {
+	if i < 0 || i >= len(peaks) {
+		return Ephemeris{}, false
+	}
+	pk := peaks[i]
+	return Ephemeris{fmt.Sprintf("peak %d", i+1), pk.PeriodDays, pk.T0Days, pk.DurationDays}, true
+}
+
+// Row is counted row i (0-based, rank order) of a solution's result res, labelled "row i+1"; false when there
+// is no such row. A row carries no duration: it takes the truth's (of answer a) when it claimed the planet,
+// else that of a BLS peak within 1 % of its period, else DefaultDurationDays.
+func Row(res *grader.StarResult, i int, a *data.Answer, peaks []bls.Peak) (Ephemeris, bool) {
+	if res == nil || i < 0 || i >= len(res.Rows) {
+		return Ephemeris{}, false
+	}
+	r := res.Rows[i]
+	dur := DefaultDurationDays
+	if t, ok := Truth(a); ok && r.Planet >= 0 {
+		dur = t.DurationDays
+	} else {
+		for _, pk := range peaks {
+			if math.Abs(pk.PeriodDays/r.PeriodDays-1) <= 0.01 {
+				dur = pk.DurationDays
+				break
+			}
+		}
+	}
+	return Ephemeris{fmt.Sprintf("row %d", i+1), r.PeriodDays, r.T0Days, dur}, true
+}
+
+// TransitTimes lists the mid-transit times of e inside [lo, hi], at most limit of them; nil when e has no
+// period.
+func TransitTimes(e Ephemeris, lo, hi float64, limit int) []float64 {
+	if !(e.PeriodDays > 0) {
+		return nil
+	}
+	var out []float64
+	for n := math.Ceil((lo - e.T0Days) / e.PeriodDays); len(out) < limit; n++ {
+		tc := e.T0Days + n*e.PeriodDays
+		if tc > hi {
+			break
+		}
+		out = append(out, tc)
+	}
+	return out
+}
+
+// Curve is a folded light curve in hours from mid-transit and ppm relative to 1, with its means in FoldBins
+// bins across the window (BX the bin centres, BY the means, BE their errors; NaN in empty bins).
+type Curve struct {
+	X, Y, BX, BY, BE []float64
+}
+
+// Fold is the fold of an analysis at one ephemeris: the whole fold, the odd and even transits apart, the fold
+// around the secondary eclipse, and the vetting features. Every curve spans ±HalfHours.
+type Fold struct {
+	Eph       Ephemeris
+	HalfHours float64
+	All       Curve
+	Odd, Even Curve
+	Secondary Curve
+	Vet       vet.Features
+}
+
+// FoldBins is the number of bins across a fold's window.
+const FoldBins = 40
+
+// WindowHours is the half-width of the fold window of e: max(2.5 T14, 2 h), at most half the period.
+func WindowHours(e Ephemeris) float64 {
+	return math.Min(math.Max(2.5*e.DurationDays*24, 2), e.PeriodDays*24/2)
+}
+
+// valid returns the times and detrended fluxes of a's valid cadences.
+func (a *Analysis) valid() (t, f []float64) {
+	for i, v := range a.Flat {
+		if !a.Flagged[i] && !math.IsNaN(v) {
+			t, f = append(t, a.Time[i]), append(f, v)
+		}
+	}
+	return t, f
+}
+
+// PrimaryFold folds the valid detrended cadences of a at e within ±WindowHours(e): Fold's All alone, without
+// the vetting. It is empty when e has no period.
+func PrimaryFold(a *Analysis, e Ephemeris) Curve {
+	var c Curve
+	if !(e.PeriodDays > 0) {
+		return c
+	}
+	t, f := a.valid()
+	half := WindowHours(e)
+	for i, ph := range fold.Phase(t, e.PeriodDays, e.T0Days) {
+		if x := ph * 24; math.Abs(x) <= half {
+			c.X, c.Y = append(c.X, x), append(c.Y, (f[i]-1)*1e6)
+		}
+	}
+	binCurve(&c, half)
+	return c
+}
+
+// FoldAt folds the valid detrended cadences of a at e within ±WindowHours(e) and vets the signal
+// (engine/vet.Compute, with a.Star's radius and mass when known). The secondary fold is centred at the phase
+// of the deepest secondary box vet found (0.5 when it found none). Without valid cadences or a period only
+// Eph and HalfHours are set.
+func FoldAt(a *Analysis, e Ephemeris) *Fold {
+	t, f := a.valid()
+	half := WindowHours(e)
+	out := &Fold{Eph: e, HalfHours: half}
+	var star *vet.Star
+	if a.Star != nil {
+		star = &vet.Star{RadiusRsun: a.Star.RadiusRsun, MassMsun: a.Star.MassMsun}
+	}
+	if len(t) == 0 || !(e.PeriodDays > 0) {
+		return out
+	}
+	out.Vet = vet.Compute(t, f, e.PeriodDays, e.T0Days, e.DurationDays, star)
+
+	phase := fold.Phase(t, e.PeriodDays, e.T0Days)
+	epochs := fold.Epochs(t, e.PeriodDays, e.T0Days)
+	for i, ph := range phase {
+		x, y := ph*24, (f[i]-1)*1e6
+		if math.Abs(x) > half {
+			continue
+		}
+		out.All.X, out.All.Y = append(out.All.X, x), append(out.All.Y, y)
+		if epochs[i]%2 != 0 {
+			out.Odd.X, out.Odd.Y = append(out.Odd.X, x), append(out.Odd.Y, y)
+		} else {
+			out.Even.X, out.Even.Y = append(out.Even.X, x), append(out.Even.Y, y)
+		}
+	}
+	binCurve(&out.All, half)
+	binCurve(&out.Odd, half)
+	binCurve(&out.Even, half)
+
+	secPhase := 0.5
+	if out.Vet.SecondaryPhase > 0 {
+		secPhase = out.Vet.SecondaryPhase
+	}
+	for i, ph := range fold.Phase(t, e.PeriodDays, e.T0Days+secPhase*e.PeriodDays) {
+		if x := ph * 24; math.Abs(x) <= half {
+			out.Secondary.X, out.Secondary.Y = append(out.Secondary.X, x), append(out.Secondary.Y, (f[i]-1)*1e6)
+		}
+	}
+	binCurve(&out.Secondary, half)
+	return out
+}
+
+func binCurve(c *Curve, half float64) {
+	if len(c.X) == 0 {
+		return
+	}
+	centers, mean, err, _ := fold.Bin(c.X, c.Y, -half, half, FoldBins)
+	c.BX, c.BY, c.BE = centers, mean, err
+}
