@@ -13,7 +13,7 @@ import (
 	"testing"
 
 	"transitbench/engine/lc"
-	"transitbench/engine/noise"
+	"transitbench/engine/stat"
 )
 
 // keplerDir holds three real Kepler-90 (KIC 11442793) long-cadence files, DR25 (see ../shared/data/README.md).
@@ -22,7 +22,7 @@ const keplerDir = "../../shared/data/kepler/fits/kic011442793"
 // kepler90Quarters are the facts of the three files as astropy 5.2.1 reads them
 // (astropy.io.fits: len(TIME), TIME[isfinite(TIME)][0] and [-1], counts of finite and valid PDCSAP_FLUX, and
 // numpy.median of PDCSAP_FLUX over valid cadences, valid = finite TIME and flux, SAP_QUALITY & default mask 0;
-// relErr is noise.Median(PDCSAP_FLUX_ERR) / noise.Median(PDCSAP_FLUX) over the same cadences).
+// relErr is stat.Median(PDCSAP_FLUX_ERR) / stat.Median(PDCSAP_FLUX) over the same cadences).
 var kepler90Quarters = []struct {
 	file              string
 	quarter           int
@@ -126,12 +126,12 @@ func TestReadKeplerFITSStitch(t *testing.T) {
 		if len(v) != q.valid {
 			t.Errorf("Q%d: %d valid cadences after stitching, want %d", q.quarter, len(v), q.valid)
 		}
-		if m := noise.Median(v); math.Abs(m-1) > 1e-12 {
+		if m := stat.Median(v); math.Abs(m-1) > 1e-12 {
 			t.Errorf("Q%d: median normalised flux %v, want 1", q.quarter, m)
 		}
 		// The relative error is PDCSAP_FLUX_ERR divided by the same median: ≈ 1.7·10⁻⁴ for this Kp 13.8 star
 		// (shot noise alone is 1/√(40,000 e⁻/s · 1766 s) ≈ 1.2·10⁻⁴).
-		if m := noise.Median(e); math.Abs(m/q.relErr-1) > 1e-9 {
+		if m := stat.Median(e); math.Abs(m/q.relErr-1) > 1e-9 {
 			t.Errorf("Q%d: median relative flux error %v, want %v", q.quarter, m, q.relErr)
 		}
 	}
@@ -142,7 +142,7 @@ func TestReadLightCurveDetectsFITS(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.Len() != kepler90Quarters[1].kept || math.Abs(noise.Median(append([]float64(nil), validFlux(c)...))-1) > 1e-12 {
+	if c.Len() != kepler90Quarters[1].kept || math.Abs(stat.Median(append([]float64(nil), validFlux(c)...))-1) > 1e-12 {
 		t.Errorf("ReadLightCurve on a FITS file: %d cadences, want %d, normalised", c.Len(), kepler90Quarters[1].kept)
 	}
 }

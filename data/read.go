@@ -11,7 +11,7 @@ import (
 	"strings"
 
 	"transitbench/engine/lc"
-	"transitbench/engine/noise"
+	"transitbench/engine/stat"
 )
 
 // Errors the readers wrap; test for them with errors.Is.
@@ -207,9 +207,9 @@ func RobustScatter(flux []float64) float64 {
 	if len(d) == 0 {
 		return math.NaN()
 	}
-	med := noise.Median(d)
+	med := stat.Median(d)
 	for i := range d {
 		d[i] = math.Abs(d[i] - med)
 	}
-	return 1.4826 * noise.Median(d) / math.Sqrt2
+	return stat.MADToSigma4 * stat.Median(d) / math.Sqrt2
 }

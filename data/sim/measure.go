@@ -4,7 +4,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
-	"transitbench/engine/noise"
+	"transitbench/engine/stat"
 )
 
 // meter measures noise on a star's planet-free flux the way SPEC A4 defines MES: the flux is detrended as
@@ -61,7 +61,7 @@ func (m *meter) init() {
 		for i := range d {
 			d[i] = m.t[i+1] - m.t[i]
 		}
-		m.cad = noise.Median(d)
+		m.cad = stat.Median(d)
 	}
 }
 
@@ -80,7 +80,6 @@ func (m *meter) sigmaD(durationDays float64) float64 {
 // m = max(1, round(D/c)) cadences per window, windows [tᵢ, tᵢ + (m − ½)c) with at least ⌈m/2⌉ cadences,
 // σ_D = 1.4826 · MAD of the window means of f − median(f); NaN with fewer than 10 windows.
 func (m *meter) sigmaDOf(tv, fv []float64, durationDays float64) float64 {
-	const madToSigma = 1.482602218505602 // as engine/noise
 	if len(tv) < 2 || !(durationDays > 0) {
 		return math.NaN()
 	}
@@ -89,7 +88,7 @@ func (m *meter) sigmaDOf(tv, fv []float64, durationDays float64) float64 {
 	span := (float64(nw) - 0.5) * c
 	need := (nw + 1) / 2
 	w := append(m.work[:0], fv...)
-	med := noise.Median(w)
+	med := stat.Median(w)
 	cum := append(m.work[:0], 0)
 	for i, f := range fv {
 		cum = append(cum, cum[i]+(f-med))
@@ -107,11 +106,11 @@ func (m *meter) sigmaDOf(tv, fv []float64, durationDays float64) float64 {
 	if len(means) < 10 {
 		return math.NaN()
 	}
-	mm := noise.Median(means)
+	mm := stat.Median(means)
 	for i := range means {
 		means[i] = math.Abs(means[i] - mm)
 	}
-	return madToSigma * noise.Median(means)
+	return stat.MADToSigma * stat.Median(means)
 }
 
 // cdppTable returns CDPP at 3, 6 and 12 h in ppm (engine/noise.CDPP, σ_D(h) × 10⁶), rounded to 0.1 ppm, keyed
@@ -257,7 +256,7 @@ func biweightTrend(t, f []float64, windowDays float64) []float64 {
 	for range clipRounds {
 		clipped := 0
 		for i := range t {
-			if use[i] && math.Abs(f[i]-trend[i]) > clipSigma*1.4826*mad[i] {
+			if use[i] && math.Abs(f[i]-trend[i]) > clipSigma*stat.MADToSigma4*mad[i] {
 				use[i] = false
 				clipped++
 				// Knots whose windows hold cadence i: their times lie within windowDays/2 of t[i].

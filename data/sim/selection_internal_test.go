@@ -5,7 +5,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
-	"transitbench/engine/noise"
+	"transitbench/engine/stat"
 )
 
 // TestSortedWindowMatchesBiweightLocation checks the sliding window's median, MAD and biweight location
@@ -49,12 +49,12 @@ func TestSortedWindowMatchesBiweightLocation(t *testing.T) {
 // biweightLocation is the reference the sliding window is checked against: the biweight location and MAD of x
 // (reordered) by selection.
 func biweightLocation(x []float64, dev *[]float64) (loc, mad float64) {
-	med := noise.Median(x)
+	med := stat.Median(x)
 	d := (*dev)[:0]
 	for _, v := range x {
 		d = append(d, math.Abs(v-med))
 	}
-	mad = noise.Median(d)
+	mad = stat.Median(d)
 	*dev = d
 	return biweightIterate(x, med, mad), mad
 }

@@ -1,6 +1,10 @@
 package noise
 
-import "math"
+import (
+	"math"
+
+	"transitbench/engine/stat"
+)
 
 // Signal holds the detection statistics of a transit signal (SPEC A4).
 type Signal struct {
@@ -31,7 +35,7 @@ func MES(t, flat, model []float64, periodDays, t0Days, durationDays float64) Sig
 	tv := make([]float64, 0, len(t))
 	mv := make([]float64, 0, len(t))
 	for i := range t {
-		if finite(t[i]) && finite(flat[i]) {
+		if stat.Finite(t[i]) && stat.Finite(flat[i]) {
 			tv = append(tv, t[i])
 			mv = append(mv, model[i])
 		}
@@ -66,7 +70,7 @@ func MeanInTransitDepth(t, model []float64, periodDays, t0Days, durationDays flo
 	var sum float64
 	n := 0
 	for i, ti := range t {
-		if !finite(ti) || !finite(model[i]) || !inWindow(ti, periodDays, t0Days, durationDays/2) {
+		if !stat.Finite(ti) || !stat.Finite(model[i]) || !inWindow(ti, periodDays, t0Days, durationDays/2) {
 			continue
 		}
 		sum += 1 - model[i]
@@ -86,7 +90,7 @@ func MeanInTransitDepth(t, model []float64, periodDays, t0Days, durationDays flo
 func NTransitsWithData(t []float64, periodDays, t0Days, durationDays float64) int {
 	tv := make([]float64, 0, len(t))
 	for _, x := range t {
-		if finite(x) {
+		if stat.Finite(x) {
 			tv = append(tv, x)
 		}
 	}
@@ -126,7 +130,7 @@ func MaskTransits(t, flux []float64, periodDays, t0Days, durationDays float64) [
 	copy(out, flux)
 	tv, _ := validPairs(t, flux)
 	half := durationDays / 2
-	if c := cadenceDays(tv); finite(c) {
+	if c := cadenceDays(tv); stat.Finite(c) {
 		half += c
 	}
 	for i, ti := range t {

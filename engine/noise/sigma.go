@@ -2,13 +2,9 @@ package noise
 
 import (
 	"math"
-	"math/bits"
-	"slices"
-)
 
-// madToSigma converts a median absolute deviation to the standard deviation of a normal distribution,
-// 1/Φ⁻¹(3/4) = 1.4826.
-const madToSigma = 1.482602218505602
+	"transitbench/engine/stat"
+)
 
 // minWindows is the least number of duration-long windows SigmaD needs for a meaningful scatter.
 const minWindows = 10
@@ -59,7 +55,7 @@ func SigmaD(t, flat []float64, durationDays float64) float64 {
 	if len(means) < minWindows {
 		return math.NaN()
 	}
-	return madToSigma * mad(means)
+	return stat.MADToSigma * stat.MAD(means)
 }
 
 // CDPP returns the combined differential photometric precision at the given duration in hours, in ppm:
@@ -78,7 +74,7 @@ func validPairs(t, f []float64) (tv, fv []float64) {
 	tv = make([]float64, 0, len(t))
 	fv = make([]float64, 0, len(t))
 	for i := range t {
-		if finite(t[i]) && finite(f[i]) {
+		if stat.Finite(t[i]) && stat.Finite(f[i]) {
 			tv = append(tv, t[i])
 			fv = append(fv, f[i])
 		}
@@ -95,82 +91,8 @@ func cadenceDays(t []float64) float64 {
 	for i := range d {
 		d[i] = t[i+1] - t[i]
 	}
-	return median(d)
+	return stat.Median(d)
 }
-
-// Median returns the median of x, reordering x; O(n) on average (quickselect). It is NaN for an empty slice.
-func Median(x []float64) float64 { return median(x) }
 
 // CadenceDays returns the median spacing of sorted times: the cadence of a light curve with gaps.
 func CadenceDays(t []float64) float64 { return cadenceDays(t) }
-
-func median(x []float64) float64 {
-	n := len(x)
-	if n == 0 {
-		return math.NaN()
-	}
-	hi := nth(x, n/2)
-	if n%2 == 1 {
-		return hi
-	}
-	// After nth, x[:n/2] holds the n/2 smallest values; the largest of them is the lower middle.
-	return (slices.Max(x[:n/2]) + hi) / 2
-}
-
-// nth reorders x so that x[k] is the value a sort would put there, every x[:k] ≤ x[k] ≤ every x[k+1:], and
-// returns it (Hoare's selection with a median-of-three pivot). After 2·log₂ n rounds without finishing, which
-// only adversarial orderings cause, it sorts what is left, so the worst case is O(n log n). x must not hold NaN.
-func nth(x []float64, k int) float64 {
-	lo, hi := 0, len(x)-1
-	for budget := 2 * bits.Len(uint(len(x))); hi > lo; budget-- {
-		if budget == 0 {
-			slices.Sort(x[lo : hi+1])
-			return x[k]
-		}
-		mid := lo + (hi-lo)/2
-		if x[mid] < x[lo] {
-			x[mid], x[lo] = x[lo], x[mid]
-		}
-		if x[hi] < x[lo] {
-			x[hi], x[lo] = x[lo], x[hi]
-		}
-		if x[hi] < x[mid] {
-			x[hi], x[mid] = x[mid], x[hi]
-		}
-		pivot := x[mid]
-		i, j := lo, hi
-		for i <= j {
-			for x[i] < pivot {
-				i++
-			}
-			for x[j] > pivot {
-				j--
-			}
-			if i <= j {
-				x[i], x[j] = x[j], x[i]
-				i++
-				j--
-			}
-		}
-		switch {
-		case k <= j:
-			hi = j
-		case k >= i:
-			lo = i
-		default:
-			return x[k]
-		}
-	}
-	return x[k]
-}
-
-// mad returns the median absolute deviation of x from its median, reordering x.
-func mad(x []float64) float64 {
-	med := median(x)
-	for i := range x {
-		x[i] = math.Abs(x[i] - med)
-	}
-	return median(x)
-}
-
-func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
