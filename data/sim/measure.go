@@ -4,6 +4,8 @@ import (
 	"math"
 	"slices"
 	"strconv"
+
+	"transitbench/engine/noise"
 	"transitbench/engine/stat"
 )
 
@@ -17,7 +19,7 @@ type meter struct {
 	cache   map[float64]float64
 
 	// scratch buffers
-	model, tv, fv, work []float64
+	model, work []float64
 }
 
 // gapDays splits the light curve into segments at gaps longer than this (days) for detrending.
@@ -53,9 +55,7 @@ func meterFrom(t, f []float64, k *Knobs) *meter {
 func (m *meter) init() {
 	n := len(m.t)
 	m.model = make([]float64, n)
-	m.tv = make([]float64, 0, n)
-	m.fv = make([]float64, 0, n)
-	m.work = make([]float64, 0, n+1)
+	m.work = make([]float64, 4*n+1)
 	if n > 1 {
 		d := m.work[:n-1]
 		for i := range d {
@@ -65,52 +65,14 @@ func (m *meter) init() {
 	}
 }
 
-// sigmaD returns σ_D of the meter's flux over windows of durationDays (as engine/noise.SigmaD), cached.
+// sigmaD returns σ_D of the meter's flux over windows of durationDays (engine/noise.SigmaDInto), cached.
 func (m *meter) sigmaD(durationDays float64) float64 {
 	if v, ok := m.cache[durationDays]; ok {
 		return v
 	}
-	s := m.sigmaDOf(m.t, m.flat, durationDays)
+	s := noise.SigmaDInto(m.work, m.t, m.flat, m.cad, durationDays)
 	m.cache[durationDays] = s
 	return s
-}
-
-// sigmaDOf computes engine/noise.SigmaD(tv, fv, durationDays) for finite, sorted tv and finite fv, with the
-// meter's cadence and selection instead of sorting (the same value, several times faster):
-// m = max(1, round(D/c)) cadences per window, windows [tᵢ, tᵢ + (m − ½)c) with at least ⌈m/2⌉ cadences,
-// σ_D = 1.4826 · MAD of the window means of f − median(f); NaN with fewer than 10 windows.
-func (m *meter) sigmaDOf(tv, fv []float64, durationDays float64) float64 {
-	if len(tv) < 2 || !(durationDays > 0) {
-		return math.NaN()
-	}
-	c := m.cad
-	nw := max(1, int(math.Round(durationDays/c)))
-	span := (float64(nw) - 0.5) * c
-	need := (nw + 1) / 2
-	w := append(m.work[:0], fv...)
-	med := stat.Median(w)
-	cum := append(m.work[:0], 0)
-	for i, f := range fv {
-		cum = append(cum, cum[i]+(f-med))
-	}
-	means := make([]float64, 0, len(tv))
-	j := 0
-	for i := range tv {
-		for j < len(tv) && tv[j] < tv[i]+span {
-			j++
-		}
-		if n := j - i; n >= need {
-			means = append(means, (cum[j]-cum[i])/float64(n))
-		}
-	}
-	if len(means) < 10 {
-		return math.NaN()
-	}
-	mm := stat.Median(means)
-	for i := range means {
-		means[i] = math.Abs(means[i] - mm)
-	}
-	return stat.MADToSigma * stat.Median(means)
 }
 
 // cdppTable returns CDPP at 3, 6 and 12 h in ppm (engine/noise.CDPP, σ_D(h) × 10⁶), rounded to 0.1 ppm, keyed
