@@ -2,6 +2,7 @@ package sim
 
 import (
 	"math"
+	"sort"
 
 	"transitbench/data"
 	"transitbench/engine/lc"
@@ -206,27 +207,27 @@ var gaussMean = math.Erf(math.Sqrt(math.Ln2)) * math.Sqrt(math.Pi) / (2 * math.S
 
 // hasData reports whether a valid time lies within ±half of mid.
 func hasData(t []float64, mid, half float64) bool {
-	i := lowerBound(t, mid-half)
+	i := sort.SearchFloat64s(t, mid-half)
 	return i < len(t) && t[i] <= mid+half
 }
 
 // addBox adds a to f on [lo, hi).
 func addBox(t, f []float64, lo, hi, a float64) {
-	for i := lowerBound(t, lo); i < len(t) && t[i] < hi; i++ {
+	for i := sort.SearchFloat64s(t, lo); i < len(t) && t[i] < hi; i++ {
 		f[i] += a
 	}
 }
 
 // addRecoveringDip subtracts a·(1 − (t−start)/w) on [start, start+w): a sudden drop and a linear recovery.
 func addRecoveringDip(t, f []float64, start, w, a float64) {
-	for i := lowerBound(t, start); i < len(t) && t[i] < start+w; i++ {
+	for i := sort.SearchFloat64s(t, start); i < len(t) && t[i] < start+w; i++ {
 		f[i] -= a * (1 - (t[i]-start)/w)
 	}
 }
 
 // addGaussDip subtracts a·exp(−4 ln 2 (t−mid)²/w²), a Gaussian of FWHM w, within ±2w of mid.
 func addGaussDip(t, f []float64, mid, w, a float64) {
-	for i := lowerBound(t, mid-2*w); i < len(t) && t[i] < mid+2*w; i++ {
+	for i := sort.SearchFloat64s(t, mid-2*w); i < len(t) && t[i] < mid+2*w; i++ {
 		x := (t[i] - mid) / w
 		f[i] -= a * math.Exp(-4*math.Ln2*x*x)
 	}

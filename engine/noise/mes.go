@@ -2,6 +2,7 @@ package noise
 
 import (
 	"math"
+	"sort"
 
 	"transitbench/engine/stat"
 )
@@ -176,7 +177,7 @@ func CountTransits(t []float64, cadenceDays, periodDays, t0Days, durationDays fl
 	for k := first; k <= last; k++ {
 		mid := t0Days + float64(k)*periodDays
 		count := 0
-		for i := lowerBound(t, mid-half-margin); i < len(t) && t[i] <= mid+half+margin && count < need; i++ {
+		for i := sort.SearchFloat64s(t, mid-half-margin); i < len(t) && t[i] <= mid+half+margin && count < need; i++ {
 			if epoch(t[i]) == k && inside(t[i], k) {
 				count++
 			}
@@ -186,20 +187,6 @@ func CountTransits(t []float64, cadenceDays, periodDays, t0Days, durationDays fl
 		}
 	}
 	return transits
-}
-
-// lowerBound returns the first index i of sorted t with t[i] ≥ x (len(t) when none).
-func lowerBound(t []float64, x float64) int {
-	lo, hi := 0, len(t)
-	for lo < hi {
-		m := int(uint(lo+hi) >> 1)
-		if t[m] < x {
-			lo = m + 1
-		} else {
-			hi = m
-		}
-	}
-	return lo
 }
 
 // MaskTransits returns a copy of flux with the cadences within D/2 + one cadence of a mid-transit set to NaN
