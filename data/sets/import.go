@@ -1,6 +1,7 @@
 package sets
 
 import (
+	"cmp"
 	"encoding/csv"
 	"encoding/json"
 	"errors"
@@ -398,21 +399,11 @@ func labelAnswer(id string, rows []labelRow, c *lc.LightCurve) (data.Answer, err
 			}
 			a.Confirmed = append(a.Confirmed, p)
 		}
-		slices.SortFunc(a.Confirmed, func(x, y data.Planet) int { return cmpFloat(x.PeriodDays, y.PeriodDays) })
+		slices.SortFunc(a.Confirmed, func(x, y data.Planet) int { return cmp.Compare(x.PeriodDays, y.PeriodDays) })
 	default:
 		return bad("category %q; use injected, untouched, eb or confirmed", a.Category)
 	}
 	return a, nil
-}
-
-func cmpFloat(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 func orZero(x float64) float64 {
