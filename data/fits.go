@@ -14,7 +14,7 @@ import (
 	"github.com/astrogo/fitsio"
 
 	"transitbench/engine/lc"
-	"transitbench/engine/noise"
+	"transitbench/engine/stat"
 )
 
 // KeplerHeader holds the facts of one Kepler light-curve file that a caller needs beside the light curve:
@@ -221,12 +221,12 @@ func medianFlux(c *lc.LightCurve) float64 {
 	}
 	if len(v) == 0 {
 		for _, f := range c.Flux {
-			if isFinite(f) {
+			if stat.Finite(f) {
 				v = append(v, f)
 			}
 		}
 	}
-	return noise.Median(v)
+	return stat.Median(v)
 }
 
 // cardFloat returns a numeric header card's value, or NaN when the card is missing or not a number.

@@ -15,7 +15,7 @@ import (
 	"testing"
 
 	"transitbench/engine/lc"
-	"transitbench/engine/noise"
+	"transitbench/engine/stat"
 )
 
 // keplerDir holds three real Kepler-90 (KIC 11442793) long-cadence files, DR25 (see ../shared/data/README.md).
@@ -24,7 +24,7 @@ const keplerDir = "../../shared/data/kepler/fits/kic011442793"
 // kepler90Quarters are the facts of the three files as astropy 5.2.1 reads them
 // (astropy.io.fits: len(TIME), TIME[isfinite(TIME)][0] and [-1], counts of finite and valid PDCSAP_FLUX, and
 // numpy.median of PDCSAP_FLUX over valid cadences, valid = finite TIME and flux, SAP_QUALITY & default mask 0;
-// relErr is noise.Median(PDCSAP_FLUX_ERR) / noise.Median(PDCSAP_FLUX) over the same cadences).
+// relErr is stat.Median(PDCSAP_FLUX_ERR) / stat.Median(PDCSAP_FLUX) over the same cadences).
 var kepler90Quarters = []struct {
 	file              string
 	quarter           int
@@ -50,7 +50,7 @@ func keplerPath(t testing.TB, i int) string {
 
 func countFinite(c *lc.LightCurve) (finite, valid int) {
 	for i := range c.Flux {
-		if isFinite(c.Flux[i]) {
+		if stat.Finite(c.Flux[i]) {
 			finite++
 		}
 		if c.Good(i, lc.DefaultQualityMask) {
@@ -128,12 +128,12 @@ func TestReadKeplerFITSStitch(t *testing.T) {
 		if len(v) != q.valid {
 			t.Errorf("Q%d: %d valid cadences after stitching, want %d", q.quarter, len(v), q.valid)
 		}
-		if m := noise.Median(v); math.Abs(m-1) > 1e-12 {
+		if m := stat.Median(v); math.Abs(m-1) > 1e-12 {
 			t.Errorf("Q%d: median normalised flux %v, want 1", q.quarter, m)
 		}
 		// The relative error is PDCSAP_FLUX_ERR divided by the same median: ≈ 1.7·10⁻⁴ for this Kp 13.8 star
 		// (shot noise alone is 1/√(40,000 e⁻/s · 1766 s) ≈ 1.2·10⁻⁴).
-		if m := noise.Median(e); math.Abs(m/q.relErr-1) > 1e-9 {
+		if m := stat.Median(e); math.Abs(m/q.relErr-1) > 1e-9 {
 			t.Errorf("Q%d: median relative flux error %v, want %v", q.quarter, m, q.relErr)
 		}
 	}
@@ -144,7 +144,7 @@ func TestReadLightCurveDetectsFITS(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.Len() != kepler90Quarters[1].kept || math.Abs(noise.Median(append([]float64(nil), validFlux(c)...))-1) > 1e-12 {
+	if c.Len() != kepler90Quarters[1].kept || math.Abs(stat.Median(append([]float64(nil), validFlux(c)...))-1) > 1e-12 {
 		t.Errorf("ReadLightCurve on a FITS file: %d cadences, want %d, normalised", c.Len(), kepler90Quarters[1].kept)
 	}
 }
@@ -320,10 +320,10 @@ func checkParsed(t *testing.T, c *lc.LightCurve) {
 	}
 	finite := 0
 	for i := range c.Time {
-		if !isFinite(c.Time[i]) || i > 0 && !(c.Time[i] > c.Time[i-1]) {
+		if !stat.Finite(c.Time[i]) || i > 0 && !(c.Time[i] > c.Time[i-1]) {
 			t.Fatalf("time %v at %d is not finite and increasing", c.Time[i], i)
 		}
-		if isFinite(c.Flux[i]) {
+		if stat.Finite(c.Flux[i]) {
 			finite++
 		}
 	}

@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"transitbench/engine/noise"
+	"transitbench/engine/stat"
 )
 
 // dvDir holds five whole-mission detrended Kepler light curves as IPAC tables (see ../shared/data/README.md).
@@ -46,7 +46,7 @@ func TestReadIPACKeplerDV(t *testing.T) {
 		assertSorted(t, c)
 		// Fractional flux with 0 at the mean becomes relative flux around 1: the median of a detrended curve
 		// lies within a few scatter units of 1.
-		if m := noise.Median(append([]float64(nil), c.Flux...)); math.Abs(m-1) > 10*tb.scatter {
+		if m := stat.Median(append([]float64(nil), c.Flux...)); math.Abs(m-1) > 10*tb.scatter {
 			t.Errorf("%s: median flux %v, want ≈ 1", tb.file, m)
 		}
 		// Scatter from 1+x instead of x differs only by rounding.

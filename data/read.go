@@ -11,7 +11,7 @@ import (
 	"strings"
 
 	"transitbench/engine/lc"
-	"transitbench/engine/noise"
+	"transitbench/engine/stat"
 )
 
 // Errors the readers wrap; test for them with errors.Is.
@@ -170,7 +170,7 @@ func finish(c *lc.LightCurve, name string) (*lc.LightCurve, error) {
 		out.Flux = append(out.Flux, c.Flux[i])
 		out.FluxErr = append(out.FluxErr, c.FluxErr[i])
 		out.Quality = append(out.Quality, c.Quality[i])
-		if isFinite(c.Flux[i]) {
+		if stat.Finite(c.Flux[i]) {
 			nValid++
 		}
 	}
@@ -213,7 +213,7 @@ func checkFlux(c *lc.LightCurve, name string) error {
 	v := make([]float64, 0, c.Len())
 	nonPos := 0
 	for _, f := range c.Flux {
-		if isFinite(f) {
+		if stat.Finite(f) {
 			v = append(v, f)
 			if f <= 0 {
 				nonPos++
@@ -223,7 +223,7 @@ func checkFlux(c *lc.LightCurve, name string) error {
 	if len(v) == 0 {
 		return nil // finish has already refused a curve without a finite flux
 	}
-	med := noise.Median(v)
+	med := stat.Median(v)
 	share := float64(nonPos) / float64(len(v))
 	if med <= 0 || share > MaxNonPositiveFluxShare {
 		return fmt.Errorf("%s: %w: flux looks standardised or differenced (median %.4g, %.0f%% of values ≤ 0); relative flux around 1 expected: add 1 to a fractional flux (f/f̄ − 1), or divide a raw flux by its median",
@@ -294,8 +294,6 @@ func clip(s string) string {
 	return s[:cut] + "…"
 }
 
-func isFinite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
-
 // RobustScatter returns the white-noise level of a flux series estimated from point-to-point differences:
 // σ = 1.4826 · MAD(Δf) / √2, where Δf are the differences of consecutive finite values and MAD is the median
 // absolute deviation from their median. The factor 1.4826 makes the MAD a Gaussian σ, and √2 undoes the
@@ -305,7 +303,7 @@ func RobustScatter(flux []float64) float64 {
 	d := make([]float64, 0, len(flux))
 	prev := math.NaN()
 	for _, f := range flux {
-		if !isFinite(f) {
+		if !stat.Finite(f) {
 			continue
 		}
 		if !math.IsNaN(prev) {
@@ -316,9 +314,9 @@ func RobustScatter(flux []float64) float64 {
 	if len(d) == 0 {
 		return math.NaN()
 	}
-	med := noise.Median(d)
+	med := stat.Median(d)
 	for i := range d {
 		d[i] = math.Abs(d[i] - med)
 	}
-	return 1.4826 * noise.Median(d) / math.Sqrt2
+	return stat.MADToSigma4 * stat.Median(d) / math.Sqrt2
 }

@@ -7,6 +7,7 @@ import (
 
 	"transitbench/data"
 	"transitbench/engine/lc"
+	"transitbench/engine/stat"
 )
 
 // Matching rules (SPEC A5).
@@ -283,8 +284,8 @@ func (m match) failure() string {
 
 // evaluate tests row r against planet p over the valid times, which timesFor returns in ascending order.
 func evaluate(p data.Planet, r Row, timesFor func() []float64) match {
-	if !positiveFinite(p.PeriodDays) || !positiveFinite(p.DurationDays) || !finite(p.T0Days) ||
-		!positiveFinite(r.PeriodDays) || !finite(r.T0Days) {
+	if !positiveFinite(p.PeriodDays) || !positiveFinite(p.DurationDays) || !stat.Finite(p.T0Days) ||
+		!positiveFinite(r.PeriodDays) || !stat.Finite(r.T0Days) {
 		return match{}
 	}
 	var m match
@@ -405,5 +406,4 @@ func share(num, den int) float64 {
 	return float64(num) / float64(den)
 }
 
-func finite(x float64) bool         { return !math.IsNaN(x) && !math.IsInf(x, 0) }
-func positiveFinite(x float64) bool { return finite(x) && x > 0 }
+func positiveFinite(x float64) bool { return stat.Finite(x) && x > 0 }

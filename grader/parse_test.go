@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"transitbench/engine/stat"
 )
 
 func TestParseRows(t *testing.T) {
@@ -234,7 +236,7 @@ func FuzzParseRows(f *testing.F) {
 		}
 		var out strings.Builder
 		for _, r := range rows {
-			if !(r.PeriodDays > 0) || math.IsInf(r.PeriodDays, 0) || !finite(r.T0Days) || !finite(r.Score) {
+			if !(r.PeriodDays > 0) || math.IsInf(r.PeriodDays, 0) || !stat.Finite(r.T0Days) || !stat.Finite(r.Score) {
 				t.Fatalf("invalid row %+v", r)
 			}
 			g := func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
@@ -284,7 +286,7 @@ func FuzzParseStarRows(f *testing.F) {
 			}
 			for _, r := range rows[id] {
 				total++
-				if !(r.PeriodDays > 0) || math.IsInf(r.PeriodDays, 0) || !finite(r.T0Days) || !finite(r.Score) {
+				if !(r.PeriodDays > 0) || math.IsInf(r.PeriodDays, 0) || !stat.Finite(r.T0Days) || !stat.Finite(r.Score) {
 					t.Fatalf("invalid row %+v", r)
 				}
 				g := func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }

@@ -16,7 +16,7 @@ import (
 	"transitbench/engine/bls"
 	"transitbench/engine/detrend"
 	"transitbench/engine/lc"
-	"transitbench/engine/noise"
+	"transitbench/engine/stat"
 )
 
 func init() { register(newBLSCmd) }
@@ -113,7 +113,7 @@ by its median, flux errors too, with a warning on stderr.`,
 			if c.Len() == 0 {
 				return fmt.Errorf("%s: no cadence passes the default quality mask; check the quality column", args[0])
 			}
-			if med := noise.Median(finiteValues(c.Flux)); med < minRelativeFlux || med > maxRelativeFlux {
+			if med := stat.Median(finiteValues(c.Flux)); med < minRelativeFlux || med > maxRelativeFlux {
 				fmt.Fprintf(cmd.ErrOrStderr(), "transitbench: warning: %s: the flux median is %.6g, not ≈ 1; dividing flux and flux_err by it (relative flux expected)\n", args[0], med)
 				for i := range c.Flux {
 					c.Flux[i] /= med

@@ -12,7 +12,7 @@ import (
 	"transitbench/data"
 	"transitbench/engine/detrend"
 	"transitbench/engine/lc"
-	"transitbench/engine/noise"
+	"transitbench/engine/stat"
 	"transitbench/engine/vet"
 )
 
@@ -150,11 +150,11 @@ func printVet(cmd *cobra.Command, rep vetReport) error {
 func normalised(flux []float64) []float64 {
 	var ok []float64
 	for _, f := range flux {
-		if !math.IsNaN(f) && !math.IsInf(f, 0) {
+		if stat.Finite(f) {
 			ok = append(ok, f)
 		}
 	}
-	med := noise.Median(ok)
+	med := stat.Median(ok)
 	out := make([]float64, len(flux))
 	for i, f := range flux {
 		out[i] = f / med

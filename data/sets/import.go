@@ -1,6 +1,7 @@
 package sets
 
 import (
+	"cmp"
 	"encoding/csv"
 	"encoding/json"
 	"errors"
@@ -19,6 +20,7 @@ import (
 	"transitbench/engine/detrend"
 	"transitbench/engine/lc"
 	"transitbench/engine/noise"
+	"transitbench/engine/stat"
 )
 
 // ImportVersion names the importer's output; sets imported by another version must be imported again.
@@ -230,7 +232,7 @@ var importWithSim = ImportVersion + "+" + sim.Version
 // injects reports whether the label table asks for an injection: an injected star without a period.
 func injects(labels map[int][]labelRow) bool {
 	for _, rows := range labels {
-		if rows[0].str("category") == data.CategoryInjected && !finite(rows[0].num("period")) {
+		if rows[0].str("category") == data.CategoryInjected && !stat.Finite(rows[0].num("period")) {
 			return true
 		}
 	}
@@ -299,9 +301,9 @@ func importCurve(files []string, row labelRow) (*lc.LightCurve, *data.Star, erro
 
 	pick := func(label, header float64) float64 {
 		switch {
-		case finite(label):
+		case stat.Finite(label):
 			return label
-		case finite(header):
+		case stat.Finite(header):
 			return header
 		}
 		return 0
@@ -309,7 +311,7 @@ func importCurve(files []string, row labelRow) (*lc.LightCurve, *data.Star, erro
 	st := &data.Star{Kepmag: pick(row.num("kepmag"), h.Kepmag), Teff: pick(row.num("teff"), h.Teff),
 		Logg: pick(row.num("logg"), h.Logg), RadiusRsun: pick(row.num("radius_rsun"), h.RadiusRsun),
 		MassMsun: row.num("mass_msun"), CadenceDays: lc.CadenceDays, TimeSystem: "BKJD"}
-	if !finite(st.MassMsun) {
+	if !stat.Finite(st.MassMsun) {
 		st.MassMsun = 0
 		if st.Logg > 0 && st.RadiusRsun > 0 {
 			st.MassMsun = math.Round(math.Pow(10, st.Logg-4.438)*st.RadiusRsun*st.RadiusRsun*1000) / 1000
@@ -319,7 +321,7 @@ func importCurve(files []string, row labelRow) (*lc.LightCurve, *data.Star, erro
 	st.CDPPppm = map[string]float64{}
 	for _, hrs := range []float64{3, 6, 12} {
 		v := noise.CDPP(t, flat, hrs)
-		if !finite(v) {
+		if !stat.Finite(v) {
 			v = 0
 		}
 		st.CDPPppm[strconv.FormatFloat(hrs, 'f', 1, 64)] = math.Round(v*10) / 10
@@ -369,7 +371,7 @@ func labelAnswer(id string, rows []labelRow, c *lc.LightCurve) (data.Answer, err
 			return bad("population %q; use random or false_alarm", a.Population)
 		}
 		a.Scored = true
-		if a.Category == data.CategoryInjected && finite(r.num("period")) {
+		if a.Category == data.CategoryInjected && stat.Finite(r.num("period")) {
 			p, err := r.planet(c)
 			if err != nil {
 				return bad("%v", err)
@@ -378,7 +380,7 @@ func labelAnswer(id string, rows []labelRow, c *lc.LightCurve) (data.Answer, err
 		}
 	case data.CategoryEB:
 		per, t0, dur, dep := r.num("period"), r.num("t0"), r.num("duration"), r.num("depth")
-		if !(per > 0) || !finite(t0) {
+		if !(per > 0) || !stat.Finite(t0) {
 			return bad("an eclipsing binary needs period and t0")
 		}
 		counted := strings.EqualFold(r.str("counted"), "true")
@@ -397,38 +399,26 @@ func labelAnswer(id string, rows []labelRow, c *lc.LightCurve) (data.Answer, err
 			}
 			a.Confirmed = append(a.Confirmed, p)
 		}
-		slices.SortFunc(a.Confirmed, func(x, y data.Planet) int { return cmpFloat(x.PeriodDays, y.PeriodDays) })
+		slices.SortFunc(a.Confirmed, func(x, y data.Planet) int { return cmp.Compare(x.PeriodDays, y.PeriodDays) })
 	default:
 		return bad("category %q; use injected, untouched, eb or confirmed", a.Category)
 	}
 	return a, nil
 }
 
-func cmpFloat(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
-}
-
 func orZero(x float64) float64 {
-	if finite(x) {
+	if stat.Finite(x) {
 		return x
 	}
 	return 0
 }
-
-func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
 
 // planet makes a planet's truth from a label row: depth from ppm to a fraction, duration from hours to days,
 // n_transits and (unless given) MES measured on the light curve.
 func (r labelRow) planet(c *lc.LightCurve) (data.Planet, error) {
 	p := data.Planet{PeriodDays: r.num("period"), T0Days: r.num("t0"), DurationDays: r.num("duration") / 24,
 		Depth: r.num("depth") / 1e6, RpRs: orZero(r.num("rp_rs")), B: orZero(r.num("b")), MES: r.num("mes")}
-	if !(p.PeriodDays > 0) || !finite(p.T0Days) || !(p.DurationDays > 0) || !(p.Depth > 0) {
+	if !(p.PeriodDays > 0) || !stat.Finite(p.T0Days) || !(p.DurationDays > 0) || !(p.Depth > 0) {
 		return data.Planet{}, errors.New("a planet needs period > 0, t0, duration > 0 (hours) and depth > 0 (ppm)")
 	}
 	t, flat := flattened(c)
@@ -442,7 +432,7 @@ func (r labelRow) planet(c *lc.LightCurve) (data.Planet, error) {
 	}
 	sig := noise.MES(t, flat, model, p.PeriodDays, p.T0Days, p.DurationDays)
 	p.NTransits = sig.NTransits
-	if !finite(p.MES) {
+	if !stat.Finite(p.MES) {
 		p.MES = orZero(math.Round(sig.MES*100) / 100)
 	}
 	return p, nil

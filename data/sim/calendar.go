@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"cmp"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -73,7 +74,7 @@ func newCalendar(spec Spec, k *Knobs) *calendar {
 		q := c.quarters[r.IntN(4)]
 		gaps = append(gaps, interval{q.End - uniform(r, ck.ModuleLossDays.Lo, ck.ModuleLossDays.Hi), q.End})
 	}
-	slices.SortFunc(gaps, func(a, b interval) int { return cmpFloat(a.Start, b.Start) })
+	slices.SortFunc(gaps, func(a, b interval) int { return cmp.Compare(a.Start, b.Start) })
 	for _, g := range gaps {
 		c.resumes = append(c.resumes, g.End)
 	}
@@ -235,14 +236,4 @@ func poisson(r *rand.Rand, lambda float64) int {
 		}
 		n++
 	}
-}
-
-func cmpFloat(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }

@@ -97,7 +97,7 @@ func drawEB(spec Spec, k *Knobs, m *meter) (*ebModel, string) {
 			continue
 		}
 		e.t0Days = m.t[0] + e.periodDays*r.Float64()
-		if transitsWithData(m.t, e.periodDays, e.t0Days, e.pWidth*e.periodDays) >= 2 {
+		if m.transits(e.periodDays, e.t0Days, e.pWidth*e.periodDays) >= 2 {
 			break
 		}
 	}
@@ -162,9 +162,9 @@ func giveaways(e *ebModel, ek *EBKnobs, m, raw *meter) []string {
 	var out []string
 	d := e.dilution
 	pDur, sDur := e.pWidth*e.periodDays, e.sWidth*e.periodDays
-	np := transitsWithData(m.t, e.periodDays, e.t0Days, pDur)
+	np := m.transits(e.periodDays, e.t0Days, pDur)
 	ts := e.t0Days + (e.sPhase)*e.periodDays
-	ns := transitsWithData(m.t, e.periodDays, ts, sDur)
+	ns := m.transits(e.periodDays, ts, sDur)
 	meanP := d * e.pDepth * meanProfile(e.shape)
 	meanS := d * e.sDepth * meanProfile(e.shape)
 	if ns > 0 && meanS > 0 {

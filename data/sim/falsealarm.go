@@ -2,6 +2,7 @@ package sim
 
 import (
 	"math"
+	"sort"
 
 	"transitbench/data"
 	"transitbench/engine/lc"
@@ -81,7 +82,7 @@ func plantFalseAlarm(spec Spec, k *Knobs, cal *calendar, nz *starNoise, fa faPla
 	var box float64 // the box width a search would fit to the signal, days
 	// depthFor returns the mean event depth that gives the target MES for events of width w.
 	depthFor := func(period, t0, w float64, nEvents int) float64 {
-		n := transitsWithData(m.t, period, t0, w)
+		n := m.transits(period, t0, w)
 		if nEvents <= 0 || n == 0 {
 			return 0
 		}
@@ -93,7 +94,7 @@ func plantFalseAlarm(spec Spec, k *Knobs, cal *calendar, nz *starNoise, fa faPla
 		w := math.Floor(uniform(r, fk.DesatGlitchCadences.Lo, fk.DesatGlitchCadences.Hi)) * lc.CadenceDays
 		off := lc.CadenceDays / 2
 		rec.PeriodDays, rec.T0Days, box = cal.desatPeriod, cal.desat[0]+off+w/2, w
-		n := transitsWithData(m.t, rec.PeriodDays, rec.T0Days, w)
+		n := m.transits(rec.PeriodDays, rec.T0Days, w)
 		a := depthFor(rec.PeriodDays, rec.T0Days, w, n)
 		for _, td := range cal.desat {
 			addBox(t, f, td+off, td+off+w, -a*uniform(r, lo, hi))
@@ -122,7 +123,7 @@ func plantFalseAlarm(spec Spec, k *Knobs, cal *calendar, nz *starNoise, fa faPla
 		period := uniform(r, fk.SpotDipPeriodDays.Lo, fk.SpotDipPeriodDays.Hi)
 		w := uniform(r, fk.SpotDipDays.Lo, fk.SpotDipDays.Hi)
 		t0 := m.t[0] + period*r.Float64()
-		a := depthFor(period, t0, w, transitsWithData(m.t, period, t0, w)) / gaussMean
+		a := depthFor(period, t0, w, m.transits(period, t0, w)) / gaussMean
 		life := uniform(r, fk.SpotDipLifetimeRots.Lo, fk.SpotDipLifetimeRots.Hi) * period
 		depth := 1.0
 		for e := 0; t0+float64(e)*period < t[len(t)-1]+period; e++ {
@@ -136,7 +137,7 @@ func plantFalseAlarm(spec Spec, k *Knobs, cal *calendar, nz *starNoise, fa faPla
 		t0 := m.t[0] + period*r.Float64()
 		w := 0.2 * period
 		// The normalised profile's mean over |φ| < 0.1 is Σ c_h sin(0.2πh)/(0.2πh) / 1.9 ≈ 0.81 of its minimum.
-		a := depthFor(period, t0, w, transitsWithData(m.t, period, t0, w)) / 0.811
+		a := depthFor(period, t0, w, m.transits(period, t0, w)) / 0.811
 		for i, ti := range t {
 			ph := 2 * math.Pi * (ti - t0) / period
 			f[i] -= a * (math.Cos(ph) + 0.6*math.Cos(2*ph) + 0.3*math.Cos(3*ph)) / 1.9
@@ -206,27 +207,27 @@ var gaussMean = math.Erf(math.Sqrt(math.Ln2)) * math.Sqrt(math.Pi) / (2 * math.S
 
 // hasData reports whether a valid time lies within ±half of mid.
 func hasData(t []float64, mid, half float64) bool {
-	i := lowerBound(t, mid-half)
+	i := sort.SearchFloat64s(t, mid-half)
 	return i < len(t) && t[i] <= mid+half
 }
 
 // addBox adds a to f on [lo, hi).
 func addBox(t, f []float64, lo, hi, a float64) {
-	for i := lowerBound(t, lo); i < len(t) && t[i] < hi; i++ {
+	for i := sort.SearchFloat64s(t, lo); i < len(t) && t[i] < hi; i++ {
 		f[i] += a
 	}
 }
 
 // addRecoveringDip subtracts a·(1 − (t−start)/w) on [start, start+w): a sudden drop and a linear recovery.
 func addRecoveringDip(t, f []float64, start, w, a float64) {
-	for i := lowerBound(t, start); i < len(t) && t[i] < start+w; i++ {
+	for i := sort.SearchFloat64s(t, start); i < len(t) && t[i] < start+w; i++ {
 		f[i] -= a * (1 - (t[i]-start)/w)
 	}
 }
 
 // addGaussDip subtracts a·exp(−4 ln 2 (t−mid)²/w²), a Gaussian of FWHM w, within ±2w of mid.
 func addGaussDip(t, f []float64, mid, w, a float64) {
-	for i := lowerBound(t, mid-2*w); i < len(t) && t[i] < mid+2*w; i++ {
+	for i := sort.SearchFloat64s(t, mid-2*w); i < len(t) && t[i] < mid+2*w; i++ {
 		x := (t[i] - mid) / w
 		f[i] -= a * math.Exp(-4*math.Ln2*x*x)
 	}
@@ -248,7 +249,7 @@ func (m *meter) boxMES(with *meter, period, t0, box float64) float64 {
 			n++
 		}
 	}
-	epochs := transitsWithData(m.t, period, t0, box)
+	epochs := m.transits(period, t0, box)
 	if n == 0 || epochs == 0 {
 		return 0
 	}

@@ -3,6 +3,7 @@ package sim
 import (
 	"math"
 	"math/rand/v2"
+	"sort"
 
 	"transitbench/engine/lc"
 )
@@ -137,7 +138,7 @@ func addFlares(r *rand.Rand, nk *NoiseKnobs, t, f []float64) {
 		t0 := t[0] + span*r.Float64()
 		a := logUniform(r, nk.FlareAmp.Lo, nk.FlareAmp.Hi)
 		tau := logUniform(r, nk.FlareDecayDays.Lo, nk.FlareDecayDays.Hi)
-		i := lowerBound(t, t0-lc.CadenceDays/2)
+		i := sort.SearchFloat64s(t, t0-lc.CadenceDays/2)
 		for ; i < len(t) && t[i]-t0 < 10*tau; i++ {
 			// Mean of the decay over the exposure [t−Δ/2, t+Δ/2], clipped to start at t₀.
 			lo := math.Max(t[i]-lc.CadenceDays/2, t0)
@@ -185,7 +186,7 @@ func (nz *starNoise) addRamps(r *rand.Rand, nk *NoiseKnobs, cal *calendar, f []f
 
 // addRamp adds a·e^(−(t−tr)/τ) for tr ≤ t < tr + 8τ.
 func addRamp(t, f []float64, tr, a, tau float64) {
-	for i := lowerBound(t, tr); i < len(t) && t[i] < tr+8*tau; i++ {
+	for i := sort.SearchFloat64s(t, tr); i < len(t) && t[i] < tr+8*tau; i++ {
 		f[i] += a * math.Exp(-(t[i]-tr)/tau)
 	}
 }
@@ -222,22 +223,8 @@ func addRollingBands(r *rand.Rand, nk *NoiseKnobs, cal *calendar, f []float64) {
 		a := logUniform(r, nk.RollingBandAmp.Lo, nk.RollingBandAmp.Hi)
 		p := uniform(r, nk.RollingBandDays.Lo, nk.RollingBandDays.Hi)
 		ph := 2 * math.Pi * r.Float64()
-		for i := lowerBound(cal.time, b.Start); i < len(f) && cal.time[i] < b.End; i++ {
+		for i := sort.SearchFloat64s(cal.time, b.Start); i < len(f) && cal.time[i] < b.End; i++ {
 			f[i] += a * math.Sin(2*math.Pi*cal.time[i]/p+ph)
 		}
 	}
-}
-
-// lowerBound returns the first index i with t[i] ≥ x (len(t) when none).
-func lowerBound(t []float64, x float64) int {
-	lo, hi := 0, len(t)
-	for lo < hi {
-		m := int(uint(lo+hi) >> 1)
-		if t[m] < x {
-			lo = m + 1
-		} else {
-			hi = m
-		}
-	}
-	return lo
 }

@@ -6,7 +6,6 @@ import (
 	"math/rand/v2"
 
 	"transitbench/data"
-	"transitbench/engine/lc"
 	"transitbench/engine/noise"
 	"transitbench/engine/transit"
 )
@@ -14,62 +13,19 @@ import (
 // errNoPeriod is returned when no period in the knobs' range leaves enough transits with data.
 var errNoPeriod = errors.New("no period in the planet range leaves the required transits with data; widen Planet.PeriodDays or lower Planet.MinTransits")
 
-// transitsWithData counts the epochs t0 + nP that have data: at least max(1, ⌈D/(2c)⌉) of the sorted valid
-// times t within ±D/2 of the mid-time (c the long cadence), the rule of engine/noise.NTransitsWithData.
-func transitsWithData(t []float64, period, t0, durationDays float64) int {
-	if len(t) == 0 || !(period > 0) || !(durationDays > 0) {
-		return 0
-	}
-	half := durationDays / 2
-	need := max(1, int(math.Ceil(durationDays/(2*lc.CadenceDays)-1e-9)))
-	n := 0
-	for e := math.Floor((t[0] - t0) / period); ; e++ {
-		mid := t0 + e*period
-		if mid-half > t[len(t)-1] {
-			break
-		}
-		i := lowerBound(t, mid-half)
-		j := i
-		for j < len(t) && t[j] <= mid+half && j-i < need {
-			j++
-		}
-		if j-i >= need {
-			n++
-		}
-	}
-	return n
+// transits counts the epochs t0 + nP with data on the meter's cadences: at least max(1, ⌈D/(2c)⌉) of them
+// within ±D/2 of the mid-time, c the meter's cadence (engine/noise.CountTransits).
+func (m *meter) transits(period, t0, durationDays float64) int {
+	return noise.CountTransits(m.t, m.cad, period, t0, durationDays)
 }
 
-// signal returns the MES statistics of planet p on the meter's flux as engine/noise.MES defines them (SPEC A4):
-// the mean in-transit depth of p's exposure-averaged model at the valid cadences within ±T14/2 of a mid-time,
-// σ_D(T14) of the flux with every cadence within T14/2 + one cadence of a mid-time masked, and the transits
-// with data; MES = depth/σ_D·√N.
+// signal returns the MES statistics of planet p on the meter's flux as engine/noise.MES defines them (SPEC A4,
+// engine/noise.MESInto on the meter's buffers): the mean in-transit depth of p's exposure-averaged model at
+// the valid cadences within ±T14/2 of a mid-time, σ_D(T14) of the flux with every cadence within T14/2 + one
+// cadence of a mid-time masked, and the transits with data; MES = depth/σ_D·√N.
 func (m *meter) signal(p transit.Params) noise.Signal {
-	d := p.DurationDays()
 	p.Flux(m.model, m.t)
-	s := noise.Signal{MeanDepth: noise.MeanInTransitDepth(m.t, m.model, p.PeriodDays, p.T0Days, d)}
-	half := d/2 + m.cad
-	tv, fv := m.tv[:0], m.fv[:0]
-	for i, ti := range m.t {
-		dt := ti - p.T0Days
-		dt -= p.PeriodDays * math.Floor(dt/p.PeriodDays+0.5)
-		if math.Abs(dt) <= half {
-			continue
-		}
-		tv = append(tv, ti)
-		fv = append(fv, m.flat[i])
-	}
-	s.SigmaD = m.sigmaDOf(tv, fv, d)
-	s.NTransits = transitsWithData(m.t, p.PeriodDays, p.T0Days, d)
-	switch {
-	case s.NTransits == 0:
-		s.MES = 0
-	case math.IsNaN(s.SigmaD) || s.SigmaD <= 0:
-		s.MES = math.NaN()
-	default:
-		s.MES = s.MeanDepth / s.SigmaD * math.Sqrt(float64(s.NTransits))
-	}
-	return s
+	return noise.MESInto(m.work, m.t, m.flat, m.model, m.cad, p.PeriodDays, p.T0Days, p.DurationDays())
 }
 
 // solveRpRs returns the radius ratio k at which the MES of p (with RpRs = k) is within tol of target, or NaN
@@ -78,7 +34,7 @@ func (m *meter) signal(p transit.Params) noise.Signal {
 func (m *meter) solveRpRs(p transit.Params, target, kMax, tol float64) float64 {
 	p.RpRs = 0.01
 	d := p.DurationDays()
-	n := transitsWithData(m.t, p.PeriodDays, p.T0Days, d)
+	n := m.transits(p.PeriodDays, p.T0Days, d)
 	if n == 0 {
 		return math.NaN()
 	}
@@ -116,7 +72,7 @@ func drawOrbit(r *rand.Rand, pk *PlanetKnobs, m *meter, st star, prange Range) (
 			continue
 		}
 		p.RpRs = 0.01
-		if transitsWithData(m.t, p.PeriodDays, p.T0Days, p.DurationDays()) >= pk.MinTransits {
+		if m.transits(p.PeriodDays, p.T0Days, p.DurationDays()) >= pk.MinTransits {
 			return p, nil
 		}
 	}

@@ -3,8 +3,9 @@ package sim
 import (
 	"errors"
 	"fmt"
-	"math"
 	"reflect"
+
+	"transitbench/engine/stat"
 )
 
 // ErrKnobs is returned for knobs that cannot be simulated with (see Knobs.Validate).
@@ -51,11 +52,11 @@ func validateStruct(v reflect.Value, path string) error {
 		p := path + "." + name
 		switch x := f.Interface().(type) {
 		case Range:
-			if !finite(x.Lo) || !finite(x.Hi) || x.Lo > x.Hi || x.Lo < 0 {
+			if !stat.Finite(x.Lo) || !stat.Finite(x.Hi) || x.Lo > x.Hi || x.Lo < 0 {
 				return fmt.Errorf("%w: %s is [%v, %v]; want finite bounds with 0 ≤ Lo ≤ Hi", ErrKnobs, p, x.Lo, x.Hi)
 			}
 		case float64:
-			if !finite(x) || x < 0 {
+			if !stat.Finite(x) || x < 0 {
 				return fmt.Errorf("%w: %s is %v; want a finite number ≥ 0", ErrKnobs, p, x)
 			}
 			if shareFields[name] && x > 1 {
@@ -63,7 +64,7 @@ func validateStruct(v reflect.Value, path string) error {
 			}
 		case [3]float64:
 			for _, w := range x {
-				if !finite(w) || w < 0 {
+				if !stat.Finite(w) || w < 0 {
 					return fmt.Errorf("%w: %s holds %v; want weights ≥ 0", ErrKnobs, p, w)
 				}
 			}
@@ -77,5 +78,3 @@ func validateStruct(v reflect.Value, path string) error {
 	}
 	return nil
 }
-
-func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }

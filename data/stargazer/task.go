@@ -7,10 +7,12 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
 	"transitbench/engine/rv"
+	"transitbench/engine/stat"
 )
 
 // Task is one RV task as stored in the Stargazer JSON format. Field names follow the published files.
@@ -395,18 +397,10 @@ func (t *Task) TruthPlanets() []rv.Planet {
 
 // MedianSigma returns the median of the quoted errors (m/s).
 func (t *Task) MedianSigma() float64 {
-	s := append([]float64(nil), t.Observations.SigmasMS...)
-	sort.Float64s(s)
-	n := len(s)
-	if n%2 == 1 {
-		return s[n/2]
-	}
-	return 0.5 * (s[n/2-1] + s[n/2])
+	return stat.Median(slices.Clone(t.Observations.SigmasMS))
 }
 
 // HasCorrelatedNoise reports whether the generator added a Gaussian-process term.
 func (t *Task) HasCorrelatedNoise() bool {
 	return t.Config.Noise.GP.UseGP && t.Config.Noise.GP.SigmaMS > 0
 }
-
-func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }

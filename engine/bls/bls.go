@@ -6,6 +6,8 @@ import (
 	"math"
 	"sync"
 	"sync/atomic"
+
+	"transitbench/engine/stat"
 )
 
 // Objective selects what a box is scored by; both follow astropy's BoxLeastSquares exactly.
@@ -195,11 +197,11 @@ func prepare(t, y, dy []float64) (*prepared, error) {
 	keep := make([]int, 0, len(t))
 	var ivarSum float64
 	for i := range t {
-		if !finite(t[i]) || !finite(y[i]) {
+		if !stat.Finite(t[i]) || !stat.Finite(y[i]) {
 			continue
 		}
 		if dy != nil {
-			if !finite(dy[i]) || !(dy[i] > 0) {
+			if !stat.Finite(dy[i]) || !(dy[i] > 0) {
 				continue
 			}
 			ivarSum += 1 / (dy[i] * dy[i])
@@ -286,7 +288,7 @@ func checkGrid(g Grid, span float64) error {
 		return ErrEmptyGrid
 	}
 	for i, d := range g.Durations {
-		if !finite(d) || !(d > 0) {
+		if !stat.Finite(d) || !(d > 0) {
 			return fmt.Errorf("%w: duration %v is not a positive number of days", ErrBadGrid, d)
 		}
 		if i > 0 && d <= g.Durations[i-1] {
@@ -299,7 +301,7 @@ func checkGrid(g Grid, span float64) error {
 	}
 	pmax := 0.0
 	for p, per := range g.Periods {
-		if !finite(per) || !(per > 0) {
+		if !stat.Finite(per) || !(per > 0) {
 			return fmt.Errorf("%w: period %v is not a positive number of days", ErrBadGrid, per)
 		}
 		pmax = math.Max(pmax, per)
@@ -726,5 +728,3 @@ func (s *searcher) store(r *Result, p int, win, yin float64, n, k int, bw float6
 		r.Power[p] = snr
 	}
 }
-
-func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }

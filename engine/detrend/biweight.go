@@ -3,6 +3,8 @@ package detrend
 import (
 	"math"
 	"sort"
+
+	"transitbench/engine/stat"
 )
 
 // BiweightC is the tuning constant c of the biweight location, in units of the median absolute deviation
@@ -74,7 +76,7 @@ func (s *scratch) trend(dst, t, f []float64, use []bool, windowDays, gapDays flo
 	sorted := true
 	last := math.Inf(-1)
 	for i := range t {
-		if !finite(t[i]) || !finite(f[i]) {
+		if !stat.Finite(t[i]) || !stat.Finite(f[i]) {
 			dst[i] = math.NaN()
 			continue
 		}
@@ -141,8 +143,8 @@ func (s *scratch) segment(dst, t, f []float64, use []bool, idx []int, half float
 // biweightLocation returns the Tukey biweight location of the sorted, non-empty sample x (see Biweight) and
 // the sample's median absolute deviation from its median.
 func biweightLocation(x []float64) (loc, mad float64) {
-	med := medianSorted(x)
-	mad = madSorted(x, med)
+	med := stat.MedianSorted(x)
+	mad = stat.MADSorted(x, med)
 	if mad == 0 {
 		return med, 0
 	}
@@ -169,43 +171,6 @@ func biweightLocation(x []float64) (loc, mad float64) {
 		}
 	}
 	return loc, mad
-}
-
-// medianSorted returns the median of the sorted, non-empty x (the mean of the two middle values when the
-// length is even).
-func medianSorted(x []float64) float64 {
-	n := len(x)
-	if n%2 == 1 {
-		return x[n/2]
-	}
-	return 0.5 * (x[n/2-1] + x[n/2])
-}
-
-// madSorted returns median(|x − med|) for sorted x without sorting the deviations: the deviations below and
-// above med form two sorted sequences, merged from med outwards until the middle rank is reached.
-func madSorted(x []float64, med float64) float64 {
-	n := len(x)
-	r := sort.SearchFloat64s(x, med) // x[:r] < med ≤ x[r:]
-	lo, hi := r-1, r
-	next := func() float64 {
-		if hi >= n || (lo >= 0 && med-x[lo] <= x[hi]-med) {
-			d := med - x[lo]
-			lo--
-			return d
-		}
-		d := x[hi] - med
-		hi++
-		return d
-	}
-	// Deviations of rank 0 … n/2 in increasing order; the median is rank (n−1)/2 and, for even n, n/2.
-	var prev, cur float64
-	for k := 0; k <= n/2; k++ {
-		prev, cur = cur, next()
-	}
-	if n%2 == 1 {
-		return cur
-	}
-	return 0.5 * (prev + cur)
 }
 
 // insertSorted inserts v into the sorted slice x.
@@ -255,5 +220,3 @@ func fillGaps(dst, t []float64, idx []int) {
 		}
 	}
 }
-
-func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"sort"
 	"testing"
+
+	"transitbench/engine/stat"
 )
 
 // cadence is the Kepler long cadence, 29.4244 min, in days.
@@ -38,38 +40,18 @@ func boxDip(t, period, t0, duration, depth float64) float64 {
 	return 1
 }
 
-func TestMADSortedMatchesBruteForce(t *testing.T) {
-	rng := rand.New(rand.NewPCG(1, 2))
-	for n := 1; n < 40; n++ {
-		x := make([]float64, n)
-		for i := range x {
-			x[i] = math.Round(rng.NormFloat64()*4) / 4 // ties on purpose
-		}
-		sort.Float64s(x)
-		med := medianSorted(x)
-		d := make([]float64, n)
-		for i, v := range x {
-			d[i] = math.Abs(v - med)
-		}
-		sort.Float64s(d)
-		if got, want := madSorted(x, med), medianSorted(d); got != want {
-			t.Fatalf("n=%d: madSorted = %g, brute force %g (x=%v)", n, got, want, x)
-		}
-	}
-}
-
 // refBiweight is the textbook iteration (no sorted-window tricks): start at the median, reweight until the
 // step is below 1e-12.
 func refBiweight(x []float64) float64 {
 	s := slices.Clone(x)
 	sort.Float64s(s)
-	med := medianSorted(s)
+	med := stat.MedianSorted(s)
 	d := make([]float64, len(s))
 	for i, v := range s {
 		d[i] = math.Abs(v - med)
 	}
 	sort.Float64s(d)
-	mad := medianSorted(d)
+	mad := stat.MedianSorted(d)
 	loc := med
 	for it := 0; it < 1000 && mad > 0; it++ {
 		var num, den float64

@@ -1,6 +1,10 @@
 package detrend
 
-import "math"
+import (
+	"math"
+
+	"transitbench/engine/stat"
+)
 
 // DefaultMaxDurationDays is the longest transit duration, in days (12 h), that Flatten protects when
 // Options.WindowDays is zero: the default window is WindowFor(DefaultMaxDurationDays) = 1.5 d.
@@ -11,10 +15,6 @@ const (
 	DefaultClipSigma      = 3.0
 	DefaultClipIterations = 3
 )
-
-// madToSigma converts a median absolute deviation to the standard deviation of a normal distribution
-// (1/Φ⁻¹(3/4) = 1.4826).
-const madToSigma = 1.4826
 
 // WindowFor returns the biweight window, in days, that keeps transits up to maxDurationDays long:
 // three times the duration, the choice Hippke et al. (2019, AJ 158, 143, §3.3) recommend as the
@@ -125,7 +125,7 @@ func (s *scratch) markDirty(t []float64, use []bool, half float64) {
 func (s *scratch) clip(use []bool, f, trend []float64, k float64) int {
 	n := 0
 	for i, u := range use {
-		if u && math.Abs(f[i]-trend[i]) > k*madToSigma*s.mad[i] {
+		if u && math.Abs(f[i]-trend[i]) > k*stat.MADToSigma4*s.mad[i] {
 			use[i] = false
 			n++
 		}

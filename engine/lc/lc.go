@@ -5,6 +5,8 @@ package lc
 import (
 	"errors"
 	"math"
+
+	"transitbench/engine/stat"
 )
 
 // Kepler quality bits (Kepler Archive Manual, table 2-3).
@@ -31,7 +33,7 @@ const (
 	QThrusterFiring     int32 = 1048576
 )
 
-// DefaultQualityMask is lightkurve's "default" bitmask: cadences with any of these bits set are not used.
+// DefaultQualityMask is lightkurve's "default" bitmask (1130799): cadences with any of these bits set are not used.
 const DefaultQualityMask = QAttitudeTweak | QSafeMode | QCoarsePoint | QEarthPoint | QDesaturation |
 	QManualExclude | QDetectorAnomaly | QNoData | QThrusterFiring
 
@@ -65,7 +67,7 @@ func (c *LightCurve) Validate() error {
 
 // Good reports whether cadence i is usable: finite time and flux and no bit of mask set in its quality.
 func (c *LightCurve) Good(i int, mask int32) bool {
-	return !math.IsNaN(c.Time[i]) && !math.IsNaN(c.Flux[i]) && !math.IsInf(c.Flux[i], 0) && c.Quality[i]&mask == 0
+	return stat.Finite(c.Time[i]) && stat.Finite(c.Flux[i]) && c.Quality[i]&mask == 0
 }
 
 // Clean returns a new light curve holding only the cadences that are Good under mask, in time order.

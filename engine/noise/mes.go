@@ -1,6 +1,11 @@
 package noise
 
-import "math"
+import (
+	"math"
+	"sort"
+
+	"transitbench/engine/stat"
+)
 
 // Signal holds the detection statistics of a transit signal (SPEC A4).
 type Signal struct {
@@ -31,22 +36,56 @@ func MES(t, flat, model []float64, periodDays, t0Days, durationDays float64) Sig
 	tv := make([]float64, 0, len(t))
 	mv := make([]float64, 0, len(t))
 	for i := range t {
-		if finite(t[i]) && finite(flat[i]) {
+		if stat.Finite(t[i]) && stat.Finite(flat[i]) {
 			tv = append(tv, t[i])
 			mv = append(mv, model[i])
 		}
 	}
 	s.MeanDepth = MeanInTransitDepth(tv, mv, periodDays, t0Days, durationDays)
 	s.NTransits = NTransitsWithData(tv, periodDays, t0Days, durationDays)
+	s.MES = mes(s)
+	return s
+}
+
+// MESInto is MES for a caller that measures many signals on one light curve. t, flat and model hold the valid
+// cadences only (t finite and sorted, flat finite), cadenceDays is their cadence (CadenceDays(t)), and work is
+// scratch space of length at least 4·len(t)+1; it allocates nothing. The transit mask reaches D/2 + cadenceDays
+// from each mid-time, σ_D is SigmaDInto of the unmasked cadences with that same cadence, and N is
+// CountTransits(t, cadenceDays, …). It agrees with MES to rounding (MES takes σ_D's cadence from the unmasked
+// cadences and centres its sums on the mean). It panics when the slices differ in length or work is too short.
+func MESInto(work, t, flat, model []float64, cadenceDays, periodDays, t0Days, durationDays float64) Signal {
+	n := len(t)
+	if len(flat) != n || len(model) != n {
+		panic("noise: MESInto: time, flux and model differ in length")
+	}
+	if len(work) < 4*n+1 {
+		panic("noise: MESInto: work is shorter than 4·len(t)+1")
+	}
+	s := Signal{MeanDepth: MeanInTransitDepth(t, model, periodDays, t0Days, durationDays)}
+	half := durationDays/2 + cadenceDays
+	tv, fv := work[:0:n], work[n:n:2*n]
+	for i, ti := range t {
+		if inWindow(ti, periodDays, t0Days, half) {
+			continue
+		}
+		tv = append(tv, ti)
+		fv = append(fv, flat[i])
+	}
+	s.SigmaD = SigmaDInto(work[2*n:], tv, fv, cadenceDays, durationDays)
+	s.NTransits = CountTransits(t, cadenceDays, periodDays, t0Days, durationDays)
+	s.MES = mes(s)
+	return s
+}
+
+// mes returns MeanDepth / SigmaD · √NTransits: 0 without transits, NaN when σ_D is not positive.
+func mes(s Signal) float64 {
 	switch {
 	case s.NTransits == 0:
-		s.MES = 0
+		return 0
 	case math.IsNaN(s.SigmaD) || s.SigmaD <= 0:
-		s.MES = math.NaN()
-	default:
-		s.MES = s.MeanDepth / s.SigmaD * math.Sqrt(float64(s.NTransits))
+		return math.NaN()
 	}
-	return s
+	return s.MeanDepth / s.SigmaD * math.Sqrt(float64(s.NTransits))
 }
 
 // RequiredMeanDepth returns the mean in-transit depth that gives a transit the multiple-event statistic mes
@@ -66,7 +105,7 @@ func MeanInTransitDepth(t, model []float64, periodDays, t0Days, durationDays flo
 	var sum float64
 	n := 0
 	for i, ti := range t {
-		if !finite(ti) || !finite(model[i]) || !inWindow(ti, periodDays, t0Days, durationDays/2) {
+		if !stat.Finite(ti) || !stat.Finite(model[i]) || !inWindow(ti, periodDays, t0Days, durationDays/2) {
 			continue
 		}
 		sum += 1 - model[i]
@@ -86,35 +125,66 @@ func MeanInTransitDepth(t, model []float64, periodDays, t0Days, durationDays flo
 func NTransitsWithData(t []float64, periodDays, t0Days, durationDays float64) int {
 	tv := make([]float64, 0, len(t))
 	for _, x := range t {
-		if finite(x) {
+		if stat.Finite(x) {
 			tv = append(tv, x)
 		}
 	}
-	if len(tv) == 0 || !(periodDays > 0) || !(durationDays > 0) {
+	return CountTransits(tv, cadenceDays(tv), periodDays, t0Days, durationDays)
+}
+
+// CountTransits is NTransitsWithData for finite, sorted t whose cadence cadenceDays the caller knows: the
+// epochs k whose window |t − (t0 + kP)| ≤ D/2 holds at least max(1, ⌈D/(2·cadenceDays)⌉) times of t. It
+// allocates nothing and costs O(epochs · log n) when the windows do not overlap (D < P), else O(n).
+func CountTransits(t []float64, cadenceDays, periodDays, t0Days, durationDays float64) int {
+	if len(t) == 0 || !(periodDays > 0) || !(durationDays > 0) {
 		return 0
 	}
-	c := cadenceDays(tv)
 	need := 1
-	if c > 0 {
-		need = max(1, int(math.Ceil(durationDays/(2*c)-1e-9)))
+	if cadenceDays > 0 {
+		need = max(1, int(math.Ceil(durationDays/(2*cadenceDays)-1e-9)))
 	}
 	half := durationDays / 2
-	count, epoch, transits := 0, math.MinInt, 0
-	for _, x := range tv {
-		k := int(math.Floor((x-t0Days)/periodDays + 0.5))
-		if math.Abs(x-t0Days-float64(k)*periodDays) > half {
-			continue
-		}
-		if k != epoch {
-			if count >= need {
-				transits++
+	epoch := func(x float64) int { return int(math.Floor((x-t0Days)/periodDays + 0.5)) }
+	inside := func(x float64, k int) bool { return math.Abs(x-t0Days-float64(k)*periodDays) <= half }
+	first, last := epoch(t[0]), epoch(t[len(t)-1])
+	if half >= periodDays/2 || last-first >= len(t) {
+		// Overlapping windows (every time belongs to its nearest epoch), or more epochs than times: count the
+		// runs of one epoch in time order.
+		count, last, transits := 0, math.MinInt, 0
+		for _, x := range t {
+			k := epoch(x)
+			if !inside(x, k) {
+				continue
 			}
-			epoch, count = k, 0
+			if k != last {
+				if count >= need {
+					transits++
+				}
+				last, count = k, 0
+			}
+			count++
 		}
-		count++
+		if count >= need {
+			transits++
+		}
+		return transits
 	}
-	if count >= need {
-		transits++
+	// Disjoint windows: the times of epoch k lie within D/2 of its mid-time (up to rounding, which the
+	// margin covers), so a binary search finds them. epoch(x) is monotonic in x, so these are the same times
+	// the scan above would group under k.
+	margin := 1e-6 * (1 + half)
+	transits := 0
+	for k := first; k <= last; k++ {
+		mid := t0Days + float64(k)*periodDays
+		count := 0
+		for i := sort.SearchFloat64s(t, mid-half-margin); i < len(t) && t[i] <= mid+half+margin && count < need; i++ {
+			if epoch(t[i]) == k && inside(t[i], k) {
+				count++
+			}
+		}
+		if count >= need {
+			transits++
+		}
 	}
 	return transits
 }
@@ -126,7 +196,7 @@ func MaskTransits(t, flux []float64, periodDays, t0Days, durationDays float64) [
 	copy(out, flux)
 	tv, _ := validPairs(t, flux)
 	half := durationDays / 2
-	if c := cadenceDays(tv); finite(c) {
+	if c := cadenceDays(tv); stat.Finite(c) {
 		half += c
 	}
 	for i, ti := range t {

@@ -3,7 +3,6 @@ package noise
 import (
 	"math"
 	"math/rand/v2"
-	"slices"
 	"testing"
 
 	"transitbench/engine/transit"
@@ -134,25 +133,6 @@ func TestMESWhiteNoise(t *testing.T) {
 		t.Errorf("RequiredMeanDepth = %.6g, want %.6g", d, s.MeanDepth)
 	}
 	t.Logf("MES %.2f (white-noise expectation %.2f), N %d, σ_D %.1f ppm", s.MES, want, s.NTransits, s.SigmaD*1e6)
-}
-
-func TestMedian(t *testing.T) {
-	rng := rand.New(rand.NewPCG(9, 9))
-	for n := 1; n < 60; n++ {
-		x := make([]float64, n)
-		for i := range x {
-			x[i] = math.Round(10 * rng.NormFloat64()) // ties included
-		}
-		s := slices.Clone(x)
-		slices.Sort(s)
-		want := s[n/2]
-		if n%2 == 0 {
-			want = (s[n/2-1] + s[n/2]) / 2
-		}
-		if got := median(x); got != want {
-			t.Fatalf("median of %v = %v, want %v", s, got, want)
-		}
-	}
 }
 
 func BenchmarkSigmaD(b *testing.B) {

@@ -2,13 +2,9 @@ package noise
 
 import (
 	"math"
-	"math/bits"
-	"slices"
-)
 
-// madToSigma converts a median absolute deviation to the standard deviation of a normal distribution,
-// 1/Φ⁻¹(3/4) = 1.4826.
-const madToSigma = 1.482602218505602
+	"transitbench/engine/stat"
+)
 
 // minWindows is the least number of duration-long windows SigmaD needs for a meaningful scatter.
 const minWindows = 10
@@ -31,35 +27,63 @@ func SigmaD(t, flat []float64, durationDays float64) float64 {
 	if len(tv) < 2 || !(durationDays > 0) {
 		return math.NaN()
 	}
-	c := cadenceDays(tv)
-	m := max(1, int(math.Round(durationDays/c)))
-	span := (float64(m) - 0.5) * c
-	need := (m + 1) / 2
-
 	// Prefix sums of the flux minus its mean keep the window means accurate to rounding.
 	var mean float64
 	for _, f := range fv {
 		mean += f
 	}
 	mean /= float64(len(fv))
-	cum := make([]float64, len(fv)+1)
-	for i, f := range fv {
-		cum[i+1] = cum[i] + (f - mean)
+	work := make([]float64, 2*len(fv)+1)
+	return sigmaD(work, tv, fv, mean, cadenceDays(tv), durationDays)
+}
+
+// SigmaDInto is SigmaD for a caller that measures many σ_D on one light curve: t and flat hold the valid
+// cadences only (finite, t sorted), cadenceDays is their cadence (CadenceDays(t)), and work is scratch space
+// of length at least 2·len(t)+1. It allocates nothing. It centres the prefix sums on the median of flat where
+// SigmaD centres them on the mean; the centre cancels from the window means' deviations from their median, so
+// the two agree to rounding (about 1e-12 relative), not bit for bit. It panics when t and flat differ in length
+// or work is too short.
+func SigmaDInto(work, t, flat []float64, cadenceDays, durationDays float64) float64 {
+	n := len(t)
+	if len(flat) != n {
+		panic("noise: SigmaDInto: time and flux differ in length")
 	}
-	means := make([]float64, 0, len(tv))
+	if len(work) < 2*n+1 {
+		panic("noise: SigmaDInto: work is shorter than 2·len(t)+1")
+	}
+	if n < 2 || !(durationDays > 0) {
+		return math.NaN()
+	}
+	med := stat.Median(append(work[:0], flat...))
+	return sigmaD(work, t, flat, med, cadenceDays, durationDays)
+}
+
+// sigmaD computes σ_D (see SigmaD) of the finite, sorted tv with finite flux fv and cadence c, from prefix
+// sums of fv − center. work (length ≥ 2·len(tv)+1) holds the prefix sums and the window means.
+func sigmaD(work, tv, fv []float64, center, c, durationDays float64) float64 {
+	m := max(1, int(math.Round(durationDays/c)))
+	span := (float64(m) - 0.5) * c
+	need := (m + 1) / 2
+	n := len(fv)
+	cum := work[:n+1]
+	cum[0] = 0
+	for i, f := range fv {
+		cum[i+1] = cum[i] + (f - center)
+	}
+	means := work[n+1 : n+1 : 2*n+1]
 	j := 0
 	for i := range tv {
 		for j < len(tv) && tv[j] < tv[i]+span {
 			j++
 		}
-		if n := j - i; n >= need {
-			means = append(means, (cum[j]-cum[i])/float64(n))
+		if k := j - i; k >= need {
+			means = append(means, (cum[j]-cum[i])/float64(k))
 		}
 	}
 	if len(means) < minWindows {
 		return math.NaN()
 	}
-	return madToSigma * mad(means)
+	return stat.MADToSigma * stat.MAD(means)
 }
 
 // CDPP returns the combined differential photometric precision at the given duration in hours, in ppm:
@@ -78,7 +102,7 @@ func validPairs(t, f []float64) (tv, fv []float64) {
 	tv = make([]float64, 0, len(t))
 	fv = make([]float64, 0, len(t))
 	for i := range t {
-		if finite(t[i]) && finite(f[i]) {
+		if stat.Finite(t[i]) && stat.Finite(f[i]) {
 			tv = append(tv, t[i])
 			fv = append(fv, f[i])
 		}
@@ -95,82 +119,8 @@ func cadenceDays(t []float64) float64 {
 	for i := range d {
 		d[i] = t[i+1] - t[i]
 	}
-	return median(d)
+	return stat.Median(d)
 }
-
-// Median returns the median of x, reordering x; O(n) on average (quickselect). It is NaN for an empty slice.
-func Median(x []float64) float64 { return median(x) }
 
 // CadenceDays returns the median spacing of sorted times: the cadence of a light curve with gaps.
 func CadenceDays(t []float64) float64 { return cadenceDays(t) }
-
-func median(x []float64) float64 {
-	n := len(x)
-	if n == 0 {
-		return math.NaN()
-	}
-	hi := nth(x, n/2)
-	if n%2 == 1 {
-		return hi
-	}
-	// After nth, x[:n/2] holds the n/2 smallest values; the largest of them is the lower middle.
-	return (slices.Max(x[:n/2]) + hi) / 2
-}
-
-// nth reorders x so that x[k] is the value a sort would put there, every x[:k] ≤ x[k] ≤ every x[k+1:], and
-// returns it (Hoare's selection with a median-of-three pivot). After 2·log₂ n rounds without finishing, which
-// only adversarial orderings cause, it sorts what is left, so the worst case is O(n log n). x must not hold NaN.
-func nth(x []float64, k int) float64 {
-	lo, hi := 0, len(x)-1
-	for budget := 2 * bits.Len(uint(len(x))); hi > lo; budget-- {
-		if budget == 0 {
-			slices.Sort(x[lo : hi+1])
-			return x[k]
-		}
-		mid := lo + (hi-lo)/2
-		if x[mid] < x[lo] {
-			x[mid], x[lo] = x[lo], x[mid]
-		}
-		if x[hi] < x[lo] {
-			x[hi], x[lo] = x[lo], x[hi]
-		}
-		if x[hi] < x[mid] {
-			x[hi], x[mid] = x[mid], x[hi]
-		}
-		pivot := x[mid]
-		i, j := lo, hi
-		for i <= j {
-			for x[i] < pivot {
-				i++
-			}
-			for x[j] > pivot {
-				j--
-			}
-			if i <= j {
-				x[i], x[j] = x[j], x[i]
-				i++
-				j--
-			}
-		}
-		switch {
-		case k <= j:
-			hi = j
-		case k >= i:
-			lo = i
-		default:
-			return x[k]
-		}
-	}
-	return x[k]
-}
-
-// mad returns the median absolute deviation of x from its median, reordering x.
-func mad(x []float64) float64 {
-	med := median(x)
-	for i := range x {
-		x[i] = math.Abs(x[i] - med)
-	}
-	return median(x)
-}
-
-func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }

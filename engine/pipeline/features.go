@@ -7,6 +7,7 @@ import (
 	"transitbench/engine/bls"
 	"transitbench/engine/fold"
 	"transitbench/engine/rv"
+	"transitbench/engine/stat"
 	"transitbench/engine/vet"
 )
 
@@ -222,7 +223,7 @@ func SummarisePeriodogram(r *bls.Result) Periodogram {
 	for i, p := range pw {
 		pw[i] = math.Abs(p - med)
 	}
-	return Periodogram{Median: med, Spread: 1.4826 * median(pw)}
+	return Periodogram{Median: med, Spread: stat.MADToSigma4 * median(pw)}
 }
 
 // Context is what Compute needs to know about the peak's star and search besides the peak itself.

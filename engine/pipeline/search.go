@@ -8,6 +8,7 @@ import (
 	"transitbench/engine/bls"
 	"transitbench/engine/detrend"
 	"transitbench/engine/lc"
+	"transitbench/engine/stat"
 )
 
 // Star is what a pipeline may know about the host star (star.json); a zero field means unknown.
@@ -85,7 +86,7 @@ func Prepare(c *lc.LightCurve) (*Light, error) {
 			diffs = append(diffs, math.Abs(l.Flux[i]-l.Flux[i-1]))
 		}
 	}
-	fill := 1.4826 * median(diffs) / math.Sqrt2
+	fill := stat.MADToSigma4 * median(diffs) / math.Sqrt2
 	for i, e := range errs {
 		if !(e > 0) || math.IsInf(e, 0) {
 			errs[i] = fill
@@ -134,21 +135,13 @@ func (l *Light) periodogram(star Star) (*bls.Result, error) {
 	return bls.Search(l.T, l.Flat, l.FlatErr, g, bls.SNR)
 }
 
-// median returns the median of the finite values of x (NaN when there is none).
+// median returns the median of the finite values of x (NaN when there is none), leaving x as it is.
 func median(x []float64) float64 {
 	s := make([]float64, 0, len(x))
 	for _, v := range x {
-		if !math.IsNaN(v) && !math.IsInf(v, 0) {
+		if stat.Finite(v) {
 			s = append(s, v)
 		}
 	}
-	if len(s) == 0 {
-		return math.NaN()
-	}
-	sort.Float64s(s)
-	n := len(s)
-	if n%2 == 1 {
-		return s[n/2]
-	}
-	return (s[n/2-1] + s[n/2]) / 2
+	return stat.Median(s)
 }

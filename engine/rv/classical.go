@@ -260,24 +260,7 @@ func topPowers(freq, power []float64, k int, minLogSep float64) []Peak {
 		idx[i] = i
 	}
 	sort.SliceStable(idx, func(a, b int) bool { return power[idx[a]] > power[idx[b]] })
-	var out []Peak
-	for _, i := range idx {
-		p := 1 / freq[i]
-		ok := true
-		for _, q := range out {
-			if math.Abs(math.Log(p/q.PeriodDays)) < minLogSep {
-				ok = false
-				break
-			}
-		}
-		if ok {
-			out = append(out, Peak{PeriodDays: p, Freq: freq[i], Power: power[i]})
-			if len(out) == k {
-				break
-			}
-		}
-	}
-	return out
+	return separatedPeaks(idx, freq, power, k, minLogSep)
 }
 
 // multiStart fits from init and from restarts−1 perturbed copies of it, returning the lowest-BIC fit.

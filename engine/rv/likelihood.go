@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+
+	"transitbench/engine/stat"
 )
 
 // Data is a radial-velocity time series ready for the numerics: times in days, velocities and their 1σ errors
@@ -33,7 +35,7 @@ func NewData(times, rvs, sigmas []float64, instruments []string) (*Data, error) 
 	d := &Data{Times: times, RVs: rvs, Sigmas: sigmas, Inst: make([]int, n), TRef: times[0]}
 	index := map[string]int{}
 	for i := range n {
-		if !finite(times[i]) || !finite(rvs[i]) || !finite(sigmas[i]) || sigmas[i] <= 0 {
+		if !stat.Finite(times[i]) || !stat.Finite(rvs[i]) || !stat.Finite(sigmas[i]) || sigmas[i] <= 0 {
 			return nil, fmt.Errorf("rv: point %d is not usable (t=%g, rv=%g, σ=%g): times and velocities must be finite and σ > 0",
 				i, times[i], rvs[i], sigmas[i])
 		}
@@ -112,5 +114,3 @@ func BIC(lnL float64, k, n int) float64 { return -2*lnL + float64(k)*math.Log(fl
 // NumParams returns the parameter count the Stargazer gate charges a model: 5 per planet plus one offset per
 // instrument (a fitted jitter is not counted, as in the original code).
 func NumParams(nPlanets, nInstruments int) int { return 5*nPlanets + nInstruments }
-
-func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }

@@ -137,8 +137,14 @@ func TopPeaks(freq, power []float64, k int, minLogSep float64) []Peak {
 		}
 	}
 	sort.Slice(cand, func(a, b int) bool { return power[cand[a]] > power[cand[b]] })
+	return separatedPeaks(cand, freq, power, k, minLogSep)
+}
+
+// separatedPeaks takes the grid points order names, in that order, skipping any whose period 1/freq lies
+// within minLogSep (in ln P) of one already taken, up to k of them.
+func separatedPeaks(order []int, freq, power []float64, k int, minLogSep float64) []Peak {
 	var out []Peak
-	for _, i := range cand {
+	for _, i := range order {
 		p := 1 / freq[i]
 		ok := true
 		for _, q := range out {

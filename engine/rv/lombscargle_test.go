@@ -84,3 +84,25 @@ func BenchmarkGLS(b *testing.B) {
 		})
 	}
 }
+
+// TestSeparatedPeaks checks the period-separation rule both peak pickers share: points are taken in the given
+// order, and one within minLogSep in ln P of a point already taken is skipped.
+func TestSeparatedPeaks(t *testing.T) {
+	freq := []float64{1 / 10.0, 1 / 10.5, 1 / 20.0, 1 / 21.0, 1 / 40.0}
+	power := []float64{5, 4, 3, 2, 1}
+	// ln(10.5/10) = 0.049 and ln(21/20) = 0.049 are below 0.1; the other pairs are at least 0.69 apart.
+	got := separatedPeaks([]int{0, 1, 2, 3, 4}, freq, power, 10, 0.1)
+	want := []float64{10, 20, 40}
+	if len(got) != len(want) {
+		t.Fatalf("got %d peaks %+v, want periods %v", len(got), got, want)
+	}
+	for i, p := range got {
+		if math.Abs(p.PeriodDays-want[i]) > 1e-12 || p.Power != power[[]int{0, 2, 4}[i]] {
+			t.Errorf("peak %d: %+v, want period %v", i, p, want[i])
+		}
+	}
+	// The order decides which of two close points is kept, and k caps the count.
+	if got := separatedPeaks([]int{1, 0, 3}, freq, power, 1, 0.1); len(got) != 1 || math.Abs(got[0].PeriodDays-10.5) > 1e-12 {
+		t.Errorf("order 1, 0, 3 with k = 1: %+v, want the 10.5 d point only", got)
+	}
+}

@@ -2,7 +2,10 @@ package rv
 
 import (
 	"math"
+	"slices"
 	"sort"
+
+	"transitbench/engine/stat"
 )
 
 // SearchOptions steer Search. Zero values take the defaults noted.
@@ -289,15 +292,8 @@ func SearchGP(d *Data, opt SearchOptions) (*FitResult, *RotationGP) {
 	return Search(d, o), &bestGP
 }
 
-func medianOf(x []float64) float64 {
-	s := append([]float64(nil), x...)
-	sort.Float64s(s)
-	n := len(s)
-	if n%2 == 1 {
-		return s[n/2]
-	}
-	return 0.5 * (s[n/2-1] + s[n/2])
-}
+// medianOf returns the median of x (the mean of the two middle values for an even length), leaving x as it is.
+func medianOf(x []float64) float64 { return stat.Median(slices.Clone(x)) }
 
 // BestJitter returns the jitter s (m/s) that maximises the white-noise log-likelihood of planets on d.
 func BestJitter(d *Data, planets []Planet) float64 {

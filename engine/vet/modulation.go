@@ -6,6 +6,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"transitbench/engine/noise"
+	"transitbench/engine/stat"
 )
 
 // Modulation is the out-of-eclipse brightness modulation at the orbital period, from a least-squares fit of
@@ -40,7 +41,7 @@ func MeasureModulation(t, flux []float64, periodDays, t0Days, durationDays float
 	}
 	tv := make([]float64, 0, len(t)) // valid times
 	for i := range t {
-		if finite(t[i]) && finite(flux[i]) {
+		if stat.Finite(t[i]) && stat.Finite(flux[i]) {
 			tv = append(tv, t[i])
 		}
 	}
@@ -56,7 +57,7 @@ func MeasureModulation(t, flux []float64, periodDays, t0Days, durationDays float
 	idx := make([]int, 0, len(t))
 	for i, ti := range t {
 		resid[i] = math.NaN()
-		if !finite(ti) || !finite(flux[i]) {
+		if !stat.Finite(ti) || !stat.Finite(flux[i]) {
 			continue
 		}
 		ph := (ti - t0Days) / periodDays

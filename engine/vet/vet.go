@@ -6,6 +6,7 @@ import (
 	"sort"
 
 	"transitbench/engine/noise"
+	"transitbench/engine/stat"
 	"transitbench/engine/transit"
 )
 
@@ -158,7 +159,7 @@ func newCurve(t, flat []float64, period, t0, duration float64) *curve {
 	c := &curve{period: period, t0: t0, duration: duration, t: make([]float64, 0, len(t))}
 	flux := make([]float64, 0, len(t))
 	for i := range t {
-		if finite(t[i]) && finite(flat[i]) {
+		if stat.Finite(t[i]) && stat.Finite(flat[i]) {
 			c.t = append(c.t, t[i])
 			flux = append(flux, flat[i])
 		}
@@ -185,14 +186,14 @@ func newCurve(t, flat []float64, period, t0, duration float64) *curve {
 			out = append(out, flux[i])
 		}
 	}
-	base := noise.Median(out)
+	base := stat.Median(out)
 	if len(out) == 0 {
-		base = noise.Median(slices.Clone(flux))
+		base = stat.Median(slices.Clone(flux))
 	} else {
 		for i := range out {
 			out[i] = math.Abs(out[i] - base)
 		}
-		c.sigma = madToSigma * noise.Median(out)
+		c.sigma = stat.MADToSigma * stat.Median(out)
 	}
 	c.y = make([]float64, len(flux))
 	for i := range flux {
@@ -482,23 +483,11 @@ func (c *curve) oddEven(f *Features) {
 		depth[p] = parity[p].sy / parity[p].ss
 		err[p] = f.SigmaD * math.Sqrt(c.m/parity[p].ss)
 		if n := len(single[p]); n >= 3 {
-			err[p] = math.Max(err[p], madToSigma*mad(single[p])/math.Sqrt(float64(n)))
+			err[p] = math.Max(err[p], stat.MADToSigma*stat.MAD(single[p])/math.Sqrt(float64(n)))
 		}
 	}
 	f.EvenDepth, f.OddDepth = depth[0], depth[1]
 	f.OddEvenSigma = math.Abs(depth[1]-depth[0]) / math.Hypot(err[0], err[1])
-}
-
-// madToSigma converts a median absolute deviation to a normal standard deviation, 1/Φ⁻¹(3/4).
-const madToSigma = 1.482602218505602
-
-// mad returns the median absolute deviation of x from its median, reordering x.
-func mad(x []float64) float64 {
-	med := noise.Median(x)
-	for i := range x {
-		x[i] = math.Abs(x[i] - med)
-	}
-	return noise.Median(x)
 }
 
 // smoothedTrapezoid is the unit-depth trapezoid of total duration total and ingress fraction ingress
@@ -525,5 +514,3 @@ func trapezoid(x, total, ingress float64) float64 {
 	}
 	return (half - ax) / tau
 }
-
-func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
