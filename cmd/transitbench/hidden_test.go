@@ -57,12 +57,27 @@ func periodForms(p float64) []string {
 		strconv.FormatFloat(p, 'f', -1, 64), strconv.FormatFloat(p, 'g', -1, 64)}
 }
 
+// containsNumber reports whether the number f is written in b as a number of its own or the start of one: not
+// preceded by a digit, so that a period of 1.0014 d is not found inside an unrelated 21.00147.
+func containsNumber(b []byte, f string) bool {
+	for i := 0; ; {
+		j := bytes.Index(b[i:], []byte(f))
+		if j < 0 {
+			return false
+		}
+		if at := i + j; at == 0 || b[at-1] < '0' || b[at-1] > '9' {
+			return true
+		}
+		i += j + 1
+	}
+}
+
 // leaks returns what of the truth periods and the stderr mark of the stars with the id prefix appears in b.
 func leaks(b []byte, periods []float64, prefix string) []string {
 	var found []string
 	for _, p := range periods {
 		for _, f := range periodForms(p) {
-			if bytes.Contains(b, []byte(f)) {
+			if containsNumber(b, f) {
 				found = append(found, "period "+f)
 				break
 			}
