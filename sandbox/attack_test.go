@@ -17,7 +17,6 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
-	"transitbench/data"
 )
 
 // Each attack is a small solution that must fail harmlessly while the run completes and records why.
@@ -456,9 +455,7 @@ func TestSandboxMountTable(t *testing.T) {
 	if home, err := os.UserHomeDir(); err == nil {
 		forbidden = append(forbidden, home)
 	}
-	if home, err := data.Home(); err == nil {
-		forbidden = append(forbidden, home)
-	}
+	forbidden = append(forbidden, testHome) // the run's data directory (runJobs sets Runner.Home)
 	allowed := map[string]bool{"/": true, "/usr": true, "/etc/alternatives": true, "/dev": true, "/dev/shm": true,
 		"/proc": true, "/tmp": true, StarMount: true, SolutionMount: true}
 	for _, d := range []string{"null", "zero", "full", "random", "urandom"} {

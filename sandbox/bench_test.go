@@ -26,7 +26,7 @@ func BenchmarkRunTrivial(b *testing.B) {
 	for i := range jobs {
 		jobs[i] = starJob("s", map[string]string{"star.json": `{"id":"s"}`})
 	}
-	r := &Runner{Workers: 1, UIDBase: testUIDBase}
+	r := &Runner{Workers: 1, UIDBase: testUIDBase, Home: testHome}
 	ch := make(chan Result, b.N)
 	b.ResetTimer()
 	if err := r.Run(context.Background(), sol, jobs, ch); err != nil {
@@ -60,6 +60,7 @@ func BenchmarkPrepareGoStarter(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
+		sol.CacheDir = goCacheRoot(testHome)
 		if err := sol.Prepare(context.Background()); err != nil {
 			b.Fatal(err)
 		}

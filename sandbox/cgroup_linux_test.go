@@ -379,13 +379,16 @@ func TestAttackAffinityWidening(t *testing.T) {
 // TestStaleRunRemoved).
 const killedRunEnv = "TRANSITBENCH_TEST_KILLED_RUN"
 
+// killedRunHomeEnv is the data directory of that run.
+const killedRunHomeEnv = "TRANSITBENCH_TEST_KILLED_RUN_HOME"
+
 func init() {
 	if os.Getenv(killedRunEnv) == "" || IsChild() {
 		return
 	}
 	sol, err := Detect(os.Getenv(killedRunEnv))
 	if err == nil {
-		r := &Runner{Workers: 1, UIDBase: testUIDBase}
+		r := &Runner{Workers: 1, UIDBase: testUIDBase, Home: os.Getenv(killedRunHomeEnv)}
 		ch := make(chan Result, 1)
 		job := starJob("k", map[string]string{"lightcurve.csv": secret})
 		err = r.Run(context.Background(), sol, []Job{job}, ch)
@@ -399,10 +402,9 @@ func init() {
 func TestStaleRunRemoved(t *testing.T) {
 	requireFull(t)
 	home := t.TempDir()
-	t.Setenv("TRANSITBENCH_HOME", home)
 	sol := shellSolution(t, `echo started >&2; sleep 60`)
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), killedRunEnv+"="+sol.Dir)
+	cmd.Env = append(os.Environ(), killedRunEnv+"="+sol.Dir, killedRunHomeEnv+"="+home)
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
 	if err := cmd.Start(); err != nil {
@@ -444,7 +446,8 @@ func TestStaleRunRemoved(t *testing.T) {
 	if _, err := os.Stat(left[0]); err != nil {
 		t.Fatalf("the killed run's star file is already gone (%v): the test cannot show the cleanup", err)
 	}
-	res := runOne(t, shellSolution(t, "echo next"), Limits{}, nil)
+	next := &Runner{Workers: 1, Home: home} // the same data directory, hence the same run root
+	res := runJobs(t, next, shellSolution(t, "echo next"), starJob("s", nil))["s"]
 	assertReason(t, res, ExitOK)
 	if _, err := os.Stat(runDir); !os.IsNotExist(err) {
 		t.Errorf("the killed run's directory %s is still there after the next run started (%v)", runDir, err)

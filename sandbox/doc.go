@@ -6,13 +6,23 @@
 // # Use
 //
 //	sol, err := sandbox.Detect("ws/solution")   // solution.py, an executable run, or a Go main package
-//	r := &sandbox.Runner{Limits: sandbox.Limits{Mask: []string{"ws/data"}}, Hidden: false}
+//	r := &sandbox.Runner{Home: home, Limits: sandbox.Limits{Mask: []string{"ws/data"}}, Hidden: false}
 //	go func() { err = r.Run(ctx, sol, jobs, results); close(results) }()
 //	for res := range results { … }
 //
 // Each star re-executes the running program (/proc/self/exe) as the sandbox's child. The package's init function
 // recognises the child and turns it into the solution, so any program or test binary that links the package works
 // unchanged; cmd/transitbench also says so at the top of main (IsChild, ChildMain).
+//
+// # The data directory
+//
+// The package imports nothing of the project and knows no data directory of its own: the caller names it in
+// Runner.Home (the project's callers pass data.Home(), or the workspace's RunOptions.Home). Home is required:
+// Run refuses to run anything without it (ErrNoHome, before preparing the solution or any star), so a caller
+// that forgets it gets an error, never stars that run with the answers unmasked. The runner masks Home in
+// every star, keeps its run directories under Home/run (unless Runner.WorkDir) and, for a Go solution without
+// Solution.CacheDir, keeps the build cache under Home/cache/gobuild. Prepare called directly needs
+// Solution.CacheDir for a Go solution and refuses it without one.
 //
 // # What a star's process sees (full isolation)
 //
@@ -48,9 +58,10 @@
 // (OMP/OPENBLAS/MKL/NUMEXPR_NUM_THREADS=1, GOMAXPROCS=1, PATH=/usr/local/bin:/usr/bin:/bin). The network
 // namespace has only a loopback interface, down. argv[1] of the solution is /run/star.
 //
-// Masked always (where inside the tree): the data directory (data.Home), the run's working directory (where
+// Masked always (where inside the tree): the data directory (Runner.Home), the run's working directory (where
 // other stars are prepared), the solution snapshot's host path, the solution's source directory and the
-// directory holding it (the workspace, with its dev answers); plus Limits.Mask.
+// directory holding it (the workspace, with its dev answers), the Go build caches (Solution.CacheDir); plus
+// Limits.Mask.
 //
 // The solution is PID 1 of its namespace. So when it exits, or when the runner kills it (timeout, output over the
 // limit, cancellation), the kernel kills every process it left behind; nothing survives a star. Being PID 1 also
@@ -78,9 +89,10 @@
 // go, toolchain and godebug directives (the standard library alone: require, replace, tool, … are refused
 // before the build). Without cgo no external linker runs, and //go:cgo_ directives are the compiler's to refuse.
 //
-// The build cache is per solution directory (a workspace's solution/, each frozen copy), under the data
-// directory's cache/gobuild, which no star sees: a build can write anything into its own cache, so a cache
-// shared between solutions would let one contestant's build plant objects for another's. A new cache starts as
+// The build cache is per solution directory (a workspace's solution/, each frozen copy), under
+// Solution.CacheDir, else the data directory's cache/gobuild (Runner.Home/cache/gobuild), which no star sees:
+// a build can write anything into its own cache, so a cache shared between solutions would let one
+// contestant's build plant objects for another's. A new cache starts as
 // a copy of a seed built once per toolchain from a fixed program importing common standard-library packages
 // (kept in ~/.cache/transitbench/gobuild-seed; only that trusted program's builds write it), so a first build
 // does not compile the standard library again. A cache whose solution directory is gone is removed at the next
@@ -116,7 +128,7 @@
 // # Run directories
 //
 // A run keeps the stars' copies in a directory transitbench-run-<pid>-<random>, mode 0700, under the data
-// directory's run root (data.Home()/run, 0700), or under Runner.WorkDir when set. The star directory is
+// directory's run root (Runner.Home/run, 0700), or under Runner.WorkDir when set. The star directory is
 // bind-mounted into the sandbox, so the star's user need not traverse the host path; where the solution reaches
 // the star by its host path as another user (no mount namespace, or a user namespace whose root is the star's
 // user) the run directory is made 0711 under the system's temporary directory instead. Each star's directory

@@ -29,7 +29,8 @@ func ExampleRunner() {
 			return os.WriteFile(filepath.Join(dir, "t0"), []byte(t0), 0o644)
 		}}
 	}
-	r := &sandbox.Runner{Workers: 2}
+	// Home is the data directory (data.Home() in the project's callers): masked, and the run root.
+	r := &sandbox.Runner{Workers: 2, Home: filepath.Join(ws, "data")}
 	results := make(chan sandbox.Result)
 	go func() {
 		if err := r.Run(context.Background(), sol, []sandbox.Job{star("dev-0001", "131.2"), star("dev-0002", "140.7")}, results); err != nil {

@@ -15,8 +15,6 @@ import (
 	"strings"
 	"syscall"
 	"time"
-
-	"transitbench/data"
 )
 
 // The Go build of a solution runs in a sandbox of its own, as a star does: the solution's files can steer the
@@ -41,8 +39,8 @@ const (
 var goModAllowed = map[string]bool{"module": true, "go": true, "toolchain": true, "godebug": true}
 
 // buildGo builds the Go main package of the snapshot stage/solution into stage/bin/solution. src is the
-// solution's own directory: it names the build cache and appears in messages.
-func buildGo(ctx context.Context, src, stage string) error {
+// solution's own directory: it names the build cache (under cacheRoot) and appears in messages.
+func buildGo(ctx context.Context, src, stage, cacheRoot string) error {
 	snapshot, out := filepath.Join(stage, "solution"), filepath.Join(stage, "bin")
 	if err := checkGoMod(snapshot); err != nil {
 		return err
@@ -66,7 +64,7 @@ func buildGo(ctx context.Context, src, stage string) error {
 	} else {
 		args = append(args, ".")
 	}
-	cache, err := goCacheDir(ctx, src, goroot)
+	cache, err := goCacheDir(ctx, src, goroot, cacheRoot)
 	if err != nil {
 		return err
 	}
@@ -263,16 +261,16 @@ func checkGoMod(dir string) error {
 	return nil
 }
 
-// goCacheDir returns the build cache of the solution directory src, creating it from the seed when new. Each
-// solution directory (a workspace's solution/, a frozen copy) has a cache of its own under the data directory,
+// goCacheDir returns the build cache of the solution directory src under root, creating it from the seed when
+// new. Each solution directory (a workspace's solution/, a frozen copy) has a cache of its own under root (the
+// data directory's cache/gobuild),
 // which its stars never see: the build may write anything into its cache (it is writable to the build's
 // sandbox), so a shared cache would let one solution's build plant objects in another's. The seed is built once
 // per toolchain from the package's own list of standard-library imports, so that the first build of a solution
 // does not compile the standard library again.
-func goCacheDir(ctx context.Context, src, goroot string) (string, error) {
-	root, err := goCacheRoot()
-	if err != nil {
-		return "", err
+func goCacheDir(ctx context.Context, src, goroot, root string) (string, error) {
+	if root == "" {
+		return "", errNoCacheDir
 	}
 	sum := sha256.Sum256([]byte(src))
 	dir := filepath.Join(root, hex.EncodeToString(sum[:8]))
@@ -338,19 +336,19 @@ func pruneGoCaches(root string) {
 	}
 }
 
-// goCacheRoot is the directory of the Go build caches: in the data directory (masked from every star) when
-// there is one.
-func goCacheRoot() (string, error) {
-	home, err := data.Home()
-	if err != nil {
-		c, cerr := os.UserCacheDir()
-		if cerr != nil {
-			return "", fmt.Errorf("sandbox: no place for the Go build cache: %v; set TRANSITBENCH_HOME", err)
-		}
-		home = filepath.Join(c, "transitbench")
+// goCacheRoot is the directory of the Go build caches in the data directory home (masked from every star):
+// home/cache/gobuild; "" without a home.
+func goCacheRoot(home string) string {
+	if home == "" {
+		return ""
 	}
-	return filepath.Join(home, "cache", "gobuild"), nil
+	return filepath.Join(home, "cache", "gobuild")
 }
+
+// errNoCacheDir is Prepare's error for a Go solution that has no build cache directory.
+var errNoCacheDir = errors.New("sandbox: Solution.CacheDir is empty: a Go solution is built with a cache of its own " +
+	"in a directory no star sees; set CacheDir (the data directory's cache/gobuild) or let Runner.Run prepare it " +
+	"(under Runner.Home)")
 
 // seedProgram imports the standard-library packages a solution is likely to use; its build fills the seed cache.
 const seedProgram = `package main

@@ -17,14 +17,16 @@ import (
 // the tests' ids apart from those of runs with the default base.
 var testUIDBase = 2_100_000_000
 
-// TestMain gives the tests a data directory of their own: the Go build caches of their solutions go there and
-// are removed at the end.
+// testHome is the tests' data directory (Runner.Home of their runs, made by TestMain): the Go build caches of
+// their solutions go there and are removed at the end.
+var testHome string
+
 func TestMain(m *testing.M) {
 	home, err := os.MkdirTemp("", "transitbench-test-home-")
 	if err != nil {
 		panic(err)
 	}
-	os.Setenv("TRANSITBENCH_HOME", home)
+	testHome = home
 	code := m.Run()
 	os.RemoveAll(home)
 	os.Exit(code)
@@ -59,6 +61,7 @@ func writeSolution(t *testing.T, files map[string]string) *Solution {
 	if err != nil {
 		t.Fatal(err)
 	}
+	sol.CacheDir = goCacheRoot(testHome)
 	t.Cleanup(func() { sol.Close() })
 	return sol
 }
@@ -93,6 +96,9 @@ func runJobs(t *testing.T, r *Runner, sol *Solution, jobs ...Job) map[string]Res
 func runJobsErr(ctx context.Context, r *Runner, sol *Solution, jobs ...Job) (map[string]Result, error) {
 	if r.UIDBase == 0 {
 		r.UIDBase = testUIDBase
+	}
+	if r.Home == "" {
+		r.Home = testHome
 	}
 	trackUIDs(r)
 	ch := make(chan Result)

@@ -32,7 +32,7 @@ type Limits struct {
 	// Mask lists paths (directories or files) hidden from the solution behind an empty read-only tmpfs
 	// (a file: behind an empty file). Paths that do not exist are ignored, and so are those outside the
 	// sandbox's tree (all but /usr, /bin, /sbin, /lib* and /etc/alternatives), which it never shows. The
-	// runner always adds the data directory (data.Home), its own working directory, the solution's source
+	// runner always adds the data directory (Runner.Home), its own working directory, the solution's source
 	// directory and the directory holding it (the workspace).
 	Mask []string
 }

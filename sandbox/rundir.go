@@ -12,8 +12,6 @@ import (
 	"syscall"
 
 	"golang.org/x/sys/unix"
-
-	"transitbench/data"
 )
 
 // runDirPrefix begins the name of every directory a run creates under a run root.
@@ -26,11 +24,11 @@ type runDir struct {
 	lock *os.File
 }
 
-// defaultRunRoot is <data directory>/run, created 0700: where runs keep the stars' copies and other private files.
-func defaultRunRoot() (string, error) {
-	home, err := data.Home()
-	if err != nil {
-		return "", err
+// defaultRunRoot is <data directory home>/run, created 0700: where runs keep the stars' copies and other
+// private files.
+func defaultRunRoot(home string) (string, error) {
+	if home == "" {
+		return "", ErrNoHome
 	}
 	root := filepath.Join(home, "run")
 	if err := os.MkdirAll(root, 0o700); err != nil {
@@ -49,7 +47,7 @@ func newRunDir(base, kind string, mode os.FileMode) (*runDir, error) {
 	rand.Read(rnd[:])
 	path := filepath.Join(base, fmt.Sprintf("%s%s-%d-%s", runDirPrefix, kind, os.Getpid(), hex.EncodeToString(rnd[:])))
 	if err := os.Mkdir(path, 0o700); err != nil {
-		return nil, fmt.Errorf("sandbox: creating a run directory: %w (set a writable data directory, TRANSITBENCH_HOME)", err)
+		return nil, fmt.Errorf("sandbox: creating a run directory: %w (make the run root writable: the data directory, TRANSITBENCH_HOME, or Runner.WorkDir)", err)
 	}
 	if err := os.Chmod(path, mode); err != nil {
 		os.Remove(path)

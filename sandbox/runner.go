@@ -12,8 +12,6 @@ import (
 	"sync"
 	"syscall"
 	"time"
-
-	"transitbench/data"
 )
 
 // Exit reasons of a Result (SPEC A5, A6).
@@ -57,8 +55,13 @@ type Runner struct {
 	Limits        Limits // per-star limits; zero fields take their defaults
 	AllowDegraded bool   // run a hidden set even when isolation is not full
 	Hidden        bool   // the jobs belong to a hidden set: refuse to run them under degraded isolation
+	// Home is the data directory (the sets, their answers, the results store: data.Home() for the callers).
+	// It must be set: Run refuses to run without it (ErrNoHome) rather than run stars that nothing keeps from
+	// the answers. It is masked in every star, the run directories are made under Home/run unless WorkDir is
+	// set, and a Go solution without a Solution.CacheDir is built with its cache under Home/cache/gobuild.
+	Home string
 	// WorkDir is where the run's directory, holding the star directories, is created (default: the data
-	// directory's run root, data.Home()/run). It is masked in the sandbox.
+	// directory's run root, Home/run). It is masked in the sandbox.
 	WorkDir string
 	// UIDBase, when not 0, is the lowest user id the stars may run as: DefaultUIDBase (the default) to
 	// 0x7FFDFFC0. When the runner is root every star runs as a user id that no earlier star on the machine has
@@ -71,6 +74,11 @@ type Runner struct {
 	onUID     func(uid int) // called with each star's user id (tests, to look for survivors)
 }
 
+// ErrNoHome is returned by Run when Runner.Home is empty: the sandbox does not know the data directory by
+// itself, and a star must never run with it in view.
+var ErrNoHome = errors.New("sandbox: Runner.Home is empty: the data directory must be masked from every star; " +
+	"set Runner.Home to it (data.Home())")
+
 // ErrDegraded is returned by Run for a hidden set when isolation is not full and AllowDegraded is false.
 var ErrDegraded = errors.New("sandbox: isolation is degraded")
 
@@ -80,9 +88,12 @@ var ErrDegraded = errors.New("sandbox: isolation is degraded")
 //
 // Cancelling ctx kills the running stars, which are delivered with ExitReason "cancelled"; jobs not yet
 // started are not delivered, and Run returns ctx.Err(). To resume, run again with the jobs that were not
-// delivered or were delivered as cancelled. Run returns an error without running anything when the solution
-// cannot be prepared or when a hidden set would run under degraded isolation.
+// delivered or were delivered as cancelled. Run returns an error without running anything when Home is not
+// set (ErrNoHome), when the solution cannot be prepared or when a hidden set would run under degraded isolation.
 func (r *Runner) Run(ctx context.Context, sol *Solution, jobs []Job, results chan<- Result) error {
+	if r.Home == "" {
+		return ErrNoHome
+	}
 	iso := Probe()
 	if r.isolation != nil {
 		iso = *r.isolation
@@ -92,7 +103,7 @@ func (r *Runner) Run(ctx context.Context, sol *Solution, jobs []Job, results cha
 	if r.Hidden && !iso.Full() && !r.AllowDegraded {
 		return fmt.Errorf("%w (%s): refusing to run a hidden set; run as root on Linux with namespaces enabled, or pass --allow-degraded", ErrDegraded, iso)
 	}
-	if err := sol.Prepare(ctx); err != nil {
+	if err := sol.prepare(ctx, goCacheRoot(r.Home)); err != nil {
 		return err
 	}
 	stage, hasBin, argv := sol.prepared()
@@ -107,12 +118,9 @@ func (r *Runner) Run(ctx context.Context, sol *Solution, jobs []Job, results cha
 	defer rd.remove()
 	root := rd.path
 
-	mask := append([]string{root, stage, sol.Dir}, lim.Mask...)
+	mask := append([]string{r.Home, root, stage, sol.Dir, sol.CacheDir}, lim.Mask...)
 	if ws := filepath.Dir(sol.Dir); ws != "/" {
 		mask = append(mask, ws)
-	}
-	if home, err := data.Home(); err == nil {
-		mask = append(mask, home)
 	}
 	if mask, err = resolveMask(mask); err != nil {
 		return err
@@ -196,7 +204,7 @@ func (r *Runner) runDir(iso Isolation) (*runDir, error) {
 		}
 	}
 	if base == "" {
-		root, err := defaultRunRoot()
+		root, err := defaultRunRoot(r.Home)
 		if err != nil {
 			return nil, err
 		}

@@ -113,7 +113,7 @@ func TestParallelStreaming(t *testing.T) {
 		}
 		jobs = append(jobs, starJob(fmt.Sprintf("star-%d", i), map[string]string{"id": fmt.Sprintf("id-%d\n", i), "sleep": sleep}))
 	}
-	r := &Runner{Workers: 2, UIDBase: testUIDBase}
+	r := &Runner{Workers: 2, UIDBase: testUIDBase, Home: testHome}
 	ch := make(chan Result)
 	trackUIDs(r)
 	go func() { r.Run(context.Background(), sol, jobs, ch); close(ch) }()

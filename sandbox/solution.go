@@ -47,6 +47,10 @@ type Solution struct {
 	Dir    string // absolute path of the solution directory
 	Kind   Kind
 	Python string // the interpreter for KindPython: /usr/bin/python3 when present, else python3 from PATH
+	// CacheDir is the directory under which Prepare keeps a Go solution's build cache (one per solution
+	// directory), a directory no star may see: the data directory's cache/gobuild. When it is empty, Prepare
+	// refuses a Go solution and Runner.Run prepares it under Runner.Home/cache/gobuild instead.
+	CacheDir string
 
 	mu    sync.Mutex
 	stage string // the snapshot root: stage/solution (and stage/bin for Go); empty before Prepare
@@ -122,12 +126,25 @@ func isGoMain(dir string) bool {
 // Prepare snapshots the solution directory into a private stage readable by the sandbox user and, for a Go
 // solution, builds it there. It is idempotent; Runner.Run calls it when it has not been called. The Go build
 // runs in a sandbox like a star's (see buildGo) with a clean environment: no cgo, no network, the local
-// toolchain only (GOTOOLCHAIN=local); the solution must be self-contained (standard library only).
+// toolchain only (GOTOOLCHAIN=local); the solution must be self-contained (standard library only). A Go
+// solution needs CacheDir.
 func (s *Solution) Prepare(ctx context.Context) error {
+	return s.prepare(ctx, "")
+}
+
+// prepare is Prepare with the Go build cache under CacheDir, else under defaultCache.
+func (s *Solution) prepare(ctx context.Context, defaultCache string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.stage != "" {
 		return nil
+	}
+	cache := s.CacheDir
+	if cache == "" {
+		cache = defaultCache
+	}
+	if s.Kind == KindGo && cache == "" {
+		return errNoCacheDir
 	}
 	// The snapshot lives in the system's temporary directory, whose neutral path is all the sandbox's mount
 	// table shows of it; its name carries this process's id and it is locked while in use, so that snapshots
@@ -148,7 +165,7 @@ func (s *Solution) Prepare(ctx context.Context) error {
 	case KindExecutable:
 		s.argv = []string{SolutionMount + "/run"}
 	case KindGo:
-		if err := buildGo(ctx, s.Dir, stage); err != nil {
+		if err := buildGo(ctx, s.Dir, stage, cache); err != nil {
 			rd.remove()
 			return err
 		}

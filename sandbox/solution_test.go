@@ -162,6 +162,7 @@ func prepareFails(t *testing.T, dir, token string) string {
 		t.Fatal(err)
 	}
 	defer sol.Close()
+	sol.CacheDir = goCacheRoot(testHome)
 	err = sol.Prepare(context.Background())
 	if err == nil {
 		t.Fatal("Prepare succeeded, want an error")
@@ -360,10 +361,7 @@ func TestGoStarterBuildsAndRuns(t *testing.T) {
 // TestGoCachePruned checks that a solution directory's build cache goes once the directory is gone, at the next
 // build of another solution.
 func TestGoCachePruned(t *testing.T) {
-	root, err := goCacheRoot()
-	if err != nil {
-		t.Fatal(err)
-	}
+	root := goCacheRoot(testHome)
 	build := func(dir string) string {
 		os.MkdirAll(dir, 0o755)
 		os.WriteFile(filepath.Join(dir, "main.go"), []byte("package main\n\nfunc main() {}\n"), 0o644)
@@ -372,10 +370,11 @@ func TestGoCachePruned(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer sol.Close()
+		sol.CacheDir = root
 		if err := sol.Prepare(context.Background()); err != nil {
 			t.Fatal(err)
 		}
-		cache, err := goCacheDir(context.Background(), dir, "")
+		cache, err := goCacheDir(context.Background(), dir, "", root)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -354,13 +354,17 @@ func (r *runner) run(ctx context.Context, ids []string, events chan<- Event) err
 		id := id
 		jobs = append(jobs, sandbox.Job{StarID: id, Prepare: func(dir string) error { return r.set.WriteStarDir(id, dir) }})
 	}
-	// The data directory holds every set's answers and the secret seed: the sandbox masks data.Home() itself,
-	// and a run on another data directory (RunOptions.Home) masks that one too.
-	limits := r.opt.Limits
-	if home, err := r.opt.home(); err == nil {
-		limits.Mask = append(slices.Clone(limits.Mask), home)
+	// The data directory holds every set's answers and the secret seed: the sandbox masks the run's
+	// (Runner.Home), and a run on another data directory (RunOptions.Home) masks the default one too.
+	home, err := r.opt.home()
+	if err != nil {
+		return err
 	}
-	sr := &sandbox.Runner{Workers: r.opt.Workers, Limits: limits, AllowDegraded: r.opt.AllowDegraded, Hidden: r.set.Hidden()}
+	limits := r.opt.Limits
+	if def, err := data.Home(); err == nil && def != home {
+		limits.Mask = append(slices.Clone(limits.Mask), def)
+	}
+	sr := &sandbox.Runner{Workers: r.opt.Workers, Limits: limits, AllowDegraded: r.opt.AllowDegraded, Hidden: r.set.Hidden(), Home: home}
 	results := make(chan sandbox.Result)
 	errc := make(chan error, 1)
 	go func() { errc <- sr.Run(ctx, r.sol, jobs, results) }()

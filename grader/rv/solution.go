@@ -11,6 +11,7 @@ import (
 	"slices"
 	"time"
 
+	"transitbench/data"
 	"transitbench/data/stargazer"
 	"transitbench/sandbox"
 )
@@ -88,7 +89,11 @@ func RunSolution(ctx context.Context, tasks []*stargazer.Task, sol *sandbox.Solu
 	if opt.TasksDir != "" {
 		limits.Mask = append(slices.Clone(limits.Mask), opt.TasksDir)
 	}
-	r := &sandbox.Runner{Workers: opt.Workers, Limits: limits, AllowDegraded: opt.AllowDegraded}
+	home, err := data.Home() // the sets and the ledger: masked from every task, and the sandbox's run root
+	if err != nil {
+		return nil, err
+	}
+	r := &sandbox.Runner{Workers: opt.Workers, Limits: limits, AllowDegraded: opt.AllowDegraded, Home: home}
 	workers := opt.Workers
 	if workers <= 0 {
 		workers = runtime.NumCPU()
