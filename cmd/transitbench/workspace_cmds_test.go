@@ -71,26 +71,8 @@ func TestWorkspaceRunFunctions(t *testing.T) {
 		t.Fatalf("runs %+v, want the dev run %d", runs, rep.RunID)
 	}
 
-	var star string
-	for _, id := range dev.IDs {
-		if dev.Answers[id].Planet != nil && dev.Answers[id].Scored {
-			star = id
-			break
-		}
-	}
+	checkStarAndFailing(t, dev)
 	text := streams{Out: &out, Err: &errb}
-	if err := runStar(ctx, text, &starOptions{ID: star}); err != nil {
-		t.Fatal(err)
-	}
-	got := out.String()
-	if !strings.HasPrefix(got, "star "+star+"  run ") || !strings.Contains(got, "  planet P ") ||
-		!strings.Contains(got, "  row 1  P ") || !strings.Contains(got, stderrMark+star) {
-		t.Fatalf("star %s shows:\n%s", star, got)
-	}
-	out.Reset()
-	if err := runStar(ctx, text, &starOptions{ID: "A-0000"}); !isCode(err, codeHidden) {
-		t.Fatalf("runStar on a hidden star: %v, want code hidden", err)
-	}
 
 	if err := runGrade(ctx, s, &gradeOptions{runFlags: rf}); err != nil {
 		t.Fatalf("runGrade: %v\n%s", err, errb.String())
@@ -115,6 +97,53 @@ func TestWorkspaceRunFunctions(t *testing.T) {
 	}
 	if want := task + "  reward 0.000  (credit 0.0, false 0)\n"; out.String() != want {
 		t.Fatalf("mini run printed %q, want %q", out.String(), want)
+	}
+}
+
+// checkStarAndFailing checks 'star' and 'failing' after the oracle's dev run on dev: a planet star shows its
+// planet, its row and the solution's stderr; the failing stars are the eclipsing binaries the oracle's rows
+// make false candidates of, with no planet missed.
+func checkStarAndFailing(t *testing.T, dev *sets.Set) {
+	t.Helper()
+	ctx := context.Background()
+	var out, errb bytes.Buffer
+	var star string
+	for _, id := range dev.IDs {
+		if dev.Answers[id].Planet != nil && dev.Answers[id].Scored {
+			star = id
+			break
+		}
+	}
+	text := streams{Out: &out, Err: &errb}
+	if err := runStar(ctx, text, &starOptions{ID: star}); err != nil {
+		t.Fatal(err)
+	}
+	got := out.String()
+	if !strings.HasPrefix(got, "star "+star+"  run ") || !strings.Contains(got, "  planet P ") ||
+		!strings.Contains(got, "  row 1  P ") || !strings.Contains(got, stderrMark+star) {
+		t.Fatalf("star %s shows:\n%s", star, got)
+	}
+	out.Reset()
+	if err := runStar(ctx, text, &starOptions{ID: "A-0000"}); !isCode(err, codeHidden) {
+		t.Fatalf("runStar on a hidden star: %v, want code hidden", err)
+	}
+
+	s := streams{Out: &out, Err: &errb, JSON: true}
+	if err := runFailing(ctx, s, &failingOptions{Set: sets.Dev, Limit: 20}); err != nil {
+		t.Fatal(err)
+	}
+	var failing []store.FailingStar
+	decodeJSON(t, &out, &failing)
+	if len(failing) == 0 {
+		t.Fatal("failing lists no star; the oracle's rows on eclipsing binaries are false candidates")
+	}
+	for _, f := range failing {
+		if f.Runs != 1 || f.Missed != 0 || f.False == 0 || dev.Answers[f.StarID].EB == nil {
+			t.Errorf("failing star %+v: want an eclipsing binary with a false candidate and no missed planet", f)
+		}
+	}
+	if err := runFailing(ctx, s, &failingOptions{Set: sets.A, Limit: 20}); !isCode(err, codeHidden) {
+		t.Errorf("failing on A: %v, want code hidden", err)
 	}
 }
 
