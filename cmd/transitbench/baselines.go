@@ -17,20 +17,26 @@ import (
 	"github.com/spf13/cobra"
 
 	"transitbench/data/sets"
-	"transitbench/engine/gbt"
 	"transitbench/workspace"
 	"transitbench/workspace/baselines"
 )
 
 func init() { register(newBaselinesCmd) }
 
+// baselinesOptions are the inputs of 'transitbench baselines'.
+type baselinesOptions struct {
+	Sets          string // --sets: comma-separated sets to run
+	Rows          string // --rows: comma-separated rows to run
+	Workers       int    // --workers: stars run at once (0: one per CPU)
+	Limit         int    // --limit: only the first N stars of each set (0: all)
+	AllowDegraded bool   // --allow-degraded: run hidden sets under degraded isolation
+	Out           string // --out: where to write the table ("": nowhere)
+	Merge         bool   // --merge: keep the rows and cells of --out that this run does not run
+	MergeFrom     string // --merge-from: comma-separated tables to keep rows and cells from
+}
+
 func newBaselinesCmd() *cobra.Command {
-	var (
-		setList, rowList, out string
-		mergeFrom             string
-		workers, limit        int
-		allowDegraded, merge  bool
-	)
+	opts := &baselinesOptions{}
 	cmd := &cobra.Command{
 		Use:   "baselines [--sets A,B,dev] [--rows empty,starter,...] [--workers N] [--out FILE]",
 		Short: "Run the baseline ladder (empty, starter, naive_v0, learned_vetter, reference_detector)",
@@ -55,102 +61,131 @@ file, wins over the same cell of a later one).
 "by_mes_bin", "by_category", "ignored_stars", "ignored_rows", "stars_run", "failures", "isolation", "seconds"}}]}.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opt := baselines.Options{Sets: splitList(setList), Rows: splitList(rowList)}
-			for _, r := range opt.Rows {
-				if !slices.Contains(baselines.Rows, r) {
-					return usageErrorf("--rows: unknown row %q: use %s", r, strings.Join(baselines.Rows, ","))
-				}
-			}
-			if workers < 0 || limit < 0 {
-				return usageErrorf("--workers %d, --limit %d: give counts of 0 or more (0: one worker per CPU, all stars)",
-					workers, limit)
-			}
-			for _, s := range opt.Sets {
-				if !slices.Contains(sets.Standard, s) {
-					return usageErrorf("--sets: unknown set %q: use %s", s, strings.Join(sets.Standard, ","))
-				}
-			}
-			if err := checkOutFile("--out", out); err != nil {
-				return err
-			}
-			for _, path := range splitList(mergeFrom) {
-				if err := isRegularFileArg("--merge-from", path, "a table written by 'transitbench baselines --out'"); err != nil {
-					return err
-				}
-			}
-			opt.Workers, opt.Limit, opt.AllowDegraded = workers, limit, allowDegraded
-			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-			defer stop()
-			errw := cmd.ErrOrStderr()
-			opt.SetProgress = func(p sets.Progress) {}
-			opt.Progress = func(row string, ev workspace.Event) {
-				if ev.Done%25 == 0 || ev.Done == ev.Total {
-					fmt.Fprintf(errw, "baselines: %s on %s: %d/%d stars, S %.3f\n", row, ev.Set, ev.Done, ev.Total, ev.Summary.S)
-				}
-			}
-			start := time.Now()
-			t, err := baselines.Run(ctx, opt)
-			if errors.Is(err, context.Canceled) {
-				return fmt.Errorf("interrupted: the finished stars of each row are kept in the results store; run the same "+
-					"'transitbench baselines' again to resume: %w", err)
-			}
-			if err != nil {
-				return err
-			}
-			from := splitList(mergeFrom)
-			if merge && out != "" {
-				if _, err := os.Stat(out); err == nil {
-					from = append(from, out)
-				}
-			}
-			for _, path := range from {
-				b, err := os.ReadFile(path)
-				if err != nil {
-					return fmt.Errorf("--merge: %w", err)
-				}
-				var old baselines.Table
-				if err := json.Unmarshal(b, &old); err != nil {
-					return badInputf("--merge: %s is not a baselines table: %v", path, err)
-				}
-				if t, err = baselines.Merge(&old, t); err != nil {
-					return fmt.Errorf("--merge: %s: %w", path, err)
-				}
-			}
-			if out != "" {
-				if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
-					return err
-				}
-				f, err := os.Create(out)
-				if err != nil {
-					return err
-				}
-				if err := writeJSON(f, t); err != nil {
-					f.Close()
-					return err
-				}
-				if err := f.Close(); err != nil {
-					return err
-				}
-			}
-			if wantJSON(cmd) {
-				return writeJSON(cmd.OutOrStdout(), t)
-			}
-			printLadder(cmd.OutOrStdout(), t, opt.Sets)
-			fmt.Fprintf(cmd.OutOrStdout(), "%.0f s; table written to %s\n", time.Since(start).Seconds(), out)
-			return nil
+			return runBaselines(cmd.Context(), streamsOf(cmd), opts)
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&setList, "sets", strings.Join(baselines.DefaultSets, ","), "comma-separated sets to run")
-	f.StringVar(&rowList, "rows", strings.Join(baselines.Rows, ","), "comma-separated rows to run")
-	f.IntVar(&workers, "workers", 0, "stars run at once (default: number of CPUs)")
-	f.IntVar(&limit, "limit", 0, "run only the first N stars of each set")
-	f.BoolVar(&allowDegraded, "allow-degraded", false, "run hidden sets even when the sandbox cannot isolate fully")
-	f.StringVar(&out, "out", filepath.Join("results", "baselines.json"), "where to write the table (empty: nowhere)")
-	f.BoolVar(&merge, "merge", false, "keep the rows of --out that this run does not run (same generator and sets)")
-	f.StringVar(&mergeFrom, "merge-from", "", "comma-separated tables whose rows this run does not run are kept (earlier files win)")
+	f.StringVar(&opts.Sets, "sets", strings.Join(baselines.DefaultSets, ","), "comma-separated sets to run")
+	f.StringVar(&opts.Rows, "rows", strings.Join(baselines.Rows, ","), "comma-separated rows to run")
+	f.IntVar(&opts.Workers, "workers", 0, "stars run at once (default: number of CPUs)")
+	f.IntVar(&opts.Limit, "limit", 0, "run only the first N stars of each set")
+	f.BoolVar(&opts.AllowDegraded, "allow-degraded", false, "run hidden sets even when the sandbox cannot isolate fully")
+	f.StringVar(&opts.Out, "out", filepath.Join("results", "baselines.json"), "where to write the table (empty: nowhere)")
+	f.BoolVar(&opts.Merge, "merge", false, "keep the rows of --out that this run does not run (same generator and sets)")
+	f.StringVar(&opts.MergeFrom, "merge-from", "", "comma-separated tables whose rows this run does not run are kept (earlier files win)")
 	cmd.AddCommand(newTrainVetterCmd())
 	return cmd
+}
+
+// checkBaselines checks the flags before any work and returns the ladder's options.
+func checkBaselines(opts *baselinesOptions) (baselines.Options, error) {
+	opt := baselines.Options{Sets: splitList(opts.Sets), Rows: splitList(opts.Rows)}
+	for _, r := range opt.Rows {
+		if !slices.Contains(baselines.Rows, r) {
+			return opt, usageErrorf("--rows: unknown row %q: use %s", r, strings.Join(baselines.Rows, ","))
+		}
+	}
+	if opts.Workers < 0 || opts.Limit < 0 {
+		return opt, usageErrorf("--workers %d, --limit %d: give counts of 0 or more (0: one worker per CPU, all stars)",
+			opts.Workers, opts.Limit)
+	}
+	for _, s := range opt.Sets {
+		if !slices.Contains(sets.Standard, s) {
+			return opt, usageErrorf("--sets: unknown set %q: use %s", s, strings.Join(sets.Standard, ","))
+		}
+	}
+	if err := checkOutFile("--out", opts.Out); err != nil {
+		return opt, err
+	}
+	for _, path := range splitList(opts.MergeFrom) {
+		if err := isRegularFileArg("--merge-from", path, "a table written by 'transitbench baselines --out'"); err != nil {
+			return opt, err
+		}
+	}
+	opt.Workers, opt.Limit, opt.AllowDegraded = opts.Workers, opts.Limit, opts.AllowDegraded
+	return opt, nil
+}
+
+// runBaselines runs the ladder's rows on the sets, merges the tables opts names, writes the table to opts.Out
+// and prints it (under JSON the baselines.Table), with progress on s.Err.
+func runBaselines(ctx context.Context, s streams, opts *baselinesOptions) error {
+	opt, err := checkBaselines(opts)
+	if err != nil {
+		return err
+	}
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt)
+	defer stop()
+	errw := s.Err
+	opt.SetProgress = func(p sets.Progress) {}
+	opt.Progress = func(row string, ev workspace.Event) {
+		if ev.Done%25 == 0 || ev.Done == ev.Total {
+			fmt.Fprintf(errw, "baselines: %s on %s: %d/%d stars, S %.3f\n", row, ev.Set, ev.Done, ev.Total, ev.Summary.S)
+		}
+	}
+	start := time.Now()
+	t, err := baselines.Run(ctx, opt)
+	if errors.Is(err, context.Canceled) {
+		return fmt.Errorf("interrupted: the finished stars of each row are kept in the results store; run the same "+
+			"'transitbench baselines' again to resume: %w", err)
+	}
+	if err != nil {
+		return err
+	}
+	from := splitList(opts.MergeFrom)
+	if opts.Merge && opts.Out != "" {
+		if _, err := os.Stat(opts.Out); err == nil {
+			from = append(from, opts.Out)
+		}
+	}
+	if t, err = mergeTables(t, from); err != nil {
+		return err
+	}
+	if opts.Out != "" {
+		if err := writeJSONFile(opts.Out, t); err != nil {
+			return err
+		}
+	}
+	if s.JSON {
+		return writeJSON(s.Out, t)
+	}
+	printLadder(s.Out, t, opt.Sets)
+	fmt.Fprintf(s.Out, "%.0f s; table written to %s\n", time.Since(start).Seconds(), opts.Out)
+	return nil
+}
+
+// mergeTables merges into t the rows and cells of the tables in the files from that t does not have (a cell of
+// t, or of an earlier file, wins).
+func mergeTables(t *baselines.Table, from []string) (*baselines.Table, error) {
+	for _, path := range from {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return nil, fmt.Errorf("--merge: %w", err)
+		}
+		var old baselines.Table
+		if err := json.Unmarshal(b, &old); err != nil {
+			return nil, badInputf("--merge: %s is not a baselines table: %v", path, err)
+		}
+		if t, err = baselines.Merge(&old, t); err != nil {
+			return nil, fmt.Errorf("--merge: %s: %w", path, err)
+		}
+	}
+	return t, nil
+}
+
+// writeJSONFile writes v as indented JSON to path, making its directory.
+func writeJSONFile(path string, v any) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := writeJSON(f, v); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }
 
 // splitList splits a comma-separated flag value, dropping empty items.
@@ -187,101 +222,4 @@ func printLadder(w io.Writer, t *baselines.Table, order []string) {
 	if t.Limit > 0 {
 		fmt.Fprintf(w, "(first %d stars of each set only)\n", t.Limit)
 	}
-}
-
-func newTrainVetterCmd() *cobra.Command {
-	var (
-		stars, workers, trees, depth int
-		seed                         uint64
-		out, examples                string
-	)
-	cmd := &cobra.Command{
-		Use:   "train-vetter",
-		Short: "Train the learned vetter's classifier on the train pool (seeded, reproducible)",
-		Long: `Train the learned_vetter pipeline's gradient-boosted classifier on the train pool only and write it as JSON.
-
-For the first --stars stars of the train pool (built on first use), the pipeline's BLS search gives up to three
-peaks per scored star; each is labelled planet when a row at its period and mid-time would get full credit under
-the grader's rules, and described by the vetting features of engine/pipeline. A model of --trees trees of depth
---depth (logistic loss, shrinkage 0.1, 80 % row subsampling seeded by --seed) is trained on them. The same pool,
-stars, seed and parameters give the same file. Write it to engine/pipeline/vetter_model.json (the default, from
-the repository root) and rebuild to embed it.
-
---examples FILE also writes the labelled peaks as CSV (star_id, rank, planet 0/1, then the features, exact), the
-table to study the vetter or try other classifiers on.
-
---json prints the training report: pool, stars used, examples, positives, seed, training accuracy, seconds.`,
-		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if stars < 1 || workers < 1 {
-				return usageErrorf("--stars %d, --workers %d: both must be positive", stars, workers)
-			}
-			if err := checkOutFile("--out", out); err != nil {
-				return err
-			}
-			if err := checkOutFile("--examples", examples); err != nil {
-				return err
-			}
-			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-			defer stop()
-			opt := baselines.TrainOptions{Stars: stars, Seed: seed, Workers: workers,
-				Params: gbt.Params{Trees: trees, Depth: depth}}
-			if examples != "" {
-				opt.Examples = func(ex []baselines.Example) error { return writeExamplesFile(examples, ex) }
-			}
-			if !wantJSON(cmd) {
-				opt.Progress = func(done, total int) {
-					if done%10 == 0 || done == total {
-						fmt.Fprintf(cmd.ErrOrStderr(), "train-vetter: %d/%d stars\n", done, total)
-					}
-				}
-			}
-			m, rep, err := baselines.TrainVetter(ctx, opt)
-			if err != nil {
-				return err
-			}
-			if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
-				return err
-			}
-			f, err := os.Create(out)
-			if err != nil {
-				return err
-			}
-			if err := writeJSON(f, m); err != nil {
-				f.Close()
-				return err
-			}
-			if err := f.Close(); err != nil {
-				return err
-			}
-			if wantJSON(cmd) {
-				return writeJSON(cmd.OutOrStdout(), rep)
-			}
-			fmt.Fprintf(cmd.OutOrStdout(), "trained on %d stars of %s (%d scored): %d peaks, %d planets; training accuracy %.3f; %s written (%.0f s)\n",
-				rep.StarsUsed, rep.Pool, rep.ScoredStars, rep.Examples, rep.Positives, rep.TrainAccuracy, out, rep.Seconds)
-			return nil
-		},
-	}
-	f := cmd.Flags()
-	f.IntVar(&stars, "stars", baselines.DefaultTrainStars, "train-pool stars to use (the first, in id order)")
-	f.Uint64Var(&seed, "seed", 1, "seed of the classifier's row subsampling")
-	f.IntVar(&workers, "workers", 2, "stars processed at once")
-	f.IntVar(&trees, "trees", gbt.DefaultTrees, "boosting rounds")
-	f.IntVar(&depth, "depth", gbt.DefaultDepth, "largest tree depth")
-	f.StringVar(&out, "out", filepath.Join("engine", "pipeline", "vetter_model.json"), "where to write the model")
-	f.StringVar(&examples, "examples", "", "also write the labelled peaks to this CSV file")
-	return cmd
-}
-
-// writeExamplesFile writes the labelled peaks to path as CSV.
-func writeExamplesFile(path string, ex []baselines.Example) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	if err := baselines.WriteExamplesCSV(f, ex); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
 }

@@ -1,8 +1,10 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"slices"
 	"strconv"
@@ -44,16 +46,21 @@ type blsJSON struct {
 	Peaks      []blsPeakJSON `json:"peaks"`
 }
 
+// blsOptions are the inputs of 'transitbench bls'.
+type blsOptions struct {
+	File      string  // the light curve (the argument)
+	PMin      float64 // --pmin: shortest period, days (0: 0.5)
+	PMax      float64 // --pmax: longest period, days (0: a third of the span)
+	Periods   int     // --periods: periods uniform in log period (0: Ofir's grid)
+	Durations string  // --durations: comma-separated durations in days ("": the default durations)
+	Objective string  // --objective: snr or likelihood
+	Peaks     int     // --peaks: distinct peaks to print
+	NoDetrend bool    // --no-detrend: search the flux as read
+	Workers   int     // --workers: goroutines sharing the periods
+}
+
 func newBLSCmd() *cobra.Command {
-	var (
-		pmin, pmax float64
-		nPeriods   int
-		durations  string
-		objective  string
-		nPeaks     int
-		noDetrend  bool
-		workers    int
-	)
+	opts := &blsOptions{}
 	cmd := &cobra.Command{
 		Use:   "bls FILE",
 		Short: "Search a light curve for periodic transits (box least squares)",
@@ -73,105 +80,133 @@ Input checks: times must be BKJD days (BJD − 2454833). A span above 100,000 d 
 and Julian dates (≈ 2.45·10⁶) are refused with what to convert: JD is refused rather than converted, so a
 reported t0 is always in the time system of the file given. Flux must be relative: a flux whose median is ≤ 0 or with more than 10 % of values ≤ 0
 (standardised or differenced) is refused; a positive flux whose median is outside 0.5–2 (e.g. e⁻/s) is divided
-by its median, flux errors too, with a warning on stderr.`,
+by its median, flux errors too, with a warning on stderr.
+
+--json prints {"n_points", "n_periods", "n_durations", "objective", "detrended", "seconds" (the search alone),
+"peaks": [{"period_days", "t0_days", "duration_days", "depth", "depth_err", "snr", "power", "n_transits"}]}.`,
 		Example: `  transitbench bls star/lightcurve.csv
   transitbench bls lc.csv --pmin 0.5 --pmax 124 --periods 20000 --durations 0.04,0.1,0.2 --no-detrend --json`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			obj, err := bls.ParseObjective(objective)
-			if err != nil {
-				return usageErrorf("--objective %q: use snr or likelihood", objective)
-			}
-			if pmin < 0 || pmax < 0 || math.IsNaN(pmin) || math.IsNaN(pmax) {
-				return usageErrorf("--pmin and --pmax must be positive numbers of days")
-			}
-			if pmin > 0 && pmax > 0 && pmin >= pmax {
-				return usageErrorf("--pmin %g must be below --pmax %g", pmin, pmax)
-			}
-			if nPeriods < 0 {
-				return usageErrorf("--periods %d: give a positive number of periods", nPeriods)
-			}
-			if nPeaks < 1 {
-				return usageErrorf("--peaks %d: give at least 1", nPeaks)
-			}
-			durs, err := parseDurations(durations)
-			if err != nil {
-				return usageErrorf("--durations: %v", err)
-			}
-			if durs != nil && pmin > 0 && durs[len(durs)-1] >= pmin {
-				return usageErrorf("--durations: the longest duration %g d must be shorter than --pmin %g d", durs[len(durs)-1], pmin)
-			}
-
-			if err := checkInputs(args...); err != nil {
-				return err
-			}
-			c, err := data.ReadLightCurve(args[0])
-			if err != nil {
-				return withCode(codeBadInput, err)
-			}
-			c = c.Clean(lc.DefaultQualityMask)
-			if c.Len() == 0 {
-				return fmt.Errorf("%s: no cadence passes the default quality mask; check the quality column", args[0])
-			}
-			if med := stat.Median(finiteValues(c.Flux)); med < minRelativeFlux || med > maxRelativeFlux {
-				fmt.Fprintf(cmd.ErrOrStderr(), "transitbench: warning: %s: the flux median is %.6g, not ≈ 1; dividing flux and flux_err by it (relative flux expected)\n", args[0], med)
-				for i := range c.Flux {
-					c.Flux[i] /= med
-					c.FluxErr[i] /= med
-				}
-			}
-			maxDur := detrend.DefaultMaxDurationDays
-			if durs != nil {
-				maxDur = durs[len(durs)-1]
-			}
-			flux, dy := c.Flux, fluxErrors(c)
-			if !noDetrend {
-				flat, trend := detrend.Flatten(c.Time, c.Flux, detrend.Options{WindowDays: detrend.WindowFor(maxDur)})
-				flux = flat
-				if dy != nil {
-					for i := range dy {
-						dy[i] /= trend[i]
-					}
-				}
-			}
-
-			g, err := blsGrid(c.Time, pmin, pmax, nPeriods, durs)
-			if err != nil {
-				return err
-			}
-			g.Workers = workers
-			start := time.Now()
-			res, err := bls.Search(c.Time, flux, dy, g, obj)
-			secs := time.Since(start).Seconds()
-			if err != nil {
-				if errors.Is(err, bls.ErrBadGrid) {
-					return usageErrorf("%v", err)
-				}
-				return fmt.Errorf("%s: %w", args[0], err)
-			}
-			out := blsJSON{
-				NPoints: res.NPoints, NPeriods: len(g.Periods), NDurations: len(g.Durations),
-				Objective: obj.String(), Detrended: !noDetrend, Seconds: secs, Peaks: []blsPeakJSON{},
-			}
-			for _, p := range res.Peaks(nPeaks) {
-				out.Peaks = append(out.Peaks, blsPeakJSON(p))
-			}
-			if wantJSON(cmd) {
-				return writeJSON(cmd.OutOrStdout(), out)
-			}
-			return printBLS(cmd, args[0], out)
+			opts.File = args[0]
+			return runBLS(cmd.Context(), streamsOf(cmd), opts)
 		},
 	}
 	f := cmd.Flags()
-	f.Float64Var(&pmin, "pmin", 0, "shortest period in days (default 0.5)")
-	f.Float64Var(&pmax, "pmax", 0, "longest period in days (default a third of the data span)")
-	f.IntVar(&nPeriods, "periods", 0, "number of periods uniform in log period (default: Ofir's optimal grid)")
-	f.StringVar(&durations, "durations", "", "comma-separated durations in days, tried at every period (default 0.5 h to 12 h in physical bounds)")
-	f.StringVar(&objective, "objective", "snr", "what a box is scored by: snr or likelihood")
-	f.IntVar(&nPeaks, "peaks", 5, "number of distinct peaks to print")
-	f.BoolVar(&noDetrend, "no-detrend", false, "search the flux as read, without the biweight detrending")
-	f.IntVar(&workers, "workers", 1, "goroutines sharing the periods")
+	f.Float64Var(&opts.PMin, "pmin", 0, "shortest period in days (default 0.5)")
+	f.Float64Var(&opts.PMax, "pmax", 0, "longest period in days (default a third of the data span)")
+	f.IntVar(&opts.Periods, "periods", 0, "number of periods uniform in log period (default: Ofir's optimal grid)")
+	f.StringVar(&opts.Durations, "durations", "", "comma-separated durations in days, tried at every period (default 0.5 h to 12 h in physical bounds)")
+	f.StringVar(&opts.Objective, "objective", "snr", "what a box is scored by: snr or likelihood")
+	f.IntVar(&opts.Peaks, "peaks", 5, "number of distinct peaks to print")
+	f.BoolVar(&opts.NoDetrend, "no-detrend", false, "search the flux as read, without the biweight detrending")
+	f.IntVar(&opts.Workers, "workers", 1, "goroutines sharing the periods")
 	return cmd
+}
+
+// checkBLS checks the flags before any work and returns the objective and the durations (nil: the default).
+func checkBLS(opts *blsOptions) (bls.Objective, []float64, error) {
+	obj, err := bls.ParseObjective(opts.Objective)
+	if err != nil {
+		return obj, nil, usageErrorf("--objective %q: use snr or likelihood", opts.Objective)
+	}
+	pmin, pmax := opts.PMin, opts.PMax
+	if pmin < 0 || pmax < 0 || math.IsNaN(pmin) || math.IsNaN(pmax) {
+		return obj, nil, usageErrorf("--pmin and --pmax must be positive numbers of days")
+	}
+	if pmin > 0 && pmax > 0 && pmin >= pmax {
+		return obj, nil, usageErrorf("--pmin %g must be below --pmax %g", pmin, pmax)
+	}
+	if opts.Periods < 0 {
+		return obj, nil, usageErrorf("--periods %d: give a positive number of periods", opts.Periods)
+	}
+	if opts.Peaks < 1 {
+		return obj, nil, usageErrorf("--peaks %d: give at least 1", opts.Peaks)
+	}
+	durs, err := parseDurations(opts.Durations)
+	if err != nil {
+		return obj, nil, usageErrorf("--durations: %v", err)
+	}
+	if durs != nil && pmin > 0 && durs[len(durs)-1] >= pmin {
+		return obj, nil, usageErrorf("--durations: the longest duration %g d must be shorter than --pmin %g d", durs[len(durs)-1], pmin)
+	}
+	return obj, durs, nil
+}
+
+// runBLS reads the light curve, detrends it and searches it, then prints the strongest peaks (under JSON the
+// blsJSON); warnings go to s.Err.
+func runBLS(_ context.Context, s streams, opts *blsOptions) error {
+	obj, durs, err := checkBLS(opts)
+	if err != nil {
+		return err
+	}
+	c, flux, dy, err := blsInput(s.Err, opts, durs)
+	if err != nil {
+		return err
+	}
+	g, err := blsGrid(c.Time, opts.PMin, opts.PMax, opts.Periods, durs)
+	if err != nil {
+		return err
+	}
+	g.Workers = opts.Workers
+	start := time.Now()
+	res, err := bls.Search(c.Time, flux, dy, g, obj)
+	secs := time.Since(start).Seconds()
+	if err != nil {
+		if errors.Is(err, bls.ErrBadGrid) {
+			return usageErrorf("%v", err)
+		}
+		return fmt.Errorf("%s: %w", opts.File, err)
+	}
+	out := blsJSON{
+		NPoints: res.NPoints, NPeriods: len(g.Periods), NDurations: len(g.Durations),
+		Objective: obj.String(), Detrended: !opts.NoDetrend, Seconds: secs, Peaks: []blsPeakJSON{},
+	}
+	for _, p := range res.Peaks(opts.Peaks) {
+		out.Peaks = append(out.Peaks, blsPeakJSON(p))
+	}
+	if s.JSON {
+		return writeJSON(s.Out, out)
+	}
+	return printBLS(s.Out, opts.File, out)
+}
+
+// blsInput reads and cleans the light curve, rescales a flux that is not relative (warning on errw) and
+// detrends it unless --no-detrend: the curve, the flux to search and its errors (nil: unit weights).
+func blsInput(errw io.Writer, opts *blsOptions, durs []float64) (*lc.LightCurve, []float64, []float64, error) {
+	if err := checkInputs(opts.File); err != nil {
+		return nil, nil, nil, err
+	}
+	c, err := data.ReadLightCurve(opts.File)
+	if err != nil {
+		return nil, nil, nil, withCode(codeBadInput, err)
+	}
+	c = c.Clean(lc.DefaultQualityMask)
+	if c.Len() == 0 {
+		return nil, nil, nil, fmt.Errorf("%s: no cadence passes the default quality mask; check the quality column", opts.File)
+	}
+	if med := stat.Median(finiteValues(c.Flux)); med < minRelativeFlux || med > maxRelativeFlux {
+		fmt.Fprintf(errw, "transitbench: warning: %s: the flux median is %.6g, not ≈ 1; dividing flux and flux_err by it (relative flux expected)\n", opts.File, med)
+		for i := range c.Flux {
+			c.Flux[i] /= med
+			c.FluxErr[i] /= med
+		}
+	}
+	maxDur := detrend.DefaultMaxDurationDays
+	if durs != nil {
+		maxDur = durs[len(durs)-1]
+	}
+	flux, dy := c.Flux, fluxErrors(c)
+	if !opts.NoDetrend {
+		flat, trend := detrend.Flatten(c.Time, c.Flux, detrend.Options{WindowDays: detrend.WindowFor(maxDur)})
+		flux = flat
+		if dy != nil {
+			for i := range dy {
+				dy[i] /= trend[i]
+			}
+		}
+	}
+	return c, flux, dy, nil
 }
 
 // A flux whose median lies outside [minRelativeFlux, maxRelativeFlux] is not relative and is divided by its
@@ -293,8 +328,8 @@ func blsGrid(t []float64, pmin, pmax float64, nPeriods int, durs []float64) (bls
 	return g, nil
 }
 
-func printBLS(cmd *cobra.Command, name string, out blsJSON) error {
-	w := cmd.OutOrStdout()
+// printBLS prints the search's grid and its peaks as a table.
+func printBLS(w io.Writer, name string, out blsJSON) error {
 	detr := "detrended"
 	if !out.Detrended {
 		detr = "not detrended"

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"text/tabwriter"
 
@@ -12,9 +13,14 @@ import (
 
 func init() { register(newFailingCmd) }
 
+// failingOptions are the inputs of 'transitbench failing'.
+type failingOptions struct {
+	Set   string // --set: the set (required; hidden sets are refused)
+	Limit int    // --limit: at most this many stars
+}
+
 func newFailingCmd() *cobra.Command {
-	var set string
-	var limit int
+	opts := &failingOptions{}
 	cmd := &cobra.Command{
 		Use:   "failing --set NAME",
 		Short: "List the stars solutions get wrong most often",
@@ -26,42 +32,48 @@ The hidden sets (A, B) have no per-star outcomes and are refused (exit status 2,
 --json prints a list of {"star_id", "runs", "missed", "false", "last_run_id", "last_status"}.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if set == "" {
-				return usageErrorf("--set is required (e.g. --set dev)")
-			}
-			if limit <= 0 {
-				return usageErrorf("--limit %d: give a positive number of stars", limit)
-			}
-			if err := checkSetFlag(set); err != nil {
-				return err
-			}
-			if sets.IsHidden(set) {
-				return refuseHidden("set " + set + " is hidden, and its runs keep no per-star outcomes; list the failing stars of dev")
-			}
-			st, err := openResults()
-			if err != nil {
-				return err
-			}
-			defer st.Close()
-			stars, err := st.FailingStars(cmd.Context(), set, limit)
-			if err != nil {
-				return err
-			}
-			if wantJSON(cmd) {
-				if stars == nil {
-					stars = []store.FailingStar{}
-				}
-				return writeJSON(cmd.OutOrStdout(), stars)
-			}
-			tw := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 0, 2, ' ', 0)
-			fmt.Fprintln(tw, "STAR\tRUNS\tMISSED\tFALSE\tLAST RUN\tLAST")
-			for _, s := range stars {
-				fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%s\n", s.StarID, s.Runs, s.Missed, s.False, s.LastRunID, s.LastStatus)
-			}
-			return tw.Flush()
+			return runFailing(cmd.Context(), streamsOf(cmd), opts)
 		},
 	}
-	cmd.Flags().StringVar(&set, "set", "", "the set (dev, A, B, …)")
-	cmd.Flags().IntVar(&limit, "limit", 20, "at most this many stars")
+	cmd.Flags().StringVar(&opts.Set, "set", "", "the set (dev, A, B, …)")
+	cmd.Flags().IntVar(&opts.Limit, "limit", 20, "at most this many stars")
 	return cmd
+}
+
+// runFailing lists the set's most often failed stars from the results store (under JSON a list of
+// store.FailingStar).
+func runFailing(ctx context.Context, s streams, opts *failingOptions) error {
+	if opts.Set == "" {
+		return usageErrorf("--set is required (e.g. --set dev)")
+	}
+	if opts.Limit <= 0 {
+		return usageErrorf("--limit %d: give a positive number of stars", opts.Limit)
+	}
+	if err := checkSetFlag(opts.Set); err != nil {
+		return err
+	}
+	if sets.IsHidden(opts.Set) {
+		return refuseHidden("set " + opts.Set + " is hidden, and its runs keep no per-star outcomes; list the failing stars of dev")
+	}
+	st, err := openResults()
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	stars, err := st.FailingStars(ctx, opts.Set, opts.Limit)
+	if err != nil {
+		return err
+	}
+	if s.JSON {
+		if stars == nil {
+			stars = []store.FailingStar{}
+		}
+		return writeJSON(s.Out, stars)
+	}
+	tw := tabwriter.NewWriter(s.Out, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "STAR\tRUNS\tMISSED\tFALSE\tLAST RUN\tLAST")
+	for _, f := range stars {
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%s\n", f.StarID, f.Runs, f.Missed, f.False, f.LastRunID, f.LastStatus)
+	}
+	return tw.Flush()
 }

@@ -1,7 +1,9 @@
 package main
 
 import (
+	"context"
 	"fmt"
+	"io"
 	"math"
 	"text/tabwriter"
 
@@ -25,7 +27,8 @@ type foldBinJSON struct {
 	Count     int      `json:"count"`
 }
 
-// foldJSON is the output of `fold --json`.
+// foldJSON is the output of `fold --json`: the ephemeris, the number of valid cadences folded, whether the flux
+// was detrended, and the bins in phase order.
 type foldJSON struct {
 	PeriodDays float64       `json:"period_days"`
 	T0Days     float64       `json:"t0_days"`
@@ -34,12 +37,19 @@ type foldJSON struct {
 	Bins       []foldBinJSON `json:"bins"`
 }
 
+// foldOptions are the inputs of 'transitbench fold'.
+type foldOptions struct {
+	File      string  // the light curve (the argument)
+	Period    float64 // --period: days (required)
+	T0        float64 // --t0: a mid-transit time, BKJD days (required)
+	HaveEphem bool    // both --period and --t0 were given
+	Bins      int     // --bins: number of phase bins
+	Window    float64 // --window: width in days of the phase range, centred on the transit (0: the whole period)
+	NoDetrend bool    // --no-detrend: fold the flux as read
+}
+
 func newFoldCmd() *cobra.Command {
-	var (
-		period, t0, window float64
-		nBins              int
-		noDetrend          bool
-	)
+	opts := &foldOptions{}
 	cmd := &cobra.Command{
 		Use:   "fold FILE --period P --t0 T",
 		Short: "Fold a light curve on an ephemeris and bin it",
@@ -47,73 +57,93 @@ func newFoldCmd() *cobra.Command {
 distance from mid-transit, over the whole period or over ±window/2.
 
 FILE is anything the readers take (Kepler FITS, IPAC table, CSV, star directory). Cadences flagged by the default
-quality mask are dropped and the flux is detrended with the default 1.5 d biweight unless --no-detrend is given.`,
+quality mask are dropped and the flux is detrended with the default 1.5 d biweight unless --no-detrend is given.
+
+--json prints {"period_days", "t0_days", "n_points", "detrended", "bins": [{"phase_days", "flux", "err",
+"count"}]} with "flux" and "err" null for a bin without enough points.`,
 		Example: "  transitbench fold lc.csv --period 12.3456 --t0 172.96 --bins 60 --window 1",
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if !cmd.Flags().Changed("period") || !cmd.Flags().Changed("t0") {
-				return usageErrorf("fold needs --period and --t0 (days)")
-			}
-			if !(period > 0) || math.IsInf(period, 0) {
-				return usageErrorf("--period %g: give a positive number of days", period)
-			}
-			if math.IsNaN(t0) || math.IsInf(t0, 0) {
-				return usageErrorf("--t0 %g: give a finite time in BKJD days", t0)
-			}
-			if nBins < 1 {
-				return usageErrorf("--bins %d: give at least 1", nBins)
-			}
-			if window < 0 || math.IsNaN(window) {
-				return usageErrorf("--window %g: give a positive width in days (0 = the whole period)", window)
-			}
-			if window == 0 || window > period {
-				window = period
-			}
-			if err := checkInputs(args...); err != nil {
-				return err
-			}
-			c, err := data.ReadLightCurve(args[0])
-			if err != nil {
-				return withCode(codeBadInput, err)
-			}
-			c = c.Clean(lc.DefaultQualityMask)
-			if c.Len() == 0 {
-				return fmt.Errorf("%s: no cadence passes the default quality mask; check the quality column", args[0])
-			}
-			flux := c.Flux
-			if !noDetrend {
-				flux, _ = detrend.Flatten(c.Time, c.Flux, detrend.Options{})
-			}
-			ph := fold.Phase(c.Time, period, t0)
-			centers, mean, errs, count := fold.Bin(ph, flux, -window/2, window/2, nBins)
-			out := foldJSON{PeriodDays: period, T0Days: t0, NPoints: c.Len(), Detrended: !noDetrend}
-			for j := range centers {
-				b := foldBinJSON{PhaseDays: centers[j], Count: count[j]}
-				if !math.IsNaN(mean[j]) {
-					b.Flux = &mean[j]
-				}
-				if !math.IsNaN(errs[j]) {
-					b.Err = &errs[j]
-				}
-				out.Bins = append(out.Bins, b)
-			}
-			if wantJSON(cmd) {
-				return writeJSON(cmd.OutOrStdout(), out)
-			}
-			return printFold(cmd, args[0], out, mean)
+			opts.File = args[0]
+			opts.HaveEphem = cmd.Flags().Changed("period") && cmd.Flags().Changed("t0")
+			return runFold(cmd.Context(), streamsOf(cmd), opts)
 		},
 	}
 	f := cmd.Flags()
-	f.Float64Var(&period, "period", 0, "period in days (required)")
-	f.Float64Var(&t0, "t0", 0, "a mid-transit time in BKJD days (required)")
-	f.IntVar(&nBins, "bins", 100, "number of phase bins")
-	f.Float64Var(&window, "window", 0, "width in days of the phase range shown, centred on the transit (default the whole period)")
-	f.BoolVar(&noDetrend, "no-detrend", false, "fold the flux as read, without the biweight detrending")
+	f.Float64Var(&opts.Period, "period", 0, "period in days (required)")
+	f.Float64Var(&opts.T0, "t0", 0, "a mid-transit time in BKJD days (required)")
+	f.IntVar(&opts.Bins, "bins", 100, "number of phase bins")
+	f.Float64Var(&opts.Window, "window", 0, "width in days of the phase range shown, centred on the transit (default the whole period)")
+	f.BoolVar(&opts.NoDetrend, "no-detrend", false, "fold the flux as read, without the biweight detrending")
 	return cmd
 }
 
-func printFold(cmd *cobra.Command, name string, out foldJSON, mean []float64) error {
-	w := cmd.OutOrStdout()
+// checkFold checks the flags before any work and returns the window in days.
+func checkFold(opts *foldOptions) (float64, error) {
+	period, t0, window := opts.Period, opts.T0, opts.Window
+	if !opts.HaveEphem {
+		return 0, usageErrorf("fold needs --period and --t0 (days)")
+	}
+	if !(period > 0) || math.IsInf(period, 0) {
+		return 0, usageErrorf("--period %g: give a positive number of days", period)
+	}
+	if math.IsNaN(t0) || math.IsInf(t0, 0) {
+		return 0, usageErrorf("--t0 %g: give a finite time in BKJD days", t0)
+	}
+	if opts.Bins < 1 {
+		return 0, usageErrorf("--bins %d: give at least 1", opts.Bins)
+	}
+	if window < 0 || math.IsNaN(window) {
+		return 0, usageErrorf("--window %g: give a positive width in days (0 = the whole period)", window)
+	}
+	if window == 0 || window > period {
+		window = period
+	}
+	return window, nil
+}
+
+// runFold folds and bins the light curve and prints the bins with a plot (under JSON the foldJSON).
+func runFold(_ context.Context, s streams, opts *foldOptions) error {
+	window, err := checkFold(opts)
+	if err != nil {
+		return err
+	}
+	if err := checkInputs(opts.File); err != nil {
+		return err
+	}
+	c, err := data.ReadLightCurve(opts.File)
+	if err != nil {
+		return withCode(codeBadInput, err)
+	}
+	c = c.Clean(lc.DefaultQualityMask)
+	if c.Len() == 0 {
+		return fmt.Errorf("%s: no cadence passes the default quality mask; check the quality column", opts.File)
+	}
+	flux := c.Flux
+	if !opts.NoDetrend {
+		flux, _ = detrend.Flatten(c.Time, c.Flux, detrend.Options{})
+	}
+	ph := fold.Phase(c.Time, opts.Period, opts.T0)
+	centers, mean, errs, count := fold.Bin(ph, flux, -window/2, window/2, opts.Bins)
+	out := foldJSON{PeriodDays: opts.Period, T0Days: opts.T0, NPoints: c.Len(), Detrended: !opts.NoDetrend}
+	for j := range centers {
+		b := foldBinJSON{PhaseDays: centers[j], Count: count[j]}
+		if !math.IsNaN(mean[j]) {
+			b.Flux = &mean[j]
+		}
+		if !math.IsNaN(errs[j]) {
+			b.Err = &errs[j]
+		}
+		out.Bins = append(out.Bins, b)
+	}
+	if s.JSON {
+		return writeJSON(s.Out, out)
+	}
+	return printFold(s.Out, opts.File, out, mean)
+}
+
+// printFold prints the fold's bins as a plot and a table.
+func printFold(w io.Writer, name string, out foldJSON, mean []float64) error {
 	fmt.Fprintf(w, "%s folded at P = %.6f d, t0 = %.5f BKJD: %d points, %d bins\n", name, out.PeriodDays, out.T0Days, out.NPoints, len(out.Bins))
 	// The plot shows relative flux in ppm below 1; empty bins repeat their left neighbour.
 	series := make([]float64, 0, len(mean))

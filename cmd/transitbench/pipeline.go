@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"os"
 
@@ -11,6 +12,12 @@ import (
 
 func init() { register(newPipelineCmd) }
 
+// pipelineOptions are the inputs of the hidden 'transitbench pipeline' command.
+type pipelineOptions struct {
+	Name    string // the pipeline: naive_v0 or learned_vetter (the first argument)
+	StarDir string // the star directory (the second argument)
+}
+
 // pipelineRowJSON is one row of 'pipeline --json'.
 type pipelineRowJSON struct {
 	PeriodDays float64 `json:"period_days"`
@@ -18,9 +25,18 @@ type pipelineRowJSON struct {
 	Score      float64 `json:"score"`
 }
 
+// pipelineJSON is the output of 'pipeline --json': the pipeline, the star directory and the rows it printed.
+// Its fields are in the order of its JSON keys (sorted).
+type pipelineJSON struct {
+	Pipeline string            `json:"pipeline"`
+	Rows     []pipelineRowJSON `json:"rows"`
+	StarDir  string            `json:"star_dir"`
+}
+
 // newPipelineCmd is the hidden command the baseline ladder runs in the sandbox for each star, exactly as a
 // contestant's solution runs: `transitbench pipeline NAME STAR_DIR` prints `period_days,t0_days,score` rows.
 func newPipelineCmd() *cobra.Command {
+	opts := &pipelineOptions{}
 	return &cobra.Command{
 		Use:   "pipeline NAME STAR_DIR",
 		Short: "Run a reference pipeline (naive_v0, learned_vetter) on one star directory",
@@ -31,33 +47,40 @@ does (period_days,t0_days,score).
 		Hidden: true,
 		Args:   cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			name, dir := args[0], args[1]
-			if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
-				if _, uerr := baselines.PipelineRows(cmd.ErrOrStderr(), name, ""); errors.Is(uerr, baselines.ErrUnknownPipeline) {
-					return usageErrorf("%v", uerr)
-				}
-				return notFoundf("star directory %s does not exist or is not a directory: give a directory holding "+
-					"lightcurve.csv and star.json", dir)
-			}
-			if !wantJSON(cmd) {
-				err := baselines.PrintPipeline(cmd.OutOrStdout(), cmd.ErrOrStderr(), name, dir)
-				if errors.Is(err, baselines.ErrUnknownPipeline) {
-					return usageErrorf("%v", err)
-				}
-				return err
-			}
-			rows, err := baselines.PipelineRows(cmd.ErrOrStderr(), name, dir)
-			if errors.Is(err, baselines.ErrUnknownPipeline) {
-				return usageErrorf("%v", err)
-			}
-			if err != nil {
-				return err
-			}
-			out := []pipelineRowJSON{}
-			for _, r := range rows {
-				out = append(out, pipelineRowJSON(r))
-			}
-			return writeJSON(cmd.OutOrStdout(), map[string]any{"pipeline": name, "star_dir": dir, "rows": out})
+			opts.Name, opts.StarDir = args[0], args[1]
+			return runPipeline(cmd.Context(), streamsOf(cmd), opts)
 		},
 	}
+}
+
+// runPipeline runs the reference pipeline on the star directory and prints its rows as a solution does (under
+// JSON the pipelineJSON); the pipeline's diagnostics go to s.Err.
+func runPipeline(_ context.Context, s streams, opts *pipelineOptions) error {
+	name, dir := opts.Name, opts.StarDir
+	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+		if _, uerr := baselines.PipelineRows(s.Err, name, ""); errors.Is(uerr, baselines.ErrUnknownPipeline) {
+			return usageErrorf("%v", uerr)
+		}
+		return notFoundf("star directory %s does not exist or is not a directory: give a directory holding "+
+			"lightcurve.csv and star.json", dir)
+	}
+	if !s.JSON {
+		err := baselines.PrintPipeline(s.Out, s.Err, name, dir)
+		if errors.Is(err, baselines.ErrUnknownPipeline) {
+			return usageErrorf("%v", err)
+		}
+		return err
+	}
+	rows, err := baselines.PipelineRows(s.Err, name, dir)
+	if errors.Is(err, baselines.ErrUnknownPipeline) {
+		return usageErrorf("%v", err)
+	}
+	if err != nil {
+		return err
+	}
+	out := []pipelineRowJSON{}
+	for _, r := range rows {
+		out = append(out, pipelineRowJSON(r))
+	}
+	return writeJSON(s.Out, pipelineJSON{Pipeline: name, StarDir: dir, Rows: out})
 }

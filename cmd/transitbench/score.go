@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -30,8 +31,14 @@ type scoreReport struct {
 	Stars         []grader.StarResult  `json:"stars"`
 }
 
+// scoreOptions are the inputs of 'transitbench score'.
+type scoreOptions struct {
+	Rows string // --rows: the rows file ("-": standard input)
+	Set  string // --set: the public set to score against
+}
+
 func newScoreCmd() *cobra.Command {
-	var rowsPath, setName string
+	opts := &scoreOptions{}
 	cmd := &cobra.Command{
 		Use:   "score --rows ROWS.csv --set NAME",
 		Short: "Score a file of candidate rows against a public data set's answers",
@@ -50,58 +57,65 @@ The hidden sets (A, B) cannot be scored here: their answers are used only by 'tr
 "stars": [per-star results with each counted row's status, f_true and f_pred]}.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if rowsPath == "" || setName == "" {
-				return usageErrorf("score needs --rows FILE and --set NAME (e.g. --set dev)")
-			}
-			if sets.IsHidden(setName) {
-				return hiddenf("set %s is hidden: its answers are used only by 'transitbench grade'; "+
-					"score rows against dev or another public set", setName)
-			}
-			home, err := data.Home()
-			if err != nil {
-				return err
-			}
-			if err := checkSetName(home, "--set", setName); err != nil {
-				return err
-			}
-			rows, dropped, err := scoreReadRows(cmd.InOrStdin(), rowsPath)
-			if err != nil {
-				return err
-			}
-			set, err := sets.Open(home, setName, sets.Options{Progress: scoreProgress(cmd.ErrOrStderr())})
-			if err != nil {
-				return fmt.Errorf("cannot open set %s: %w", setName, err)
-			}
-			if unknown := scoreUnknownIDs(rows, set.Answers); len(unknown) > 0 {
-				return badInputf("%s holds rows for %d star ids that set %s does not have: %s; check --set "+
-					"(set %s has ids like %s)", rowsPath, len(unknown), setName, scoreList(unknown, 10), setName,
-					scoreList(set.IDs, 2))
-			}
-			rep := scoreReport{Set: setName, RowsFile: rowsPath, StarsWithRows: len(rows), Dropped: dropped}
-			for _, rs := range rows {
-				rep.Rows += len(rs)
-			}
-			if rep.Dropped == nil {
-				rep.Dropped = []grader.DroppedLine{}
-			}
-			for _, id := range set.IDs {
-				times, err := set.ValidTimes(id)
-				if err != nil {
-					return fmt.Errorf("cannot read star %s of set %s: %w", id, setName, err)
-				}
-				rep.Stars = append(rep.Stars, grader.MatchStar(set.Answers[id], times, rows[id]))
-			}
-			rep.Summary = grader.Summarize(rep.Stars)
-			if wantJSON(cmd) {
-				return writeJSON(cmd.OutOrStdout(), rep)
-			}
-			scorePrintDropped(cmd.ErrOrStderr(), rowsPath, dropped)
-			return scorePrint(cmd.OutOrStdout(), &rep, len(set.IDs))
+			return runScoreRows(cmd.Context(), streamsOf(cmd), opts)
 		},
 	}
-	cmd.Flags().StringVar(&rowsPath, "rows", "", "file of star_id,period_days,t0_days,score rows ('-' for standard input)")
-	cmd.Flags().StringVar(&setName, "set", "", "public data set to score against (dev, train or a custom set)")
+	cmd.Flags().StringVar(&opts.Rows, "rows", "", "file of star_id,period_days,t0_days,score rows ('-' for standard input)")
+	cmd.Flags().StringVar(&opts.Set, "set", "", "public data set to score against (dev, train or a custom set)")
 	return cmd
+}
+
+// runScoreRows scores the rows file against the set's answers and prints the summary tables (under JSON the
+// scoreReport); dropped lines and set-build progress go to s.Err, rows "-" are read from s.In.
+func runScoreRows(_ context.Context, s streams, opts *scoreOptions) error {
+	rowsPath, setName := opts.Rows, opts.Set
+	if rowsPath == "" || setName == "" {
+		return usageErrorf("score needs --rows FILE and --set NAME (e.g. --set dev)")
+	}
+	if sets.IsHidden(setName) {
+		return hiddenf("set %s is hidden: its answers are used only by 'transitbench grade'; "+
+			"score rows against dev or another public set", setName)
+	}
+	home, err := data.Home()
+	if err != nil {
+		return err
+	}
+	if err := checkSetName(home, "--set", setName); err != nil {
+		return err
+	}
+	rows, dropped, err := scoreReadRows(s.In, rowsPath)
+	if err != nil {
+		return err
+	}
+	set, err := sets.Open(home, setName, sets.Options{Progress: scoreProgress(s.Err)})
+	if err != nil {
+		return fmt.Errorf("cannot open set %s: %w", setName, err)
+	}
+	if unknown := scoreUnknownIDs(rows, set.Answers); len(unknown) > 0 {
+		return badInputf("%s holds rows for %d star ids that set %s does not have: %s; check --set "+
+			"(set %s has ids like %s)", rowsPath, len(unknown), setName, scoreList(unknown, 10), setName,
+			scoreList(set.IDs, 2))
+	}
+	rep := scoreReport{Set: setName, RowsFile: rowsPath, StarsWithRows: len(rows), Dropped: dropped}
+	for _, rs := range rows {
+		rep.Rows += len(rs)
+	}
+	if rep.Dropped == nil {
+		rep.Dropped = []grader.DroppedLine{}
+	}
+	for _, id := range set.IDs {
+		times, err := set.ValidTimes(id)
+		if err != nil {
+			return fmt.Errorf("cannot read star %s of set %s: %w", id, setName, err)
+		}
+		rep.Stars = append(rep.Stars, grader.MatchStar(set.Answers[id], times, rows[id]))
+	}
+	rep.Summary = grader.Summarize(rep.Stars)
+	if s.JSON {
+		return writeJSON(s.Out, rep)
+	}
+	scorePrintDropped(s.Err, rowsPath, dropped)
+	return scorePrint(s.Out, &rep, len(set.IDs))
 }
 
 // scoreReadRows reads the rows file, or standard input for "-".

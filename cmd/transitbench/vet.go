@@ -1,7 +1,9 @@
 package main
 
 import (
+	"context"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"strings"
@@ -18,7 +20,9 @@ import (
 
 func init() { register(newVetCmd) }
 
-// vetReport is the JSON output of 'transitbench vet'.
+// vetReport is the JSON output of 'transitbench vet': the light curve's name, its valid cadences, the
+// detrending window, the star's radius and mass when known, the features at the candidate (engine/vet.Features)
+// and the modulation on the raw flux.
 type vetReport struct {
 	File              string       `json:"file"`
 	ValidCadences     int          `json:"valid_cadences"`
@@ -31,8 +35,22 @@ type vetReport struct {
 	RawModulation vet.Modulation `json:"raw_modulation"`
 }
 
+// vetOptions are the inputs of 'transitbench vet'.
+type vetOptions struct {
+	Files    []string // the light curve, or several Kepler FITS files of one star (the arguments)
+	Period   float64  // --period: orbital period, days
+	T0       float64  // --t0: a mid-transit time, days
+	Duration float64  // --duration: T14, days
+	Radius   float64  // --radius: stellar radius, R☉ (0: from star.json for a star directory, else unknown)
+	Mass     float64  // --mass: stellar mass, M☉ (0: as Radius)
+	// Missing names the first of --period, --t0, --duration not given ("": all three were).
+	Missing string
+	// StarGiven is true when --radius or --mass was given: star.json's values are then not used.
+	StarGiven bool
+}
+
 func newVetCmd() *cobra.Command {
-	var period, t0, duration, radius, mass float64
+	opts := &vetOptions{}
 	cmd := &cobra.Command{
 		Use:   "vet FILE... --period P --t0 T --duration D",
 		Short: "Vetting statistics of a candidate transit on a light curve",
@@ -57,65 +75,93 @@ amplitudes as fractions, times in days, phases in [0, 1)); raw_modulation is mea
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Files = args
+			opts.Missing = ""
 			for _, name := range []string{"period", "t0", "duration"} {
 				if !cmd.Flags().Changed(name) {
-					return usageErrorf("vet needs --period, --t0 and --duration (days); --%s is missing", name)
+					opts.Missing = name
+					break
 				}
 			}
-			if !(period > 0) || !(duration > 0) || duration >= period || math.IsNaN(t0) {
-				return usageErrorf("vet: --period (%g) and --duration (%g) must be positive days with duration < period", period, duration)
-			}
-			if err := checkInputs(args...); err != nil {
-				return err
-			}
-			path := args[0]
-			var c *lc.LightCurve
-			var err error
-			if len(args) == 1 {
-				c, err = data.ReadLightCurve(path)
-			} else {
-				path = strings.Join(args, " ")
-				c, err = data.ReadKeplerFITS(args...)
-			}
-			if err != nil {
-				return withCode(codeBadInput, err)
-			}
-			if fi, err := os.Stat(path); err == nil && fi.IsDir() && !cmd.Flags().Changed("radius") && !cmd.Flags().Changed("mass") {
-				if _, star, err := data.ReadStarDir(path); err == nil && star != nil {
-					radius, mass = star.RadiusRsun, star.MassMsun
-				}
-			}
-			c = c.Clean(lc.DefaultQualityMask)
-			if c.Len() == 0 {
-				return fmt.Errorf("%s has no valid cadence after the default quality mask: nothing to vet", path)
-			}
-			window := detrend.WindowFor(duration)
-			flat, _ := detrend.Flatten(c.Time, c.Flux, detrend.Options{WindowDays: window})
-			var star *vet.Star
-			if radius > 0 && mass > 0 {
-				star = &vet.Star{RadiusRsun: radius, MassMsun: mass}
-			}
-			rep := vetReport{File: path, ValidCadences: c.Len(), DetrendWindowDays: window, RadiusRsun: radius, MassMsun: mass,
-				Features:      vet.Compute(c.Time, flat, period, t0, duration, star),
-				RawModulation: vet.MeasureModulation(c.Time, normalised(c.Flux), period, t0, duration)}
-			if wantJSON(cmd) {
-				return writeJSON(cmd.OutOrStdout(), rep)
-			}
-			return printVet(cmd, rep)
+			opts.StarGiven = cmd.Flags().Changed("radius") || cmd.Flags().Changed("mass")
+			return runVet(cmd.Context(), streamsOf(cmd), opts)
 		},
 	}
-	cmd.Flags().Float64Var(&period, "period", 0, "orbital period, days")
-	cmd.Flags().Float64Var(&t0, "t0", 0, "a mid-transit time, days (BKJD for Kepler data)")
-	cmd.Flags().Float64Var(&duration, "duration", 0, "transit duration T14, days")
-	cmd.Flags().Float64Var(&radius, "radius", 0, "stellar radius, R☉ (optional)")
-	cmd.Flags().Float64Var(&mass, "mass", 0, "stellar mass, M☉ (optional)")
+	cmd.Flags().Float64Var(&opts.Period, "period", 0, "orbital period, days")
+	cmd.Flags().Float64Var(&opts.T0, "t0", 0, "a mid-transit time, days (BKJD for Kepler data)")
+	cmd.Flags().Float64Var(&opts.Duration, "duration", 0, "transit duration T14, days")
+	cmd.Flags().Float64Var(&opts.Radius, "radius", 0, "stellar radius, R☉ (optional)")
+	cmd.Flags().Float64Var(&opts.Mass, "mass", 0, "stellar mass, M☉ (optional)")
 	return cmd
 }
 
+// runVet computes the candidate's vetting statistics on the light curve and prints them (under JSON the
+// vetReport).
+func runVet(_ context.Context, s streams, opts *vetOptions) error {
+	period, t0, duration := opts.Period, opts.T0, opts.Duration
+	if opts.Missing != "" {
+		return usageErrorf("vet needs --period, --t0 and --duration (days); --%s is missing", opts.Missing)
+	}
+	if !(period > 0) || !(duration > 0) || duration >= period || math.IsNaN(t0) {
+		return usageErrorf("vet: --period (%g) and --duration (%g) must be positive days with duration < period", period, duration)
+	}
+	if len(opts.Files) == 0 {
+		return usageErrorf("vet needs a light-curve FILE (or several Kepler FITS files of one star)")
+	}
+	if err := checkInputs(opts.Files...); err != nil {
+		return err
+	}
+	c, path, err := vetInput(opts.Files)
+	if err != nil {
+		return err
+	}
+	radius, mass := opts.Radius, opts.Mass
+	if fi, err := os.Stat(path); err == nil && fi.IsDir() && !opts.StarGiven {
+		if _, star, err := data.ReadStarDir(path); err == nil && star != nil {
+			radius, mass = star.RadiusRsun, star.MassMsun
+		}
+	}
+	c = c.Clean(lc.DefaultQualityMask)
+	if c.Len() == 0 {
+		return fmt.Errorf("%s has no valid cadence after the default quality mask: nothing to vet", path)
+	}
+	window := detrend.WindowFor(duration)
+	flat, _ := detrend.Flatten(c.Time, c.Flux, detrend.Options{WindowDays: window})
+	var star *vet.Star
+	if radius > 0 && mass > 0 {
+		star = &vet.Star{RadiusRsun: radius, MassMsun: mass}
+	}
+	rep := vetReport{File: path, ValidCadences: c.Len(), DetrendWindowDays: window, RadiusRsun: radius, MassMsun: mass,
+		Features:      vet.Compute(c.Time, flat, period, t0, duration, star),
+		RawModulation: vet.MeasureModulation(c.Time, normalised(c.Flux), period, t0, duration)}
+	if s.JSON {
+		return writeJSON(s.Out, rep)
+	}
+	return printVet(s.Out, rep)
+}
+
+// vetInput reads one light curve, or stitches several Kepler FITS files, and returns it with the name it is
+// reported under (the files joined by spaces).
+func vetInput(files []string) (*lc.LightCurve, string, error) {
+	path := files[0]
+	var c *lc.LightCurve
+	var err error
+	if len(files) == 1 {
+		c, err = data.ReadLightCurve(path)
+	} else {
+		path = strings.Join(files, " ")
+		c, err = data.ReadKeplerFITS(files...)
+	}
+	if err != nil {
+		return nil, path, withCode(codeBadInput, err)
+	}
+	return c, path, nil
+}
+
 // printVet writes the features as a two-column table with units.
-func printVet(cmd *cobra.Command, rep vetReport) error {
+func printVet(out io.Writer, rep vetReport) error {
 	f := rep.Features
-	w := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 0, 2, ' ', 0)
+	w := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
 	ppm := func(x float64) string { return fmt.Sprintf("%.1f ppm", x*1e6) }
 	lines := [][2]string{
 		{"candidate", fmt.Sprintf("P %.6f d  t0 %.5f  T14 %.2f h", f.PeriodDays, f.T0Days, 24*f.DurationDays)},

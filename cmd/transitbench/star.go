@@ -1,0 +1,118 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+
+	"github.com/spf13/cobra"
+
+	"transitbench/grader"
+	"transitbench/grader/store"
+	"transitbench/workspace"
+)
+
+func init() { register(newStarCmd) }
+
+// starOptions are the inputs of 'transitbench star'.
+type starOptions struct {
+	ID  string // the star (the argument)
+	Run int64  // --run: the run (0: the latest that has the star)
+}
+
+// starOutcomeJSON is what 'transitbench star --json' prints: the stored outcome (store.Outcome: run and star
+// ids, status, credit, false, runtime, exit reason, stderr's end, isolation, rows, matches, updated) and the
+// grader's result for the star (grader.StarResult).
+type starOutcomeJSON struct {
+	store.Outcome
+	Result grader.StarResult `json:"result"`
+}
+
+func newStarCmd() *cobra.Command {
+	opts := &starOptions{}
+	cmd := &cobra.Command{
+		Use:   "star ID",
+		Short: "Show one star's outcome in a run",
+		Long: `Show one star's outcome in a run (default: the latest run that has the star): the rows the solution printed,
+how each matched, the runtime, the exit reason and the end of stderr.
+
+Stars of the hidden sets (A-0000, B-0123) and runs on them are never shown: the command exits with status 2
+saying "hidden stars are not shown" (with --json, {"error": {"code": "hidden", "message"}} on stdout).
+
+--json prints {"run_id", "star_id", "status", "credit", "false", "runtime_ms", "exit_reason", "stderr_tail",
+"isolation", "rows", "matches", "updated", "result"}.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.ID = args[0]
+			return runStar(cmd.Context(), streamsOf(cmd), opts)
+		},
+	}
+	cmd.Flags().Int64Var(&opts.Run, "run", 0, "the run (default: the latest that has the star)")
+	return cmd
+}
+
+// runStar prints one star's outcome in a run; hidden stars and runs on hidden sets are refused.
+func runStar(ctx context.Context, s streams, opts *starOptions) error {
+	run, id := opts.Run, opts.ID
+	if run < 0 {
+		return usageErrorf("--run %d: give a run id from 'transitbench runs'", run)
+	}
+	st, err := openResults()
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	if workspace.IsHiddenStar(id) {
+		return refuseHidden(id + " is a star of a hidden set; gradings report those as aggregates only (see 'transitbench runs')")
+	}
+	if run != 0 {
+		if r, err := st.Run(ctx, run); err == nil && r.Hidden {
+			return refuseHidden(fmt.Sprintf("run %d is on the hidden set %s; its aggregates are in 'transitbench runs --json'", run, r.Set))
+		}
+	}
+	if run == 0 {
+		if run, err = latestRunWithStar(ctx, st, id); err != nil {
+			return err
+		}
+	}
+	o, err := st.Outcome(ctx, run, id)
+	if err != nil {
+		return withCode(codeNotFound, fmt.Errorf("star %s in run %d: %w (see 'transitbench runs')", id, run, err))
+	}
+	sr, _ := workspace.StarResultOf(o)
+	if s.JSON {
+		return writeJSON(s.Out, starOutcomeJSON{Outcome: o, Result: sr})
+	}
+	printStarOutcome(s.Out, id, run, o, sr)
+	return nil
+}
+
+// latestRunWithStar returns the newest run that has an outcome for star id.
+func latestRunWithStar(ctx context.Context, st *store.Store, id string) (int64, error) {
+	runs, err := st.Runs(ctx, store.RunFilter{})
+	if err != nil {
+		return 0, err
+	}
+	for _, r := range runs {
+		if _, err := st.Outcome(ctx, r.ID, id); err == nil {
+			return r.ID, nil
+		}
+	}
+	return 0, notFoundf("no run has star %s: run 'transitbench dev' first, or check the id", id)
+}
+
+// printStarOutcome prints a star's outcome for people: its planets, its rows and how each matched, and the end
+// of its stderr.
+func printStarOutcome(w io.Writer, id string, run int64, o store.Outcome, sr grader.StarResult) {
+	fmt.Fprintf(w, "star %s  run %d  %s  exit %s  %d ms  %s\n", id, run, o.Status, o.ExitReason, o.RuntimeMS, o.Isolation)
+	for _, p := range sr.Planets {
+		fmt.Fprintf(w, "  planet P %.5f d  t0 %.4f  T14 %.2f h  MES %.1f  %s\n", p.PeriodDays, p.T0Days, 24*p.DurationDays, p.MES, p.Status)
+	}
+	for _, r := range sr.Rows {
+		fmt.Fprintf(w, "  row %d  P %.5f d  t0 %.4f  score %.3g  %s  f_true %.2f  f_pred %.2f %s\n", r.Rank, r.PeriodDays, r.T0Days, r.Score,
+			r.Status, r.FTrue, r.FPred, r.Note)
+	}
+	if o.StderrTail != "" {
+		fmt.Fprintf(w, "stderr (end):\n%s\n", o.StderrTail)
+	}
+}
