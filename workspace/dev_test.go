@@ -2,11 +2,13 @@ package workspace
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
 	"testing"
@@ -285,5 +287,31 @@ func TestGradeOnceOnly(t *testing.T) {
 	// The same solution scores the same on the same data (SPEC: determinism).
 	if rep2.A.S != rep.A.S || rep2.B.S != rep.B.S || rep2.Dev.S != rep.Dev.S {
 		t.Errorf("regrade changed the score: A %.4f→%.4f B %.4f→%.4f", rep.A.S, rep2.A.S, rep.B.S, rep2.B.S)
+	}
+}
+
+// TestDevRecordsProtections: a dev run's report says which of the sandbox's protections every star had, as
+// stored in the run's summary; as root on Linux that is all four.
+func TestDevRecordsProtections(t *testing.T) {
+	ws, home := newTestWorkspace(t)
+	set, err := openSmall(home, sets.Dev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	oracleSolution(t, ws.SolutionDir(), set.Answers)
+	rep, err := ws.Dev(context.Background(), RunOptions{Home: home, Workers: 1, Limit: 2, Compositions: small}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := sandbox.Probe().Protections(); rep.Protections != want {
+		t.Errorf("report protections %+v, want what the machine allows, %+v", rep.Protections, want)
+	}
+	if os.Geteuid() == 0 && runtime.GOOS == "linux" && sandbox.Probe().Full() && !rep.Protections.All() {
+		t.Errorf("as root with full isolation the run lacks %v", rep.Protections.Missing())
+	}
+	run, _ := storedRun(t, home, KindDev, sets.Dev)
+	var stored Report
+	if err := json.Unmarshal(run.Summary, &stored); err != nil || stored.Protections != rep.Protections {
+		t.Errorf("stored summary protections %+v (%v), want %+v", stored.Protections, err, rep.Protections)
 	}
 }

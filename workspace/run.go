@@ -122,12 +122,21 @@ type Report struct {
 	Slowest       []float64      `json:"slowest_seconds"`
 	ScoreWithheld bool           `json:"score_withheld,omitempty"`
 	// Grading is the ordinal of the grading the run belongs to among its workspace's gradings (0: not a grading).
-	Grading   int     `json:"grading,omitempty"`
-	Isolation string  `json:"isolation"`
-	Seconds   float64 `json:"seconds"`
-	Solution  string  `json:"solution_hash"`
+	Grading   int    `json:"grading,omitempty"`
+	Isolation string `json:"isolation"`
+	// Protections are the sandbox's hardening measures (SPEC A6) that every star of the run had: what the
+	// machine allows, less any a star ran without.
+	Protections sandbox.Protections `json:"protections"`
+	Seconds     float64             `json:"seconds"`
+	Solution    string              `json:"solution_hash"`
 	// Complete is false when the run was interrupted; the next run of the same solution resumes it.
 	Complete bool `json:"complete"`
+}
+
+// allOf is the protections both a and b have.
+func allOf(a, b sandbox.Protections) sandbox.Protections {
+	return sandbox.Protections{Namespaces: a.Namespaces && b.Namespaces, Seccomp: a.Seccomp && b.Seccomp,
+		Cgroup: a.Cgroup && b.Cgroup, FreshUID: a.FreshUID && b.FreshUID}
 }
 
 // storePath is the results database in the data directory.
@@ -236,6 +245,7 @@ type runner struct {
 	exits    map[string]int
 	failures Failures
 	iso      string
+	prot     sandbox.Protections // what every star run so far had
 }
 
 // scoreStar turns a sandbox result into the grader's result for the star: rows are parsed only from a run
@@ -376,6 +386,9 @@ func (r *runner) run(ctx context.Context, ids []string, events chan<- Event) err
 				continue // not finished: a resumed run runs it again
 			}
 			r.iso = res.Isolation
+			if res.ExitReason != sandbox.ExitStartFailed { // a star that never started needed no protection
+				r.prot = allOf(r.prot, res.Protections)
+			}
 			star, rows, dropped, err := r.scoreStar(res)
 			if r.set.Hidden() {
 				res.Stdout, res.StderrTail = nil, ""
@@ -531,7 +544,8 @@ func runSet(ctx context.Context, st *store.Store, set *sets.Set, sol *sandbox.So
 		return nil, err
 	}
 	r := &runner{st: st, set: set, sol: sol, opt: opt, results: map[string]grader.StarResult{},
-		runtimes: map[string]time.Duration{}, exits: map[string]int{}, iso: sandbox.Probe().String()}
+		runtimes: map[string]time.Duration{}, exits: map[string]int{}, iso: sandbox.Probe().String(),
+		prot: sandbox.Probe().Protections()}
 	release, err := r.claim(ctx, home, spec, ids)
 	if err != nil {
 		return nil, err
@@ -541,7 +555,7 @@ func runSet(ctx context.Context, st *store.Store, set *sets.Set, sol *sandbox.So
 	runErr := r.run(ctx, ids, events)
 	rep := &Report{RunID: r.runID, Set: set.Name, Hidden: set.Hidden(), StarsRun: len(r.results), Resumed: resumed,
 		Summary: r.summary(), Failures: r.failures, Exits: r.exits, Slowest: r.slowest(SlowestShown),
-		Grading: spec.grading, Isolation: r.iso, Seconds: time.Since(start).Seconds(), Solution: spec.hash,
+		Grading: spec.grading, Isolation: r.iso, Protections: r.prot, Seconds: time.Since(start).Seconds(), Solution: spec.hash,
 		Complete: runErr == nil && len(r.results) == len(ids)}
 	if rep.Hidden && !rep.Complete {
 		rep.Summary, rep.ScoreWithheld = grader.Summary{}, true

@@ -35,7 +35,7 @@ An interrupted run (Ctrl-C) keeps its finished stars; running dev again with the
 "planets", "scored_stars", "counted_ebs", "ebs_with_rows", "by_population", "by_mes_bin", "by_category",
 "ignored_stars", "ignored_rows", "failures": {"timeout", "crash", "output_limit"}, "exits": {reason: stars},
 "slowest_seconds": [longest runtimes, no star ids], "score_withheld" (a partly run hidden set), "grading" (grade
-runs), "isolation", "seconds", "solution_hash", "complete"}. Exit status 1 when the run was interrupted or failed,
+runs), "isolation", "protections" {"namespaces", "seccomp", "cgroup", "fresh_uid"}, "seconds", "solution_hash", "complete"}. Exit status 1 when the run was interrupted or failed,
 or when another process is resuming the same run.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"transitbench/sandbox"
 	"transitbench/workspace"
 )
 
@@ -37,6 +38,7 @@ func printReport(w io.Writer, r *workspace.Report) {
 		state = "  (incomplete)"
 	}
 	fmt.Fprintf(tw, "set %s\trun %d\t%d stars\t%.1f s\t%s%s\n", r.Set, r.RunID, r.StarsRun, r.Seconds, r.Isolation, state)
+	fmt.Fprintf(tw, "  protections\t%s\n", protectionsText(r.Protections))
 	if r.Resumed > 0 {
 		fmt.Fprintf(tw, "  resumed\t%d of %d stars kept from the interrupted run\n", r.Resumed, r.StarsRun)
 	}
@@ -88,4 +90,25 @@ func printRuntime(w io.Writer, r *workspace.Report) {
 		}
 		fmt.Fprintf(w, "  slowest\t%s\n", strings.Join(parts, "\t"))
 	}
+}
+
+// protectionsText lists the sandbox's protections a run had, and the ones it lacked.
+func protectionsText(p sandbox.Protections) string {
+	var on []string
+	for _, c := range []struct {
+		ok   bool
+		name string
+	}{{p.Namespaces, "namespaces"}, {p.Seccomp, "seccomp"}, {p.Cgroup, "cgroup"}, {p.FreshUID, "fresh_uid"}} {
+		if c.ok {
+			on = append(on, c.name)
+		}
+	}
+	text := strings.Join(on, " ")
+	if text == "" {
+		text = "none"
+	}
+	if missing := p.Missing(); len(missing) > 0 {
+		text += "  (without " + strings.Join(missing, ", ") + ")"
+	}
+	return text
 }
