@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"transitbench/data/stargazer"
-	erv "transitbench/engine/rv"
-	grv "transitbench/grader/rv"
+	"transitbench/engine/rv"
+	"transitbench/grader/rvgate"
 )
 
 // RVTaskMeta is one row of the RV task browser.
@@ -32,19 +32,19 @@ type RVTaskMeta struct {
 type RVTask struct {
 	Meta        RVTaskMeta
 	View        stargazer.View
-	Data        *erv.Data
+	Data        *rv.Data
 	MedianSigma float64
 }
 
 // RVFit is the outcome of an automatic fit.
 type RVFit struct {
-	Planets  []erv.Planet
+	Planets  []rv.Planet
 	JitterMS float64
 	GP       bool // the search kept a stellar-rotation Gaussian process for the noise
 }
 
 // rvStore is the real backend's RV side: the published tasks, read on first use. The submission ledger is
-// read and changed under its own lock (grv.WithLedger), which also keeps this program apart from a CLI
+// read and changed under its own lock (rvgate.WithLedger), which also keeps this program apart from a CLI
 // submitting on the same data directory.
 type rvStore struct {
 	once  sync.Once
@@ -75,11 +75,11 @@ func (r *Real) rvTask(id string) (*stargazer.Task, error) {
 }
 
 // withLedger runs fn on the submission ledger of the data directory, locked against every other user.
-func (r *Real) withLedger(fn func(*grv.Ledger) error) error {
-	return grv.WithLedger(grv.LedgerPath(r.Home), fn)
+func (r *Real) withLedger(fn func(*rvgate.Ledger) error) error {
+	return rvgate.WithLedger(rvgate.LedgerPath(r.Home), fn)
 }
 
-func rvMeta(t *stargazer.Task, l *grv.Ledger) RVTaskMeta {
+func rvMeta(t *stargazer.Task, l *rvgate.Ledger) RVTaskMeta {
 	v := t.View()
 	d := t.Data()
 	b := t.Budget()
@@ -99,7 +99,7 @@ func (r *Real) RVTasks(ctx context.Context) ([]RVTaskMeta, error) {
 		return nil, err
 	}
 	// Listing reads a snapshot: the ledger is replaced atomically, so no lock is needed to read it whole.
-	l, err := grv.OpenLedger(grv.LedgerPath(r.Home))
+	l, err := rvgate.OpenLedger(rvgate.LedgerPath(r.Home))
 	if err != nil {
 		return nil, err
 	}
@@ -117,7 +117,7 @@ func (r *Real) LoadRVTask(ctx context.Context, id string) (*RVTask, error) {
 		return nil, err
 	}
 	var meta RVTaskMeta
-	err = r.withLedger(func(l *grv.Ledger) error {
+	err = r.withLedger(func(l *rvgate.Ledger) error {
 		if _, err := l.Start(t.TaskID); err != nil {
 			return err
 		}
@@ -131,7 +131,7 @@ func (r *Real) LoadRVTask(ctx context.Context, id string) (*RVTask, error) {
 }
 
 // FitRV implements Backend.
-func (r *Real) FitRV(ctx context.Context, id string, init []erv.Planet) (*RVFit, error) {
+func (r *Real) FitRV(ctx context.Context, id string, init []rv.Planet) (*RVFit, error) {
 	t, err := r.rvTask(id)
 	if err != nil {
 		return nil, err
@@ -141,16 +141,16 @@ func (r *Real) FitRV(ctx context.Context, id string, init []erv.Planet) (*RVFit,
 
 // FitRVData refines init on d by least squares with a fitted jitter (rv.Fit), or, when init is empty, runs the
 // automatic search (rv.SearchGP) and takes the jitter of greatest likelihood (rv.BestJitter).
-func FitRVData(d *erv.Data, init []erv.Planet) (*RVFit, error) {
+func FitRVData(d *rv.Data, init []rv.Planet) (*RVFit, error) {
 	if len(init) == 0 {
-		res, gp := erv.SearchGP(d, erv.SearchOptions{})
+		res, gp := rv.SearchGP(d, rv.SearchOptions{})
 		if res == nil {
 			return nil, errors.New("the search returned no model")
 		}
 		// As the search baseline submits: the white jitter that maximises the likelihood of the model.
-		return &RVFit{Planets: res.Planets, JitterMS: erv.BestJitter(d, res.Planets), GP: gp != nil}, nil
+		return &RVFit{Planets: res.Planets, JitterMS: rv.BestJitter(d, res.Planets), GP: gp != nil}, nil
 	}
-	res, err := erv.Fit(d, init, erv.FitOptions{FitJitter: true, MaxE: 0.95})
+	res, err := rv.Fit(d, init, rv.FitOptions{FitJitter: true, MaxE: 0.95})
 	if err != nil {
 		return nil, fmt.Errorf("fit: %w", err)
 	}
@@ -158,13 +158,13 @@ func FitRVData(d *erv.Data, init []erv.Planet) (*RVFit, error) {
 }
 
 // SubmitRV implements Backend.
-func (r *Real) SubmitRV(ctx context.Context, id string, planets []erv.Planet, jitterMS float64) (grv.Feedback, error) {
+func (r *Real) SubmitRV(ctx context.Context, id string, planets []rv.Planet, jitterMS float64) (rvgate.Feedback, error) {
 	t, err := r.rvTask(id)
 	if err != nil {
-		return grv.Feedback{}, err
+		return rvgate.Feedback{}, err
 	}
-	var fb grv.Feedback
-	err = r.withLedger(func(l *grv.Ledger) (err error) {
+	var fb rvgate.Feedback
+	err = r.withLedger(func(l *rvgate.Ledger) (err error) {
 		fb, err = l.Submit(t, planets, jitterMS, nil)
 		return err
 	})

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"transitbench/data/stargazer"
-	grv "transitbench/grader/rv"
+	"transitbench/grader/rvgate"
 )
 
 // publishedTasks reads the published RV tasks found from the test's working directory.
@@ -83,7 +83,7 @@ func TestRealBackendRVTasks(t *testing.T) {
 	if fb.Passed == nil || !*fb.Passed || fb.SubmissionsLeft != 2 || fb.Submission != 1 || !fb.WithinBudget || !fb.TaskPassed {
 		t.Errorf("feedback on the truth's fit: %+v", fb)
 	}
-	if _, err := os.Stat(grv.LedgerPath(home)); err != nil {
+	if _, err := os.Stat(rvgate.LedgerPath(home)); err != nil {
 		t.Errorf("no ledger: %v", err)
 	}
 	for i := 0; i < 2; i++ {
@@ -91,7 +91,7 @@ func TestRealBackendRVTasks(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if _, err := r.SubmitRV(ctx, easy.TaskID, fit.Planets, 0); !errors.Is(err, grv.ErrBudgetSpent) {
+	if _, err := r.SubmitRV(ctx, easy.TaskID, fit.Planets, 0); !errors.Is(err, rvgate.ErrBudgetSpent) {
 		t.Errorf("a fourth submission on an easy task: %v", err)
 	}
 	// A fresh backend over the same data directory sees the spent budget and the pass.
@@ -166,13 +166,13 @@ func TestRealBackendRVConcurrentSubmits(t *testing.T) {
 		switch {
 		case err == nil:
 			ok++
-		case errors.Is(err, grv.ErrBudgetSpent):
+		case errors.Is(err, rvgate.ErrBudgetSpent):
 			spent++
 		default:
 			t.Errorf("unexpected error: %v", err)
 		}
 	}
-	l, err := grv.OpenLedger(grv.LedgerPath(home))
+	l, err := rvgate.OpenLedger(rvgate.LedgerPath(home))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,8 +15,8 @@ import (
 
 	"transitbench/data"
 	"transitbench/data/stargazer"
-	erv "transitbench/engine/rv"
-	grv "transitbench/grader/rv"
+	"transitbench/engine/rv"
+	"transitbench/grader/rvgate"
 )
 
 func init() { register(newRVCmd) }
@@ -24,7 +24,7 @@ func init() { register(newRVCmd) }
 // newRVCmd builds the RV-track command group. Task files are read from --tasks, $TRANSITBENCH_STARGAZER or
 // ../shared/data/stargazer found from the working directory or the executable (stargazer.LocateDir).
 func newRVCmd() *cobra.Command {
-	rv := &cobra.Command{
+	rvCmd := &cobra.Command{
 		Use:   "rv",
 		Short: "The RV track: Stargazer radial-velocity tasks, the four-criterion gate and baselines",
 		Long: "The RV track (Stargazer). Tasks are read from --tasks DIR, else $TRANSITBENCH_STARGAZER, else the folder\n" +
@@ -33,13 +33,13 @@ func newRVCmd() *cobra.Command {
 		Args: cobra.NoArgs,
 		RunE: groupHelp,
 	}
-	rv.PersistentFlags().String("tasks", "", "folder of task JSON files (default: $TRANSITBENCH_STARGAZER or ../shared/data/stargazer)")
-	rv.AddCommand(newRVListCmd(), newRVShowCmd(), newRVTruthcheckCmd(), newRVSubmitCmd(), newRVGenerateCmd(),
+	rvCmd.PersistentFlags().String("tasks", "", "folder of task JSON files (default: $TRANSITBENCH_STARGAZER or ../shared/data/stargazer)")
+	rvCmd.AddCommand(newRVListCmd(), newRVShowCmd(), newRVTruthcheckCmd(), newRVSubmitCmd(), newRVGenerateCmd(),
 		newRVBaselineCmd(), newRVFitCmd())
 	for _, f := range rvSubcommands {
-		rv.AddCommand(f())
+		rvCmd.AddCommand(f())
 	}
-	return rv
+	return rvCmd
 }
 
 // rvSubcommands lets other files of this package add commands to the rv group.
@@ -150,9 +150,9 @@ func newRVShowCmd() *cobra.Command {
 			if err != nil {
 				return withCode(codeNotFound, err)
 			}
-			var st grv.BudgetStatus
+			var st rvgate.BudgetStatus
 			var used int
-			if err := withLedger(func(l *grv.Ledger) error {
+			if err := withLedger(func(l *rvgate.Ledger) error {
 				if _, err := l.Start(t.TaskID); err != nil {
 					return err
 				}
@@ -204,13 +204,13 @@ func newRVTruthcheckCmd() *cobra.Command {
 				FailOKDeltaBIC int `json:"fail_ok_delta_bic"`
 				SolvableFair   int `json:"solvable_fair,omitempty"`
 			}
-			checks := []grv.TruthCheck{}
+			checks := []rvgate.TruthCheck{}
 			sum := map[string]*summary{}
 			for _, t := range tasks {
 				if tier != "" && t.Tier() != tier {
 					continue
 				}
-				c := grv.CheckTruth(t)
+				c := rvgate.CheckTruth(t)
 				checks = append(checks, c)
 				s := sum[c.Tier]
 				if s == nil {
@@ -253,13 +253,13 @@ func newRVTruthcheckCmd() *cobra.Command {
 }
 
 // withLedger runs fn on the submission ledger of the data directory ($TRANSITBENCH_HOME or the XDG data
-// directory)/rv/submissions.json, locked against every other program using it (grv.WithLedger).
-func withLedger(fn func(*grv.Ledger) error) error {
+// directory)/rv/submissions.json, locked against every other program using it (rvgate.WithLedger).
+func withLedger(fn func(*rvgate.Ledger) error) error {
 	home, err := data.Home()
 	if err != nil {
 		return err
 	}
-	return grv.WithLedger(grv.LedgerPath(home), fn)
+	return rvgate.WithLedger(rvgate.LedgerPath(home), fn)
 }
 
 func newRVSubmitCmd() *cobra.Command {
@@ -319,7 +319,7 @@ func newRVSubmitCmd() *cobra.Command {
 			if err != nil {
 				return fmt.Errorf("cannot read the planets: %w", err)
 			}
-			sub, err := grv.ParseSubmission(raw)
+			sub, err := rvgate.ParseSubmission(raw)
 			if err != nil {
 				return withCode(codeBadInput, err)
 			}
@@ -336,15 +336,15 @@ func newRVSubmitCmd() *cobra.Command {
 				return withCode(codeBadInput, err)
 			}
 			budget := t.Budget()
-			var fb grv.Feedback
-			err = withLedger(func(l *grv.Ledger) error {
+			var fb rvgate.Feedback
+			err = withLedger(func(l *rvgate.Ledger) error {
 				if dry {
 					if _, err := l.Start(t.TaskID); err != nil {
 						return err
 					}
-					m := grv.Metrics(t.Data(), planets, sub.JitterMS, t.MedianSigma())
+					m := rvgate.Metrics(t.Data(), planets, sub.JitterMS, t.MedianSigma())
 					left := max(0, budget.Submissions-l.Used(t.TaskID))
-					fb = grv.DryRunFeedback(t.TaskID, left, m, l.Status(t.TaskID, budget, tokens), l.Passed(t.TaskID))
+					fb = rvgate.DryRunFeedback(t.TaskID, left, m, l.Status(t.TaskID, budget, tokens), l.Passed(t.TaskID))
 					return nil
 				}
 				var err error
@@ -367,7 +367,7 @@ func newRVSubmitCmd() *cobra.Command {
 	return c
 }
 
-func printFeedback(w io.Writer, fb grv.Feedback) {
+func printFeedback(w io.Writer, fb rvgate.Feedback) {
 	mark := func(ok bool) string {
 		if ok {
 			return "pass"
@@ -486,10 +486,10 @@ func newRVGenerateCmd() *cobra.Command {
 }
 
 // rvSolvers are the pipelines 'rv baseline' and 'rv fit' can run.
-var rvSolvers = map[string]grv.Solver{
-	"classical":          grv.ClassicalSolver,
-	"classical-thorough": grv.ClassicalThoroughSolver,
-	"search":             grv.SearchSolver,
+var rvSolvers = map[string]rvgate.Solver{
+	"classical":          rvgate.ClassicalSolver,
+	"classical-thorough": rvgate.ClassicalThoroughSolver,
+	"search":             rvgate.SearchSolver,
 }
 
 func solverNames() []string {
@@ -548,7 +548,7 @@ func newRVBaselineCmd() *cobra.Command {
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 			defer stop()
 			errw := cmd.ErrOrStderr()
-			rep := grv.RunBaseline(ctx, tasks, solve, workers, func(done, total int, o grv.TaskOutcome) {
+			rep := rvgate.RunBaseline(ctx, tasks, solve, workers, func(done, total int, o rvgate.TaskOutcome) {
 				if !quiet {
 					fmt.Fprintf(errw, "[%d/%d] %-18s %-6s passed=%-5v planets=%d/%d %.1fs\n", done, total, o.Task, o.Tier,
 						o.Result.Passed, o.Result.NGuess, o.NTruth, o.Seconds)
@@ -601,13 +601,13 @@ func newRVFitCmd() *cobra.Command {
 			if err != nil {
 				return withCode(codeNotFound, err)
 			}
-			if err := withLedger(func(l *grv.Ledger) error { _, err := l.Start(t.TaskID); return err }); err != nil {
+			if err := withLedger(func(l *rvgate.Ledger) error { _, err := l.Start(t.TaskID); return err }); err != nil {
 				return err
 			}
 			d := t.Data()
 			planets, jit := solve(d, t.Config.Star.MStarSun, 0)
-			sub := grv.FromPlanets(planets, jit)
-			m := grv.Metrics(d, planets, jit, t.MedianSigma())
+			sub := rvgate.FromPlanets(planets, jit)
+			m := rvgate.Metrics(d, planets, jit, t.MedianSigma())
 			if wantJSON(cmd) {
 				return writeJSON(cmd.OutOrStdout(), sub)
 			}
@@ -617,7 +617,7 @@ func newRVFitCmd() *cobra.Command {
 			fmt.Fprintln(w, "P_DAYS\tK_MS\tM_SIN_I_MJUP\tE\tOMEGA_RAD\tM0_RAD")
 			for _, p := range planets {
 				fmt.Fprintf(w, "%.5f\t%.3f\t%.4f\t%.3f\t%.3f\t%.3f\n", p.PeriodDays, p.KMS,
-					erv.MSinI(p.KMS, p.PeriodDays, p.E, t.Config.Star.MStarSun), p.E, p.OmegaRad, p.M0Rad)
+					rv.MSinI(p.KMS, p.PeriodDays, p.E, t.Config.Star.MStarSun), p.E, p.OmegaRad, p.M0Rad)
 			}
 			return w.Flush()
 		},

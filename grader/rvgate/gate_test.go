@@ -1,4 +1,4 @@
-package rv
+package rvgate
 
 import (
 	"encoding/json"
@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"transitbench/data/stargazer"
-	erv "transitbench/engine/rv"
+	"transitbench/engine/rv"
 )
 
 // sharedDir is the published task folder, beside the repository (never copied into it).
@@ -179,13 +179,13 @@ func TestMatchScores(t *testing.T) {
 		t.Errorf("truth against itself: %g %g, want 1 1", s, st)
 	}
 	// A planet twice the period away: d ≥ ln 2 from the period term alone.
-	off := append([]erv.Planet(nil), truth...)
+	off := append([]rv.Planet(nil), truth...)
 	off[0].PeriodDays *= 2
 	if dist := Distance(d, truth[0], off[0]); dist < math.Ln2 {
 		t.Errorf("distance to a doubled period %g < ln 2", dist)
 	}
 	// An extra spurious planet: S = 1 − 0.25 (the pairs still match perfectly); strict the same.
-	extra := append(append([]erv.Planet(nil), truth...), erv.Planet{PeriodDays: 3.3, KMS: 1, M0Rad: 1})
+	extra := append(append([]rv.Planet(nil), truth...), rv.Planet{PeriodDays: 3.3, KMS: 1, M0Rad: 1})
 	if s, st := Match(d, truth, extra); math.Abs(s-0.75) > 1e-12 || math.Abs(st-0.75) > 1e-12 {
 		t.Errorf("with an extra planet: %g %g, want 0.75 0.75", s, st)
 	}
@@ -218,9 +218,9 @@ func TestFeedbackCarriesNoTruth(t *testing.T) {
 			tp := task.Config.Planets[i]
 			secrets = append(secrets, p.PeriodDays, p.KMS, p.E, p.OmegaRad, p.M0Rad, tp.MSinIMJup, tp.LRad)
 		}
-		guess := append([]erv.Planet(nil), truth...)
+		guess := append([]rv.Planet(nil), truth...)
 		guess[0].PeriodDays *= 1.01
-		for _, sub := range [][]erv.Planet{truth, guess, truth[:1]} {
+		for _, sub := range [][]rv.Planet{truth, guess, truth[:1]} {
 			tokens := 12_345
 			fb := FeedbackFor(task.TaskID, 1, 2, Evaluate(task, sub, 0), StatusAt(task.Budget(), 42*time.Second, &tokens), false)
 			b, err := json.Marshal(fb)

@@ -1,4 +1,4 @@
-package rv
+package rvgate
 
 import (
 	"encoding/json"
@@ -11,7 +11,7 @@ import (
 
 	"transitbench/data"
 	"transitbench/data/stargazer"
-	erv "transitbench/engine/rv"
+	"transitbench/engine/rv"
 )
 
 // Ledger records, per task, when the contestant started it and every graded submission, so that the tier
@@ -284,7 +284,7 @@ func (l *Ledger) add(task string, b stargazer.Budget, r Result, sub *Submission,
 // Submit grades planets (with jitterMS) against task t's truth, records the submission with the cumulative
 // tokens the caller declares (nil: none) and returns the contestant's feedback, which carries no truth. It
 // refuses, recording nothing, when the task's submissions are spent (ErrBudgetSpent).
-func (l *Ledger) Submit(t *stargazer.Task, planets []erv.Planet, jitterMS float64, tokensUsed *int) (Feedback, error) {
+func (l *Ledger) Submit(t *stargazer.Task, planets []rv.Planet, jitterMS float64, tokensUsed *int) (Feedback, error) {
 	b := t.Budget()
 	if err := l.Check(t.TaskID, b.Submissions); err != nil {
 		return Feedback{}, err

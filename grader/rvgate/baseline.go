@@ -1,4 +1,4 @@
-package rv
+package rvgate
 
 import (
 	"context"
@@ -7,12 +7,12 @@ import (
 	"time"
 
 	"transitbench/data/stargazer"
-	erv "transitbench/engine/rv"
+	"transitbench/engine/rv"
 )
 
 // Solver turns a task's observations into a planetary configuration and a jitter (m/s). It sees only what a
 // contestant sees: the data and the star mass.
-type Solver func(d *erv.Data, mStarSun float64, seed uint64) (planets []erv.Planet, jitterMS float64)
+type Solver func(d *rv.Data, mStarSun float64, seed uint64) (planets []rv.Planet, jitterMS float64)
 
 // TaskOutcome is one task's result in a baseline run.
 type TaskOutcome struct {
@@ -168,33 +168,33 @@ func Summarize(outcomes []TaskOutcome) map[string]*TierSummary {
 	return tiers
 }
 
-// ClassicalSolver is the classical pipeline (erv.Classical) with the original's defaults and two model-selection
+// ClassicalSolver is the classical pipeline (rv.Classical) with the original's defaults and two model-selection
 // rules on top of its 6 ln N BIC bar. A model the gate's truth-free criteria certainly reject (no planet, or
 // residuals above the ok_rms limit) takes the next planet whenever it lowers the BIC (RMSLimitFactor); a model
 // that meets them takes one only when, besides the BIC gain, its periodogram peak has a false-alarm
 // probability below 5 % (MaxFAP).
-func ClassicalSolver(d *erv.Data, _ float64, seed uint64) ([]erv.Planet, float64) {
-	fit := erv.Classical(d, erv.ClassicalOptions{Seed: seed, RMSLimitFactor: MaxRMSFactor, MaxFAP: ClassicalMaxFAP})
+func ClassicalSolver(d *rv.Data, _ float64, seed uint64) ([]rv.Planet, float64) {
+	fit := rv.Classical(d, rv.ClassicalOptions{Seed: seed, RMSLimitFactor: MaxRMSFactor, MaxFAP: ClassicalMaxFAP})
 	return fit.Planets, 0
 }
 
 // ClassicalMaxFAP is the false-alarm probability the classical solvers ask of a planet added to a model that
-// already meets the gate's truth-free criteria: the conventional 5 %, as erv.Search uses.
+// already meets the gate's truth-free criteria: the conventional 5 %, as rv.Search uses.
 const ClassicalMaxFAP = 0.05
 
-// ClassicalThoroughSolver is the classical pipeline with erv.ClassicalOptions.Thorough: alias and harmonic
+// ClassicalThoroughSolver is the classical pipeline with rv.ClassicalOptions.Thorough: alias and harmonic
 // candidates, eccentric starts, joint refits and a final re-peel, under the same acceptance rules as
 // ClassicalSolver.
-func ClassicalThoroughSolver(d *erv.Data, _ float64, seed uint64) ([]erv.Planet, float64) {
-	fit := erv.Classical(d, erv.ClassicalOptions{Seed: seed, Thorough: true, RMSLimitFactor: MaxRMSFactor, MaxFAP: ClassicalMaxFAP})
+func ClassicalThoroughSolver(d *rv.Data, _ float64, seed uint64) ([]rv.Planet, float64) {
+	fit := rv.Classical(d, rv.ClassicalOptions{Seed: seed, Thorough: true, RMSLimitFactor: MaxRMSFactor, MaxFAP: ClassicalMaxFAP})
 	return fit.Planets, 0
 }
 
-// SearchSolver runs erv.SearchGP, the classical pipeline with alias and harmonic candidates, eccentric
+// SearchSolver runs rv.SearchGP, the classical pipeline with alias and harmonic candidates, eccentric
 // starts, an eccentricity prior, a false-alarm test on each new planet and a stellar-rotation Gaussian process
 // when the residuals call for one, with the gate's ok_rms limit as RMSLimitFactor (as ClassicalSolver). It
 // submits the white jitter that maximises the likelihood of its model.
-func SearchSolver(d *erv.Data, _ float64, _ uint64) ([]erv.Planet, float64) {
-	fit, _ := erv.SearchGP(d, erv.SearchOptions{RMSLimitFactor: MaxRMSFactor})
-	return fit.Planets, erv.BestJitter(d, fit.Planets)
+func SearchSolver(d *rv.Data, _ float64, _ uint64) ([]rv.Planet, float64) {
+	fit, _ := rv.SearchGP(d, rv.SearchOptions{RMSLimitFactor: MaxRMSFactor})
+	return fit.Planets, rv.BestJitter(d, fit.Planets)
 }

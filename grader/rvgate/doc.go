@@ -1,4 +1,4 @@
-// Package rv grades RV-track submissions with Stargazer's four-criterion gate (SPEC B3) as the original code
+// Package rvgate grades RV-track submissions with Stargazer's four-criterion gate (SPEC B3) as the original code
 // computes it: residual RMS ≤ 1.5 × median σ, ΔBIC per point against the offsets-only model > 0 (the original
 // README says "ΔBIC > 10", its code tests ΔBIC/N > 0, and this package follows the code), the Hungarian-matched
 // parameter score S ≥ 0.8 (with the stricter variant normalised by the number of true planets reported beside
@@ -8,4 +8,4 @@
 // is itself run through the gate so pass rates can be given on truth-solvable tasks; and real tasks get a fair
 // RMS criterion (threshold raised to the published solution's own RMS) beside the original. It also keeps the
 // submission ledger that enforces the tier budgets, and runs reference pipelines over task sets.
-package rv
+package rvgate
