@@ -55,7 +55,7 @@ type Backend interface {
 	// (rv.SearchGP).
 	FitRV(ctx context.Context, id string, init []rv.Planet) (*RVFit, error)
 	// SubmitRV grades planets against the task's truth and records the submission in the ledger of the data
-	// directory; it fails (rvgate.ErrBudgetSpent) when the task has no submission left.
+	// directory; it fails (rvtrack.ErrBudgetSpent) when the task has no submission left.
 	SubmitRV(ctx context.Context, id string, planets []rv.Planet, jitterMS float64) (rvgate.Feedback, error)
 }
 

@@ -15,6 +15,7 @@ import (
 	"transitbench/engine/rv"
 	"transitbench/grader/rvgate"
 	"transitbench/tui/plot"
+	"transitbench/workspace/rvtrack"
 )
 
 // rvMsg marks the messages of the RV screens, which the root routes to them whatever is showing.
@@ -127,82 +128,8 @@ func (m Model) handleRVKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	return m, cmd
 }
 
-// rvAnalysis is what the task view draws for one state of the planet table: the model's offsets and
-// residuals, the dry-run metrics, a dense model curve and the GLS periodogram of the data or of the residuals.
-type rvAnalysis struct {
-	Planets     []rv.Planet
-	JitterMS    float64
-	Eval        rv.Eval
-	Metrics     rvgate.ModelMetrics
-	CurveT      []float64 // the model curve on a dense grid over the data's span
-	CurveV      []float64
-	OfResiduals bool
-	Periods     []float64 // GLS periodogram, periods in days
-	Power       []float64
-	Peaks       []rv.Peak
-	FAP         []float64 // false-alarm probability of each peak
-}
-
-// rvPeakCount is how many GLS peaks the task view lists.
-const rvPeakCount = 3
-
-// rvPeriodRange is the GLS search band of d: 1.5 days to min(max(300, 1.5·span), 5000) days.
-func rvPeriodRange(d *rv.Data) (lo, hi float64) {
-	return 1.5, math.Min(math.Max(300, 1.5*d.Span()), 5000)
-}
-
-// analyseRV evaluates planets (with jitter) on d: the offsets and residuals, the dry-run metrics of the gate
-// (grader/rv Metrics, which need no truth), the model curve, and the GLS periodogram of the residuals when
-// residuals is set (else of the data less the per-instrument means) with its strongest peaks and their FAP.
-func analyseRV(d *rv.Data, medianSigma float64, planets []rv.Planet, jitter float64, residuals bool) *rvAnalysis {
-	a := &rvAnalysis{Planets: planets, JitterMS: jitter, OfResiduals: residuals}
-	model := make([]float64, d.Len())
-	rv.ModelRV(model, d.Times, d.TRef, planets)
-	a.Eval = d.Evaluate(model, jitter)
-	a.Metrics = rvgate.Metrics(d, planets, jitter, medianSigma)
-	lo, hi := plot.Extent(d.Times)
-	const curveN = 600
-	a.CurveT, a.CurveV = make([]float64, curveN), make([]float64, curveN)
-	for i := range a.CurveT {
-		a.CurveT[i] = lo + (hi-lo)*float64(i)/float64(curveN-1)
-	}
-	rv.ModelRV(a.CurveV, a.CurveT, d.TRef, planets)
-
-	y := a.Eval.Residuals
-	if !residuals {
-		y = d.Evaluate(nil, 0).Residuals
-	}
-	pmin, pmax := rvPeriodRange(d)
-	freq := rv.FrequencyGrid(d.Span(), pmin, pmax, 5)
-	if len(freq) < 3 {
-		return a
-	}
-	a.Power = rv.GLS(nil, d.Times, y, d.Sigmas, freq)
-	a.Periods = make([]float64, len(freq))
-	for i, f := range freq {
-		a.Periods[i] = 1 / f
-	}
-	a.Peaks = rv.TopPeaks(freq, a.Power, rvPeakCount, 0.08)
-	band := freq[len(freq)-1] - freq[0]
-	for _, p := range a.Peaks {
-		a.FAP = append(a.FAP, rv.FAP(p.Power, d.Len(), d.Span(), band))
-	}
-	return a
-}
-
-// peakPlanet is the circular planet the periodogram's strongest peak suggests (rv.CircularStart on the
-// residuals at its period); ok is false when there is no peak.
-func peakPlanet(d *rv.Data, a *rvAnalysis) (rv.Planet, bool) {
-	if a == nil || len(a.Peaks) == 0 {
-		return rv.Planet{}, false
-	}
-	p := a.Peaks[0].PeriodDays
-	k, m0 := rv.CircularStart(d, a.Eval.Residuals, p)
-	if !(k > 0) {
-		return rv.Planet{}, false
-	}
-	return rv.Planet{PeriodDays: p, KMS: k, M0Rad: m0}, true
-}
+// rvAnalysis is what the task view draws for one state of the planet table (rvtrack.Analyse).
+type rvAnalysis = rvtrack.Analysis
 
 // Planet table cells.
 const (

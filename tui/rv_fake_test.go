@@ -9,6 +9,7 @@ import (
 	"transitbench/data/stargazer"
 	"transitbench/engine/rv"
 	"transitbench/grader/rvgate"
+	"transitbench/workspace/rvtrack"
 )
 
 // rvFake is the fake backend's RV side: two tasks made from a known planet, a budget and a grading that passes
@@ -127,7 +128,7 @@ func (f *fakeBackend) FitRV(ctx context.Context, id string, init []rv.Planet) (*
 		p.PeriodDays *= 1.005
 		return &RVFit{Planets: []rv.Planet{p}, JitterMS: 0.5}, nil
 	}
-	return FitRVData(t.Data, init)
+	return rvtrack.FitData(t.Data, init)
 }
 
 func (f *fakeBackend) SubmitRV(ctx context.Context, id string, planets []rv.Planet, jitter float64) (rvgate.Feedback, error) {
@@ -139,7 +140,7 @@ func (f *fakeBackend) SubmitRV(ctx context.Context, id string, planets []rv.Plan
 		return rvgate.Feedback{}, err
 	}
 	if t.Meta.Left <= 0 {
-		return rvgate.Feedback{}, fmt.Errorf("%w: %s", rvgate.ErrBudgetSpent, id)
+		return rvgate.Feedback{}, fmt.Errorf("%w: %s", rvtrack.ErrBudgetSpent, id)
 	}
 	r.submits = append(r.submits, fmt.Sprintf("%s:%d", id, len(planets)))
 	m := rvgate.Metrics(t.Data, planets, jitter, t.MedianSigma)

@@ -13,6 +13,7 @@ import (
 
 	"transitbench/engine/rv"
 	"transitbench/grader/rvgate"
+	"transitbench/workspace/rvtrack"
 )
 
 // openRVTask drives the interface from the star browser to the RV task view of the first task.
@@ -192,7 +193,7 @@ func TestRVStaleMessagesDropped(t *testing.T) {
 	if len(d.m.rvTask.planets) != 0 {
 		t.Error("another task's fit changed the table")
 	}
-	d.send(rvSubmittedMsg{id: "rv-e-001", err: errors.Join(rvgate.ErrBudgetSpent)})
+	d.send(rvSubmittedMsg{id: "rv-e-001", err: errors.Join(rvtrack.ErrBudgetSpent)})
 	if d.m.rvTask.task.Meta.Left != 0 || !d.m.rvTask.statusErr {
 		t.Error("a spent budget reported by the backend is not shown")
 	}
@@ -309,8 +310,8 @@ func TestDeadline(t *testing.T) {
 
 func TestAnalyseRVResidualsLoseThePeak(t *testing.T) {
 	d := fakeRVData(fakeRVPlanet, 60, 100)
-	data := analyseRV(d, 1.5, nil, 0, false)
-	res := analyseRV(d, 1.5, []rv.Planet{fakeRVPlanet}, 0, true)
+	data := rvtrack.Analyse(d, 1.5, nil, 0, false)
+	res := rvtrack.Analyse(d, 1.5, []rv.Planet{fakeRVPlanet}, 0, true)
 	if math.Abs(data.Peaks[0].PeriodDays/fakeRVPlanet.PeriodDays-1) > 0.03 || data.FAP[0] > 1e-6 {
 		t.Errorf("data: strongest peak %.3f d with FAP %g", data.Peaks[0].PeriodDays, data.FAP[0])
 	}
@@ -329,7 +330,7 @@ func TestAnalyseRVResidualsLoseThePeak(t *testing.T) {
 
 func TestRVChartsGolden(t *testing.T) {
 	d := fakeRVData(fakeRVPlanet, 60, 100)
-	a := analyseRV(d, 1.5, []rv.Planet{fakeRVPlanet}, 0, true)
+	a := rvtrack.Analyse(d, 1.5, []rv.Planet{fakeRVPlanet}, 0, true)
 	data, res := rvCharts(d, a, 60, 9, 4)
 	out := strings.Join(data.Lines(nil), "\n") + "\n" + strings.Join(res.Lines(nil), "\n") + "\n"
 	golden.RequireEqual(t, []byte(out))

@@ -16,6 +16,7 @@ import (
 	"transitbench/engine/rv"
 	"transitbench/grader/rvgate"
 	"transitbench/tui/plot"
+	"transitbench/workspace/rvtrack"
 )
 
 // rvTask is the RV task view: the data and the current model, the residuals, the GLS periodogram, the
@@ -76,7 +77,7 @@ func (v rvTask) analyse() (rvTask, tea.Cmd) {
 	v.gen++
 	gen, d, med := v.gen, v.task.Data, v.task.MedianSigma
 	planets, jitter, res := append([]rv.Planet(nil), v.planets...), v.jitter, v.residuals
-	return v, func() tea.Msg { return rvAnalysedMsg{gen, analyseRV(d, med, planets, jitter, res)} }
+	return v, func() tea.Msg { return rvAnalysedMsg{gen, rvtrack.Analyse(d, med, planets, jitter, res)} }
 }
 
 func (v rvTask) fitCmd(search bool) tea.Cmd {
@@ -147,7 +148,7 @@ func (v rvTask) update(msg tea.Msg) (rvTask, tea.Cmd) {
 		v.submitting = false
 		if msg.err != nil {
 			v.fail(msg.err)
-			if errors.Is(msg.err, rvgate.ErrBudgetSpent) && v.task != nil {
+			if errors.Is(msg.err, rvtrack.ErrBudgetSpent) && v.task != nil {
 				v.task.Meta.Left = 0
 			}
 			return v, nil
@@ -221,7 +222,7 @@ func (v rvTask) handleKey(msg tea.KeyMsg) (rvTask, tea.Cmd) {
 		v.input.CursorEnd()
 		return v, v.input.Focus()
 	case key.Matches(msg, km.AddPlanet):
-		p, ok := peakPlanet(v.task.Data, v.analysis)
+		p, ok := rvtrack.PeakPlanet(v.task.Data, v.analysis)
 		if !ok {
 			v.fail(errors.New("no periodogram peak to add a planet at"))
 			return v, nil

@@ -15,6 +15,7 @@ import (
 	"transitbench/grader/rvgate"
 	"transitbench/sandbox"
 	"transitbench/workspace"
+	"transitbench/workspace/rvtrack"
 )
 
 // The error codes of the --json error object {"error": {"code", "message"}}, which every command prints on
@@ -105,7 +106,7 @@ func classify(err error) (string, int) {
 		code = codeBadInput
 	case errors.Is(err, workspace.ErrAlreadyGraded), errors.Is(err, sandbox.ErrDegraded):
 		code = codeRefused
-	case errors.Is(err, rvgate.ErrBudgetSpent):
+	case errors.Is(err, rvtrack.ErrBudgetSpent):
 		code = codeBudget
 	}
 	exit, ok := errorCodes[code]

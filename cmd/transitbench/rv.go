@@ -17,6 +17,8 @@ import (
 	"transitbench/data/stargazer"
 	"transitbench/engine/rv"
 	"transitbench/grader/rvgate"
+	"transitbench/workspace/rvbaselines"
+	"transitbench/workspace/rvtrack"
 )
 
 func init() { register(newRVCmd) }
@@ -152,7 +154,7 @@ func newRVShowCmd() *cobra.Command {
 			}
 			var st rvgate.BudgetStatus
 			var used int
-			if err := withLedger(func(l *rvgate.Ledger) error {
+			if err := withLedger(func(l *rvtrack.Ledger) error {
 				if _, err := l.Start(t.TaskID); err != nil {
 					return err
 				}
@@ -253,13 +255,13 @@ func newRVTruthcheckCmd() *cobra.Command {
 }
 
 // withLedger runs fn on the submission ledger of the data directory ($TRANSITBENCH_HOME or the XDG data
-// directory)/rv/submissions.json, locked against every other program using it (rvgate.WithLedger).
-func withLedger(fn func(*rvgate.Ledger) error) error {
+// directory)/rv/submissions.json, locked against every other program using it (rvtrack.WithLedger).
+func withLedger(fn func(*rvtrack.Ledger) error) error {
 	home, err := data.Home()
 	if err != nil {
 		return err
 	}
-	return rvgate.WithLedger(rvgate.LedgerPath(home), fn)
+	return rvtrack.WithLedger(rvtrack.LedgerPath(home), fn)
 }
 
 func newRVSubmitCmd() *cobra.Command {
@@ -337,7 +339,7 @@ func newRVSubmitCmd() *cobra.Command {
 			}
 			budget := t.Budget()
 			var fb rvgate.Feedback
-			err = withLedger(func(l *rvgate.Ledger) error {
+			err = withLedger(func(l *rvtrack.Ledger) error {
 				if dry {
 					if _, err := l.Start(t.TaskID); err != nil {
 						return err
@@ -486,10 +488,10 @@ func newRVGenerateCmd() *cobra.Command {
 }
 
 // rvSolvers are the pipelines 'rv baseline' and 'rv fit' can run.
-var rvSolvers = map[string]rvgate.Solver{
-	"classical":          rvgate.ClassicalSolver,
-	"classical-thorough": rvgate.ClassicalThoroughSolver,
-	"search":             rvgate.SearchSolver,
+var rvSolvers = map[string]rvbaselines.Solver{
+	"classical":          rvbaselines.ClassicalSolver,
+	"classical-thorough": rvbaselines.ClassicalThoroughSolver,
+	"search":             rvbaselines.SearchSolver,
 }
 
 func solverNames() []string {
@@ -548,7 +550,7 @@ func newRVBaselineCmd() *cobra.Command {
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 			defer stop()
 			errw := cmd.ErrOrStderr()
-			rep := rvgate.RunBaseline(ctx, tasks, solve, workers, func(done, total int, o rvgate.TaskOutcome) {
+			rep := rvbaselines.RunBaseline(ctx, tasks, solve, workers, func(done, total int, o rvtrack.TaskOutcome) {
 				if !quiet {
 					fmt.Fprintf(errw, "[%d/%d] %-18s %-6s passed=%-5v planets=%d/%d %.1fs\n", done, total, o.Task, o.Tier,
 						o.Result.Passed, o.Result.NGuess, o.NTruth, o.Seconds)
@@ -601,7 +603,7 @@ func newRVFitCmd() *cobra.Command {
 			if err != nil {
 				return withCode(codeNotFound, err)
 			}
-			if err := withLedger(func(l *rvgate.Ledger) error { _, err := l.Start(t.TaskID); return err }); err != nil {
+			if err := withLedger(func(l *rvtrack.Ledger) error { _, err := l.Start(t.TaskID); return err }); err != nil {
 				return err
 			}
 			d := t.Data()

@@ -18,9 +18,9 @@ import (
 
 	"transitbench/data"
 	"transitbench/data/stargazer"
-	"transitbench/grader/rvgate"
 	"transitbench/sandbox"
 	"transitbench/workspace"
+	"transitbench/workspace/rvtrack"
 )
 
 func init() { rvSubcommands = append(rvSubcommands, newRVGradeCmd) }
@@ -99,9 +99,9 @@ func newRVGradeCmd() *cobra.Command {
 			}
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
-			opt := rvgate.SolutionOptions{Workers: workers, TasksDir: dir, Limits: sandbox.Limits{WallTime: secondsDuration(timeout)},
+			opt := rvtrack.SolutionOptions{Workers: workers, TasksDir: dir, Limits: sandbox.Limits{WallTime: secondsDuration(timeout)},
 				Done: prog.done, Record: prog.record}
-			rep, err := rvgate.RunSolution(ctx, tasks, sol, opt, func(done, total int, o rvgate.TaskOutcome) {
+			rep, err := rvtrack.RunSolution(ctx, tasks, sol, opt, func(done, total int, o rvtrack.TaskOutcome) {
 				if !quiet {
 					fmt.Fprintf(errw, "[%d/%d] %-18s %-6s %-10s passed=%-5v planets=%d/%d %.1fs\n", done, total, o.Task, o.Tier,
 						o.Exit, o.Result.Passed, o.Result.NGuess, o.NTruth, o.Seconds)
@@ -162,7 +162,7 @@ func newRVGradeCmd() *cobra.Command {
 type rvGradeProgress struct {
 	path string
 	f    *os.File
-	done []rvgate.TaskOutcome
+	done []rvtrack.TaskOutcome
 }
 
 func openRVGradeProgress(solDir string, tasks []*stargazer.Task, tier string, timeout float64, fresh bool) (*rvGradeProgress, error) {
@@ -194,7 +194,7 @@ func openRVGradeProgress(solDir string, tasks []*stargazer.Task, tier string, ti
 	if b, err := os.ReadFile(p.path); err == nil {
 		seen := map[string]bool{}
 		for _, line := range bytes.Split(b, []byte("\n")) {
-			var o rvgate.TaskOutcome
+			var o rvtrack.TaskOutcome
 			if json.Unmarshal(line, &o) != nil || !ids[o.Task] || seen[o.Task] {
 				continue // a torn last line (a killed run) or a foreign one: that task runs again
 			}
@@ -217,7 +217,7 @@ func openRVGradeProgress(solDir string, tasks []*stargazer.Task, tier string, ti
 }
 
 // record appends a finished task's outcome and syncs it to disk.
-func (p *rvGradeProgress) record(o rvgate.TaskOutcome) error {
+func (p *rvGradeProgress) record(o rvtrack.TaskOutcome) error {
 	b, err := json.Marshal(o)
 	if err != nil {
 		return err
