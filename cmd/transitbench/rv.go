@@ -69,8 +69,9 @@ func newRVCmd() *cobra.Command {
 		RunE: groupHelp,
 	}
 	rvCmd.PersistentFlags().StringVar(&common.TasksDir, "tasks", "", "folder of task JSON files (default: $TRANSITBENCH_STARGAZER or ../shared/data/stargazer)")
-	rvCmd.AddCommand(newRVListCmd(common), newRVShowCmd(common), newRVTruthcheckCmd(common), newRVSubmitCmd(common),
-		newRVGenerateCmd(common), newRVBaselineCmd(common), newRVFitCmd(common), newRVGradeCmd(common))
+	rvCmd.AddCommand(newRVListCmd(common, nil), newRVShowCmd(common, nil), newRVTruthcheckCmd(common, nil),
+		newRVSubmitCmd(common, nil), newRVGenerateCmd(common, nil), newRVBaselineCmd(common, nil), newRVFitCmd(common, nil),
+		newRVGradeCmd(common, nil))
 	return rvCmd
 }
 

@@ -43,7 +43,12 @@ type rvBaselineOptions struct {
 	Quiet    bool   // --quiet: no progress lines on Stderr
 }
 
-func newRVBaselineCmd(common *rvCommon) *cobra.Command {
+// newRVBaselineCmd builds the command; runF, when not nil, replaces runRVBaseline (tests check the options the flags
+// produce with it).
+func newRVBaselineCmd(common *rvCommon, runF func(context.Context, rvBaselineOptions, io.Writer) error) *cobra.Command {
+	if runF == nil {
+		runF = runRVBaseline
+	}
 	var opts rvBaselineOptions
 	c := &cobra.Command{
 		Use:   "baseline PIPELINE",
@@ -67,7 +72,7 @@ func newRVBaselineCmd(common *rvCommon) *cobra.Command {
 			opts.rvCommon, opts.Pipeline = common.at(cmd), args[0]
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 			defer stop()
-			return runRVBaseline(ctx, opts, cmd.OutOrStdout())
+			return runF(ctx, opts, cmd.OutOrStdout())
 		},
 	}
 	c.Flags().StringVar(&opts.Tier, "tier", "", "only this tier: easy, medium, hard or real")

@@ -21,7 +21,12 @@ type rvFitOptions struct {
 	Pipeline string // --pipeline: a key of rvSolvers
 }
 
-func newRVFitCmd(common *rvCommon) *cobra.Command {
+// newRVFitCmd builds the command; runF, when not nil, replaces runRVFit (tests check the options the flags
+// produce with it).
+func newRVFitCmd(common *rvCommon, runF func(context.Context, rvFitOptions, io.Writer) error) *cobra.Command {
+	if runF == nil {
+		runF = runRVFit
+	}
 	var opts rvFitOptions
 	c := &cobra.Command{
 		Use:   "fit TASK",
@@ -33,7 +38,7 @@ func newRVFitCmd(common *rvCommon) *cobra.Command {
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.rvCommon, opts.Task = common.at(cmd), args[0]
-			return runRVFit(cmd.Context(), opts, cmd.OutOrStdout())
+			return runF(cmd.Context(), opts, cmd.OutOrStdout())
 		},
 	}
 	c.Flags().StringVar(&opts.Pipeline, "pipeline", "classical", "pipeline to run")

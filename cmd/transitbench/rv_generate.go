@@ -36,7 +36,12 @@ type rvGeneratedTask struct {
 	Path       string `json:"path"`       // the file written
 }
 
-func newRVGenerateCmd(common *rvCommon) *cobra.Command {
+// newRVGenerateCmd builds the command; runF, when not nil, replaces runRVGenerate (tests check the options the flags
+// produce with it).
+func newRVGenerateCmd(common *rvCommon, runF func(context.Context, rvGenerateOptions, io.Writer) error) *cobra.Command {
+	if runF == nil {
+		runF = runRVGenerate
+	}
 	var opts rvGenerateOptions
 	c := &cobra.Command{
 		Use:   "generate (--seed N --out FILE | --tier TIER --count N --out DIR)",
@@ -48,7 +53,7 @@ func newRVGenerateCmd(common *rvCommon) *cobra.Command {
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.rvCommon, opts.SeedSet = common.at(cmd), cmd.Flags().Changed("seed")
-			return runRVGenerate(cmd.Context(), opts, cmd.OutOrStdout())
+			return runF(cmd.Context(), opts, cmd.OutOrStdout())
 		},
 	}
 	c.Flags().Uint64Var(&opts.Seed, "seed", 0, "seed of the one task to generate")

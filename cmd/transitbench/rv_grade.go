@@ -41,7 +41,12 @@ type rvGradeOptions struct {
 	Fresh      bool // --fresh: start over instead of resuming
 }
 
-func newRVGradeCmd(common *rvCommon) *cobra.Command {
+// newRVGradeCmd builds the command; runF, when not nil, replaces runRVGrade (tests check the options the flags
+// produce with it).
+func newRVGradeCmd(common *rvCommon, runF func(context.Context, rvGradeOptions, io.Writer) error) *cobra.Command {
+	if runF == nil {
+		runF = runRVGrade
+	}
 	var opts rvGradeOptions
 	c := &cobra.Command{
 		Use:   "grade --solution DIR",
@@ -66,7 +71,7 @@ func newRVGradeCmd(common *rvCommon) *cobra.Command {
 			opts.rvCommon, opts.TimeoutSet = common.at(cmd), cmd.Flags().Changed("timeout")
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
-			return runRVGrade(ctx, opts, cmd.OutOrStdout())
+			return runF(ctx, opts, cmd.OutOrStdout())
 		},
 	}
 	c.Flags().StringVar(&opts.Solution, "solution", "", "folder holding the solution (solution.py, an executable run, or a Go main package)")

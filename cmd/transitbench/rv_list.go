@@ -34,7 +34,12 @@ type rvTaskRow struct {
 	Budget      stargazer.Budget `json:"budget"`        // the tier's submissions, seconds and tokens
 }
 
-func newRVListCmd(common *rvCommon) *cobra.Command {
+// newRVListCmd builds the command; runF, when not nil, replaces runRVList (tests check the options the flags
+// produce with it).
+func newRVListCmd(common *rvCommon, runF func(context.Context, rvListOptions, io.Writer) error) *cobra.Command {
+	if runF == nil {
+		runF = runRVList
+	}
 	var opts rvListOptions
 	c := &cobra.Command{
 		Use:   "list",
@@ -47,7 +52,7 @@ func newRVListCmd(common *rvCommon) *cobra.Command {
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.rvCommon = common.at(cmd)
-			return runRVList(cmd.Context(), opts, cmd.OutOrStdout())
+			return runF(cmd.Context(), opts, cmd.OutOrStdout())
 		},
 	}
 	c.Flags().StringVar(&opts.Tier, "tier", "", "only this tier: easy, medium, hard or real")

@@ -19,7 +19,12 @@ type rvShowOptions struct {
 	Task string // the task id (argument)
 }
 
-func newRVShowCmd(common *rvCommon) *cobra.Command {
+// newRVShowCmd builds the command; runF, when not nil, replaces runRVShow (tests check the options the flags
+// produce with it).
+func newRVShowCmd(common *rvCommon, runF func(context.Context, rvShowOptions, io.Writer) error) *cobra.Command {
+	if runF == nil {
+		runF = runRVShow
+	}
 	var opts rvShowOptions
 	return &cobra.Command{
 		Use:   "show TASK",
@@ -30,7 +35,7 @@ func newRVShowCmd(common *rvCommon) *cobra.Command {
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.rvCommon, opts.Task = common.at(cmd), args[0]
-			return runRVShow(cmd.Context(), opts, cmd.OutOrStdout())
+			return runF(cmd.Context(), opts, cmd.OutOrStdout())
 		},
 	}
 }

@@ -27,7 +27,12 @@ type rvSubmitOptions struct {
 	In         io.Reader // standard input, read with --planets -
 }
 
-func newRVSubmitCmd(common *rvCommon) *cobra.Command {
+// newRVSubmitCmd builds the command; runF, when not nil, replaces runRVSubmit (tests check the options the flags
+// produce with it).
+func newRVSubmitCmd(common *rvCommon, runF func(context.Context, rvSubmitOptions, io.Writer) error) *cobra.Command {
+	if runF == nil {
+		runF = runRVSubmit
+	}
 	var opts rvSubmitOptions
 	c := &cobra.Command{
 		Use:   "submit TASK --planets FILE|-",
@@ -59,7 +64,7 @@ func newRVSubmitCmd(common *rvCommon) *cobra.Command {
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.rvCommon, opts.Task, opts.In = common.at(cmd), args[0], cmd.InOrStdin()
 			opts.TokensSet = cmd.Flags().Changed("tokens-used")
-			return runRVSubmit(cmd.Context(), opts, cmd.OutOrStdout())
+			return runF(cmd.Context(), opts, cmd.OutOrStdout())
 		},
 	}
 	c.Flags().StringVar(&opts.Planets, "planets", "", "planets JSON file, or - for standard input")

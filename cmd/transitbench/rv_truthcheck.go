@@ -34,7 +34,12 @@ type rvTruthTierCount struct {
 	SolvableFair   int `json:"solvable_fair,omitempty"` // real tasks: the truth passes under the fair RMS criterion
 }
 
-func newRVTruthcheckCmd(common *rvCommon) *cobra.Command {
+// newRVTruthcheckCmd builds the command; runF, when not nil, replaces runRVTruthcheck (tests check the options the flags
+// produce with it).
+func newRVTruthcheckCmd(common *rvCommon, runF func(context.Context, rvTruthcheckOptions, io.Writer) error) *cobra.Command {
+	if runF == nil {
+		runF = runRVTruthcheck
+	}
 	var opts rvTruthcheckOptions
 	c := &cobra.Command{
 		Use:   "truthcheck",
@@ -47,7 +52,7 @@ func newRVTruthcheckCmd(common *rvCommon) *cobra.Command {
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.rvCommon = common.at(cmd)
-			return runRVTruthcheck(cmd.Context(), opts, cmd.OutOrStdout())
+			return runF(cmd.Context(), opts, cmd.OutOrStdout())
 		},
 	}
 	c.Flags().StringVar(&opts.Tier, "tier", "", "only this tier: easy, medium, hard or real")
