@@ -14,9 +14,9 @@ import (
 	"transitbench/data/sets"
 	"transitbench/engine/bls"
 	"transitbench/engine/lc"
-	erv "transitbench/engine/rv"
+	"transitbench/engine/rv"
 	"transitbench/grader"
-	grv "transitbench/grader/rv"
+	"transitbench/grader/rvgate"
 	"transitbench/sandbox"
 	"transitbench/tui/plot"
 	"transitbench/workspace"
@@ -52,10 +52,10 @@ type Backend interface {
 	LoadRVTask(ctx context.Context, id string) (*RVTask, error)
 	// FitRV refines init on the task's data (rv.Fit with a jitter), or searches from scratch when init is empty
 	// (rv.SearchGP).
-	FitRV(ctx context.Context, id string, init []erv.Planet) (*RVFit, error)
+	FitRV(ctx context.Context, id string, init []rv.Planet) (*RVFit, error)
 	// SubmitRV grades planets against the task's truth and records the submission in the ledger of the data
-	// directory; it fails (grv.ErrBudgetSpent) when the task has no submission left.
-	SubmitRV(ctx context.Context, id string, planets []erv.Planet, jitterMS float64) (grv.Feedback, error)
+	// directory; it fails (rvtrack.ErrBudgetSpent) when the task has no submission left.
+	SubmitRV(ctx context.Context, id string, planets []rv.Planet, jitterMS float64) (rvgate.Feedback, error)
 }
 
 // StarMeta is one row of the star browser.

@@ -10,9 +10,10 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 
-	erv "transitbench/engine/rv"
-	grv "transitbench/grader/rv"
+	"transitbench/engine/rv"
+	"transitbench/grader/rvgate"
 	"transitbench/tui/plot"
+	"transitbench/workspace/rvtrack"
 )
 
 // rvMsg marks the messages of the RV screens, which the root routes to them whatever is showing.
@@ -51,7 +52,7 @@ type rvFittedMsg struct {
 // rvSubmittedMsg ends a submission.
 type rvSubmittedMsg struct {
 	id  string
-	fb  grv.Feedback
+	fb  rvgate.Feedback
 	err error
 }
 
@@ -88,82 +89,8 @@ func (m Model) routeRV(msg tea.Msg) (tea.Model, tea.Cmd) {
 	return m, cmd
 }
 
-// rvAnalysis is what the task view draws for one state of the planet table: the model's offsets and
-// residuals, the dry-run metrics, a dense model curve and the GLS periodogram of the data or of the residuals.
-type rvAnalysis struct {
-	Planets     []erv.Planet
-	JitterMS    float64
-	Eval        erv.Eval
-	Metrics     grv.ModelMetrics
-	CurveT      []float64 // the model curve on a dense grid over the data's span
-	CurveV      []float64
-	OfResiduals bool
-	Periods     []float64 // GLS periodogram, periods in days
-	Power       []float64
-	Peaks       []erv.Peak
-	FAP         []float64 // false-alarm probability of each peak
-}
-
-// rvPeakCount is how many GLS peaks the task view lists.
-const rvPeakCount = 3
-
-// rvPeriodRange is the GLS search band of d: 1.5 days to min(max(300, 1.5·span), 5000) days.
-func rvPeriodRange(d *erv.Data) (lo, hi float64) {
-	return 1.5, math.Min(math.Max(300, 1.5*d.Span()), 5000)
-}
-
-// analyseRV evaluates planets (with jitter) on d: the offsets and residuals, the dry-run metrics of the gate
-// (grader/rv Metrics, which need no truth), the model curve, and the GLS periodogram of the residuals when
-// residuals is set (else of the data less the per-instrument means) with its strongest peaks and their FAP.
-func analyseRV(d *erv.Data, medianSigma float64, planets []erv.Planet, jitter float64, residuals bool) *rvAnalysis {
-	a := &rvAnalysis{Planets: planets, JitterMS: jitter, OfResiduals: residuals}
-	model := make([]float64, d.Len())
-	erv.ModelRV(model, d.Times, d.TRef, planets)
-	a.Eval = d.Evaluate(model, jitter)
-	a.Metrics = grv.Metrics(d, planets, jitter, medianSigma)
-	lo, hi := plot.Extent(d.Times)
-	const curveN = 600
-	a.CurveT, a.CurveV = make([]float64, curveN), make([]float64, curveN)
-	for i := range a.CurveT {
-		a.CurveT[i] = lo + (hi-lo)*float64(i)/float64(curveN-1)
-	}
-	erv.ModelRV(a.CurveV, a.CurveT, d.TRef, planets)
-
-	y := a.Eval.Residuals
-	if !residuals {
-		y = d.Evaluate(nil, 0).Residuals
-	}
-	pmin, pmax := rvPeriodRange(d)
-	freq := erv.FrequencyGrid(d.Span(), pmin, pmax, 5)
-	if len(freq) < 3 {
-		return a
-	}
-	a.Power = erv.GLS(nil, d.Times, y, d.Sigmas, freq)
-	a.Periods = make([]float64, len(freq))
-	for i, f := range freq {
-		a.Periods[i] = 1 / f
-	}
-	a.Peaks = erv.TopPeaks(freq, a.Power, rvPeakCount, 0.08)
-	band := freq[len(freq)-1] - freq[0]
-	for _, p := range a.Peaks {
-		a.FAP = append(a.FAP, erv.FAP(p.Power, d.Len(), d.Span(), band))
-	}
-	return a
-}
-
-// peakPlanet is the circular planet the periodogram's strongest peak suggests (rv.CircularStart on the
-// residuals at its period); ok is false when there is no peak.
-func peakPlanet(d *erv.Data, a *rvAnalysis) (erv.Planet, bool) {
-	if a == nil || len(a.Peaks) == 0 {
-		return erv.Planet{}, false
-	}
-	p := a.Peaks[0].PeriodDays
-	k, m0 := erv.CircularStart(d, a.Eval.Residuals, p)
-	if !(k > 0) {
-		return erv.Planet{}, false
-	}
-	return erv.Planet{PeriodDays: p, KMS: k, M0Rad: m0}, true
-}
+// rvAnalysis is what the task view draws for one state of the planet table (rvtrack.Analysis).
+type rvAnalysis = rvtrack.Analysis
 
 // Planet table cells.
 const (
@@ -178,13 +105,13 @@ const (
 var cellNames = [nCols]string{"P_days", "K_ms", "e", "omega_rad", "M0_rad"}
 
 // cellValue returns a planet's value in column col.
-func cellValue(p erv.Planet, col int) float64 {
+func cellValue(p rv.Planet, col int) float64 {
 	return [nCols]float64{p.PeriodDays, p.KMS, p.E, p.OmegaRad, p.M0Rad}[col]
 }
 
 // setCell parses text into column col of p, checking the value's range (P > 0, K > 0, 0 ≤ e < 1; angles
 // wrapped to [0, 2π)).
-func setCell(p erv.Planet, col int, text string) (erv.Planet, error) {
+func setCell(p rv.Planet, col int, text string) (rv.Planet, error) {
 	v, err := strconv.ParseFloat(strings.TrimSpace(text), 64)
 	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
 		return p, fmt.Errorf("%s: %q is not a number", cellNames[col], text)
@@ -222,7 +149,7 @@ func wrapAngle(v float64) float64 {
 }
 
 // formatCell formats column col of p for the table.
-func formatCell(p erv.Planet, col int) string {
+func formatCell(p rv.Planet, col int) string {
 	v := cellValue(p, col)
 	switch col {
 	case colP:
@@ -246,7 +173,7 @@ func periodDecimals(p float64) int {
 }
 
 // sortPlanets orders planets by period, the order the table shows.
-func sortPlanets(ps []erv.Planet) {
+func sortPlanets(ps []rv.Planet) {
 	sort.SliceStable(ps, func(i, j int) bool { return ps[i].PeriodDays < ps[j].PeriodDays })
 }
 
@@ -279,7 +206,7 @@ func rvPaint(st *Styles) func(plot.Ink, string) string {
 // rvCharts builds the task view's two plots, sharing the time axis (days since the first observation): the
 // velocities less each instrument's offset with their error bars (√(σ² + jitter²)), one ink per instrument,
 // under the model curve; and the residuals below.
-func rvCharts(d *erv.Data, a *rvAnalysis, width, dataH, resH int) (data, res plot.Chart) {
+func rvCharts(d *rv.Data, a *rvAnalysis, width, dataH, resH int) (data, res plot.Chart) {
 	t0, t1 := plot.Extent(d.Times)
 	xs := plot.Scale{Lo: 0, Hi: math.Max(t1-t0, 1e-9)}
 	n := len(d.Instruments)
@@ -343,7 +270,7 @@ func check(ok bool) string {
 }
 
 // metricsLine is the dry run's verdict: the RMS against its threshold and ΔBIC/N.
-func metricsLine(m grv.ModelMetrics) string {
+func metricsLine(m rvgate.ModelMetrics) string {
 	return fmt.Sprintf("rms %.2f≤%.2f %s  ΔBIC/N %+.2f %s", m.RMSMS, m.MaxRMSMS, check(m.OKRMS),
 		m.DeltaBICPerPoint, check(m.OKDeltaBIC))
 }
@@ -351,7 +278,7 @@ func metricsLine(m grv.ModelMetrics) string {
 // feedbackLine phrases a submission's feedback: the verdict per criterion, the fair criterion of real tasks
 // when present, and the submissions left. It has nothing of the truth but what Feedback carries (pass or fail
 // and the submission's own scalars).
-func feedbackLine(fb grv.Feedback) string {
+func feedbackLine(fb rvgate.Feedback) string {
 	b := func(p *bool) string {
 		if p == nil {
 			return "–"

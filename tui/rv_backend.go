@@ -2,14 +2,13 @@ package tui
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"sync"
 	"time"
 
 	"transitbench/data/stargazer"
-	erv "transitbench/engine/rv"
-	grv "transitbench/grader/rv"
+	"transitbench/engine/rv"
+	"transitbench/grader/rvgate"
+	"transitbench/workspace/rvtrack"
 )
 
 // RVTaskMeta is one row of the RV task browser.
@@ -32,19 +31,15 @@ type RVTaskMeta struct {
 type RVTask struct {
 	Meta        RVTaskMeta
 	View        stargazer.View
-	Data        *erv.Data
+	Data        *rv.Data
 	MedianSigma float64
 }
 
-// RVFit is the outcome of an automatic fit.
-type RVFit struct {
-	Planets  []erv.Planet
-	JitterMS float64
-	GP       bool // the search kept a stellar-rotation Gaussian process for the noise
-}
+// RVFit is the outcome of an automatic fit (rvtrack.FitData).
+type RVFit = rvtrack.AutoFit
 
 // rvStore is the real backend's RV side: the published tasks, read on first use. The submission ledger is
-// read and changed under its own lock (grv.WithLedger), which also keeps this program apart from a CLI
+// read and changed under its own lock (rvtrack.WithLedger), which also keeps this program apart from a CLI
 // submitting on the same data directory.
 type rvStore struct {
 	once  sync.Once
@@ -75,11 +70,11 @@ func (r *Real) rvTask(id string) (*stargazer.Task, error) {
 }
 
 // withLedger runs fn on the submission ledger of the data directory, locked against every other user.
-func (r *Real) withLedger(fn func(*grv.Ledger) error) error {
-	return grv.WithLedger(grv.LedgerPath(r.Home), fn)
+func (r *Real) withLedger(fn func(*rvtrack.Ledger) error) error {
+	return rvtrack.WithLedger(rvtrack.LedgerPath(r.Home), fn)
 }
 
-func rvMeta(t *stargazer.Task, l *grv.Ledger) RVTaskMeta {
+func rvMeta(t *stargazer.Task, l *rvtrack.Ledger) RVTaskMeta {
 	v := t.View()
 	d := t.Data()
 	b := t.Budget()
@@ -99,7 +94,7 @@ func (r *Real) RVTasks(ctx context.Context) ([]RVTaskMeta, error) {
 		return nil, err
 	}
 	// Listing reads a snapshot: the ledger is replaced atomically, so no lock is needed to read it whole.
-	l, err := grv.OpenLedger(grv.LedgerPath(r.Home))
+	l, err := rvtrack.OpenLedger(rvtrack.LedgerPath(r.Home))
 	if err != nil {
 		return nil, err
 	}
@@ -117,7 +112,7 @@ func (r *Real) LoadRVTask(ctx context.Context, id string) (*RVTask, error) {
 		return nil, err
 	}
 	var meta RVTaskMeta
-	err = r.withLedger(func(l *grv.Ledger) error {
+	err = r.withLedger(func(l *rvtrack.Ledger) error {
 		if _, err := l.Start(t.TaskID); err != nil {
 			return err
 		}
@@ -131,40 +126,22 @@ func (r *Real) LoadRVTask(ctx context.Context, id string) (*RVTask, error) {
 }
 
 // FitRV implements Backend.
-func (r *Real) FitRV(ctx context.Context, id string, init []erv.Planet) (*RVFit, error) {
+func (r *Real) FitRV(ctx context.Context, id string, init []rv.Planet) (*RVFit, error) {
 	t, err := r.rvTask(id)
 	if err != nil {
 		return nil, err
 	}
-	return FitRVData(t.Data(), init)
-}
-
-// FitRVData refines init on d by least squares with a fitted jitter (rv.Fit), or, when init is empty, runs the
-// automatic search (rv.SearchGP) and takes the jitter of greatest likelihood (rv.BestJitter).
-func FitRVData(d *erv.Data, init []erv.Planet) (*RVFit, error) {
-	if len(init) == 0 {
-		res, gp := erv.SearchGP(d, erv.SearchOptions{})
-		if res == nil {
-			return nil, errors.New("the search returned no model")
-		}
-		// As the search baseline submits: the white jitter that maximises the likelihood of the model.
-		return &RVFit{Planets: res.Planets, JitterMS: erv.BestJitter(d, res.Planets), GP: gp != nil}, nil
-	}
-	res, err := erv.Fit(d, init, erv.FitOptions{FitJitter: true, MaxE: 0.95})
-	if err != nil {
-		return nil, fmt.Errorf("fit: %w", err)
-	}
-	return &RVFit{Planets: res.Planets, JitterMS: res.Jitter}, nil
+	return rvtrack.FitData(t.Data(), init)
 }
 
 // SubmitRV implements Backend.
-func (r *Real) SubmitRV(ctx context.Context, id string, planets []erv.Planet, jitterMS float64) (grv.Feedback, error) {
+func (r *Real) SubmitRV(ctx context.Context, id string, planets []rv.Planet, jitterMS float64) (rvgate.Feedback, error) {
 	t, err := r.rvTask(id)
 	if err != nil {
-		return grv.Feedback{}, err
+		return rvgate.Feedback{}, err
 	}
-	var fb grv.Feedback
-	err = r.withLedger(func(l *grv.Ledger) (err error) {
+	var fb rvgate.Feedback
+	err = r.withLedger(func(l *rvtrack.Ledger) (err error) {
 		fb, err = l.Submit(t, planets, jitterMS, nil)
 		return err
 	})

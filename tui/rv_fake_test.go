@@ -7,8 +7,9 @@ import (
 	"sync"
 
 	"transitbench/data/stargazer"
-	erv "transitbench/engine/rv"
-	grv "transitbench/grader/rv"
+	"transitbench/engine/rv"
+	"transitbench/grader/rvgate"
+	"transitbench/workspace/rvtrack"
 )
 
 // rvFake is the fake backend's RV side: two tasks made from a known planet, a budget and a grading that passes
@@ -16,7 +17,7 @@ import (
 type rvFake struct {
 	mu      sync.Mutex
 	tasks   []RVTask
-	truth   map[string]erv.Planet
+	truth   map[string]rv.Planet
 	used    map[string]int
 	passed  map[string]bool
 	fits    []string // "fit:<id>:<n planets>" or "search:<id>"
@@ -24,16 +25,16 @@ type rvFake struct {
 }
 
 // fakeRVPlanet is the planet of task rv-e-001.
-var fakeRVPlanet = erv.Planet{PeriodDays: 12.3, KMS: 9, E: 0.1, OmegaRad: 1, M0Rad: 2}
+var fakeRVPlanet = rv.Planet{PeriodDays: 12.3, KMS: 9, E: 0.1, OmegaRad: 1, M0Rad: 2}
 
 // fakeRVData is n observations over span days of planet p, from two instruments with offsets 5 and −20 m/s,
 // errors of 1.5 m/s and a deterministic noise of about 1 m/s.
-func fakeRVData(p erv.Planet, n int, span float64) *erv.Data {
+func fakeRVData(p rv.Planet, n int, span float64) *rv.Data {
 	times, rvs, sig, inst := make([]float64, n), make([]float64, n), make([]float64, n), make([]string, n)
 	for i := range times {
 		times[i] = 1000 + span*float64(i)/float64(n-1) + 0.3*math.Sin(float64(i)*7.7)
 	}
-	erv.ModelRV(rvs, times, times[0], []erv.Planet{p})
+	rv.ModelRV(rvs, times, times[0], []rv.Planet{p})
 	for i := range rvs {
 		off, name := 5.0, "inst_A"
 		if i%3 == 2 {
@@ -42,7 +43,7 @@ func fakeRVData(p erv.Planet, n int, span float64) *erv.Data {
 		rvs[i] += off + math.Sin(float64(i)*12.9898)*1.2
 		sig[i], inst[i] = 1.5, name
 	}
-	d, err := erv.NewData(times, rvs, sig, inst)
+	d, err := rv.NewData(times, rvs, sig, inst)
 	if err != nil {
 		panic(err)
 	}
@@ -50,8 +51,8 @@ func fakeRVData(p erv.Planet, n int, span float64) *erv.Data {
 }
 
 func newRVFake() *rvFake {
-	f := &rvFake{truth: map[string]erv.Planet{}, used: map[string]int{}, passed: map[string]bool{}}
-	add := func(id, tier string, diff int, p erv.Planet, n int, span float64) {
+	f := &rvFake{truth: map[string]rv.Planet{}, used: map[string]int{}, passed: map[string]bool{}}
+	add := func(id, tier string, diff int, p rv.Planet, n int, span float64) {
 		d := fakeRVData(p, n, span)
 		b := stargazer.BudgetFor(tier)
 		f.truth[id] = p
@@ -64,7 +65,7 @@ func newRVFake() *rvFake {
 		})
 	}
 	add("rv-e-001", stargazer.TierEasy, 2, fakeRVPlanet, 60, 100)
-	add("rv-h-001", stargazer.TierHard, 8, erv.Planet{PeriodDays: 41, KMS: 3, M0Rad: 1}, 50, 200)
+	add("rv-h-001", stargazer.TierHard, 8, rv.Planet{PeriodDays: 41, KMS: 3, M0Rad: 1}, 50, 200)
 	return f
 }
 
@@ -106,7 +107,7 @@ func (f *fakeBackend) LoadRVTask(ctx context.Context, id string) (*RVTask, error
 }
 
 // FitRV refines init with the real least squares; a search returns the truth moved by 0.5 %.
-func (f *fakeBackend) FitRV(ctx context.Context, id string, init []erv.Planet) (*RVFit, error) {
+func (f *fakeBackend) FitRV(ctx context.Context, id string, init []rv.Planet) (*RVFit, error) {
 	r := f.rv()
 	r.mu.Lock()
 	t, err := r.find(id)
@@ -125,31 +126,31 @@ func (f *fakeBackend) FitRV(ctx context.Context, id string, init []erv.Planet) (
 	if len(init) == 0 {
 		p := truth
 		p.PeriodDays *= 1.005
-		return &RVFit{Planets: []erv.Planet{p}, JitterMS: 0.5}, nil
+		return &RVFit{Planets: []rv.Planet{p}, JitterMS: 0.5}, nil
 	}
-	return FitRVData(t.Data, init)
+	return rvtrack.FitData(t.Data, init)
 }
 
-func (f *fakeBackend) SubmitRV(ctx context.Context, id string, planets []erv.Planet, jitter float64) (grv.Feedback, error) {
+func (f *fakeBackend) SubmitRV(ctx context.Context, id string, planets []rv.Planet, jitter float64) (rvgate.Feedback, error) {
 	r := f.rv()
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	t, err := r.find(id)
 	if err != nil {
-		return grv.Feedback{}, err
+		return rvgate.Feedback{}, err
 	}
 	if t.Meta.Left <= 0 {
-		return grv.Feedback{}, fmt.Errorf("%w: %s", grv.ErrBudgetSpent, id)
+		return rvgate.Feedback{}, fmt.Errorf("%w: %s", rvtrack.ErrBudgetSpent, id)
 	}
 	r.submits = append(r.submits, fmt.Sprintf("%s:%d", id, len(planets)))
-	m := grv.Metrics(t.Data, planets, jitter, t.MedianSigma)
+	m := rvgate.Metrics(t.Data, planets, jitter, t.MedianSigma)
 	okCount := len(planets) == 1
 	okMatch := okCount && math.Abs(planets[0].PeriodDays/r.truth[id].PeriodDays-1) < 0.01
 	passed := m.OKRMS && m.OKDeltaBIC && okMatch && okCount
 	r.used[id]++
 	r.passed[id] = r.passed[id] || passed
-	return grv.Feedback{Task: id, Submission: r.used[id], SubmissionsLeft: t.Meta.Budget - r.used[id],
+	return rvgate.Feedback{Task: id, Submission: r.used[id], SubmissionsLeft: t.Meta.Budget - r.used[id],
 		OKRMS: m.OKRMS, OKDeltaBIC: m.OKDeltaBIC, OKMatch: &okMatch, OKCount: &okCount, Passed: &passed,
 		RMSMS: m.RMSMS, MaxRMSMS: m.MaxRMSMS, DeltaBICPerPoint: m.DeltaBICPerPoint, TaskPassed: r.passed[id],
-		BudgetStatus: grv.BudgetStatus{WithinBudget: true, SecondsLeft: float64(t.View.Budget.Seconds)}}, nil
+		BudgetStatus: rvgate.BudgetStatus{WithinBudget: true, SecondsLeft: float64(t.View.Budget.Seconds)}}, nil
 }

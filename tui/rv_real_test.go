@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"transitbench/data/stargazer"
-	grv "transitbench/grader/rv"
+	"transitbench/workspace/rvtrack"
 )
 
 // publishedTasks reads the published RV tasks found from the test's working directory.
@@ -72,7 +72,7 @@ func TestRealBackendRVTasks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a := analyseRV(task.Data, task.MedianSigma, fit.Planets, fit.JitterMS, true)
+	a := rvtrack.Analyse(task.Data, task.MedianSigma, fit.Planets, fit.JitterMS, true)
 	if !a.Metrics.OKRMS || !a.Metrics.OKDeltaBIC {
 		t.Errorf("dry run of the fit from the truth: %+v", a.Metrics)
 	}
@@ -83,7 +83,7 @@ func TestRealBackendRVTasks(t *testing.T) {
 	if fb.Passed == nil || !*fb.Passed || fb.SubmissionsLeft != 2 || fb.Submission != 1 || !fb.WithinBudget || !fb.TaskPassed {
 		t.Errorf("feedback on the truth's fit: %+v", fb)
 	}
-	if _, err := os.Stat(grv.LedgerPath(home)); err != nil {
+	if _, err := os.Stat(rvtrack.LedgerPath(home)); err != nil {
 		t.Errorf("no ledger: %v", err)
 	}
 	for i := 0; i < 2; i++ {
@@ -91,7 +91,7 @@ func TestRealBackendRVTasks(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if _, err := r.SubmitRV(ctx, easy.TaskID, fit.Planets, 0); !errors.Is(err, grv.ErrBudgetSpent) {
+	if _, err := r.SubmitRV(ctx, easy.TaskID, fit.Planets, 0); !errors.Is(err, rvtrack.ErrBudgetSpent) {
 		t.Errorf("a fourth submission on an easy task: %v", err)
 	}
 	// A fresh backend over the same data directory sees the spent budget and the pass.
@@ -119,7 +119,7 @@ func TestRealBackendRVSearchAndRealTask(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if m := analyseRV(task.Data, task.MedianSigma, fit.Planets, fit.JitterMS, true).Metrics; len(fit.Planets) == 0 || !m.OKDeltaBIC {
+	if m := rvtrack.Analyse(task.Data, task.MedianSigma, fit.Planets, fit.JitterMS, true).Metrics; len(fit.Planets) == 0 || !m.OKDeltaBIC {
 		t.Errorf("search on %s: %d planets, dry run %+v", easy.TaskID, len(fit.Planets), m)
 	}
 	// A real task: several instruments, absolute times; the analysis runs on its long span.
@@ -138,7 +138,7 @@ func TestRealBackendRVSearchAndRealTask(t *testing.T) {
 		t.Fatal(err)
 	}
 	start = time.Now()
-	a := analyseRV(rt.Data, rt.MedianSigma, nil, 0, false)
+	a := rvtrack.Analyse(rt.Data, rt.MedianSigma, nil, 0, false)
 	t.Logf("GLS of %s (%d points, %.0f d, %d frequencies) in %v", real.TaskID, rt.Data.Len(), rt.Data.Span(),
 		len(a.Periods), time.Since(start).Round(time.Millisecond))
 	if len(a.Eval.Offsets) != len(rt.Data.Instruments) || len(a.Peaks) == 0 {
@@ -166,13 +166,13 @@ func TestRealBackendRVConcurrentSubmits(t *testing.T) {
 		switch {
 		case err == nil:
 			ok++
-		case errors.Is(err, grv.ErrBudgetSpent):
+		case errors.Is(err, rvtrack.ErrBudgetSpent):
 			spent++
 		default:
 			t.Errorf("unexpected error: %v", err)
 		}
 	}
-	l, err := grv.OpenLedger(grv.LedgerPath(home))
+	l, err := rvtrack.OpenLedger(rvtrack.LedgerPath(home))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,8 +11,9 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/exp/golden"
 
-	erv "transitbench/engine/rv"
-	grv "transitbench/grader/rv"
+	"transitbench/engine/rv"
+	"transitbench/grader/rvgate"
+	"transitbench/workspace/rvtrack"
 )
 
 // openRVTask drives the interface from the star browser to the RV task view of the first task.
@@ -188,11 +189,11 @@ func TestRVStaleMessagesDropped(t *testing.T) {
 	if d.m.rvTask.analysis != cur {
 		t.Error("an older analysis replaced the current one")
 	}
-	d.send(rvFittedMsg{id: "rv-h-001", fit: &RVFit{Planets: []erv.Planet{{PeriodDays: 3, KMS: 1}}}})
+	d.send(rvFittedMsg{id: "rv-h-001", fit: &RVFit{Planets: []rv.Planet{{PeriodDays: 3, KMS: 1}}}})
 	if len(d.m.rvTask.planets) != 0 {
 		t.Error("another task's fit changed the table")
 	}
-	d.send(rvSubmittedMsg{id: "rv-e-001", err: errors.Join(grv.ErrBudgetSpent)})
+	d.send(rvSubmittedMsg{id: "rv-e-001", err: errors.Join(rvtrack.ErrBudgetSpent)})
 	if d.m.rvTask.task.Meta.Left != 0 || !d.m.rvTask.statusErr {
 		t.Error("a spent budget reported by the backend is not shown")
 	}
@@ -242,21 +243,21 @@ func TestRVViewsFitTheTerminal(t *testing.T) {
 }
 
 func TestSetCell(t *testing.T) {
-	base := erv.Planet{PeriodDays: 10, KMS: 5, E: 0.2, OmegaRad: 1, M0Rad: 2}
+	base := rv.Planet{PeriodDays: 10, KMS: 5, E: 0.2, OmegaRad: 1, M0Rad: 2}
 	tests := []struct {
 		col  int
 		text string
-		want erv.Planet
+		want rv.Planet
 		err  bool
 	}{
-		{colP, " 12.5 ", erv.Planet{PeriodDays: 12.5, KMS: 5, E: 0.2, OmegaRad: 1, M0Rad: 2}, false},
+		{colP, " 12.5 ", rv.Planet{PeriodDays: 12.5, KMS: 5, E: 0.2, OmegaRad: 1, M0Rad: 2}, false},
 		{colP, "0", base, true},
 		{colK, "-3", base, true},
 		{colK, "abc", base, true},
-		{colE, "0", erv.Planet{PeriodDays: 10, KMS: 5, OmegaRad: 1, M0Rad: 2}, false},
+		{colE, "0", rv.Planet{PeriodDays: 10, KMS: 5, OmegaRad: 1, M0Rad: 2}, false},
 		{colE, "1", base, true},
-		{colOmega, "-1", erv.Planet{PeriodDays: 10, KMS: 5, E: 0.2, OmegaRad: 2*math.Pi - 1, M0Rad: 2}, false},
-		{colM0, "7", erv.Planet{PeriodDays: 10, KMS: 5, E: 0.2, OmegaRad: 1, M0Rad: 7 - 2*math.Pi}, false},
+		{colOmega, "-1", rv.Planet{PeriodDays: 10, KMS: 5, E: 0.2, OmegaRad: 2*math.Pi - 1, M0Rad: 2}, false},
+		{colM0, "7", rv.Planet{PeriodDays: 10, KMS: 5, E: 0.2, OmegaRad: 1, M0Rad: 7 - 2*math.Pi}, false},
 		{colM0, "NaN", base, true},
 	}
 	for _, tt := range tests {
@@ -273,8 +274,8 @@ func TestSetCell(t *testing.T) {
 
 func TestFeedbackLine(t *testing.T) {
 	yes, no := true, false
-	fb := grv.Feedback{Submission: 2, SubmissionsLeft: 1, OKRMS: true, OKDeltaBIC: true, OKMatch: &no, OKCount: &yes,
-		Passed: &no, TaskPassed: true, BudgetStatus: grv.BudgetStatus{WithinBudget: true}}
+	fb := rvgate.Feedback{Submission: 2, SubmissionsLeft: 1, OKRMS: true, OKDeltaBIC: true, OKMatch: &no, OKCount: &yes,
+		Passed: &no, TaskPassed: true, BudgetStatus: rvgate.BudgetStatus{WithinBudget: true}}
 	want := "submission 2: rms ✓ ΔBIC ✓ match ✗ count ✓ → not passed · 1 left · task passed before"
 	if got := feedbackLine(fb); got != want {
 		t.Errorf("feedbackLine = %q, want %q", got, want)
@@ -285,8 +286,8 @@ func TestFeedbackLine(t *testing.T) {
 		t.Errorf("feedbackLine of a real task = %q, want %q", got, want)
 	}
 	// A passing submission after the time budget does not count; an earlier pass still does.
-	fb = grv.Feedback{Submission: 3, OKRMS: true, OKDeltaBIC: true, OKMatch: &yes, OKCount: &yes, Passed: &yes,
-		BudgetStatus: grv.BudgetStatus{OverBudget: []string{"seconds"}}}
+	fb = rvgate.Feedback{Submission: 3, OKRMS: true, OKDeltaBIC: true, OKMatch: &yes, OKCount: &yes, Passed: &yes,
+		BudgetStatus: rvgate.BudgetStatus{OverBudget: []string{"seconds"}}}
 	want = "submission 3: rms ✓ ΔBIC ✓ match ✓ count ✓ → PASSED · 0 left · over the seconds budget: does not count"
 	if got := feedbackLine(fb); got != want {
 		t.Errorf("feedbackLine of a late pass = %q, want %q", got, want)
@@ -309,8 +310,8 @@ func TestDeadline(t *testing.T) {
 
 func TestAnalyseRVResidualsLoseThePeak(t *testing.T) {
 	d := fakeRVData(fakeRVPlanet, 60, 100)
-	data := analyseRV(d, 1.5, nil, 0, false)
-	res := analyseRV(d, 1.5, []erv.Planet{fakeRVPlanet}, 0, true)
+	data := rvtrack.Analyse(d, 1.5, nil, 0, false)
+	res := rvtrack.Analyse(d, 1.5, []rv.Planet{fakeRVPlanet}, 0, true)
 	if math.Abs(data.Peaks[0].PeriodDays/fakeRVPlanet.PeriodDays-1) > 0.03 || data.FAP[0] > 1e-6 {
 		t.Errorf("data: strongest peak %.3f d with FAP %g", data.Peaks[0].PeriodDays, data.FAP[0])
 	}
@@ -329,7 +330,7 @@ func TestAnalyseRVResidualsLoseThePeak(t *testing.T) {
 
 func TestRVChartsGolden(t *testing.T) {
 	d := fakeRVData(fakeRVPlanet, 60, 100)
-	a := analyseRV(d, 1.5, []erv.Planet{fakeRVPlanet}, 0, true)
+	a := rvtrack.Analyse(d, 1.5, []rv.Planet{fakeRVPlanet}, 0, true)
 	data, res := rvCharts(d, a, 60, 9, 4)
 	out := strings.Join(data.Lines(nil), "\n") + "\n" + strings.Join(res.Lines(nil), "\n") + "\n"
 	golden.RequireEqual(t, []byte(out))
@@ -337,9 +338,9 @@ func TestRVChartsGolden(t *testing.T) {
 
 func TestPlanetLinesGolden(t *testing.T) {
 	st := NewStyles(DefaultTheme)
-	planets := []erv.Planet{fakeRVPlanet, {PeriodDays: 1234.5, KMS: 25.25, E: 0.5, OmegaRad: 4, M0Rad: 0.5}}
-	m := grv.ModelMetrics{RMSMS: 1.23, MaxRMSMS: 2.25, DeltaBICPerPoint: 0.4, OKRMS: true, OKDeltaBIC: true}
+	planets := []rv.Planet{fakeRVPlanet, {PeriodDays: 1234.5, KMS: 25.25, E: 0.5, OmegaRad: 4, M0Rad: 0.5}}
+	m := rvgate.ModelMetrics{RMSMS: 1.23, MaxRMSMS: 2.25, DeltaBICPerPoint: 0.4, OKRMS: true, OKDeltaBIC: true}
 	out := strings.Join(planetLines(st, planets, 0.7, m, 1, colK, "", 7), "\n") + "\n" +
-		strings.Join(planetLines(st, nil, 0, grv.ModelMetrics{MaxRMSMS: 2.25}, 0, 0, " K_ms = 3", 5), "\n") + "\n"
+		strings.Join(planetLines(st, nil, 0, rvgate.ModelMetrics{MaxRMSMS: 2.25}, 0, 0, " K_ms = 3", 5), "\n") + "\n"
 	golden.RequireEqual(t, []byte(out))
 }

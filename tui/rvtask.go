@@ -13,9 +13,10 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 
-	erv "transitbench/engine/rv"
-	grv "transitbench/grader/rv"
+	"transitbench/engine/rv"
+	"transitbench/grader/rvgate"
 	"transitbench/tui/plot"
+	"transitbench/workspace/rvtrack"
 )
 
 // rvTask is the RV task view: the data and the current model, the residuals, the GLS periodogram, the
@@ -27,7 +28,7 @@ type rvTask struct {
 	id      string
 	task    *RVTask
 	err     error // loading failed
-	planets []erv.Planet
+	planets []rv.Planet
 	jitter  float64
 	// gen counts the table's edits; an analysis of an older generation is dropped.
 	gen       int
@@ -40,7 +41,7 @@ type rvTask struct {
 	fitting    string // "fit" or "search" while an automatic fit runs
 	confirming bool
 	submitting bool
-	feedback   *grv.Feedback
+	feedback   *rvgate.Feedback
 	status     string // the last edit's or command's message
 	statusErr  bool
 }
@@ -75,13 +76,13 @@ func (v rvTask) analyse() (rvTask, tea.Cmd) {
 	}
 	v.gen++
 	gen, d, med := v.gen, v.task.Data, v.task.MedianSigma
-	planets, jitter, res := append([]erv.Planet(nil), v.planets...), v.jitter, v.residuals
-	return v, func() tea.Msg { return rvAnalysedMsg{gen, analyseRV(d, med, planets, jitter, res)} }
+	planets, jitter, res := append([]rv.Planet(nil), v.planets...), v.jitter, v.residuals
+	return v, func() tea.Msg { return rvAnalysedMsg{gen, rvtrack.Analyse(d, med, planets, jitter, res)} }
 }
 
 func (v rvTask) fitCmd(search bool) tea.Cmd {
 	ctx, id := v.ctx, v.id
-	var init []erv.Planet
+	var init []rv.Planet
 	if !search {
 		init = append(init, v.planets...)
 	}
@@ -93,7 +94,7 @@ func (v rvTask) fitCmd(search bool) tea.Cmd {
 
 func (v rvTask) submitCmd() tea.Cmd {
 	ctx, id := v.ctx, v.id
-	planets, jitter := append([]erv.Planet(nil), v.planets...), v.jitter
+	planets, jitter := append([]rv.Planet(nil), v.planets...), v.jitter
 	return func() tea.Msg {
 		fb, err := ctx.Backend.SubmitRV(ctx.Ctx, id, planets, jitter)
 		return rvSubmittedMsg{id, fb, err}
@@ -128,7 +129,7 @@ func (v rvTask) update(msg tea.Msg) (rvTask, tea.Cmd) {
 			v.fail(msg.err)
 			return v, nil
 		}
-		v.planets, v.jitter = append([]erv.Planet(nil), msg.fit.Planets...), msg.fit.JitterMS
+		v.planets, v.jitter = append([]rv.Planet(nil), msg.fit.Planets...), msg.fit.JitterMS
 		sortPlanets(v.planets)
 		v.row = min(v.row, max(len(v.planets)-1, 0))
 		what := "fit"
@@ -147,7 +148,7 @@ func (v rvTask) update(msg tea.Msg) (rvTask, tea.Cmd) {
 		v.submitting = false
 		if msg.err != nil {
 			v.fail(msg.err)
-			if errors.Is(msg.err, grv.ErrBudgetSpent) && v.task != nil {
+			if errors.Is(msg.err, rvtrack.ErrBudgetSpent) && v.task != nil {
 				v.task.Meta.Left = 0
 			}
 			return v, nil
@@ -221,7 +222,7 @@ func (v rvTask) handleKey(msg tea.KeyMsg) (rvTask, tea.Cmd) {
 		v.input.CursorEnd()
 		return v, v.input.Focus()
 	case key.Matches(msg, km.AddPlanet):
-		p, ok := peakPlanet(v.task.Data, v.analysis)
+		p, ok := rvtrack.PeakPlanet(v.task.Data, v.analysis)
 		if !ok {
 			v.fail(errors.New("no periodogram peak to add a planet at"))
 			return v, nil
@@ -346,7 +347,7 @@ func (v rvTask) periodogramPanel(w, h int) string {
 
 // planetLines renders the planet table (the cursor's cell marked, or the cell editor), the jitter and the
 // dry-run metrics, in h lines.
-func planetLines(st *Styles, planets []erv.Planet, jitter float64, m grv.ModelMetrics, row, col int, editor string, h int) []string {
+func planetLines(st *Styles, planets []rv.Planet, jitter float64, m rvgate.ModelMetrics, row, col int, editor string, h int) []string {
 	widths := [nCols]int{8, 6, 5, 4, 4}
 	heads := [nCols]string{"P d", "K m/s", "e", "ω", "M0"}
 	line := func(first string, cells [nCols]string, mark int) string {

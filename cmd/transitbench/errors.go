@@ -12,9 +12,10 @@ import (
 	"transitbench/data/sets"
 	"transitbench/data/stargazer"
 	"transitbench/engine/bls"
-	grv "transitbench/grader/rv"
+	"transitbench/grader/rvgate"
 	"transitbench/sandbox"
 	"transitbench/workspace"
+	"transitbench/workspace/rvtrack"
 )
 
 // The error codes of the --json error object {"error": {"code", "message"}}, which every command prints on
@@ -100,12 +101,12 @@ func classify(err error) (string, int) {
 	case errors.Is(err, sets.ErrNotBuilt), errors.Is(err, stargazer.ErrUnknownTask),
 		errors.Is(err, stargazer.ErrNoTasks), errors.Is(err, workspace.ErrNotWorkspace):
 		code = codeNotFound
-	case errors.Is(err, grv.ErrBadSubmission), errors.Is(err, data.ErrTimeUnits), errors.Is(err, data.ErrFluxScale),
+	case errors.Is(err, rvgate.ErrBadSubmission), errors.Is(err, data.ErrTimeUnits), errors.Is(err, data.ErrFluxScale),
 		errors.Is(err, stargazer.ErrBadTask), errors.Is(err, bls.ErrGridTooLarge):
 		code = codeBadInput
 	case errors.Is(err, workspace.ErrAlreadyGraded), errors.Is(err, sandbox.ErrDegraded):
 		code = codeRefused
-	case errors.Is(err, grv.ErrBudgetSpent):
+	case errors.Is(err, rvtrack.ErrBudgetSpent):
 		code = codeBudget
 	}
 	exit, ok := errorCodes[code]

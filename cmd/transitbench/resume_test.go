@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	grv "transitbench/grader/rv"
+	"transitbench/workspace/rvtrack"
 )
 
 // Kill-and-resume tests of the commands whose state lives outside the results store: 'rv grade' (its progress
@@ -106,12 +106,12 @@ func TestRVGradeSurvivesKill(t *testing.T) {
 	args := []string{"rv", "grade", "--solution", sol, "--tasks", tasks, "--workers", "1", "--quiet", "--json"}
 	progress := filepath.Join(home, "rv", "grade", "*.jsonl")
 	killWhen(t, cliCommand(args...), "rv grade", func() bool { return countLines(progress) >= 2 })
-	kept := map[string]grv.TaskOutcome{}
+	kept := map[string]rvtrack.TaskOutcome{}
 	files, _ := filepath.Glob(progress)
 	for _, f := range files {
 		b, _ := os.ReadFile(f)
 		for _, line := range bytes.Split(b, []byte("\n")) {
-			var o grv.TaskOutcome
+			var o rvtrack.TaskOutcome
 			if json.Unmarshal(line, &o) == nil {
 				kept[o.Task] = o
 			}
@@ -128,7 +128,7 @@ func TestRVGradeSurvivesKill(t *testing.T) {
 	if n, total := resumedCount(t, errb.String()); n != len(kept) || total != 6 {
 		t.Errorf("resumed %d of %d tasks, want %d of 6", n, total, len(kept))
 	}
-	var rep grv.SolutionReport
+	var rep rvtrack.SolutionReport
 	if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
 		t.Fatal(err)
 	}
@@ -153,7 +153,7 @@ func TestRVGradeSurvivesKill(t *testing.T) {
 	if strings.Contains(errb.String(), "resuming") {
 		t.Errorf("a finished run was resumed:\n%s", errb.String())
 	}
-	var whole grv.SolutionReport
+	var whole rvtrack.SolutionReport
 	if err := json.Unmarshal(out.Bytes(), &whole); err != nil {
 		t.Fatal(err)
 	}

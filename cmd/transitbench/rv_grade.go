@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -18,15 +19,35 @@ import (
 
 	"transitbench/data"
 	"transitbench/data/stargazer"
-	grv "transitbench/grader/rv"
 	"transitbench/sandbox"
 	"transitbench/workspace"
+	"transitbench/workspace/rvtrack"
 )
 
-func init() { rvSubcommands = append(rvSubcommands, newRVGradeCmd) }
+// rvGradeOptions are the inputs of 'rv grade'. Its --json output is rvtrack.SolutionReport: the per-tier
+// summaries ("tiers"), "seconds", "workers", the sandbox's "isolation", the tasks taken over from an
+// interrupted run ("resumed") and every task's outcome ("results"); a run stopped early prints it as the
+// "result" of the error object.
+type rvGradeOptions struct {
+	rvCommon
+	Solution string // --solution: the folder holding solution.py, an executable run, or a Go main package
+	Tier     string // --tier: only this tier ("": all)
+	Workers  int    // --workers: tasks at once (0: one per CPU)
+	// Timeout is --timeout, the wall-clock seconds per task (at most the tier's budget); it counts only when
+	// TimeoutSet (the flag was given), and must then be positive.
+	Timeout    float64
+	TimeoutSet bool
+	Quiet      bool // --quiet: no progress lines on Stderr
+	Fresh      bool // --fresh: start over instead of resuming
+}
 
-func newRVGradeCmd() *cobra.Command {
-	var fresh bool
+// newRVGradeCmd builds the command; runF, when not nil, replaces runRVGrade (tests check the options the flags
+// produce with it).
+func newRVGradeCmd(common *rvCommon, runF func(context.Context, rvGradeOptions, io.Writer) error) *cobra.Command {
+	if runF == nil {
+		runF = runRVGrade
+	}
+	var opts rvGradeOptions
 	c := &cobra.Command{
 		Use:   "grade --solution DIR",
 		Short: "Run an RV solution on every task in the sandbox and report pass rates per tier",
@@ -47,112 +68,100 @@ func newRVGradeCmd() *cobra.Command {
 			"\"result\", \"periods_days\", \"seconds\", ...}]}.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			solDir, _ := cmd.Flags().GetString("solution")
-			workers, _ := cmd.Flags().GetInt("workers")
-			timeout, _ := cmd.Flags().GetFloat64("timeout")
-			quiet, _ := cmd.Flags().GetBool("quiet")
-			if solDir == "" {
-				return usageErrorf("rv grade needs --solution DIR (a folder with solution.py, an executable run, or a Go main package)")
-			}
-			if workers < 0 {
-				return usageErrorf("--workers %d: give a number of tasks to run at once, or 0 for one per CPU", workers)
-			}
-			if fi, err := os.Stat(solDir); err != nil || !fi.IsDir() {
-				return notFoundf("--solution %s is not a directory: give the folder holding solution.py, an executable run, "+
-					"or a Go main package", solDir)
-			}
-			if cmd.Flags().Changed("timeout") && !(timeout > 0) {
-				return usageErrorf("--timeout must be a positive number of seconds")
-			}
-			tier, err := tierFilter(cmd)
-			if err != nil {
-				return err
-			}
-			flagDir, _ := cmd.Flags().GetString("tasks")
-			dir, err := stargazer.LocateDir(flagDir)
-			if err != nil {
-				return err
-			}
-			all, _, err := loadTasksWarn(cmd, dir)
-			if err != nil {
-				return err
-			}
-			var tasks []*stargazer.Task
-			for _, t := range all {
-				if tier == "" || t.Tier() == tier {
-					tasks = append(tasks, t)
-				}
-			}
-			sol, err := sandbox.Detect(solDir)
-			if err != nil {
-				return usageErrorf("%v", err)
-			}
-			defer sol.Close()
-			errw := cmd.ErrOrStderr()
-			prog, err := openRVGradeProgress(solDir, tasks, tier, timeout, fresh)
-			if err != nil {
-				return err
-			}
-			defer prog.close()
-			if len(prog.done) > 0 {
-				fmt.Fprintf(errw, "rv grade: resuming an interrupted run of this solution: %d of %d tasks done\n", len(prog.done), len(tasks))
-			}
+			opts.rvCommon, opts.TimeoutSet = common.at(cmd), cmd.Flags().Changed("timeout")
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
-			opt := grv.SolutionOptions{Workers: workers, TasksDir: dir, Limits: sandbox.Limits{WallTime: secondsDuration(timeout)},
-				Done: prog.done, Record: prog.record}
-			rep, err := grv.RunSolution(ctx, tasks, sol, opt, func(done, total int, o grv.TaskOutcome) {
-				if !quiet {
-					fmt.Fprintf(errw, "[%d/%d] %-18s %-6s %-10s passed=%-5v planets=%d/%d %.1fs\n", done, total, o.Task, o.Tier,
-						o.Exit, o.Result.Passed, o.Result.NGuess, o.NTruth, o.Seconds)
-				}
-			})
-			if rep == nil {
-				return err
-			}
-			if err != nil {
-				err = fmt.Errorf("rv grade stopped early: %w (%d of %d tasks finished and kept; run the same 'rv grade' "+
-					"again to resume)", err, len(rep.Outcomes), len(tasks))
-			} else if rerr := prog.finish(); rerr != nil {
-				fmt.Fprintf(errw, "rv grade: %v\n", rerr)
-			}
-			if wantJSON(cmd) {
-				if err != nil {
-					return failWithResult(err, rep)
-				}
-				return writeJSON(cmd.OutOrStdout(), rep)
-			}
-			w := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 0, 2, ' ', 0)
-			fmt.Fprintln(w, "TIER\tTASKS\tPASSED\tRATE\tSOLVABLE\tSOLV_PASSED\tRMS\tDBIC\tMATCH\tCOUNT")
-			for _, tr := range stargazer.Tiers {
-				if s := rep.Tiers[tr]; s != nil {
-					fmt.Fprintf(w, "%s\t%d\t%d\t%.3f\t%d\t%d\t%.2f\t%.2f\t%.2f\t%.2f\n", tr, s.Tasks, s.Passed, s.PassRate,
-						s.SolvableTasks, s.SolvablePassed, s.Criteria.OKRMS, s.Criteria.OKDeltaBIC, s.Criteria.OKMatch, s.Criteria.OKCount)
-				}
-			}
-			failed := map[string]int{}
-			for _, o := range rep.Outcomes {
-				if o.Exit != sandbox.ExitOK {
-					failed[o.Exit]++
-				}
-			}
-			if len(failed) > 0 {
-				fmt.Fprintf(w, "tasks without a usable answer: %v\n", failed)
-			}
-			fmt.Fprintf(w, "%.1f s on %d workers, isolation %s\n", rep.Seconds, rep.Workers, rep.Isolation)
-			if ferr := w.Flush(); ferr != nil {
-				return ferr
-			}
-			return err
+			return runF(ctx, opts, cmd.OutOrStdout())
 		},
 	}
-	c.Flags().String("solution", "", "folder holding the solution (solution.py, an executable run, or a Go main package)")
-	c.Flags().String("tier", "", "only this tier: easy, medium, hard or real")
-	c.Flags().Int("workers", 0, "tasks run at once (default: number of CPUs)")
-	c.Flags().Float64("timeout", 0, "wall-clock seconds per task, at most the tier's time budget (default: the tier's budget, 600/900/1500 s)")
-	c.Flags().Bool("quiet", false, "no progress lines")
-	c.Flags().BoolVar(&fresh, "fresh", false, "start over instead of resuming an interrupted run of the same solution")
+	c.Flags().StringVar(&opts.Solution, "solution", "", "folder holding the solution (solution.py, an executable run, or a Go main package)")
+	c.Flags().StringVar(&opts.Tier, "tier", "", "only this tier: easy, medium, hard or real")
+	c.Flags().IntVar(&opts.Workers, "workers", 0, "tasks run at once (default: number of CPUs)")
+	c.Flags().Float64Var(&opts.Timeout, "timeout", 0, "wall-clock seconds per task, at most the tier's time budget (default: the tier's budget, 600/900/1500 s)")
+	c.Flags().BoolVar(&opts.Quiet, "quiet", false, "no progress lines")
+	c.Flags().BoolVar(&opts.Fresh, "fresh", false, "start over instead of resuming an interrupted run of the same solution")
 	return c
+}
+
+// runRVGrade runs the solution of opts.Solution on the tasks of opts.Tier in the sandbox, resuming an
+// interrupted run of the same solution content over the same tasks, tier and timeout unless opts.Fresh, and
+// prints the report. Cancelling ctx stops the run: the finished tasks are kept, reported, and the error says so.
+func runRVGrade(ctx context.Context, opts rvGradeOptions, out io.Writer) error {
+	solDir, workers, timeout := opts.Solution, opts.Workers, opts.Timeout
+	if solDir == "" {
+		return usageErrorf("rv grade needs --solution DIR (a folder with solution.py, an executable run, or a Go main package)")
+	}
+	if workers < 0 {
+		return usageErrorf("--workers %d: give a number of tasks to run at once, or 0 for one per CPU", workers)
+	}
+	if fi, err := os.Stat(solDir); err != nil || !fi.IsDir() {
+		return notFoundf("--solution %s is not a directory: give the folder holding solution.py, an executable run, "+
+			"or a Go main package", solDir)
+	}
+	if opts.TimeoutSet && !(timeout > 0) {
+		return usageErrorf("--timeout must be a positive number of seconds")
+	}
+	if err := checkRVTier(opts.Tier); err != nil {
+		return err
+	}
+	all, _, dir, err := opts.loadTasks()
+	if err != nil {
+		return err
+	}
+	tasks := inTier(all, opts.Tier)
+	sol, err := sandbox.Detect(solDir)
+	if err != nil {
+		return usageErrorf("%v", err)
+	}
+	defer sol.Close()
+	errw := opts.stderr()
+	prog, err := openRVGradeProgress(opts.Home, solDir, tasks, opts.Tier, timeout, opts.Fresh)
+	if err != nil {
+		return err
+	}
+	defer prog.close()
+	if len(prog.done) > 0 {
+		fmt.Fprintf(errw, "rv grade: resuming an interrupted run of this solution: %d of %d tasks done\n", len(prog.done), len(tasks))
+	}
+	opt := rvtrack.SolutionOptions{Workers: workers, TasksDir: dir, Limits: sandbox.Limits{WallTime: secondsDuration(timeout)},
+		Done: prog.done, Record: prog.record}
+	rep, err := rvtrack.RunSolution(ctx, tasks, sol, opt, func(done, total int, o rvtrack.TaskOutcome) {
+		if !opts.Quiet {
+			fmt.Fprintf(errw, "[%d/%d] %-18s %-6s %-10s passed=%-5v planets=%d/%d %.1fs\n", done, total, o.Task, o.Tier,
+				o.Exit, o.Result.Passed, o.Result.NGuess, o.NTruth, o.Seconds)
+		}
+	})
+	if rep == nil {
+		return err
+	}
+	if err != nil {
+		err = fmt.Errorf("rv grade stopped early: %w (%d of %d tasks finished and kept; run the same 'rv grade' "+
+			"again to resume)", err, len(rep.Outcomes), len(tasks))
+	} else if rerr := prog.finish(); rerr != nil {
+		fmt.Fprintf(errw, "rv grade: %v\n", rerr)
+	}
+	if opts.JSON {
+		if err != nil {
+			return failWithResult(err, rep)
+		}
+		return writeJSON(out, rep)
+	}
+	w := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
+	writeTierTable(w, rep.Tiers)
+	failed := map[string]int{}
+	for _, o := range rep.Outcomes {
+		if o.Exit != sandbox.ExitOK {
+			failed[o.Exit]++
+		}
+	}
+	if len(failed) > 0 {
+		fmt.Fprintf(w, "tasks without a usable answer: %v\n", failed)
+	}
+	fmt.Fprintf(w, "%.1f s on %d workers, isolation %s\n", rep.Seconds, rep.Workers, rep.Isolation)
+	if ferr := w.Flush(); ferr != nil {
+		return ferr
+	}
+	return err
 }
 
 // rvGradeProgress keeps the outcomes of an 'rv grade' run in <data directory>/rv/grade/KEY.jsonl, one line per
@@ -162,13 +171,17 @@ func newRVGradeCmd() *cobra.Command {
 type rvGradeProgress struct {
 	path string
 	f    *os.File
-	done []grv.TaskOutcome
+	done []rvtrack.TaskOutcome
 }
 
-func openRVGradeProgress(solDir string, tasks []*stargazer.Task, tier string, timeout float64, fresh bool) (*rvGradeProgress, error) {
-	home, err := data.Home()
-	if err != nil {
-		return nil, err
+// openRVGradeProgress opens the progress file of a run in home ("": data.Home()), keeping the outcomes of an
+// interrupted run of the same key unless fresh.
+func openRVGradeProgress(home, solDir string, tasks []*stargazer.Task, tier string, timeout float64, fresh bool) (*rvGradeProgress, error) {
+	if home == "" {
+		var err error
+		if home, err = data.Home(); err != nil {
+			return nil, err
+		}
 	}
 	hash, _, err := workspace.HashTree(solDir)
 	if err != nil {
@@ -194,7 +207,7 @@ func openRVGradeProgress(solDir string, tasks []*stargazer.Task, tier string, ti
 	if b, err := os.ReadFile(p.path); err == nil {
 		seen := map[string]bool{}
 		for _, line := range bytes.Split(b, []byte("\n")) {
-			var o grv.TaskOutcome
+			var o rvtrack.TaskOutcome
 			if json.Unmarshal(line, &o) != nil || !ids[o.Task] || seen[o.Task] {
 				continue // a torn last line (a killed run) or a foreign one: that task runs again
 			}
@@ -217,7 +230,7 @@ func openRVGradeProgress(solDir string, tasks []*stargazer.Task, tier string, ti
 }
 
 // record appends a finished task's outcome and syncs it to disk.
-func (p *rvGradeProgress) record(o grv.TaskOutcome) error {
+func (p *rvGradeProgress) record(o rvtrack.TaskOutcome) error {
 	b, err := json.Marshal(o)
 	if err != nil {
 		return err

@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	grv "transitbench/grader/rv"
+	"transitbench/workspace/rvtrack"
 )
 
 // rvTasksDir is the published task folder beside the repository, relative to this package.
@@ -199,8 +199,8 @@ func TestRVSubmitTimeAndTokens(t *testing.T) {
 	if _, err := runRV(t, "", "rv", "show", task, "--json"); err != nil {
 		t.Fatal(err)
 	}
-	path := grv.LedgerPath(home)
-	l, err := grv.OpenLedger(path)
+	path := rvtrack.LedgerPath(home)
+	l, err := rvtrack.OpenLedger(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -253,7 +253,7 @@ func TestRVSubmitTimeAndTokens(t *testing.T) {
 	if fb["dry_run"] != true || fb["within_budget"] != false || fb["submissions_left"] != 0.0 {
 		t.Errorf("dry run: %v", fb)
 	}
-	l, err = grv.OpenLedger(path)
+	l, err = rvtrack.OpenLedger(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -303,7 +303,7 @@ func TestRVSubmitConcurrentProcesses(t *testing.T) {
 		switch {
 		case c == 0:
 			ok++
-		case c == 1 && strings.Contains(stderrs[i], grv.ErrBudgetSpent.Error()):
+		case c == 1 && strings.Contains(stderrs[i], rvtrack.ErrBudgetSpent.Error()):
 			spent++
 		default:
 			t.Errorf("process %d: exit %d: %s", i, c, stderrs[i])
@@ -312,7 +312,7 @@ func TestRVSubmitConcurrentProcesses(t *testing.T) {
 	if ok != 5 || spent != procs-5 {
 		t.Errorf("%d recorded, %d refused; want 5 and %d", ok, spent, procs-5)
 	}
-	raw, err := os.ReadFile(grv.LedgerPath(home))
+	raw, err := os.ReadFile(rvtrack.LedgerPath(home))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package rv
+package rvgate
 
 // Feedback is what a contestant learns from one submission (SPEC B3): pass or fail per criterion (ok_rms,
 // ok_delta_bic, ok_match, ok_count, passed) and only the scalars the data alone determine: rms_ms, its limit

@@ -1,17 +1,17 @@
-package rv
+package rvtrack
 
 import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math"
 	"os"
 	"path/filepath"
 	"time"
 
 	"transitbench/data"
 	"transitbench/data/stargazer"
-	erv "transitbench/engine/rv"
+	"transitbench/engine/rv"
+	"transitbench/grader/rvgate"
 )
 
 // Ledger records, per task, when the contestant started it and every graded submission, so that the tier
@@ -50,7 +50,7 @@ type Ledger struct {
 // the contestant, so a record holds what the feedback showed (the verdicts and the data-determined scalars) and
 // the submission itself, never the raw match score or anything else derived from the truth beyond the verdicts
 // (SPEC B3). A maintainer recomputes the full gate result, match score included, with
-// Evaluate(task, planets, jitter) from Submission (Submission.Resolve gives the planets). Ledgers written before
+// rvgate.Evaluate(task, planets, jitter) from Submission (Submission.Resolve gives the planets). Ledgers written before
 // carry a match_score field; it is dropped when they are read, and so from the file at the next save.
 type Record struct {
 	Time time.Time `json:"time"`
@@ -66,7 +66,7 @@ type Record struct {
 	NPlanets         int     `json:"n_planets"`
 	// Submission is what was submitted (K_ms, M0_rad form; FromPlanets), nil in older ledgers and for records
 	// added with Add.
-	Submission *Submission `json:"submission,omitempty"`
+	Submission *rvgate.Submission `json:"submission,omitempty"`
 	// ElapsedSeconds is the time from the task's start to the submission (0 in ledgers older than the clock).
 	ElapsedSeconds float64 `json:"elapsed_seconds"`
 	// TokensUsed is the cumulative token count the caller declared with the submission, nil when it declared none.
@@ -89,41 +89,8 @@ func (r *Record) UnmarshalJSON(b []byte) error {
 }
 
 // Status returns the standing the submission was made with against budget b.
-func (r Record) Status(b stargazer.Budget) BudgetStatus {
-	return StatusAt(b, time.Duration(r.ElapsedSeconds*float64(time.Second)), r.TokensUsed)
-}
-
-// BudgetStatus is where a task stands against its tier's time and token budgets at one moment. JSON field
-// names are stable; they appear in the feedback of every submission.
-type BudgetStatus struct {
-	// WithinBudget holds when ElapsedSeconds ≤ the tier's seconds and the declared tokens, if any, ≤ its tokens.
-	WithinBudget   bool    `json:"within_budget"`
-	ElapsedSeconds float64 `json:"elapsed_seconds"` // since the task's clock started, to the millisecond
-	SecondsLeft    float64 `json:"seconds_left"`    // the tier's seconds minus ElapsedSeconds, at least 0
-	TokensUsed     *int    `json:"tokens_used,omitempty"`
-	TokensLeft     *int    `json:"tokens_left,omitempty"` // the tier's tokens minus TokensUsed, at least 0; only when declared
-	// OverBudget names the budgets overspent: "seconds", "tokens".
-	OverBudget []string `json:"over_budget,omitempty"`
-}
-
-// StatusAt returns the standing of a task with budget b, elapsed time after its start and tokensUsed declared
-// (nil: none declared).
-func StatusAt(b stargazer.Budget, elapsed time.Duration, tokensUsed *int) BudgetStatus {
-	sec := math.Round(max(elapsed.Seconds(), 0)*1000) / 1000
-	s := BudgetStatus{WithinBudget: true, ElapsedSeconds: sec, SecondsLeft: max(float64(b.Seconds)-sec, 0)}
-	if sec > float64(b.Seconds) {
-		s.WithinBudget = false
-		s.OverBudget = append(s.OverBudget, "seconds")
-	}
-	if tokensUsed != nil {
-		used, left := *tokensUsed, max(b.Tokens-*tokensUsed, 0)
-		s.TokensUsed, s.TokensLeft = &used, &left
-		if used > b.Tokens {
-			s.WithinBudget = false
-			s.OverBudget = append(s.OverBudget, "tokens")
-		}
-	}
-	return s
+func (r Record) Status(b stargazer.Budget) rvgate.BudgetStatus {
+	return rvgate.StatusAt(b, time.Duration(r.ElapsedSeconds*float64(time.Second)), r.TokensUsed)
 }
 
 // LedgerPath returns where the ledger lives under a data directory (data.Home()): home/rv/submissions.json.
@@ -229,12 +196,12 @@ func (l *Ledger) Start(task string) (time.Time, error) {
 
 // Status returns task's standing against budget b now, with tokensUsed declared (nil: none). A task not yet
 // opened has used no time.
-func (l *Ledger) Status(task string, b stargazer.Budget, tokensUsed *int) BudgetStatus {
+func (l *Ledger) Status(task string, b stargazer.Budget, tokensUsed *int) rvgate.BudgetStatus {
 	var elapsed time.Duration
 	if start, ok := l.StartTime(task); ok {
 		elapsed = l.now().Sub(start)
 	}
-	return StatusAt(b, elapsed, tokensUsed)
+	return rvgate.StatusAt(b, elapsed, tokensUsed)
 }
 
 // Check returns ErrBudgetSpent (wrapped, with advice) when task has used its budget of submissions.
@@ -249,12 +216,12 @@ func (l *Ledger) Check(task string, budget int) error {
 // saves the ledger. It refuses when the submission count of budget b is spent. A task not opened before
 // starts its clock now. The record says whether the submission was within b's time and token budgets; one
 // that was not is kept all the same and never makes the task passed.
-func (l *Ledger) Add(task string, b stargazer.Budget, r Result, tokensUsed *int) (Record, error) {
+func (l *Ledger) Add(task string, b stargazer.Budget, r rvgate.Result, tokensUsed *int) (Record, error) {
 	return l.add(task, b, r, nil, tokensUsed)
 }
 
 // add is Add recording the submission sub as well.
-func (l *Ledger) add(task string, b stargazer.Budget, r Result, sub *Submission, tokensUsed *int) (Record, error) {
+func (l *Ledger) add(task string, b stargazer.Budget, r rvgate.Result, sub *rvgate.Submission, tokensUsed *int) (Record, error) {
 	if err := l.Check(task, b.Submissions); err != nil {
 		return Record{}, err
 	}
@@ -284,18 +251,18 @@ func (l *Ledger) add(task string, b stargazer.Budget, r Result, sub *Submission,
 // Submit grades planets (with jitterMS) against task t's truth, records the submission with the cumulative
 // tokens the caller declares (nil: none) and returns the contestant's feedback, which carries no truth. It
 // refuses, recording nothing, when the task's submissions are spent (ErrBudgetSpent).
-func (l *Ledger) Submit(t *stargazer.Task, planets []erv.Planet, jitterMS float64, tokensUsed *int) (Feedback, error) {
+func (l *Ledger) Submit(t *stargazer.Task, planets []rv.Planet, jitterMS float64, tokensUsed *int) (rvgate.Feedback, error) {
 	b := t.Budget()
 	if err := l.Check(t.TaskID, b.Submissions); err != nil {
-		return Feedback{}, err
+		return rvgate.Feedback{}, err
 	}
-	res := Evaluate(t, planets, jitterMS)
-	rec, err := l.add(t.TaskID, b, res, FromPlanets(planets, jitterMS), tokensUsed)
+	res := rvgate.Evaluate(t, planets, jitterMS)
+	rec, err := l.add(t.TaskID, b, res, rvgate.FromPlanets(planets, jitterMS), tokensUsed)
 	if err != nil {
-		return Feedback{}, err
+		return rvgate.Feedback{}, err
 	}
 	used := l.Used(t.TaskID)
-	return FeedbackFor(t.TaskID, used, b.Submissions-used, res, rec.Status(b), l.Passed(t.TaskID)), nil
+	return rvgate.FeedbackFor(t.TaskID, used, b.Submissions-used, res, rec.Status(b), l.Passed(t.TaskID)), nil
 }
 
 // save writes the ledger atomically.

@@ -1,10 +1,11 @@
-package rv
+package rvbaselines
 
 import (
 	"context"
 	"testing"
 
 	"transitbench/data/stargazer"
+	"transitbench/workspace/rvtrack"
 )
 
 // TestBaselineHandful runs both pipelines on four published tasks through RunBaseline: three easy tasks that
@@ -17,7 +18,7 @@ func TestBaselineHandful(t *testing.T) {
 	}
 	for name, solve := range map[string]Solver{"classical": ClassicalSolver, "search": SearchSolver} {
 		done := 0
-		rep := RunBaseline(context.Background(), tasks, solve, 2, func(int, int, TaskOutcome) { done++ })
+		rep := RunBaseline(context.Background(), tasks, solve, 2, func(int, int, rvtrack.TaskOutcome) { done++ })
 		if done != 4 || len(rep.Outcomes) != 4 {
 			t.Fatalf("%s: %d progress calls, %d outcomes, want 4", name, done, len(rep.Outcomes))
 		}

@@ -1,4 +1,4 @@
-package rv
+package rvtrack
 
 import (
 	"context"
@@ -13,6 +13,7 @@ import (
 
 	"transitbench/data"
 	"transitbench/data/stargazer"
+	"transitbench/grader/rvgate"
 	"transitbench/sandbox"
 )
 
@@ -55,7 +56,7 @@ type SolutionReport struct {
 }
 
 // RunSolution runs sol once per task in the sandbox, each run with a read-only directory holding TaskFile as
-// argv[1] and at most TaskWallTime to finish, parses its stdout as a submission (ParseSubmission: a list of
+// argv[1] and at most TaskWallTime to finish, parses its stdout as a submission (rvgate.ParseSubmission: a list of
 // planets or {"planets", "jitter_ms"}), and grades it with the gate. A task whose run did not exit 0 (timeout, crash, memory, output limit) or whose
 // output does not parse or resolve gets no planets and fails every criterion; its exit reason and the error
 // are recorded in its outcome. progress, when not nil, is called after each task from one goroutine.
@@ -152,18 +153,18 @@ func TaskWallTime(t *stargazer.Task, limit time.Duration) time.Duration {
 
 // gradeRun turns one sandbox result into the task's outcome.
 func gradeRun(t *stargazer.Task, res sandbox.Result) TaskOutcome {
-	o := TaskOutcome{Task: t.TaskID, Tier: t.Tier(), Solvable: CheckTruth(t).Solvable, NTruth: len(t.Config.Planets),
+	o := TaskOutcome{Task: t.TaskID, Tier: t.Tier(), Solvable: rvgate.CheckTruth(t).Solvable, NTruth: len(t.Config.Planets),
 		Seconds: res.Runtime.Seconds(), Exit: res.ExitReason, ExitCode: res.ExitCode, StderrTail: res.StderrTail}
 	if res.ExitReason != sandbox.ExitOK {
 		o.Error = fmt.Sprintf("the solution ended with %s (exit code %d); see stderr_tail", res.ExitReason, res.ExitCode)
 		o.Result = failedResult(t)
 		return o
 	}
-	sub, err := ParseSubmission(res.Stdout)
+	sub, err := rvgate.ParseSubmission(res.Stdout)
 	if err == nil {
 		ps, rerr := sub.Resolve(t.Config.Star.MStarSun, t.Observations.TimesDays[0])
 		if rerr == nil {
-			o.Result = Evaluate(t, ps, sub.JitterMS)
+			o.Result = rvgate.Evaluate(t, ps, sub.JitterMS)
 			for _, p := range ps {
 				o.Periods = append(o.Periods, p.PeriodDays)
 			}
@@ -179,8 +180,8 @@ func gradeRun(t *stargazer.Task, res sandbox.Result) TaskOutcome {
 
 // failedResult is the gate outcome of a task the solution gave no usable answer for: every criterion fails.
 // The RMS and ΔBIC scalars are those of submitting no planets, so the numbers stay meaningful.
-func failedResult(t *stargazer.Task) Result {
-	r := Result{ModelMetrics: Metrics(t.Data(), nil, 0, t.MedianSigma())}
+func failedResult(t *stargazer.Task) rvgate.Result {
+	r := rvgate.Result{ModelMetrics: rvgate.Metrics(t.Data(), nil, 0, t.MedianSigma())}
 	r.OKRMS, r.OKDeltaBIC = false, false
 	if t.Real {
 		fair, no := r.MaxRMSMS, false

@@ -1,4 +1,4 @@
-package rv
+package rvgate
 
 import (
 	"bytes"
@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"math"
 
-	erv "transitbench/engine/rv"
+	"transitbench/engine/rv"
 )
 
 // SubmittedPlanet is one planet as a contestant submits it. Exactly one of KMS and MSinIMJup gives the
@@ -74,18 +74,18 @@ const (
 )
 
 // Resolve turns the submission into forward-model planets for a star of mStarSun with reference time tRef:
-// K from m sin i by erv.SemiAmplitude, M0 = l − Ω − ω, or M0 = 2π (t_ref − t_peri)/P. Eccentricities must lie
+// K from m sin i by rv.SemiAmplitude, M0 = l − Ω − ω, or M0 = 2π (t_ref − t_peri)/P. Eccentricities must lie
 // in [0, 1): the original clipped submissions at 0.8 while its truths reach 0.9, so this accepts any e < 1.
 // Every number must be finite and within the bounds above; a problem gives an error wrapping ErrBadSubmission
 // that names the planet, the field and the value.
-func (s *Submission) Resolve(mStarSun, tRef float64) ([]erv.Planet, error) {
+func (s *Submission) Resolve(mStarSun, tRef float64) ([]rv.Planet, error) {
 	if !(s.JitterMS >= 0 && s.JitterMS <= MaxKMS) {
 		return nil, fmt.Errorf("%w: jitter_ms = %g must lie in [0, %g] m/s", ErrBadSubmission, s.JitterMS, float64(MaxKMS))
 	}
 	if len(s.Planets) > MaxPlanets {
 		return nil, fmt.Errorf("%w: %d planets, more than %d", ErrBadSubmission, len(s.Planets), MaxPlanets)
 	}
-	out := make([]erv.Planet, len(s.Planets))
+	out := make([]rv.Planet, len(s.Planets))
 	for i, p := range s.Planets {
 		bad := func(format string, a ...any) error {
 			return fmt.Errorf("%w: planet %d: %s", ErrBadSubmission, i+1, fmt.Sprintf(format, a...))
@@ -112,7 +112,7 @@ func (s *Submission) Resolve(mStarSun, tRef float64) ([]erv.Planet, error) {
 				return nil, bad("K_ms = %g must lie in (0, %g] m/s", k, float64(MaxKMS))
 			}
 		case p.MSinIMJup != nil:
-			k = erv.SemiAmplitude(*p.MSinIMJup, p.PDays, p.E, mStarSun)
+			k = rv.SemiAmplitude(*p.MSinIMJup, p.PDays, p.E, mStarSun)
 			if !(k > 0 && k <= MaxKMS) {
 				return nil, bad("m_sin_i_mjup = %g gives K = %g m/s, outside (0, %g] m/s", *p.MSinIMJup, k, float64(MaxKMS))
 			}
@@ -126,7 +126,7 @@ func (s *Submission) Resolve(mStarSun, tRef float64) ([]erv.Planet, error) {
 			if !(math.Abs(*p.LRad) <= MaxAngleRad) {
 				return nil, bad("l_rad = %g must be an angle within ±%g rad", *p.LRad, float64(MaxAngleRad))
 			}
-			m0 = erv.M0FromLongitude(*p.LRad, p.OmegaNodeRad, p.OmegaRad)
+			m0 = rv.M0FromLongitude(*p.LRad, p.OmegaNodeRad, p.OmegaRad)
 		}
 		if p.M0Rad != nil {
 			n++
@@ -140,7 +140,7 @@ func (s *Submission) Resolve(mStarSun, tRef float64) ([]erv.Planet, error) {
 			if !(math.Abs(*p.TPeriDays-tRef) <= MaxTimeOffsetDays) {
 				return nil, bad("t_peri_days = %g must lie within %g d of t_ref = %g", *p.TPeriDays, float64(MaxTimeOffsetDays), tRef)
 			}
-			m0 = erv.M0FromPeriastron(*p.TPeriDays, p.PDays, tRef)
+			m0 = rv.M0FromPeriastron(*p.TPeriDays, p.PDays, tRef)
 		}
 		if n != 1 {
 			return nil, bad("give exactly one phase: l_rad, M0_rad or t_peri_days")
@@ -148,13 +148,13 @@ func (s *Submission) Resolve(mStarSun, tRef float64) ([]erv.Planet, error) {
 		if !finite(m0) {
 			return nil, bad("the phase is not finite")
 		}
-		out[i] = erv.Planet{PeriodDays: p.PDays, KMS: k, E: p.E, OmegaRad: p.OmegaRad, M0Rad: m0}
+		out[i] = rv.Planet{PeriodDays: p.PDays, KMS: k, E: p.E, OmegaRad: p.OmegaRad, M0Rad: m0}
 	}
 	return out, nil
 }
 
 // FromPlanets writes forward-model planets as a submission (K_ms, M0_rad).
-func FromPlanets(planets []erv.Planet, jitterMS float64) *Submission {
+func FromPlanets(planets []rv.Planet, jitterMS float64) *Submission {
 	s := &Submission{JitterMS: jitterMS, Planets: make([]SubmittedPlanet, len(planets))}
 	for i, p := range planets {
 		k, m0 := p.KMS, p.M0Rad

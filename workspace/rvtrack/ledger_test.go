@@ -1,4 +1,4 @@
-package rv
+package rvtrack
 
 import (
 	"bufio"
@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"transitbench/data/stargazer"
+	"transitbench/grader/rvgate"
 )
 
 // easy is the Easy tier's budget: 200k tokens, 600 s, 3 submissions (SPEC B1).
@@ -39,8 +40,8 @@ func intPtr(n int) *int            { return &n }
 func ledgerIn(t *testing.T) string { return filepath.Join(t.TempDir(), "rv", "submissions.json") }
 
 // passing is a gate result that passes all four criteria.
-func passing() Result {
-	r := Result{Passed: true, OKMatch: true, OKCount: true}
+func passing() rvgate.Result {
+	r := rvgate.Result{Passed: true, OKMatch: true, OKCount: true}
 	r.OKRMS, r.OKDeltaBIC = true, true
 	return r
 }
@@ -49,11 +50,11 @@ func TestLedgerBudget(t *testing.T) {
 	path := ledgerIn(t)
 	err := WithLedger(path, func(l *Ledger) error {
 		for i := range 3 {
-			if _, err := l.Add("seedX", easy, Result{Passed: i == 1}, nil); err != nil {
+			if _, err := l.Add("seedX", easy, rvgate.Result{Passed: i == 1}, nil); err != nil {
 				return err
 			}
 		}
-		if _, err := l.Add("seedX", easy, Result{}, nil); !errors.Is(err, ErrBudgetSpent) {
+		if _, err := l.Add("seedX", easy, rvgate.Result{}, nil); !errors.Is(err, ErrBudgetSpent) {
 			t.Errorf("fourth submission on a budget of 3: %v", err)
 		}
 		return nil
@@ -77,7 +78,7 @@ func TestLedgerReadOnly(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := l.Add("seedX", easy, Result{}, nil); err == nil {
+	if _, err := l.Add("seedX", easy, rvgate.Result{}, nil); err == nil {
 		t.Error("Add on a snapshot succeeded")
 	}
 	if _, err := l.Start("seedX"); err == nil {
@@ -85,37 +86,6 @@ func TestLedgerReadOnly(t *testing.T) {
 	}
 	if _, err := os.Stat(path); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("a snapshot wrote the ledger: %v", err)
-	}
-}
-
-func TestStatusAt(t *testing.T) {
-	tests := []struct {
-		name       string
-		elapsed    time.Duration
-		tokens     *int
-		within     bool
-		secLeft    float64
-		tokensLeft *int
-		over       []string
-	}{
-		{"fresh", 0, nil, true, 600, nil, nil},
-		{"half way", 250500 * time.Millisecond, nil, true, 349.5, nil, nil},
-		{"on the second", 600 * time.Second, nil, true, 0, nil, nil},
-		{"a millisecond late", 600001 * time.Millisecond, nil, false, 0, nil, []string{"seconds"}},
-		{"tokens declared", 10 * time.Second, intPtr(150_000), true, 590, intPtr(50_000), nil},
-		{"all tokens", 10 * time.Second, intPtr(200_000), true, 590, intPtr(0), nil},
-		{"too many tokens", 10 * time.Second, intPtr(200_001), false, 590, intPtr(0), []string{"tokens"}},
-		{"both", time.Hour, intPtr(1_000_000), false, 0, intPtr(0), []string{"seconds", "tokens"}},
-	}
-	for _, tt := range tests {
-		s := StatusAt(easy, tt.elapsed, tt.tokens)
-		if s.WithinBudget != tt.within || s.SecondsLeft != tt.secLeft || !slices.Equal(s.OverBudget, tt.over) ||
-			(s.TokensLeft == nil) != (tt.tokensLeft == nil) || s.TokensLeft != nil && *s.TokensLeft != *tt.tokensLeft {
-			t.Errorf("%s: %+v", tt.name, s)
-		}
-		if tt.tokens != nil && (s.TokensUsed == nil || *s.TokensUsed != *tt.tokens) {
-			t.Errorf("%s: tokens used %v, want %d", tt.name, s.TokensUsed, *tt.tokens)
-		}
 	}
 }
 
@@ -146,7 +116,7 @@ func TestLedgerClock(t *testing.T) {
 	}))
 	c.advance(150.25)
 	must(withClock(path, c, func(l *Ledger) error {
-		rec, err := l.Add("task", easy, Result{}, intPtr(50_000))
+		rec, err := l.Add("task", easy, rvgate.Result{}, intPtr(50_000))
 		if rec.ElapsedSeconds != 250.25 || !rec.WithinBudget || *rec.TokensUsed != 50_000 {
 			t.Errorf("first submission: %+v", rec)
 		}
@@ -202,7 +172,7 @@ func TestLedgerClockStartsAtFirstSubmission(t *testing.T) {
 			t.Errorf("first submission: %+v", rec)
 		}
 		c.advance(599)
-		rec2, err2 := l.Add("task", easy, Result{}, nil)
+		rec2, err2 := l.Add("task", easy, rvgate.Result{}, nil)
 		if rec2.ElapsedSeconds != 599 || !rec2.WithinBudget {
 			t.Errorf("second submission: %+v", rec2)
 		}
@@ -250,7 +220,7 @@ func TestLedgerOldFormat(t *testing.T) {
 	// The third submission, 650 s after the first, is over the Easy time budget; the earlier pass stands.
 	c := &fakeClock{first.Add(650 * time.Second)}
 	err = withClock(path, c, func(l *Ledger) error {
-		rec, err := l.Add("seed1108_diff2", easy, Result{}, nil)
+		rec, err := l.Add("seed1108_diff2", easy, rvgate.Result{}, nil)
 		if rec.WithinBudget || rec.ElapsedSeconds != 650 {
 			t.Errorf("third submission: %+v", rec)
 		}
@@ -271,7 +241,7 @@ func submitOnce(path, task string, b stargazer.Budget) error {
 		if err := l.Check(task, b.Submissions); err != nil {
 			return err
 		}
-		_, err := l.Add(task, b, Result{}, nil)
+		_, err := l.Add(task, b, rvgate.Result{}, nil)
 		return err
 	})
 }

@@ -1,19 +1,17 @@
-package rv
+package rvgate
 
 import (
 	"encoding/json"
 	"errors"
 	"math"
-	"os"
 	"path/filepath"
-	"reflect"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"transitbench/data/stargazer"
-	erv "transitbench/engine/rv"
+	"transitbench/engine/rv"
 )
 
 // sharedDir is the published task folder, beside the repository (never copied into it).
@@ -179,13 +177,13 @@ func TestMatchScores(t *testing.T) {
 		t.Errorf("truth against itself: %g %g, want 1 1", s, st)
 	}
 	// A planet twice the period away: d ≥ ln 2 from the period term alone.
-	off := append([]erv.Planet(nil), truth...)
+	off := append([]rv.Planet(nil), truth...)
 	off[0].PeriodDays *= 2
 	if dist := Distance(d, truth[0], off[0]); dist < math.Ln2 {
 		t.Errorf("distance to a doubled period %g < ln 2", dist)
 	}
 	// An extra spurious planet: S = 1 − 0.25 (the pairs still match perfectly); strict the same.
-	extra := append(append([]erv.Planet(nil), truth...), erv.Planet{PeriodDays: 3.3, KMS: 1, M0Rad: 1})
+	extra := append(append([]rv.Planet(nil), truth...), rv.Planet{PeriodDays: 3.3, KMS: 1, M0Rad: 1})
 	if s, st := Match(d, truth, extra); math.Abs(s-0.75) > 1e-12 || math.Abs(st-0.75) > 1e-12 {
 		t.Errorf("with an extra planet: %g %g, want 0.75 0.75", s, st)
 	}
@@ -218,9 +216,9 @@ func TestFeedbackCarriesNoTruth(t *testing.T) {
 			tp := task.Config.Planets[i]
 			secrets = append(secrets, p.PeriodDays, p.KMS, p.E, p.OmegaRad, p.M0Rad, tp.MSinIMJup, tp.LRad)
 		}
-		guess := append([]erv.Planet(nil), truth...)
+		guess := append([]rv.Planet(nil), truth...)
 		guess[0].PeriodDays *= 1.01
-		for _, sub := range [][]erv.Planet{truth, guess, truth[:1]} {
+		for _, sub := range [][]rv.Planet{truth, guess, truth[:1]} {
 			tokens := 12_345
 			fb := FeedbackFor(task.TaskID, 1, 2, Evaluate(task, sub, 0), StatusAt(task.Budget(), 42*time.Second, &tokens), false)
 			b, err := json.Marshal(fb)
@@ -285,94 +283,5 @@ func TestSubmissionResolve(t *testing.T) {
 	s, _ = ParseSubmission([]byte(`{"planets": [{"P_days": 10, "K_ms": 5, "e": 0.95, "omega_rad": 1, "M0_rad": 3}], "jitter_ms": 1.5}`))
 	if ps, err := s.Resolve(1, 0); err != nil || ps[0].E != 0.95 || s.JitterMS != 1.5 {
 		t.Errorf("e = 0.95 with jitter: %v %v", ps, err)
-	}
-}
-
-// TestEmptySubmissionHidesPlanetCount submits no planets to three Medium tasks with 1, 2 and 3 true planets
-// through the ledger (what 'rv submit' and the terminal UI do). The original's match score would be −0.25,
-// −0.5 and −0.75 (−0.25 × n_truth, SPEC B3); the feedback must be identical across the three once what the data
-// alone determine (rms_ms, max_rms_ms, delta_bic_per_point and their verdicts ok_rms, ok_delta_bic, which a dry
-// run also shows) and the task id are set aside, and the ledger file the contestant can read must not hold the
-// score either.
-func TestEmptySubmissionHidesPlanetCount(t *testing.T) {
-	path := ledgerIn(t)
-	clock := newClock()
-	var first map[string]any
-	for n, id := range map[int]string{1: "seed11_diff6", 2: "seed0_diff6", 3: "seed64_diff6"} {
-		task := load(t, id)
-		if got := len(task.Config.Planets); got != n {
-			t.Fatalf("%s has %d true planets, the test wants %d", id, got, n)
-		}
-		if r := Evaluate(task, nil, 0); math.Abs(r.MatchScore-(-0.25*float64(n))) > 1e-12 {
-			t.Fatalf("%s: the empty submission's raw match score is %g, want −0.25 × %d: the leak this test guards is not there",
-				id, r.MatchScore, n)
-		}
-		var fb Feedback
-		if err := withClock(path, clock, func(l *Ledger) error {
-			var err error
-			fb, err = l.Submit(task, nil, 0, nil)
-			return err
-		}); err != nil {
-			t.Fatal(err)
-		}
-		b, err := json.Marshal(fb)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var m map[string]any
-		if err := json.Unmarshal(b, &m); err != nil {
-			t.Fatal(err)
-		}
-		for _, k := range []string{"task", "rms_ms", "max_rms_ms", "delta_bic_per_point", "ok_rms", "ok_delta_bic"} {
-			if _, ok := m[k]; !ok {
-				t.Errorf("%s: feedback lacks %s: %s", id, k, b)
-			}
-			delete(m, k)
-		}
-		if first == nil {
-			first = m
-			continue
-		}
-		if !reflect.DeepEqual(m, first) {
-			t.Errorf("feedback of the empty submission differs with the planet count (%d planets): %v, first task: %v", n, m, first)
-		}
-	}
-	raw, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if strings.Contains(string(raw), "match_score") {
-		t.Errorf("the ledger file holds match scores:\n%s", raw)
-	}
-	l, err := OpenLedger(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if recs := l.Tasks["seed0_diff6"]; len(recs) != 1 || recs[0].Submission == nil || len(recs[0].Submission.Planets) != 0 {
-		t.Errorf("the ledger does not keep the (empty) submission itself: %+v", recs)
-	}
-}
-
-// TestLedgerRecordKeepsSubmission: a maintainer recomputes a recorded submission's full gate result from the
-// submission the ledger keeps, and gets what the gate gave when it was made.
-func TestLedgerRecordKeepsSubmission(t *testing.T) {
-	task := load(t, "seed1108_diff2")
-	path := ledgerIn(t)
-	truth := task.TruthPlanets()
-	if err := withClock(path, newClock(), func(l *Ledger) error { _, err := l.Submit(task, truth, 1.5, nil); return err }); err != nil {
-		t.Fatal(err)
-	}
-	l, err := OpenLedger(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rec := l.Tasks[task.TaskID][0]
-	planets, err := rec.Submission.Resolve(task.Config.Star.MStarSun, task.Observations.TimesDays[0])
-	if err != nil {
-		t.Fatal(err)
-	}
-	want, got := Evaluate(task, truth, 1.5), Evaluate(task, planets, rec.Submission.JitterMS)
-	if math.Abs(got.MatchScore-want.MatchScore) > 1e-9 || got.Passed != want.Passed || got.Passed != rec.Passed {
-		t.Errorf("recomputed gate %+v, at submission %+v (record passed %v)", got, want, rec.Passed)
 	}
 }

@@ -1,4 +1,4 @@
-package rv
+package rvtrack
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"transitbench/data/stargazer"
+	"transitbench/grader/rvgate"
 	"transitbench/sandbox"
 )
 
@@ -88,7 +89,7 @@ func runSolution(t *testing.T, tasks []*stargazer.Task, sol *sandbox.Solution, w
 func TestRunSolutionFixedPlanet(t *testing.T) {
 	tasks := sharedTasks(t)
 	planets := tasks[0].TruthPlanets()
-	sub, err := json.Marshal(FromPlanets(planets, 0).Planets)
+	sub, err := json.Marshal(rvgate.FromPlanets(planets, 0).Planets)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -99,7 +100,7 @@ func TestRunSolutionFixedPlanet(t *testing.T) {
 		if o.Exit != sandbox.ExitOK || o.Error != "" {
 			t.Fatalf("%s: exit %s, error %q, stderr %q", task.TaskID, o.Exit, o.Error, o.StderrTail)
 		}
-		want := Evaluate(task, planets, 0)
+		want := rvgate.Evaluate(task, planets, 0)
 		if !reflect.DeepEqual(o.Result, want) {
 			t.Errorf("%s: sandboxed result %+v, in-process %+v", task.TaskID, o.Result, want)
 		}
@@ -130,17 +131,17 @@ func TestRunSolutionCannotReadTaskFiles(t *testing.T) {
 	}
 	// What the cheat would submit passes, so only the mask stops it.
 	for _, task := range tasks {
-		var s Submission
+		var s rvgate.Submission
 		for _, p := range task.Config.Planets {
 			m, l := p.MSinIMJup, p.LRad
-			s.Planets = append(s.Planets, SubmittedPlanet{PDays: p.PDays, MSinIMJup: &m, E: p.E, OmegaRad: p.OmegaRad,
+			s.Planets = append(s.Planets, rvgate.SubmittedPlanet{PDays: p.PDays, MSinIMJup: &m, E: p.E, OmegaRad: p.OmegaRad,
 				OmegaNodeRad: p.OmegaNodeRad, LRad: &l})
 		}
 		ps, err := s.Resolve(task.Config.Star.MStarSun, task.Observations.TimesDays[0])
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !Evaluate(task, ps, 0).Passed {
+		if !rvgate.Evaluate(task, ps, 0).Passed {
 			t.Fatalf("%s: the truth read from the file does not pass; the test proves nothing", task.TaskID)
 		}
 	}

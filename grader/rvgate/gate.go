@@ -1,10 +1,10 @@
-package rv
+package rvgate
 
 import (
 	"math"
 
 	"transitbench/data/stargazer"
-	erv "transitbench/engine/rv"
+	"transitbench/engine/rv"
 )
 
 // Thresholds of the gate, as the original code sets them.
@@ -29,15 +29,15 @@ type ModelMetrics struct {
 // of the residuals per instrument (weights 1/(σ² + s²)); lnL = −½ Σ [r²/v + ln(2π v)], v = σ² + s²;
 // k = 5·planets + instruments; BIC = −2 lnL + k ln N. The null model is the weighted mean per instrument with
 // v = σ² and k = instruments. ok_rms: RMS ≤ 1.5 · median σ; ok_delta_bic: ΔBIC/N > 0.
-func Metrics(d *erv.Data, planets []erv.Planet, jitterMS, medianSigma float64) ModelMetrics {
+func Metrics(d *rv.Data, planets []rv.Planet, jitterMS, medianSigma float64) ModelMetrics {
 	n := d.Len()
 	model := make([]float64, n)
-	erv.ModelRV(model, d.Times, d.TRef, planets)
+	rv.ModelRV(model, d.Times, d.TRef, planets)
 	ev := d.Evaluate(model, jitterMS)
 	null := d.Evaluate(nil, 0)
 	nInst := len(d.Instruments)
-	bic := erv.BIC(ev.LnL, erv.NumParams(len(planets), nInst), n)
-	bicNull := erv.BIC(null.LnL, erv.NumParams(0, nInst), n)
+	bic := rv.BIC(ev.LnL, rv.NumParams(len(planets), nInst), n)
+	bicNull := rv.BIC(null.LnL, rv.NumParams(0, nInst), n)
 	m := ModelMetrics{
 		RMSMS:            ev.RMS,
 		MaxRMSMS:         MaxRMSFactor * medianSigma,
@@ -67,7 +67,7 @@ type Result struct {
 }
 
 // Evaluate runs the four-criterion gate of SPEC B3 for planets (with jitter s) against task's truth.
-func Evaluate(task *stargazer.Task, planets []erv.Planet, jitterMS float64) Result {
+func Evaluate(task *stargazer.Task, planets []rv.Planet, jitterMS float64) Result {
 	d := task.Data()
 	truth := task.TruthPlanets()
 	r := Result{ModelMetrics: Metrics(d, planets, jitterMS, task.MedianSigma()), NGuess: len(planets)}
@@ -78,7 +78,7 @@ func Evaluate(task *stargazer.Task, planets []erv.Planet, jitterMS float64) Resu
 	r.Passed = r.OKRMS && r.OKDeltaBIC && r.OKMatch && r.OKCount
 	if task.Real {
 		model := make([]float64, d.Len())
-		erv.ModelRV(model, d.Times, d.TRef, truth)
+		rv.ModelRV(model, d.Times, d.TRef, truth)
 		fair := math.Max(r.MaxRMSMS, d.Evaluate(model, 0).RMS)
 		ok := r.RMSMS <= fair
 		passed := ok && r.OKDeltaBIC && r.OKMatch && r.OKCount
@@ -90,7 +90,7 @@ func Evaluate(task *stargazer.Task, planets []erv.Planet, jitterMS float64) Resu
 // Distance returns the original's dissimilarity between a true planet a and a guessed planet b on the times of
 // d: 4 · RMS(v_a − v_b − mean(v_a − v_b)) / K_a + |ln(P_b/P_a)| + 0.5 |ln(K_b/K_a)| + 0.5 |e_b − e_a|, with
 // v the single-planet curves at the observation times.
-func Distance(d *erv.Data, a, b erv.Planet) float64 {
+func Distance(d *rv.Data, a, b rv.Planet) float64 {
 	n := d.Len()
 	diff := make([]float64, n)
 	a.AddRV(diff, d.Times, d.TRef)
@@ -119,7 +119,7 @@ func Distance(d *erv.Data, a, b erv.Planet) float64 {
 //
 // S is the original's score; S_strict is the variant its paper recommends, which does not reward a submission
 // that matches one planet perfectly and misses the rest.
-func Match(d *erv.Data, truth, guess []erv.Planet) (score, strict float64) {
+func Match(d *rv.Data, truth, guess []rv.Planet) (score, strict float64) {
 	penalty := CountPenaltyFactor * math.Abs(float64(len(truth)-len(guess)))
 	if len(truth) == 0 || len(guess) == 0 {
 		return -penalty, -penalty

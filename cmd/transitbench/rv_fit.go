@@ -1,0 +1,76 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"transitbench/engine/rv"
+	"transitbench/grader/rvgate"
+	"transitbench/workspace/rvtrack"
+)
+
+// rvFitOptions are the inputs of 'rv fit'. Its --json output is rvgate.Submission ({"planets": [...],
+// "jitter_ms"} in the K_ms, M0_rad form), which 'rv submit --planets -' reads back.
+type rvFitOptions struct {
+	rvCommon
+	Task     string // the task id (argument)
+	Pipeline string // --pipeline: a key of rvSolvers
+}
+
+// newRVFitCmd builds the command; runF, when not nil, replaces runRVFit (tests check the options the flags
+// produce with it).
+func newRVFitCmd(common *rvCommon, runF func(context.Context, rvFitOptions, io.Writer) error) *cobra.Command {
+	if runF == nil {
+		runF = runRVFit
+	}
+	var opts rvFitOptions
+	c := &cobra.Command{
+		Use:   "fit TASK",
+		Short: "Fit a task's data with a reference pipeline and print the planets as a submission",
+		Long: "Fit a task's data with a reference pipeline (it sees only the data and the star mass) and print the\n" +
+			"planets in the submission format, ready for 'rv submit TASK --planets -'. No submission is spent, but the\n" +
+			"task is opened: its clock against the tier's time budget starts unless it started before.\n\n" +
+			"JSON: {\"planets\": [{\"P_days\", \"K_ms\", \"e\", \"omega_rad\", \"M0_rad\"}], \"jitter_ms\"}.",
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.rvCommon, opts.Task = common.at(cmd), args[0]
+			return runF(cmd.Context(), opts, cmd.OutOrStdout())
+		},
+	}
+	c.Flags().StringVar(&opts.Pipeline, "pipeline", "classical", "pipeline to run")
+	return c
+}
+
+// runRVFit opens task opts.Task, fits its data with pipeline opts.Pipeline and prints the planets.
+func runRVFit(_ context.Context, opts rvFitOptions, out io.Writer) error {
+	solve, ok := rvSolvers[opts.Pipeline]
+	if !ok {
+		return usageErrorf("unknown pipeline %q: choose one of %v", opts.Pipeline, solverNames())
+	}
+	t, err := opts.findTask(opts.Task)
+	if err != nil {
+		return err
+	}
+	if err := opts.withLedger(func(l *rvtrack.Ledger) error { _, err := l.Start(t.TaskID); return err }); err != nil {
+		return err
+	}
+	d := t.Data()
+	planets, jit := solve(d, t.Config.Star.MStarSun, 0)
+	sub := rvgate.FromPlanets(planets, jit)
+	if opts.JSON {
+		return writeJSON(out, sub)
+	}
+	m := rvgate.Metrics(d, planets, jit, t.MedianSigma())
+	fmt.Fprintf(out, "%s: %d planets, rms %.3f m/s (limit %.3f), ΔBIC/N %.3f\n", t.TaskID, len(planets), m.RMSMS, m.MaxRMSMS, m.DeltaBICPerPoint)
+	w := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(w, "P_DAYS\tK_MS\tM_SIN_I_MJUP\tE\tOMEGA_RAD\tM0_RAD")
+	for _, p := range planets {
+		fmt.Fprintf(w, "%.5f\t%.3f\t%.4f\t%.3f\t%.3f\t%.3f\n", p.PeriodDays, p.KMS,
+			rv.MSinI(p.KMS, p.PeriodDays, p.E, t.Config.Star.MStarSun), p.E, p.OmegaRad, p.M0Rad)
+	}
+	return w.Flush()
+}

@@ -1,0 +1,85 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"transitbench/data/stargazer"
+)
+
+// rvListOptions are the inputs of 'rv list'.
+type rvListOptions struct {
+	rvCommon
+	Tier string // --tier: only this tier ("": all)
+}
+
+// rvListJSON is what 'rv list --json' prints.
+type rvListJSON struct {
+	Tasks []rvTaskRow `json:"tasks"`
+	// Warnings lists the task files left out, each with its path and the reason (never null).
+	Warnings []stargazer.Skipped `json:"warnings"`
+}
+
+// rvTaskRow is one task of 'rv list'.
+type rvTaskRow struct {
+	Task        string           `json:"task"`
+	Tier        string           `json:"tier"`          // easy, medium, hard or real
+	NObs        int              `json:"n_obs"`         // number of observations
+	Instruments int              `json:"n_instruments"` // number of instruments
+	SpanDays    float64          `json:"span_days"`     // last minus first observation time
+	Budget      stargazer.Budget `json:"budget"`        // the tier's submissions, seconds and tokens
+}
+
+// newRVListCmd builds the command; runF, when not nil, replaces runRVList (tests check the options the flags
+// produce with it).
+func newRVListCmd(common *rvCommon, runF func(context.Context, rvListOptions, io.Writer) error) *cobra.Command {
+	if runF == nil {
+		runF = runRVList
+	}
+	var opts rvListOptions
+	c := &cobra.Command{
+		Use:   "list",
+		Short: "List the RV tasks with their tier, size and budget",
+		Long: "List the RV tasks with their tier, size and budget. Every task file is validated as it loads; a file that\n" +
+			"fails (a null or missing number, e ≥ 1, P ≤ 0, i outside (0, π], unequal series lengths, a time beyond\n" +
+			"±10⁷ d, …) is left out with a warning on stderr naming the file, the field and the value, and the other tasks\n" +
+			"still load. JSON: {\"tasks\": [{\"task\", \"tier\", \"n_obs\", \"n_instruments\", \"span_days\", \"budget\"}],\n" +
+			"\"warnings\": [{\"path\", \"error\"}]}.",
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.rvCommon = common.at(cmd)
+			return runF(cmd.Context(), opts, cmd.OutOrStdout())
+		},
+	}
+	c.Flags().StringVar(&opts.Tier, "tier", "", "only this tier: easy, medium, hard or real")
+	return c
+}
+
+// runRVList lists the tasks of opts.Tier with their size and budget.
+func runRVList(_ context.Context, opts rvListOptions, out io.Writer) error {
+	if err := checkRVTier(opts.Tier); err != nil {
+		return err
+	}
+	tasks, skipped, _, err := opts.loadTasks()
+	if err != nil {
+		return err
+	}
+	res := rvListJSON{Tasks: []rvTaskRow{}, Warnings: skipped}
+	for _, t := range inTier(tasks, opts.Tier) {
+		d := t.Data()
+		res.Tasks = append(res.Tasks, rvTaskRow{t.TaskID, t.Tier(), d.Len(), len(d.Instruments), d.Span(), t.Budget()})
+	}
+	if opts.JSON {
+		return writeJSON(out, res)
+	}
+	w := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(w, "TASK\tTIER\tN_OBS\tINSTR\tSPAN_D\tSUBMISSIONS")
+	for _, r := range res.Tasks {
+		fmt.Fprintf(w, "%s\t%s\t%d\t%d\t%.0f\t%d\n", r.Task, r.Tier, r.NObs, r.Instruments, r.SpanDays, r.Budget.Submissions)
+	}
+	return w.Flush()
+}

@@ -1,0 +1,213 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"transitbench/data/stargazer"
+	"transitbench/grader/rvgate"
+	"transitbench/workspace/rvtrack"
+)
+
+// These tests call the rv commands' run functions directly, without cobra: the options structs are the
+// commands' whole input.
+
+// rvOpts returns common options on the published tasks with a fresh data directory.
+func rvOpts(t *testing.T, asJSON bool) rvCommon {
+	return rvCommon{TasksDir: rvTasksDir, Home: t.TempDir(), JSON: asJSON}
+}
+
+// wantCode checks that err carries the error contract's code.
+func wantCode(t *testing.T, err error, code string) {
+	t.Helper()
+	if err == nil {
+		t.Fatalf("no error, want %s", code)
+	}
+	if got, _ := classify(err); got != code {
+		t.Fatalf("error %q has code %s, want %s", err, got, code)
+	}
+}
+
+func TestRunRVList(t *testing.T) {
+	var out bytes.Buffer
+	if err := runRVList(context.Background(), rvListOptions{rvCommon: rvOpts(t, true), Tier: "real"}, &out); err != nil {
+		t.Fatal(err)
+	}
+	var res rvListJSON
+	if err := json.Unmarshal(out.Bytes(), &res); err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Tasks) != 20 || res.Warnings == nil || !strings.Contains(out.String(), `"warnings": []`) {
+		t.Fatalf("real tier: %d tasks, warnings %v", len(res.Tasks), res.Warnings)
+	}
+	for _, r := range res.Tasks {
+		if r.Tier != "real" || r.NObs < 10 || r.Instruments < 1 || !(r.SpanDays > 0) || r.Budget.Submissions != 10 {
+			t.Errorf("row %+v", r)
+		}
+	}
+	out.Reset()
+	if err := runRVList(context.Background(), rvListOptions{rvCommon: rvOpts(t, false), Tier: "easy"}, &out); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	if len(lines) != 21 || !strings.HasPrefix(lines[0], "TASK") {
+		t.Errorf("easy tier as text: %d lines, first %q", len(lines), lines[0])
+	}
+	wantCode(t, runRVList(context.Background(), rvListOptions{rvCommon: rvOpts(t, true), Tier: "extreme"}, &out), codeUsage)
+	missing := rvOpts(t, true)
+	missing.TasksDir = filepath.Join(t.TempDir(), "none")
+	wantCode(t, runRVList(context.Background(), rvListOptions{rvCommon: missing}, &out), codeNotFound)
+}
+
+func TestRunRVTruthcheck(t *testing.T) {
+	var out bytes.Buffer
+	if err := runRVTruthcheck(context.Background(), rvTruthcheckOptions{rvCommon: rvOpts(t, true), Tier: "easy"}, &out); err != nil {
+		t.Fatal(err)
+	}
+	var res rvTruthcheckJSON
+	if err := json.Unmarshal(out.Bytes(), &res); err != nil {
+		t.Fatal(err)
+	}
+	easy := res.Tiers["easy"]
+	if len(res.Tiers) != 1 || easy == nil || easy.Tasks != 20 || len(res.Tasks) != 20 {
+		t.Fatalf("easy truth check: tiers %v, %d tasks", res.Tiers, len(res.Tasks))
+	}
+	solvable := 0
+	for _, c := range res.Tasks {
+		if c.Solvable {
+			solvable++
+		}
+	}
+	// A task whose truth fails ok_rms or ok_delta_bic is not solvable.
+	if solvable != easy.Solvable || easy.FailOKRMS > easy.Tasks-easy.Solvable || easy.FailOKDeltaBIC > easy.Tasks-easy.Solvable {
+		t.Errorf("solvable: %d listed, counts %+v", solvable, easy)
+	}
+}
+
+// TestRunRVFitShowSubmit fits a task, dry-runs the fit, submits it and shows the task, all in one data
+// directory: the dry run spends nothing, the submission one, and every step opened the task's clock once.
+func TestRunRVFitShowSubmit(t *testing.T) {
+	ctx := context.Background()
+	common := rvOpts(t, true)
+	const id = "seed1108_diff2"
+	var fit bytes.Buffer
+	if err := runRVFit(ctx, rvFitOptions{rvCommon: common, Task: id, Pipeline: "classical"}, &fit); err != nil {
+		t.Fatal(err)
+	}
+	var sub rvgate.Submission
+	if err := json.Unmarshal(fit.Bytes(), &sub); err != nil || len(sub.Planets) != 1 {
+		t.Fatalf("fit: %v, %s", err, fit.Bytes())
+	}
+	submit := func(dry bool) rvgate.Feedback {
+		t.Helper()
+		var out bytes.Buffer
+		opts := rvSubmitOptions{rvCommon: common, Task: id, Planets: "-", DryRun: dry, TokensUsed: 1000, TokensSet: true,
+			In: bytes.NewReader(fit.Bytes())}
+		if err := runRVSubmit(ctx, opts, &out); err != nil {
+			t.Fatal(err)
+		}
+		var fb rvgate.Feedback
+		if err := json.Unmarshal(out.Bytes(), &fb); err != nil {
+			t.Fatal(err)
+		}
+		return fb
+	}
+	if fb := submit(true); !fb.DryRun || fb.Passed != nil || fb.SubmissionsLeft != 3 || !fb.OKRMS || fb.TokensUsed == nil {
+		t.Errorf("dry run: %+v", fb)
+	}
+	if fb := submit(false); fb.DryRun || fb.Passed == nil || !*fb.Passed || fb.Submission != 1 || fb.SubmissionsLeft != 2 || !fb.TaskPassed {
+		t.Errorf("submission: %+v", fb)
+	}
+	var show bytes.Buffer
+	if err := runRVShow(ctx, rvShowOptions{rvCommon: common, Task: id}, &show); err != nil {
+		t.Fatal(err)
+	}
+	var v stargazer.View
+	if err := json.Unmarshal(show.Bytes(), &v); err != nil || v.TaskID != id || v.NObs == 0 {
+		t.Fatalf("show: %v, %+v", err, v)
+	}
+	l, err := rvtrack.OpenLedger(rvtrack.LedgerPath(common.Home))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := l.Started[id]; !ok || l.Used(id) != 1 || !l.Passed(id) {
+		t.Errorf("ledger: started %v, %d used, passed %v", l.Started, l.Used(id), l.Passed(id))
+	}
+
+	bad := rvSubmitOptions{rvCommon: common, Task: id, Planets: "-", TokensUsed: -1, TokensSet: true, In: strings.NewReader("[]")}
+	wantCode(t, runRVSubmit(ctx, bad, &show), codeUsage)
+	bad.TokensSet, bad.In = false, strings.NewReader("{not json")
+	wantCode(t, runRVSubmit(ctx, bad, &show), codeBadInput)
+	bad.In, bad.Task = strings.NewReader("[]"), "nosuch"
+	wantCode(t, runRVSubmit(ctx, bad, &show), codeNotFound)
+	wantCode(t, runRVFit(ctx, rvFitOptions{rvCommon: common, Task: id, Pipeline: "nosuch"}, &show), codeUsage)
+	if l, err := rvtrack.OpenLedger(rvtrack.LedgerPath(common.Home)); err != nil || l.Used(id) != 1 {
+		t.Errorf("refused submissions were recorded: %v, %d used", err, l.Used(id))
+	}
+}
+
+func TestRunRVGenerate(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	var out bytes.Buffer
+	opts := rvGenerateOptions{rvCommon: rvOpts(t, true), Seed: 5, SeedSet: true, Out: filepath.Join(dir, "t.json")}
+	if err := runRVGenerate(ctx, opts, &out); err != nil {
+		t.Fatal(err)
+	}
+	var res rvGenerateJSON
+	if err := json.Unmarshal(out.Bytes(), &res); err != nil || len(res.Tasks) != 1 {
+		t.Fatalf("%v, %s", err, out.Bytes())
+	}
+	task, err := stargazer.ReadFile(opts.Out)
+	if err != nil || task.TaskID != res.Tasks[0].Task || res.Tasks[0].Path != opts.Out {
+		t.Fatalf("written task: %v, %+v", err, res.Tasks[0])
+	}
+	opts.Tier = "easy"
+	wantCode(t, runRVGenerate(ctx, opts, &out), codeUsage) // --seed and --tier
+	opts.SeedSet = false                                   // --tier into a file
+	wantCode(t, runRVGenerate(ctx, opts, &out), codeUsage)
+	opts.Out, opts.Count = dir, 0
+	wantCode(t, runRVGenerate(ctx, opts, &out), codeUsage)
+}
+
+func TestRunRVBaselineAndGradeRefuse(t *testing.T) {
+	ctx := context.Background()
+	var out bytes.Buffer
+	wantCode(t, runRVBaseline(ctx, rvBaselineOptions{rvCommon: rvOpts(t, true), Pipeline: "nosuch"}, &out), codeUsage)
+	wantCode(t, runRVBaseline(ctx, rvBaselineOptions{rvCommon: rvOpts(t, true), Pipeline: "classical", Workers: -1}, &out), codeUsage)
+	wantCode(t, runRVGrade(ctx, rvGradeOptions{rvCommon: rvOpts(t, true)}, &out), codeUsage)
+	wantCode(t, runRVGrade(ctx, rvGradeOptions{rvCommon: rvOpts(t, true), Solution: t.TempDir(), Timeout: 0, TimeoutSet: true}, &out), codeUsage)
+	wantCode(t, runRVGrade(ctx, rvGradeOptions{rvCommon: rvOpts(t, true), Solution: filepath.Join(t.TempDir(), "none")}, &out), codeNotFound)
+	if out.Len() != 0 {
+		t.Errorf("refused runs printed %q", out.String())
+	}
+}
+
+// TestRunRVBaseline runs the classical pipeline on one easy task it solves, with progress on Stderr.
+func TestRunRVBaseline(t *testing.T) {
+	common := rvOpts(t, true)
+	common.TasksDir = copyTask(t, "seed1108_diff2")
+	var progress bytes.Buffer
+	common.Stderr = &progress
+	var out bytes.Buffer
+	if err := runRVBaseline(context.Background(), rvBaselineOptions{rvCommon: common, Pipeline: "classical", PerTask: true}, &out); err != nil {
+		t.Fatal(err)
+	}
+	var rep struct {
+		Tiers   map[string]*rvtrack.TierSummary `json:"tiers"`
+		Results []rvtrack.TaskOutcome           `json:"results"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
+		t.Fatal(err)
+	}
+	if e := rep.Tiers["easy"]; e == nil || e.Tasks != 1 || e.Passed != 1 || len(rep.Results) != 1 || rep.Results[0].Task != "seed1108_diff2" {
+		t.Fatalf("report: %s", out.Bytes())
+	}
+	if !strings.HasPrefix(progress.String(), "[1/1] seed1108_diff2") {
+		t.Errorf("progress: %q", progress.String())
+	}
+}

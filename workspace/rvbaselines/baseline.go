@@ -1,0 +1,115 @@
+package rvbaselines
+
+import (
+	"context"
+	"runtime"
+	"sync"
+	"time"
+
+	"transitbench/data/stargazer"
+	"transitbench/engine/rv"
+	"transitbench/grader/rvgate"
+	"transitbench/workspace/rvtrack"
+)
+
+// Solver turns a task's observations into a planetary configuration and a jitter (m/s). It sees only what a
+// contestant sees: the data and the star mass.
+type Solver func(d *rv.Data, mStarSun float64, seed uint64) (planets []rv.Planet, jitterMS float64)
+
+// BaselineReport is the outcome of running a solver over tasks.
+type BaselineReport struct {
+	Tiers    map[string]*rvtrack.TierSummary `json:"tiers"`
+	Seconds  float64                         `json:"seconds"`
+	Workers  int                             `json:"workers"`
+	Outcomes []rvtrack.TaskOutcome           `json:"results,omitempty"`
+}
+
+// RunBaseline runs solve on every task with up to workers goroutines (0: GOMAXPROCS), grades each
+// configuration with the gate and summarises per tier. progress, when not nil, is called after each task
+// (from one goroutine at a time). A cancelled context stops handing out tasks; finished ones are kept.
+func RunBaseline(ctx context.Context, tasks []*stargazer.Task, solve Solver, workers int, progress func(done, total int, o rvtrack.TaskOutcome)) *BaselineReport {
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	start := time.Now()
+	jobs := make(chan int)
+	out := make([]rvtrack.TaskOutcome, len(tasks))
+	ran := make([]bool, len(tasks))
+	var mu sync.Mutex
+	done := 0
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range jobs {
+				t := tasks[i]
+				t0 := time.Now()
+				planets, jit := solve(t.Data(), t.Config.Star.MStarSun, uint64(i))
+				res := rvgate.Evaluate(t, planets, jit)
+				o := rvtrack.TaskOutcome{Task: t.TaskID, Tier: t.Tier(), Solvable: rvgate.CheckTruth(t).Solvable, NTruth: len(t.Config.Planets),
+					Result: res, Seconds: time.Since(t0).Seconds()}
+				for _, p := range planets {
+					o.Periods = append(o.Periods, p.PeriodDays)
+				}
+				mu.Lock()
+				out[i], ran[i] = o, true
+				done++
+				if progress != nil {
+					progress(done, len(tasks), o)
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+feed:
+	for i := range tasks {
+		select {
+		case jobs <- i:
+		case <-ctx.Done():
+			break feed
+		}
+	}
+	close(jobs)
+	wg.Wait()
+	rep := &BaselineReport{Workers: workers}
+	for i, o := range out {
+		if ran[i] {
+			rep.Outcomes = append(rep.Outcomes, o)
+		}
+	}
+	rep.Tiers = rvtrack.Summarize(rep.Outcomes)
+	rep.Seconds = time.Since(start).Seconds()
+	return rep
+}
+
+// ClassicalSolver is the classical pipeline (rv.Classical) with the original's defaults and two model-selection
+// rules on top of its 6 ln N BIC bar. A model the gate's truth-free criteria certainly reject (no planet, or
+// residuals above the ok_rms limit) takes the next planet whenever it lowers the BIC (RMSLimitFactor); a model
+// that meets them takes one only when, besides the BIC gain, its periodogram peak has a false-alarm
+// probability below 5 % (MaxFAP).
+func ClassicalSolver(d *rv.Data, _ float64, seed uint64) ([]rv.Planet, float64) {
+	fit := rv.Classical(d, rv.ClassicalOptions{Seed: seed, RMSLimitFactor: rvgate.MaxRMSFactor, MaxFAP: ClassicalMaxFAP})
+	return fit.Planets, 0
+}
+
+// ClassicalMaxFAP is the false-alarm probability the classical solvers ask of a planet added to a model that
+// already meets the gate's truth-free criteria: the conventional 5 %, as rv.Search uses.
+const ClassicalMaxFAP = 0.05
+
+// ClassicalThoroughSolver is the classical pipeline with rv.ClassicalOptions.Thorough: alias and harmonic
+// candidates, eccentric starts, joint refits and a final re-peel, under the same acceptance rules as
+// ClassicalSolver.
+func ClassicalThoroughSolver(d *rv.Data, _ float64, seed uint64) ([]rv.Planet, float64) {
+	fit := rv.Classical(d, rv.ClassicalOptions{Seed: seed, Thorough: true, RMSLimitFactor: rvgate.MaxRMSFactor, MaxFAP: ClassicalMaxFAP})
+	return fit.Planets, 0
+}
+
+// SearchSolver runs rv.SearchGP, the classical pipeline with alias and harmonic candidates, eccentric
+// starts, an eccentricity prior, a false-alarm test on each new planet and a stellar-rotation Gaussian process
+// when the residuals call for one, with the gate's ok_rms limit as RMSLimitFactor (as ClassicalSolver). It
+// submits the white jitter that maximises the likelihood of its model.
+func SearchSolver(d *rv.Data, _ float64, _ uint64) ([]rv.Planet, float64) {
+	fit, _ := rv.SearchGP(d, rv.SearchOptions{RMSLimitFactor: rvgate.MaxRMSFactor})
+	return fit.Planets, rv.BestJitter(d, fit.Planets)
+}
