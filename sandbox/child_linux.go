@@ -4,7 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"runtime"
+	"runtime/debug"
 	"syscall"
+	"unsafe"
 
 	"golang.org/x/sys/unix"
 )
@@ -86,12 +89,36 @@ func childSetup(cfg *childConfig, status *os.File) error {
 	if err != nil {
 		return err
 	}
-	// The address-space cap comes last: it would also bind this process, which only has the exec left to do.
-	if err := unix.Setrlimit(unix.RLIMIT_AS, &unix.Rlimit{Cur: uint64(cfg.MemoryBytes), Max: uint64(cfg.MemoryBytes)}); err != nil {
-		return fmt.Errorf("setting RLIMIT_AS to %d: %w", cfg.MemoryBytes, err)
+	return execCapped(argv0, cfg)
+}
+
+// execCapped sets the address-space cap and executes the solution. The cap binds this process too, whose
+// address space may already be past it, so that after it no allocation may happen (the Go runtime aborts on a
+// failed mmap, a garbage collection or a new goroutine's stack included): the exec's arguments are made
+// first, the collector is stopped, and the cap and the exec are raw system calls.
+func execCapped(argv0 string, cfg *childConfig) error {
+	path, err := syscall.BytePtrFromString(argv0)
+	if err != nil {
+		return fmt.Errorf("executing %s: %w", cfg.Argv[0], err)
 	}
-	err = syscall.Exec(argv0, cfg.Argv, cfg.Env)
-	return fmt.Errorf("executing %s: %w", cfg.Argv[0], err)
+	argv, err := syscall.SlicePtrFromStrings(cfg.Argv)
+	if err != nil {
+		return fmt.Errorf("executing %s: %w", cfg.Argv[0], err)
+	}
+	envv, err := syscall.SlicePtrFromStrings(cfg.Env)
+	if err != nil {
+		return fmt.Errorf("executing %s: %w", cfg.Argv[0], err)
+	}
+	lim := unix.Rlimit{Cur: uint64(cfg.MemoryBytes), Max: uint64(cfg.MemoryBytes)}
+	debug.SetGCPercent(-1)
+	if _, _, e := unix.RawSyscall6(unix.SYS_PRLIMIT64, 0, unix.RLIMIT_AS, uintptr(unsafe.Pointer(&lim)), 0, 0, 0); e != 0 {
+		return fmt.Errorf("setting RLIMIT_AS to %d: %w", cfg.MemoryBytes, e)
+	}
+	_, _, e := unix.RawSyscall(unix.SYS_EXECVE, uintptr(unsafe.Pointer(path)), uintptr(unsafe.Pointer(&argv[0])),
+		uintptr(unsafe.Pointer(&envv[0])))
+	runtime.KeepAlive(argv)
+	runtime.KeepAlive(envv)
+	return fmt.Errorf("executing %s: %w", cfg.Argv[0], e)
 }
 
 // Secure bits (linux/securebits.h): an exec by root grants no capabilities, for good, and no ambient ones.
