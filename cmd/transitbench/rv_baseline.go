@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"sort"
 	"text/tabwriter"
 
@@ -46,12 +45,7 @@ type rvBaselineOptions struct {
 // newRVBaselineCmd builds the command; runF, when not nil, replaces runRVBaseline (tests check the options the flags
 // produce with it).
 func newRVBaselineCmd(common *rvCommon, runF func(context.Context, rvBaselineOptions, io.Writer) error) *cobra.Command {
-	if runF == nil {
-		runF = runRVBaseline
-	}
-	var opts rvBaselineOptions
-	c := &cobra.Command{
-		Use:   "baseline PIPELINE",
+	c, opts := rvSubcommand(&cobra.Command{Use: "baseline PIPELINE", Args: cobra.ExactArgs(1),
 		Short: "Run a reference pipeline on the RV tasks and report pass rates per tier",
 		Long: "Run a reference pipeline on every task and grade its configuration with the gate. classical: the original\n" +
 			"Lomb–Scargle peel-and-search with multi-start least squares and greedy planet addition (a planet must lower the\n" +
@@ -67,14 +61,9 @@ func newRVBaselineCmd(common *rvCommon, runF func(context.Context, rvBaselineOpt
 			"and Real 0/20. Both hard passes are tasks whose own truth fails the gate. The solvable hard tasks left are\n" +
 			"noise-limited: a least-squares fit started at the truth fails the gate too, or passes only with planets the\n" +
 			"data do not support.",
-		Args: cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.rvCommon, opts.Pipeline = common.at(cmd), args[0]
-			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-			defer stop()
-			return runF(ctx, opts, cmd.OutOrStdout())
-		},
-	}
+	}, runF, runRVBaseline, func(o *rvBaselineOptions, cmd *cobra.Command, args []string) {
+		o.rvCommon, o.Pipeline = common.at(cmd), args[0]
+	}, os.Interrupt)
 	c.Flags().StringVar(&opts.Tier, "tier", "", "only this tier: easy, medium, hard or real")
 	c.Flags().IntVar(&opts.Workers, "workers", 0, "parallel tasks (default: number of CPUs)")
 	c.Flags().BoolVar(&opts.PerTask, "per-task", false, "include every task's outcome in the JSON (key results)")

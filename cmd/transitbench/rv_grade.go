@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"syscall"
 	"text/tabwriter"
@@ -44,12 +43,7 @@ type rvGradeOptions struct {
 // newRVGradeCmd builds the command; runF, when not nil, replaces runRVGrade (tests check the options the flags
 // produce with it).
 func newRVGradeCmd(common *rvCommon, runF func(context.Context, rvGradeOptions, io.Writer) error) *cobra.Command {
-	if runF == nil {
-		runF = runRVGrade
-	}
-	var opts rvGradeOptions
-	c := &cobra.Command{
-		Use:   "grade --solution DIR",
+	c, opts := rvSubcommand(&cobra.Command{Use: "grade --solution DIR", Args: cobra.NoArgs,
 		Short: "Run an RV solution on every task in the sandbox and report pass rates per tier",
 		Long: "Run a contestant's RV solution (solution.py, an executable run, or a Go main package in DIR) once per task,\n" +
 			"in the same sandbox as the transit track. argv[1] is a read-only folder holding task.json, exactly what\n" +
@@ -66,14 +60,9 @@ func newRVGradeCmd(common *rvCommon, runF func(context.Context, rvGradeOptions, 
 			"JSON: {\"tiers\": {TIER: {\"tasks\", \"passed\", \"pass_rate\", \"solvable_tasks\", \"solvable_passed\",\n" +
 			"\"criteria\": {...}}}, \"seconds\", \"workers\", \"isolation\", \"resumed\", \"results\": [{\"task\", \"tier\", \"exit\", \"error\",\n" +
 			"\"result\", \"periods_days\", \"seconds\", ...}]}.",
-		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.rvCommon, opts.TimeoutSet = common.at(cmd), cmd.Flags().Changed("timeout")
-			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-			defer stop()
-			return runF(ctx, opts, cmd.OutOrStdout())
-		},
-	}
+	}, runF, runRVGrade, func(o *rvGradeOptions, cmd *cobra.Command, _ []string) {
+		o.rvCommon, o.TimeoutSet = common.at(cmd), cmd.Flags().Changed("timeout")
+	}, os.Interrupt, syscall.SIGTERM)
 	c.Flags().StringVar(&opts.Solution, "solution", "", "folder holding the solution (solution.py, an executable run, or a Go main package)")
 	c.Flags().StringVar(&opts.Tier, "tier", "", "only this tier: easy, medium, hard or real")
 	c.Flags().IntVar(&opts.Workers, "workers", 0, "tasks run at once (default: number of CPUs)")
@@ -101,14 +90,10 @@ func runRVGrade(ctx context.Context, opts rvGradeOptions, out io.Writer) error {
 	if opts.TimeoutSet && !(timeout > 0) {
 		return usageErrorf("--timeout must be a positive number of seconds")
 	}
-	if err := checkRVTier(opts.Tier); err != nil {
-		return err
-	}
-	all, _, dir, err := opts.loadTasks()
+	tasks, _, dir, err := opts.tierTasks(opts.Tier)
 	if err != nil {
 		return err
 	}
-	tasks := inTier(all, opts.Tier)
 	sol, err := sandbox.Detect(solDir)
 	if err != nil {
 		return usageErrorf("%v", err)

@@ -30,12 +30,7 @@ type rvSubmitOptions struct {
 // newRVSubmitCmd builds the command; runF, when not nil, replaces runRVSubmit (tests check the options the flags
 // produce with it).
 func newRVSubmitCmd(common *rvCommon, runF func(context.Context, rvSubmitOptions, io.Writer) error) *cobra.Command {
-	if runF == nil {
-		runF = runRVSubmit
-	}
-	var opts rvSubmitOptions
-	c := &cobra.Command{
-		Use:   "submit TASK --planets FILE|-",
+	c, opts := rvSubcommand(&cobra.Command{Use: "submit TASK --planets FILE|-", Args: cobra.ExactArgs(1),
 		Short: "Grade a planetary configuration with the four-criterion gate (spends one submission)",
 		Long: "Grade a planetary configuration against the task's truth with the four-criterion gate.\n" +
 			"The planets file is a JSON list of {\"P_days\", \"K_ms\" or \"m_sin_i_mjup\", \"e\", \"omega_rad\",\n" +
@@ -60,13 +55,10 @@ func newRVSubmitCmd(common *rvCommon, runF func(context.Context, rvSubmitOptions
 			"\"ok_rms\", \"ok_delta_bic\", \"ok_match\", \"ok_count\", \"passed\" (this submission's gate verdict), \"rms_ms\",\n" +
 			"\"max_rms_ms\", \"delta_bic_per_point\", \"task_passed\" (any submission within budget passed),\n" +
 			"and \"ok_rms_fair\", \"passed_fair\" on real tasks}; a dry run has \"dry_run\": true and no truth-derived fields.",
-		Args: cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.rvCommon, opts.Task, opts.In = common.at(cmd), args[0], cmd.InOrStdin()
-			opts.TokensSet = cmd.Flags().Changed("tokens-used")
-			return runF(cmd.Context(), opts, cmd.OutOrStdout())
-		},
-	}
+	}, runF, runRVSubmit, func(o *rvSubmitOptions, cmd *cobra.Command, args []string) {
+		o.rvCommon, o.Task, o.In = common.at(cmd), args[0], cmd.InOrStdin()
+		o.TokensSet = cmd.Flags().Changed("tokens-used")
+	})
 	c.Flags().StringVar(&opts.Planets, "planets", "", "planets JSON file, or - for standard input")
 	c.Flags().BoolVar(&opts.DryRun, "dry-run", false, "report rms and ΔBIC/N only; spends no submission")
 	c.Flags().IntVar(&opts.TokensUsed, "tokens-used", 0, "tokens spent on this task so far, as the harness counts them; more than the tier's budget marks the submission over budget")
