@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
 )
 
 func TestOpensOnTheBrowser(t *testing.T) {
@@ -299,17 +298,7 @@ func TestViewFitsTheTerminal(t *testing.T) {
 	for _, size := range [][2]int{{80, 24}, {120, 40}, {200, 60}, {60, 20}} {
 		w, h := size[0], size[1]
 		d := newDriver(t, newFakeBackend(), w, h)
-		check := func(where string) {
-			lines := strings.Split(d.m.View(), "\n")
-			if len(lines) != h {
-				t.Errorf("%d×%d %s: %d lines", w, h, where, len(lines))
-			}
-			for i, l := range lines {
-				if lw := lipgloss.Width(l); lw > w {
-					t.Errorf("%d×%d %s: line %d is %d cells wide", w, h, where, i, lw)
-				}
-			}
-		}
+		check := func(where string) { checkViewFits(t, d, w, h, where) }
 		check("browser")
 		d.key("enter")
 		check("star view")
