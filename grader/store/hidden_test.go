@@ -90,10 +90,7 @@ func TestMigrationDropsHiddenTruth(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	var v int
-	if err := s.DB().QueryRow(`SELECT version FROM schema_version`).Scan(&v); err != nil || v != SchemaVersion {
-		t.Fatalf("schema version %d (%v), want %d", v, err, SchemaVersion)
-	}
+	wantSchemaVersion(t, s)
 	for _, run := range []int64{2, 3, 6} {
 		if outs, err := s.Outcomes(ctx, run); err != nil || len(outs) != 0 {
 			t.Errorf("hidden run %d keeps %d outcomes (%v)", run, len(outs), err)
