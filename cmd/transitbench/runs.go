@@ -34,9 +34,7 @@ grading of any solution, re-gradings included). A run on a hidden set (A, B) hol
 --json prints a list of {"id", "kind", "set", "label" (the workspace), "solution_hash", "started", "finished",
 "status", "isolation", "stars", "summary", "flags", "hidden", "grading"}.`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			return runRuns(cmd.Context(), streamsOf(cmd), opts)
-		},
+		RunE: runWithOpts(runRuns, opts),
 	}
 	cmd.Flags().StringVar(&opts.Set, "set", "", "only runs on this set")
 	cmd.Flags().StringVar(&opts.Kind, "kind", "", "only runs of this kind (dev, grade, mini)")
@@ -55,19 +53,13 @@ func runRuns(ctx context.Context, s streams, opts *runsOptions) error {
 	if err := checkSetFlag(opts.Set); err != nil {
 		return err
 	}
-	st, err := openResults()
-	if err != nil {
-		return err
-	}
-	defer st.Close()
-	runs, err := st.Runs(ctx, store.RunFilter{Set: opts.Set, Kind: opts.Kind, Limit: opts.Limit})
+	runs, err := listResults(func(st *store.Store) ([]store.Run, error) {
+		return st.Runs(ctx, store.RunFilter{Set: opts.Set, Kind: opts.Kind, Limit: opts.Limit})
+	})
 	if err != nil {
 		return err
 	}
 	if s.JSON {
-		if runs == nil {
-			runs = []store.Run{}
-		}
 		return writeJSON(s.Out, runs)
 	}
 	tw := tabwriter.NewWriter(s.Out, 0, 0, 2, ' ', 0)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"io"
 
 	"github.com/spf13/cobra"
@@ -19,4 +20,10 @@ type streams struct {
 // streamsOf returns the streams of a cobra command: its input, output and error writers and its --json flag.
 func streamsOf(cmd *cobra.Command) streams {
 	return streams{In: cmd.InOrStdin(), Out: cmd.OutOrStdout(), Err: cmd.ErrOrStderr(), JSON: wantJSON(cmd)}
+}
+
+// runWithOpts is the RunE of a command whose run function takes the command's streams and its options as its
+// flags left them.
+func runWithOpts[O any](run func(context.Context, streams, *O) error, opts *O) func(*cobra.Command, []string) error {
+	return func(cmd *cobra.Command, _ []string) error { return run(cmd.Context(), streamsOf(cmd), opts) }
 }
