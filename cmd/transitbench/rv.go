@@ -65,9 +65,9 @@ func newRVCmd() *cobra.Command {
 	rvCmd := &cobra.Command{
 		Use:   "rv",
 		Short: "The RV track: Stargazer radial-velocity tasks, the four-criterion gate and baselines",
-		Long: "The RV track (Stargazer). Tasks are read from --tasks DIR, else $TRANSITBENCH_STARGAZER, else the folder\n" +
-			"../shared/data/stargazer found from the working directory or the executable; 'rv generate' makes new ones.\n" +
-			"Submissions are recorded against each tier's budget in $TRANSITBENCH_HOME/rv/submissions.json.",
+		Long: `The RV track (Stargazer). Tasks are read from --tasks DIR, else $TRANSITBENCH_STARGAZER, else the folder
+../shared/data/stargazer found from the working directory or the executable; 'rv generate' makes new ones.
+Submissions are recorded against each tier's budget in $TRANSITBENCH_HOME/rv/submissions.json.`,
 		Args: cobra.NoArgs,
 		RunE: groupHelp,
 	}

@@ -41,10 +41,11 @@ type rvGeneratedTask struct {
 func newRVGenerateCmd(common *rvCommon, runF func(context.Context, rvGenerateOptions, io.Writer) error) *cobra.Command {
 	c, opts := rvSubcommand(&cobra.Command{Use: "generate (--seed N --out FILE | --tier TIER --count N --out DIR)", Args: cobra.NoArgs,
 		Short: "Generate new synthetic RV tasks with the original priors",
-		Long: "Generate new synthetic RV tasks with the original generator's priors (see data/stargazer.Generate).\n" +
-			"--seed N --out FILE writes one task; --tier easy|medium|hard --count N --out DIR writes N tasks of that tier,\n" +
-			"trying seeds from --start-seed upward. Point 'rv --tasks DIR' at the folder to use them.\n\n" +
-			"JSON: {\"tasks\": [{\"task\", \"tier\", \"difficulty\", \"path\"}]}.",
+		Long: `Generate new synthetic RV tasks with the original generator's priors (see data/stargazer.Generate).
+--seed N --out FILE writes one task; --tier easy|medium|hard --count N --out DIR writes N tasks of that tier,
+trying seeds from --start-seed upward. Point 'rv --tasks DIR' at the folder to use them.
+
+JSON: {"tasks": [{"task", "tier", "difficulty", "path"}]}.`,
 	}, runF, runRVGenerate, func(o *rvGenerateOptions, cmd *cobra.Command, _ []string) {
 		o.rvCommon, o.SeedSet = common.at(cmd), cmd.Flags().Changed("seed")
 	})

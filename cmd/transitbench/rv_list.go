@@ -36,11 +36,11 @@ type rvTaskRow struct {
 func newRVListCmd(common *rvCommon, runF func(context.Context, rvListOptions, io.Writer) error) *cobra.Command {
 	return newRVTierCmd(&cobra.Command{Use: "list", Args: cobra.NoArgs,
 		Short: "List the RV tasks with their tier, size and budget",
-		Long: "List the RV tasks with their tier, size and budget. Every task file is validated as it loads; a file that\n" +
-			"fails (a null or missing number, e ≥ 1, P ≤ 0, i outside (0, π], unequal series lengths, a time beyond\n" +
-			"±10⁷ d, …) is left out with a warning on stderr naming the file, the field and the value, and the other tasks\n" +
-			"still load. JSON: {\"tasks\": [{\"task\", \"tier\", \"n_obs\", \"n_instruments\", \"span_days\", \"budget\"}],\n" +
-			"\"warnings\": [{\"path\", \"error\"}]}.",
+		Long: `List the RV tasks with their tier, size and budget. Every task file is validated as it loads; a file that
+fails (a null or missing number, e ≥ 1, P ≤ 0, i outside (0, π], unequal series lengths, a time beyond
+±10⁷ d, …) is left out with a warning on stderr naming the file, the field and the value, and the other tasks
+still load. JSON: {"tasks": [{"task", "tier", "n_obs", "n_instruments", "span_days", "budget"}],
+"warnings": [{"path", "error"}]}.`,
 	}, common, runF, runRVList)
 }
 

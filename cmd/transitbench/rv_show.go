@@ -24,9 +24,9 @@ type rvShowOptions struct {
 func newRVShowCmd(common *rvCommon, runF func(context.Context, rvShowOptions, io.Writer) error) *cobra.Command {
 	c, _ := rvSubcommand(&cobra.Command{Use: "show TASK", Args: cobra.ExactArgs(1),
 		Short: "Show what a contestant may see of a task: the data, the star mass, t_ref, tier and budget",
-		Long: "Show what a contestant may see of a task: the data, the star mass, t_ref, tier and budget (never the truth).\n" +
-			"Showing a task opens it: its clock against the tier's time budget starts now unless it started before\n" +
-			"(see 'rv submit --help'). The JSON is the task's view, exactly what 'rv grade' gives a solution as task.json.",
+		Long: `Show what a contestant may see of a task: the data, the star mass, t_ref, tier and budget (never the truth).
+Showing a task opens it: its clock against the tier's time budget starts now unless it started before
+(see 'rv submit --help'). The JSON is the task's view, exactly what 'rv grade' gives a solution as task.json.`,
 	}, runF, runRVShow, func(o *rvShowOptions, cmd *cobra.Command, args []string) {
 		o.rvCommon, o.Task = common.at(cmd), args[0]
 	})

@@ -36,11 +36,12 @@ type rvTruthTierCount struct {
 func newRVTruthcheckCmd(common *rvCommon, runF func(context.Context, rvTruthcheckOptions, io.Writer) error) *cobra.Command {
 	return newRVTierCmd(&cobra.Command{Use: "truthcheck", Args: cobra.NoArgs,
 		Short: "Submit each task's own truth (jitter 0) to the gate and list which tasks it passes",
-		Long: "Submit each task's own truth (jitter 0) to the four-criterion gate. Tasks the truth fails are not\n" +
-			"solvable under the original rules; pass rates are reported on all tasks and on solvable ones. Real tasks\n" +
-			"also show the fair criterion (RMS threshold raised to the truth's own RMS).\n\n" +
-			"JSON: {\"tasks\": [{\"task\", \"tier\", \"solvable\", \"ok_rms\", \"ok_delta_bic\", ...}], \"tiers\": {TIER: {\"tasks\",\n" +
-			"\"solvable\", \"fail_ok_rms\", \"fail_ok_delta_bic\", \"solvable_fair\"}}}.",
+		Long: `Submit each task's own truth (jitter 0) to the four-criterion gate. Tasks the truth fails are not
+solvable under the original rules; pass rates are reported on all tasks and on solvable ones. Real tasks
+also show the fair criterion (RMS threshold raised to the truth's own RMS).
+
+JSON: {"tasks": [{"task", "tier", "solvable", "ok_rms", "ok_delta_bic", ...}], "tiers": {TIER: {"tasks",
+"solvable", "fail_ok_rms", "fail_ok_delta_bic", "solvable_fair"}}}.`,
 	}, common, runF, runRVTruthcheck)
 }
 
