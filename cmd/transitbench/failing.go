@@ -3,7 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
-	"text/tabwriter"
+	"io"
 
 	"github.com/spf13/cobra"
 
@@ -59,13 +59,7 @@ func runFailing(ctx context.Context, s streams, opts *failingOptions) error {
 	if err != nil {
 		return err
 	}
-	if s.JSON {
-		return writeJSON(s.Out, stars)
-	}
-	tw := tabwriter.NewWriter(s.Out, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "STAR\tRUNS\tMISSED\tFALSE\tLAST RUN\tLAST")
-	for _, f := range stars {
+	return printRows(s, stars, "STAR\tRUNS\tMISSED\tFALSE\tLAST RUN\tLAST", func(tw io.Writer, f store.FailingStar) {
 		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%s\n", f.StarID, f.Runs, f.Missed, f.False, f.LastRunID, f.LastStatus)
-	}
-	return tw.Flush()
+	})
 }

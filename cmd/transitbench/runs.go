@@ -3,9 +3,9 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"slices"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
@@ -59,12 +59,7 @@ func runRuns(ctx context.Context, s streams, opts *runsOptions) error {
 	if err != nil {
 		return err
 	}
-	if s.JSON {
-		return writeJSON(s.Out, runs)
-	}
-	tw := tabwriter.NewWriter(s.Out, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "RUN\tKIND\tGRADING\tSET\tSTARS\tSTATUS\tSTARTED\tSOLUTION\tWORKSPACE")
-	for _, r := range runs {
+	return printRows(s, runs, "RUN\tKIND\tGRADING\tSET\tSTARS\tSTATUS\tSTARTED\tSOLUTION\tWORKSPACE", func(tw io.Writer, r store.Run) {
 		grading := "–"
 		if r.Grading > 0 {
 			grading = fmt.Sprintf("#%d", r.Grading)
@@ -74,6 +69,5 @@ func runRuns(ctx context.Context, s streams, opts *runsOptions) error {
 		}
 		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%d\t%s\t%s\t%.12s\t%s\n", r.ID, r.Kind, grading, r.Set, r.Stars, r.Status,
 			r.Started.Local().Format("2006-01-02 15:04"), r.SolutionHash, r.Label)
-	}
-	return tw.Flush()
+	})
 }
