@@ -293,6 +293,17 @@ func checkViewFits(t *testing.T, d *driver, w, h int, where string) {
 	}
 }
 
+// driverOn starts a 120×40 driver on fb, presses k and fails the test unless the model is then in state want.
+func driverOn(t *testing.T, fb *fakeBackend, k string, want state) *driver {
+	t.Helper()
+	d := newDriver(t, fb, 120, 40)
+	d.key(k)
+	if d.m.state != want {
+		t.Fatalf("%s: state %v, want %v", k, d.m.state, want)
+	}
+	return d
+}
+
 // namedKeys are the key presses key sends by name.
 var namedKeys = map[string]tea.KeyType{
 	"enter": tea.KeyEnter, "esc": tea.KeyEsc, "tab": tea.KeyTab, "left": tea.KeyLeft, "right": tea.KeyRight,

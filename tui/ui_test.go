@@ -73,11 +73,7 @@ func TestBrowserNavigationFilterSortSearch(t *testing.T) {
 
 func TestStarViewOpensFoldsAndSwitches(t *testing.T) {
 	fb := newFakeBackend()
-	d := newDriver(t, fb, 120, 40)
-	d.key("enter")
-	if d.m.state != stateStar {
-		t.Fatalf("enter: state %v, want star", d.m.state)
-	}
+	d := driverOn(t, fb, "enter", stateStar)
 	sv := d.m.star
 	if sv.data == nil || sv.data.Meta.ID != "dev-0000" {
 		t.Fatalf("star view shows %v", sv.currentID())
@@ -179,11 +175,7 @@ func TestStaleStarLoadIgnored(t *testing.T) {
 
 func TestDevRunStreamsAndUpdatesOutcomes(t *testing.T) {
 	fb := newFakeBackend()
-	d := newDriver(t, fb, 120, 40)
-	d.key("d")
-	if d.m.state != stateDev {
-		t.Fatalf("d: state %v", d.m.state)
-	}
+	d := driverOn(t, fb, "d", stateDev)
 	dv := d.m.dev
 	if dv.running || dv.final == nil || dv.done != 3 || dv.total != 3 || len(dv.events) != 3 {
 		t.Fatalf("after the run: running %v, final %v, %d/%d, %d events", dv.running, dv.final, dv.done, dv.total, len(dv.events))
