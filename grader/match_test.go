@@ -123,97 +123,10 @@ func checkRow(t *testing.T, got RowResult, w want) {
 // TestMatchRules checks each rule of SPEC A5 with one row against one planet; the counts are worked out by hand
 // in the comments.
 func TestMatchRules(t *testing.T) {
-	cases := []struct {
-		name   string
-		planet data.Planet
-		times  []float64
-		row    Row
-		want   want
-	}{
-		// --- the true ephemeris, wherever t0' lies ---
-		{"exact ephemeris", planetYear, year, Row{10, 170.7, 1}, want{StatusFull, 37, 37, 37, 37, ""}},
-		{"t0' thirty periods later", planetYear, year, Row{10, 470.7, 1}, want{StatusFull, 37, 37, 37, 37, ""}},
-		// 170.7 − 1e7 and 170.7 + 1e13 are still 170.7 modulo 10 to within float64 rounding (≤ 0.002 d ≪ τ).
-		{"t0' far before the data", planetYear, year, Row{10, 170.7 - 1e7, 1}, want{StatusFull, 37, 37, 37, 37, ""}},
-		{"t0' far after the data", planetYear, year, Row{10, 170.7 + 1e13, 1}, want{StatusFull, 37, 37, 37, 37, ""}},
-
-		// --- the 1 % period gate, on planetLong with t0' = 350: predicted midtimes 350 ± P', offsets 0.99–1.01 d
-		// stay within τ = 1.25 d, so f passes and only the gate decides ---
-		// P' = 100.99: predicted 249.01, 350, 450.99 observed (148.02 and 551.98 lie outside the data); each is
-		// 0.99 d from a true midtime, so 3/3 both ways.
-		{"period 0.99 % long", planetLong, year, Row{100.99, 350, 1}, want{StatusFull, 3, 3, 3, 3, ""}},
-		// |101 − 100| = 1 ≤ 0.01 · 100: exactly 1 % is inside. Offsets 1.0 d.
-		{"period exactly 1 % long", planetLong, year, Row{101, 350, 1}, want{StatusFull, 3, 3, 3, 3, ""}},
-		// P' = 99.01: predicted 250.99, 350, 449.01 (window [447.76, 450.26] keeps data after the roll).
-		{"period 0.99 % short", planetLong, year, Row{99.01, 350, 1}, want{StatusFull, 3, 3, 3, 3, ""}},
-		{"period 1.01 % long", planetLong, year, Row{101.01, 350, 1},
-			want{StatusFalse, 0, 0, 0, 0, "not within 1 %"}},
-		{"period 1.01 % short", planetLong, year, Row{98.99, 350, 1},
-			want{StatusFalse, 0, 0, 0, 0, "not within 1 %"}},
-
-		// --- the 75 % edges, on planetFour (true 200, 300, 400, 500) with P' = 100.8 (0.8 %), t0' = 300:
-		// predicted 199.2, 300, 400.8, 501.6 observed (98.4 and 602.4 outside). Offsets 0.8, 0, 0.8, 1.6 d:
-		// the last misses τ = 1.25. True 200, 300, 400 are hit, 500 is 1.6 d from 501.6: f_true = f_pred = 3/4. ---
-		{"f_true = f_pred = 0.75 exactly", planetFour, year, Row{100.8, 300, 1}, want{StatusFull, 4, 3, 4, 3, ""}},
-		// A gap [198.7, 201.3) hides true 200 (window [198.75, 201.25]) but not predicted 199.2 (window
-		// [197.95, 200.45] keeps 197.95–198.7): f_true = 2/3 (300, 400 of 300, 400, 500), f_pred still 3/4.
-		{"f_true 2/3 just below", planetFour, withGap(year, 198.7, 201.3), Row{100.8, 300, 1},
-			want{StatusFalse, 3, 2, 4, 3, "f_true 2/3 < 0.75"}},
-		// A gap [399.5, 402.1) hides predicted 400.8 (window [399.55, 402.05]) but not true 400 (window
-		// [398.75, 401.25] keeps 398.75–399.5): f_pred = 2/3 (199.2, 300 of 199.2, 300, 501.6), f_true 3/4.
-		{"f_pred 2/3 just below", planetFour, withGap(year, 399.5, 402.1), Row{100.8, 300, 1},
-			want{StatusFalse, 4, 3, 3, 2, "f_pred 2/3 < 0.75"}},
-
-		// --- aliases, on planetLong (true 250, 350, 450; τ = 1.25 d) ---
-		// 2P, t0' = 250: predicted 250, 450 observed (50, 650 outside), both hit: f_pred = 2/2. f_true = 2/3
-		// (350 is 100 d from both) is below 0.75 but not checked for 2P.
-		{"2P with f_pred 1", planetLong, year, Row{200, 250, 1}, want{StatusHalf2x, 3, 2, 2, 2, ""}},
-		// 2P · 1.009 = 201.8, t0' = 250: predicted 250 (hit) and 451.8 (1.8 d from 450, a miss): f_pred = 1/2.
-		// True: 250 hit, 350 and 450 missed: 1/3.
-		{"2P with f_pred 1/2", planetLong, year, Row{201.8, 250, 1}, want{StatusFalse, 3, 1, 2, 1, "f_pred 1/2"}},
-		// 3P, t0' = 350: only predicted 350 lies in the data (50, 650 outside): f_pred = 1/1; f_true = 1/3.
-		{"3P with f_pred 1", planetLong, year, Row{300, 350, 1}, want{StatusHalf3x, 3, 1, 1, 1, ""}},
-		// 3P, t0' = 300: predicted 300 is 50 d from any true midtime: f_pred = 0/1.
-		{"3P with f_pred 0", planetLong, year, Row{300, 300, 1}, want{StatusFalse, 3, 0, 1, 0, "f_pred 0/1"}},
-		// P/2, t0' = 350: predicted 200, 250, …, 500 (7 observed; 150 and 550 outside), 250, 350, 450 hit:
-		// f_pred = 3/7, not checked for P/2; every true midtime hit: f_true = 3/3.
-		{"P/2 with f_true 1", planetLong, year, Row{50, 350, 1}, want{StatusHalfHalf, 3, 3, 7, 3, ""}},
-		// P/2, t0' = 352: predicted 202, 252, …, 502 (202's window [200.75, 203.25] keeps data before 201), all 2 d
-		// from the truth: f_true = 0/3.
-		{"P/2 with f_true 0", planetLong, year, Row{50, 352, 1}, want{StatusFalse, 3, 0, 7, 0, "f_true 0/3"}},
-		// P/3, t0' = 350: predicted 183.33, 216.67, …, 516.67 (11 observed; 150 and 550 outside); 250, 350, 450
-		// hit: f_true = 3/3, f_pred = 3/11.
-		{"P/3 with f_true 1", planetLong, year, Row{100.0 / 3, 350, 1}, want{StatusHalfThird, 3, 3, 11, 3, ""}},
-		{"P/3 with f_true 0", planetLong, year, Row{100.0 / 3, 352, 1},
-			want{StatusFalse, 3, 0, 11, 0, "f_true 0/3"}},
-
-		// --- drift of a slightly wrong period over the year, on planetYear (τ = 0.125 d) with t0' = 350.7 (true
-		// midtime n = 18): predicted midtime m lies m·(P' − P) from true midtime n = 18 + m ---
-		// P' = 10.05 (0.5 %, inside the gate): offsets 0.05|m| ≤ 0.125 only for |m| ≤ 2, so 5 hits each way.
-		// Predicted 179.85 (m = −17) … 541.65 (m = 19): 37, all observed (m = 16 at 511.5 has data from 511.5 on).
-		// True: 37 observed. f = 5/37: the ephemeris holds for ±20 d around t0' only.
-		{"0.5 % drift over a year", planetYear, year, Row{10.05, 350.7, 1},
-			want{StatusFalse, 37, 5, 37, 5, "f_true 5/37"}},
-		// P' = 10.008 (0.08 %): offsets 0.008|m| ≤ 0.125 for |m| ≤ 15 (0.120; m = 16 gives 0.128). Predicted
-		// 170.556 (m = −18) … 540.852 (m = 19): 38, of which m = 16 (510.828, window [510.703, 510.953]) falls in
-		// the 510.5–511.5 downlink: 37 observed, 31 hit (m = −15 … 15). True n = 3 … 33 hit: 31 of 37.
-		// f = 31/37 ≈ 0.84 ≥ 0.75.
-		{"0.08 % drift over a year", planetYear, year, Row{10.008, 350.7, 1},
-			want{StatusFull, 37, 31, 37, 31, ""}},
-
-		// --- edge cases ---
-		// No valid cadences: nothing is observed, every share is 0/0 = 0, nothing matches.
-		{"no valid times", planetYear, nil, Row{10, 170.7, 1},
-			want{StatusFalse, 0, 0, 0, 0, "f_true 0/0"}},
-		// A huge period is far from every alias: false without counting midtimes.
-		{"huge period", planetYear, year, Row{1e300, 170.7, 1}, want{StatusFalse, 0, 0, 0, 0, "not within 1 %"}},
-		// A tiny period likewise (it would have 4e14 midtimes in the year).
-		{"tiny period", planetYear, year, Row{1e-12, 170.7, 1}, want{StatusFalse, 0, 0, 0, 0, "not within 1 %"}},
-		// 3P of planetLong, t0' = 300: the one predicted midtime in the data, 300, has its window
-		// [298.75, 301.25] inside a safe-mode gap [298, 302): f_pred = 0/0 = 0. True 250, 350, 450 are 50 d from
-		// 300 + 300m: f_true = 0/3.
-		{"no predicted midtime observed", planetLong, withGap(year, 298, 302), Row{300, 300, 1},
-			want{StatusFalse, 3, 0, 0, 0, "f_pred 0/0"}},
+	var cases []matchCase
+	for _, part := range [][]matchCase{matchEphemerisCases, matchPeriodGateCases, matchEdge75Cases, matchAliasCases,
+		matchDriftCases, matchEdgeCases} {
+		cases = append(cases, part...)
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -232,6 +145,118 @@ func TestMatchRules(t *testing.T) {
 			}
 		})
 	}
+}
+
+// matchCase is one row matched against one planet of TestMatchRules.
+type matchCase struct {
+	name   string
+	planet data.Planet
+	times  []float64
+	row    Row
+	want   want
+}
+
+// matchEphemerisCases are the cases of TestMatchRules on the true ephemeris, wherever t0' lies.
+var matchEphemerisCases = []matchCase{
+	// --- the true ephemeris, wherever t0' lies ---
+	{"exact ephemeris", planetYear, year, Row{10, 170.7, 1}, want{StatusFull, 37, 37, 37, 37, ""}},
+	{"t0' thirty periods later", planetYear, year, Row{10, 470.7, 1}, want{StatusFull, 37, 37, 37, 37, ""}},
+	// 170.7 − 1e7 and 170.7 + 1e13 are still 170.7 modulo 10 to within float64 rounding (≤ 0.002 d ≪ τ).
+	{"t0' far before the data", planetYear, year, Row{10, 170.7 - 1e7, 1}, want{StatusFull, 37, 37, 37, 37, ""}},
+	{"t0' far after the data", planetYear, year, Row{10, 170.7 + 1e13, 1}, want{StatusFull, 37, 37, 37, 37, ""}},
+}
+
+// matchPeriodGateCases are the cases of TestMatchRules on the 1 % period gate.
+var matchPeriodGateCases = []matchCase{
+	// --- the 1 % period gate, on planetLong with t0' = 350: predicted midtimes 350 ± P', offsets 0.99–1.01 d
+	// stay within τ = 1.25 d, so f passes and only the gate decides ---
+	// P' = 100.99: predicted 249.01, 350, 450.99 observed (148.02 and 551.98 lie outside the data); each is
+	// 0.99 d from a true midtime, so 3/3 both ways.
+	{"period 0.99 % long", planetLong, year, Row{100.99, 350, 1}, want{StatusFull, 3, 3, 3, 3, ""}},
+	// |101 − 100| = 1 ≤ 0.01 · 100: exactly 1 % is inside. Offsets 1.0 d.
+	{"period exactly 1 % long", planetLong, year, Row{101, 350, 1}, want{StatusFull, 3, 3, 3, 3, ""}},
+	// P' = 99.01: predicted 250.99, 350, 449.01 (window [447.76, 450.26] keeps data after the roll).
+	{"period 0.99 % short", planetLong, year, Row{99.01, 350, 1}, want{StatusFull, 3, 3, 3, 3, ""}},
+	{"period 1.01 % long", planetLong, year, Row{101.01, 350, 1},
+		want{StatusFalse, 0, 0, 0, 0, "not within 1 %"}},
+	{"period 1.01 % short", planetLong, year, Row{98.99, 350, 1},
+		want{StatusFalse, 0, 0, 0, 0, "not within 1 %"}},
+}
+
+// matchEdge75Cases are the cases of TestMatchRules on the 75 % edges.
+var matchEdge75Cases = []matchCase{
+	// --- the 75 % edges, on planetFour (true 200, 300, 400, 500) with P' = 100.8 (0.8 %), t0' = 300:
+	// predicted 199.2, 300, 400.8, 501.6 observed (98.4 and 602.4 outside). Offsets 0.8, 0, 0.8, 1.6 d:
+	// the last misses τ = 1.25. True 200, 300, 400 are hit, 500 is 1.6 d from 501.6: f_true = f_pred = 3/4. ---
+	{"f_true = f_pred = 0.75 exactly", planetFour, year, Row{100.8, 300, 1}, want{StatusFull, 4, 3, 4, 3, ""}},
+	// A gap [198.7, 201.3) hides true 200 (window [198.75, 201.25]) but not predicted 199.2 (window
+	// [197.95, 200.45] keeps 197.95–198.7): f_true = 2/3 (300, 400 of 300, 400, 500), f_pred still 3/4.
+	{"f_true 2/3 just below", planetFour, withGap(year, 198.7, 201.3), Row{100.8, 300, 1},
+		want{StatusFalse, 3, 2, 4, 3, "f_true 2/3 < 0.75"}},
+	// A gap [399.5, 402.1) hides predicted 400.8 (window [399.55, 402.05]) but not true 400 (window
+	// [398.75, 401.25] keeps 398.75–399.5): f_pred = 2/3 (199.2, 300 of 199.2, 300, 501.6), f_true 3/4.
+	{"f_pred 2/3 just below", planetFour, withGap(year, 399.5, 402.1), Row{100.8, 300, 1},
+		want{StatusFalse, 4, 3, 3, 2, "f_pred 2/3 < 0.75"}},
+}
+
+// matchAliasCases are the cases of TestMatchRules on the aliases.
+var matchAliasCases = []matchCase{
+	// --- aliases, on planetLong (true 250, 350, 450; τ = 1.25 d) ---
+	// 2P, t0' = 250: predicted 250, 450 observed (50, 650 outside), both hit: f_pred = 2/2. f_true = 2/3
+	// (350 is 100 d from both) is below 0.75 but not checked for 2P.
+	{"2P with f_pred 1", planetLong, year, Row{200, 250, 1}, want{StatusHalf2x, 3, 2, 2, 2, ""}},
+	// 2P · 1.009 = 201.8, t0' = 250: predicted 250 (hit) and 451.8 (1.8 d from 450, a miss): f_pred = 1/2.
+	// True: 250 hit, 350 and 450 missed: 1/3.
+	{"2P with f_pred 1/2", planetLong, year, Row{201.8, 250, 1}, want{StatusFalse, 3, 1, 2, 1, "f_pred 1/2"}},
+	// 3P, t0' = 350: only predicted 350 lies in the data (50, 650 outside): f_pred = 1/1; f_true = 1/3.
+	{"3P with f_pred 1", planetLong, year, Row{300, 350, 1}, want{StatusHalf3x, 3, 1, 1, 1, ""}},
+	// 3P, t0' = 300: predicted 300 is 50 d from any true midtime: f_pred = 0/1.
+	{"3P with f_pred 0", planetLong, year, Row{300, 300, 1}, want{StatusFalse, 3, 0, 1, 0, "f_pred 0/1"}},
+	// P/2, t0' = 350: predicted 200, 250, …, 500 (7 observed; 150 and 550 outside), 250, 350, 450 hit:
+	// f_pred = 3/7, not checked for P/2; every true midtime hit: f_true = 3/3.
+	{"P/2 with f_true 1", planetLong, year, Row{50, 350, 1}, want{StatusHalfHalf, 3, 3, 7, 3, ""}},
+	// P/2, t0' = 352: predicted 202, 252, …, 502 (202's window [200.75, 203.25] keeps data before 201), all 2 d
+	// from the truth: f_true = 0/3.
+	{"P/2 with f_true 0", planetLong, year, Row{50, 352, 1}, want{StatusFalse, 3, 0, 7, 0, "f_true 0/3"}},
+	// P/3, t0' = 350: predicted 183.33, 216.67, …, 516.67 (11 observed; 150 and 550 outside); 250, 350, 450
+	// hit: f_true = 3/3, f_pred = 3/11.
+	{"P/3 with f_true 1", planetLong, year, Row{100.0 / 3, 350, 1}, want{StatusHalfThird, 3, 3, 11, 3, ""}},
+	{"P/3 with f_true 0", planetLong, year, Row{100.0 / 3, 352, 1},
+		want{StatusFalse, 3, 0, 11, 0, "f_true 0/3"}},
+}
+
+// matchDriftCases are the cases of TestMatchRules on the drift of a slightly wrong period.
+var matchDriftCases = []matchCase{
+	// --- drift of a slightly wrong period over the year, on planetYear (τ = 0.125 d) with t0' = 350.7 (true
+	// midtime n = 18): predicted midtime m lies m·(P' − P) from true midtime n = 18 + m ---
+	// P' = 10.05 (0.5 %, inside the gate): offsets 0.05|m| ≤ 0.125 only for |m| ≤ 2, so 5 hits each way.
+	// Predicted 179.85 (m = −17) … 541.65 (m = 19): 37, all observed (m = 16 at 511.5 has data from 511.5 on).
+	// True: 37 observed. f = 5/37: the ephemeris holds for ±20 d around t0' only.
+	{"0.5 % drift over a year", planetYear, year, Row{10.05, 350.7, 1},
+		want{StatusFalse, 37, 5, 37, 5, "f_true 5/37"}},
+	// P' = 10.008 (0.08 %): offsets 0.008|m| ≤ 0.125 for |m| ≤ 15 (0.120; m = 16 gives 0.128). Predicted
+	// 170.556 (m = −18) … 540.852 (m = 19): 38, of which m = 16 (510.828, window [510.703, 510.953]) falls in
+	// the 510.5–511.5 downlink: 37 observed, 31 hit (m = −15 … 15). True n = 3 … 33 hit: 31 of 37.
+	// f = 31/37 ≈ 0.84 ≥ 0.75.
+	{"0.08 % drift over a year", planetYear, year, Row{10.008, 350.7, 1},
+		want{StatusFull, 37, 31, 37, 31, ""}},
+}
+
+// matchEdgeCases are the cases of TestMatchRules on the edge cases.
+var matchEdgeCases = []matchCase{
+	// --- edge cases ---
+	// No valid cadences: nothing is observed, every share is 0/0 = 0, nothing matches.
+	{"no valid times", planetYear, nil, Row{10, 170.7, 1},
+		want{StatusFalse, 0, 0, 0, 0, "f_true 0/0"}},
+	// A huge period is far from every alias: false without counting midtimes.
+	{"huge period", planetYear, year, Row{1e300, 170.7, 1}, want{StatusFalse, 0, 0, 0, 0, "not within 1 %"}},
+	// A tiny period likewise (it would have 4e14 midtimes in the year).
+	{"tiny period", planetYear, year, Row{1e-12, 170.7, 1}, want{StatusFalse, 0, 0, 0, 0, "not within 1 %"}},
+	// 3P of planetLong, t0' = 300: the one predicted midtime in the data, 300, has its window
+	// [298.75, 301.25] inside a safe-mode gap [298, 302): f_pred = 0/0 = 0. True 250, 350, 450 are 50 d from
+	// 300 + 300m: f_true = 0/3.
+	{"no predicted midtime observed", planetLong, withGap(year, 298, 302), Row{300, 300, 1},
+		want{StatusFalse, 3, 0, 0, 0, "f_pred 0/0"}},
 }
 
 func TestMatchMidtimeGuard(t *testing.T) {

@@ -10,6 +10,22 @@ import (
 	"transitbench/workspace"
 )
 
+// sixStarDev is the dev set of sixStarWorkspace.
+var sixStarDev = sets.Composition{Injected: 2, Untouched: 2, EB: 1, Confirmed: 1}
+
+// sixStarWorkspace makes a workspace in a temporary folder with a six-star dev set (2 injected, 2 untouched, an
+// eclipsing binary and a confirmed planet) in a temporary data directory, and returns both folders.
+func sixStarWorkspace(t *testing.T) (home, dir string, ws *workspace.Workspace) {
+	t.Helper()
+	home = t.TempDir()
+	dir = filepath.Join(t.TempDir(), "ws")
+	ws, err := workspace.Init(dir, workspace.InitOptions{Home: home, Compositions: map[string]sets.Composition{sets.Dev: sixStarDev}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return home, dir, ws
+}
+
 // TestRealBackendOnASmallWorkspace opens the real backend on a workspace made with a six-star dev set and
 // checks what the screens read from it: the browser's rows, a loaded star with its analysis, and the grade
 // screen's hash.
@@ -17,12 +33,7 @@ func TestRealBackendOnASmallWorkspace(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds a small data set: not in -short mode")
 	}
-	home := t.TempDir()
-	dir := filepath.Join(t.TempDir(), "ws")
-	comp := sets.Composition{Injected: 2, Untouched: 2, EB: 1, Confirmed: 1}
-	if _, err := workspace.Init(dir, workspace.InitOptions{Home: home, Compositions: map[string]sets.Composition{sets.Dev: comp}}); err != nil {
-		t.Fatal(err)
-	}
+	home, dir, _ := sixStarWorkspace(t)
 	var steps int
 	r, err := OpenReal(context.Background(), OpenOptions{Home: home, Workspace: dir}, func(Progress) { steps++ })
 	if err != nil {
@@ -32,8 +43,8 @@ func TestRealBackendOnASmallWorkspace(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(stars) != comp.Total() {
-		t.Fatalf("%d stars listed, want %d", len(stars), comp.Total())
+	if len(stars) != sixStarDev.Total() {
+		t.Fatalf("%d stars listed, want %d", len(stars), sixStarDev.Total())
 	}
 	counts := map[string]int{}
 	for _, s := range stars {
@@ -49,7 +60,7 @@ func TestRealBackendOnASmallWorkspace(t *testing.T) {
 		}
 	}
 	if counts["injected"] != 2 || counts["eb"] != 1 {
-		t.Errorf("categories %v, want the composition %+v", counts, comp)
+		t.Errorf("categories %v, want the composition %+v", counts, sixStarDev)
 	}
 	var injected string
 	for _, s := range stars {
@@ -105,13 +116,7 @@ func TestRealBackendDevRun(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the sandbox on a small data set: not in -short mode")
 	}
-	home := t.TempDir()
-	dir := filepath.Join(t.TempDir(), "ws")
-	comp := sets.Composition{Injected: 2, Untouched: 2, EB: 1, Confirmed: 1}
-	ws, err := workspace.Init(dir, workspace.InitOptions{Home: home, Compositions: map[string]sets.Composition{sets.Dev: comp}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	home, dir, ws := sixStarWorkspace(t)
 	sol := ws.SolutionDir()
 	if err := os.RemoveAll(sol); err != nil {
 		t.Fatal(err)
@@ -127,7 +132,7 @@ func TestRealBackendDevRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	events := make(chan RunEvent, comp.Total())
+	events := make(chan RunEvent, sixStarDev.Total())
 	sum, err := r.Dev(context.Background(), events)
 	close(events)
 	if err != nil {
@@ -137,8 +142,8 @@ func TestRealBackendDevRun(t *testing.T) {
 	for e := range events {
 		got = append(got, e)
 	}
-	if len(got) != comp.Total() || got[len(got)-1].Done != comp.Total() || got[0].Total != comp.Total() {
-		t.Fatalf("%d events (last %+v), want %d", len(got), got[len(got)-1], comp.Total())
+	if len(got) != sixStarDev.Total() || got[len(got)-1].Done != sixStarDev.Total() || got[0].Total != sixStarDev.Total() {
+		t.Fatalf("%d events (last %+v), want %d", len(got), got[len(got)-1], sixStarDev.Total())
 	}
 	for _, e := range got {
 		if e.Star == nil || e.Set != sets.Dev {
@@ -153,7 +158,7 @@ func TestRealBackendDevRun(t *testing.T) {
 		}
 	}
 	if sum == nil || sum.False+credited != sum.ScoredStars || sum.IgnoredRows != sum.IgnoredStars ||
-		sum.ScoredStars+sum.IgnoredStars != comp.Total() {
+		sum.ScoredStars+sum.IgnoredStars != sixStarDev.Total() {
 		t.Errorf("summary %+v (%d stars credited): not one counted row per star", sum, credited)
 	}
 	stars, err := r.Stars(context.Background())

@@ -4,10 +4,12 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"strings"
 	"sync"
 	"testing"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
 
 	"transitbench/data"
 	"transitbench/engine/lc"
@@ -277,28 +279,42 @@ func (d *driver) run(cmd tea.Cmd) {
 	}
 }
 
-// key sends one key press: "enter", "esc", "tab", "left", "right", "up", "down" or runes.
+// checkViewFits checks the view of d has exactly h lines, none wider than w cells; where names the screen.
+func checkViewFits(t *testing.T, d *driver, w, h int, where string) {
+	t.Helper()
+	lines := strings.Split(d.m.View(), "\n")
+	if len(lines) != h {
+		t.Errorf("%d×%d %s: %d lines", w, h, where, len(lines))
+	}
+	for i, l := range lines {
+		if lw := lipgloss.Width(l); lw > w {
+			t.Errorf("%d×%d %s: line %d is %d cells wide: %q", w, h, where, i, lw, l)
+		}
+	}
+}
+
+// driverOn starts a 120×40 driver on fb, presses k and fails the test unless the model is then in state want.
+func driverOn(t *testing.T, fb *fakeBackend, k string, want state) *driver {
+	t.Helper()
+	d := newDriver(t, fb, 120, 40)
+	d.key(k)
+	if d.m.state != want {
+		t.Fatalf("%s: state %v, want %v", k, d.m.state, want)
+	}
+	return d
+}
+
+// namedKeys are the key presses key sends by name.
+var namedKeys = map[string]tea.KeyType{
+	"enter": tea.KeyEnter, "esc": tea.KeyEsc, "tab": tea.KeyTab, "left": tea.KeyLeft, "right": tea.KeyRight,
+	"up": tea.KeyUp, "down": tea.KeyDown, "ctrl+c": tea.KeyCtrlC,
+}
+
+// key sends one key press: "enter", "esc", "tab", "left", "right", "up", "down", "ctrl+c" or runes.
 func (d *driver) key(k string) {
-	var msg tea.KeyMsg
-	switch k {
-	case "enter":
-		msg = tea.KeyMsg{Type: tea.KeyEnter}
-	case "esc":
-		msg = tea.KeyMsg{Type: tea.KeyEsc}
-	case "tab":
-		msg = tea.KeyMsg{Type: tea.KeyTab}
-	case "left":
-		msg = tea.KeyMsg{Type: tea.KeyLeft}
-	case "right":
-		msg = tea.KeyMsg{Type: tea.KeyRight}
-	case "up":
-		msg = tea.KeyMsg{Type: tea.KeyUp}
-	case "down":
-		msg = tea.KeyMsg{Type: tea.KeyDown}
-	case "ctrl+c":
-		msg = tea.KeyMsg{Type: tea.KeyCtrlC}
-	default:
-		msg = tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(k)}
+	msg := tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(k)}
+	if t, ok := namedKeys[k]; ok {
+		msg = tea.KeyMsg{Type: t}
 	}
 	d.send(msg)
 }

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/exp/golden"
 
 	"transitbench/engine/rv"
@@ -203,17 +202,7 @@ func TestRVViewsFitTheTerminal(t *testing.T) {
 	for _, size := range [][2]int{{80, 24}, {120, 40}, {60, 20}} {
 		w, h := size[0], size[1]
 		d := newDriver(t, newFakeBackend(), w, h)
-		check := func(where string) {
-			lines := strings.Split(d.m.View(), "\n")
-			if len(lines) != h {
-				t.Errorf("%d×%d %s: %d lines", w, h, where, len(lines))
-			}
-			for i, l := range lines {
-				if lw := lipgloss.Width(l); lw > w {
-					t.Errorf("%d×%d %s: line %d is %d cells wide: %q", w, h, where, i, lw, l)
-				}
-			}
-		}
+		check := func(where string) { checkViewFits(t, d, w, h, where) }
 		d.key("R")
 		check("RV browser")
 		d.key("enter")

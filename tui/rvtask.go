@@ -169,26 +169,7 @@ func (v rvTask) update(msg tea.Msg) (rvTask, tea.Cmd) {
 func (v rvTask) handleKey(msg tea.KeyMsg) (rvTask, tea.Cmd) {
 	km := v.ctx.Keys
 	if v.editing {
-		switch msg.String() {
-		case "esc":
-			v.editing = false
-			v.input.Blur()
-			return v, nil
-		case "enter":
-			v.editing = false
-			v.input.Blur()
-			p, err := setCell(v.planets[v.row], v.col, v.input.Value())
-			if err != nil {
-				v.fail(err)
-				return v, nil
-			}
-			v.planets[v.row] = p
-			v.say("planet %d %s = %s", v.row+1, cellNames[v.col], formatCell(p, v.col))
-			return v.analyse()
-		}
-		var cmd tea.Cmd
-		v.input, cmd = v.input.Update(msg)
-		return v, cmd
+		return v.handleEditKey(msg)
 	}
 	if v.confirming {
 		v.confirming = false
@@ -222,20 +203,7 @@ func (v rvTask) handleKey(msg tea.KeyMsg) (rvTask, tea.Cmd) {
 		v.input.CursorEnd()
 		return v, v.input.Focus()
 	case key.Matches(msg, km.AddPlanet):
-		p, ok := rvtrack.PeakPlanet(v.task.Data, v.analysis)
-		if !ok {
-			v.fail(errors.New("no periodogram peak to add a planet at"))
-			return v, nil
-		}
-		v.planets = append(v.planets, p)
-		sortPlanets(v.planets)
-		for i := range v.planets {
-			if v.planets[i] == p {
-				v.row = i
-			}
-		}
-		v.say("added a circular planet at P = %s d", formatCell(p, colP))
-		return v.analyse()
+		return v.addPeakPlanet()
 	case key.Matches(msg, km.DelPlanet):
 		if len(v.planets) == 0 {
 			return v, nil
@@ -267,6 +235,49 @@ func (v rvTask) handleKey(msg tea.KeyMsg) (rvTask, tea.Cmd) {
 		}
 	}
 	return v, nil
+}
+
+// handleEditKey handles a key while a cell is edited: esc drops the edit, enter sets the cell and refits the
+// analysis, any other key goes to the input.
+func (v rvTask) handleEditKey(msg tea.KeyMsg) (rvTask, tea.Cmd) {
+	switch msg.String() {
+	case "esc":
+		v.editing = false
+		v.input.Blur()
+		return v, nil
+	case "enter":
+		v.editing = false
+		v.input.Blur()
+		p, err := setCell(v.planets[v.row], v.col, v.input.Value())
+		if err != nil {
+			v.fail(err)
+			return v, nil
+		}
+		v.planets[v.row] = p
+		v.say("planet %d %s = %s", v.row+1, cellNames[v.col], formatCell(p, v.col))
+		return v.analyse()
+	}
+	var cmd tea.Cmd
+	v.input, cmd = v.input.Update(msg)
+	return v, cmd
+}
+
+// addPeakPlanet adds a circular planet at the periodogram's highest peak, selects its row and refits the analysis.
+func (v rvTask) addPeakPlanet() (rvTask, tea.Cmd) {
+	p, ok := rvtrack.PeakPlanet(v.task.Data, v.analysis)
+	if !ok {
+		v.fail(errors.New("no periodogram peak to add a planet at"))
+		return v, nil
+	}
+	v.planets = append(v.planets, p)
+	sortPlanets(v.planets)
+	for i := range v.planets {
+		if v.planets[i] == p {
+			v.row = i
+		}
+	}
+	v.say("added a circular planet at P = %s d", formatCell(p, colP))
+	return v.analyse()
 }
 
 // rvTaskLayout splits the body: the header line, the data panel on top, the periodogram and planet panels

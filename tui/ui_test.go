@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
 )
 
 func TestOpensOnTheBrowser(t *testing.T) {
@@ -74,11 +73,7 @@ func TestBrowserNavigationFilterSortSearch(t *testing.T) {
 
 func TestStarViewOpensFoldsAndSwitches(t *testing.T) {
 	fb := newFakeBackend()
-	d := newDriver(t, fb, 120, 40)
-	d.key("enter")
-	if d.m.state != stateStar {
-		t.Fatalf("enter: state %v, want star", d.m.state)
-	}
+	d := driverOn(t, fb, "enter", stateStar)
 	sv := d.m.star
 	if sv.data == nil || sv.data.Meta.ID != "dev-0000" {
 		t.Fatalf("star view shows %v", sv.currentID())
@@ -180,11 +175,7 @@ func TestStaleStarLoadIgnored(t *testing.T) {
 
 func TestDevRunStreamsAndUpdatesOutcomes(t *testing.T) {
 	fb := newFakeBackend()
-	d := newDriver(t, fb, 120, 40)
-	d.key("d")
-	if d.m.state != stateDev {
-		t.Fatalf("d: state %v", d.m.state)
-	}
+	d := driverOn(t, fb, "d", stateDev)
 	dv := d.m.dev
 	if dv.running || dv.final == nil || dv.done != 3 || dv.total != 3 || len(dv.events) != 3 {
 		t.Fatalf("after the run: running %v, final %v, %d/%d, %d events", dv.running, dv.final, dv.done, dv.total, len(dv.events))
@@ -299,17 +290,7 @@ func TestViewFitsTheTerminal(t *testing.T) {
 	for _, size := range [][2]int{{80, 24}, {120, 40}, {200, 60}, {60, 20}} {
 		w, h := size[0], size[1]
 		d := newDriver(t, newFakeBackend(), w, h)
-		check := func(where string) {
-			lines := strings.Split(d.m.View(), "\n")
-			if len(lines) != h {
-				t.Errorf("%d×%d %s: %d lines", w, h, where, len(lines))
-			}
-			for i, l := range lines {
-				if lw := lipgloss.Width(l); lw > w {
-					t.Errorf("%d×%d %s: line %d is %d cells wide", w, h, where, i, lw)
-				}
-			}
-		}
+		check := func(where string) { checkViewFits(t, d, w, h, where) }
 		check("browser")
 		d.key("enter")
 		check("star view")

@@ -113,17 +113,8 @@ func TestScoreRunFunction(t *testing.T) {
 // TestPipelineAndVersionRunFunctions runs the hidden pipeline command on a star directory holding a 5.3 d
 // planet, and version.
 func TestPipelineAndVersionRunFunctions(t *testing.T) {
-	csv, p := writePlanetCSV(t)
-	c, err := data.ReadLightCurve(csv)
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := filepath.Join(t.TempDir(), "star")
-	st := &data.Star{ID: "x-0000", Kepmag: 12, Teff: 5770, Logg: 4.44, RadiusRsun: 1, MassMsun: 1,
-		CDPPppm: map[string]float64{"3.0": 100, "6.0": 70, "12.0": 50}, CadenceDays: lc.CadenceDays, TimeSystem: "BKJD"}
-	if err := data.WriteStarDir(dir, c, st); err != nil {
-		t.Fatal(err)
-	}
+	dir, p := writePlanetStarDir(t, &data.Star{ID: "x-0000", Kepmag: 12, Teff: 5770, Logg: 4.44, RadiusRsun: 1, MassMsun: 1,
+		CDPPppm: map[string]float64{"3.0": 100, "6.0": 70, "12.0": 50}, CadenceDays: lc.CadenceDays, TimeSystem: "BKJD"})
 	ctx := context.Background()
 	var out, errb bytes.Buffer
 	js := streams{Out: &out, Err: &errb, JSON: true}

@@ -60,9 +60,7 @@ file, wins over the same cell of a later one).
 "eb_share", "credit", "false", "planets", "scored_stars", "counted_ebs", "ebs_with_rows", "by_population",
 "by_mes_bin", "by_category", "ignored_stars", "ignored_rows", "stars_run", "failures", "isolation", "seconds"}}]}.`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			return runBaselines(cmd.Context(), streamsOf(cmd), opts)
-		},
+		RunE: runWithOpts(runBaselines, opts),
 	}
 	f := cmd.Flags()
 	f.StringVar(&opts.Sets, "sets", strings.Join(baselines.DefaultSets, ","), "comma-separated sets to run")

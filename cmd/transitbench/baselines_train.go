@@ -43,9 +43,7 @@ table to study the vetter or try other classifiers on.
 
 --json prints the training report: pool, stars used, examples, positives, seed, training accuracy, seconds.`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			return runTrainVetter(cmd.Context(), streamsOf(cmd), opts)
-		},
+		RunE: runWithOpts(runTrainVetter, opts),
 	}
 	f := cmd.Flags()
 	f.IntVar(&opts.Stars, "stars", baselines.DefaultTrainStars, "train-pool stars to use (the first, in id order)")

@@ -48,9 +48,7 @@ rebuilds them as new sets.
 --json prints a list of {"set", "kind", "generator", "hidden", "stars", "categories", "populations",
 "scored_stars", "planets", "counted_ebs", "fingerprint", "seconds"}.`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			return runDataBuild(cmd.Context(), streamsOf(cmd), opts)
-		},
+		RunE: runWithOpts(runDataBuild, opts),
 	}
 	cmd.Flags().StringVar(&opts.Set, "set", "", "set to build: dev, A, B, train or all")
 	cmd.Flags().StringVar(&opts.SeedFile, "seed-file", "", "install this secret seed (64 hex digits) for the hidden sets first")

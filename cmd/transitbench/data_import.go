@@ -48,9 +48,7 @@ NAME-0001, … in KIC order.
 --json prints the set's summary as 'data summary --json' does, plus "unlabelled": the KICs with files but no
 label row, which are left out.`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			return runDataImport(cmd.Context(), streamsOf(cmd), opts)
-		},
+		RunE: runWithOpts(runDataImport, opts),
 	}
 	cmd.Flags().StringVar(&opts.FITSDir, "fits", "", "directory of kplr*_llc.fits files")
 	cmd.Flags().StringVar(&opts.Labels, "labels", "", "label table (CSV)")

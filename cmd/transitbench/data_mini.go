@@ -30,9 +30,7 @@ clip((credit − false)/%d, −1, 1) over its hidden stars.
 --json prints {"task", "pool", "labelled": [ids], "hidden": [ids], "planets"}.`,
 			sets.MiniLabelled, sets.MiniHidden, sets.MiniPlanets, sets.MiniDevTasks-1, sets.MiniPlanets),
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			return runDataMini(cmd.Context(), streamsOf(cmd), opts)
-		},
+		RunE: runWithOpts(runDataMini, opts),
 	}
 	cmd.Flags().StringVar(&opts.Task, "task", "", "task id, e.g. mini-dev-00000007 or mini-train-00001234")
 	cmd.Flags().IntVar(&opts.Stars, "stars", 0, "train pool size to build when it is not built yet (default 2000)")

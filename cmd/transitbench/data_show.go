@@ -38,9 +38,7 @@ for imported sets). The answer is shown for public sets only; a hidden set's ans
 --json prints {"set", "hidden", "info": {"id", "index", "star", "cadences", "valid_cadences", "digest", "kic"},
 "answer"} with "answer" (data.Answer) left out for hidden sets.`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			return runDataShow(cmd.Context(), streamsOf(cmd), opts)
-		},
+		RunE: runWithOpts(runDataShow, opts),
 	}
 	cmd.Flags().StringVar(&opts.Set, "set", "", "set name")
 	cmd.Flags().StringVar(&opts.Star, "star", "", "star id, e.g. dev-0042")

@@ -3,7 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
-	"text/tabwriter"
+	"io"
 
 	"github.com/spf13/cobra"
 
@@ -34,13 +34,7 @@ func runDataStatus(_ context.Context, s streams) error {
 	if err != nil {
 		return err
 	}
-	list := sets.List(home)
-	if s.JSON {
-		return writeJSON(s.Out, list)
-	}
-	tw := tabwriter.NewWriter(s.Out, 0, 0, 2, ' ', 0)
-	fmt.Fprintf(tw, "set\tstate\tstars\tgenerator\n")
-	for _, st := range list {
+	return printRows(s, sets.List(home), "set\tstate\tstars\tgenerator", func(tw io.Writer, st sets.Status) {
 		state := "not built"
 		switch {
 		case st.Built && st.Interrupted:
@@ -51,6 +45,5 @@ func runDataStatus(_ context.Context, s streams) error {
 			state = fmt.Sprintf("half-built: %d of %d stars (the next build continues)", st.StarsDone, st.Stars)
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\n", st.Set, state, st.Stars, st.Generator)
-	}
-	return tw.Flush()
+	})
 }

@@ -24,9 +24,7 @@ binaries and fingerprint. A standard set not built yet is built first.
 "confirmed"}, "populations": {"random", "false_alarm"}, "scored_stars", "planets", "counted_ebs",
 "fingerprint"}. Populations count the injected and untouched stars; planets are the scored planets.`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			return runDataSummary(cmd.Context(), streamsOf(cmd), opts)
-		},
+		RunE: runWithOpts(runDataSummary, opts),
 	}
 	cmd.Flags().StringVar(&opts.Set, "set", "", "set name: dev, A, B, train, or an imported set")
 	return cmd

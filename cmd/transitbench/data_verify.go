@@ -36,9 +36,7 @@ rebuild the set with 'transitbench data build --set NAME --force'. Exits 1 when 
 
 --json prints {"set", "stars", "differ": [ids], "fingerprint", "seconds"}.`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			return runDataVerify(cmd.Context(), streamsOf(cmd), opts)
-		},
+		RunE: runWithOpts(runDataVerify, opts),
 	}
 	cmd.Flags().StringVar(&opts.Set, "set", "", "set name")
 	cmd.Flags().IntVar(&opts.Workers, "workers", 0, "stars regenerated at once (default: number of CPUs)")

@@ -38,9 +38,7 @@ An interrupted run (Ctrl-C) keeps its finished stars; running dev again with the
 runs), "isolation", "protections" {"namespaces", "seccomp", "cgroup", "fresh_uid"}, "seconds", "solution_hash", "complete"}. Exit status 1 when the run was interrupted or failed,
 or when another process is resuming the same run.`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			return runDev(cmd.Context(), streamsOf(cmd), opts)
-		},
+		RunE: runWithOpts(runDev, opts),
 	}
 	opts.runFlags.add(cmd)
 	cmd.Flags().IntVar(&opts.Limit, "limit", 0, "run only the first N stars")

@@ -3,7 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
-	"text/tabwriter"
+	"io"
 
 	"github.com/spf13/cobra"
 
@@ -31,9 +31,7 @@ The hidden sets (A, B) have no per-star outcomes and are refused (exit status 2,
 
 --json prints a list of {"star_id", "runs", "missed", "false", "last_run_id", "last_status"}.`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			return runFailing(cmd.Context(), streamsOf(cmd), opts)
-		},
+		RunE: runWithOpts(runFailing, opts),
 	}
 	cmd.Flags().StringVar(&opts.Set, "set", "", "the set (dev, A, B, …)")
 	cmd.Flags().IntVar(&opts.Limit, "limit", 20, "at most this many stars")
@@ -55,25 +53,13 @@ func runFailing(ctx context.Context, s streams, opts *failingOptions) error {
 	if sets.IsHidden(opts.Set) {
 		return refuseHidden("set " + opts.Set + " is hidden, and its runs keep no per-star outcomes; list the failing stars of dev")
 	}
-	st, err := openResults()
+	stars, err := listResults(func(st *store.Store) ([]store.FailingStar, error) {
+		return st.FailingStars(ctx, opts.Set, opts.Limit)
+	})
 	if err != nil {
 		return err
 	}
-	defer st.Close()
-	stars, err := st.FailingStars(ctx, opts.Set, opts.Limit)
-	if err != nil {
-		return err
-	}
-	if s.JSON {
-		if stars == nil {
-			stars = []store.FailingStar{}
-		}
-		return writeJSON(s.Out, stars)
-	}
-	tw := tabwriter.NewWriter(s.Out, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "STAR\tRUNS\tMISSED\tFALSE\tLAST RUN\tLAST")
-	for _, f := range stars {
+	return printRows(s, stars, "STAR\tRUNS\tMISSED\tFALSE\tLAST RUN\tLAST", func(tw io.Writer, f store.FailingStar) {
 		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%s\n", f.StarID, f.Runs, f.Missed, f.False, f.LastRunID, f.LastStatus)
-	}
-	return tw.Flush()
+	})
 }

@@ -36,9 +36,7 @@ under its number. One process grades a workspace at a time; another one exits wi
 --json prints {"frozen", "again", "grading", "resumed", "A": {…as dev --json, with "hidden": true}, "B": {…},
 "dev": {…}}.`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			return runGrade(cmd.Context(), streamsOf(cmd), opts)
-		},
+		RunE: runWithOpts(runGrade, opts),
 	}
 	opts.runFlags.add(cmd)
 	cmd.Flags().BoolVar(&opts.Again, "again", false, "grade a solution that was graded before (recorded as a re-run)")

@@ -162,54 +162,11 @@ func TestHiddenTruthNeverShown(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	answers := map[string]map[string]data.Answer{}
-	all := map[string]data.Answer{}
-	for _, name := range []string{sets.Dev, sets.A, sets.B} {
-		c := hiddenTestSets[name]
-		s, err := sets.Open(home, name, sets.Options{Composition: &c})
-		if err != nil {
-			t.Fatal(err)
-		}
-		answers[name] = s.Answers
-		for id, a := range s.Answers {
-			all[id] = a
-		}
-	}
+	answers, all := openHiddenTestSets(t, home)
 	hiddenPeriods := append(truthPeriods(answers[sets.A]), truthPeriods(answers[sets.B])...)
-	devPeriods := truthPeriods(answers[sets.Dev])
 	oracleRun(t, ws.SolutionDir(), all)
 	opt := workspace.RunOptions{Home: home, Workers: 2, Compositions: hiddenTestSets}
-
-	// The control: a dev run's outcomes show the dev truth and the solution's stderr.
-	devRep, err := ws.Dev(context.Background(), opt, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if devRep.Credit == 0 {
-		t.Fatalf("the oracle found nothing on dev: %+v", devRep)
-	}
-	var devStar string // the first dev star with a scored planet: its outcome lists the planet and the rows
-	for _, id := range sortedIDs(answers[sets.Dev]) {
-		if a := answers[sets.Dev][id]; len(a.ScoredPlanets()) > 0 {
-			devStar = id
-			break
-		}
-	}
-	var devOut []byte
-	for _, args := range [][]string{{"star", devStar}, {"star", devStar, "--json"}} {
-		o, e, code := cliRun(t, home, args...)
-		if code != 0 {
-			t.Fatalf("transitbench %v: exit %d: %s", args, code, e)
-		}
-		devOut = append(devOut, o...)
-	}
-	if got := leaks(devOut, devPeriods, "dev-"); len(got) < 2 {
-		t.Fatalf("the control failed: 'star %s' shows only %v of the dev truth and stderr mark", devStar, got)
-	}
-	dbPath := filepath.Join(home, store.FileName)
-	if got := leaks(dbFiles(t, dbPath), devPeriods, "dev-"); len(got) < 2 {
-		t.Fatalf("the control failed: results.db holds only %v of the dev truth and stderr mark", got)
-	}
+	devStar := checkDevControl(t, ws, opt, home, answers[sets.Dev])
 
 	rep, err := ws.Grade(context.Background(), opt, nil)
 	if err != nil {
@@ -221,7 +178,98 @@ func TestHiddenTruthNeverShown(t *testing.T) {
 	if rep.A.Planets != answersPlanets(answers[sets.A]) || rep.A.ByCategory.Injected.Stars != hiddenTestSets[sets.A].Injected {
 		t.Errorf("A's aggregates: %d planets, %d injected stars", rep.A.Planets, rep.A.ByCategory.Injected.Stars)
 	}
+	outputs := gradeOutputs(t, home, rep)
+	checkHiddenRefused(t, home, hiddenRefusals(devStar, rep, answers), outputs)
+	for name, out := range outputs {
+		if got := leaks(out, hiddenPeriods, "A-"); len(got) > 0 {
+			t.Errorf("%s shows %v", name, got)
+		}
+		if got := leaks(out, nil, "B-"); len(got) > 0 {
+			t.Errorf("%s shows %v", name, got)
+		}
+		if !strings.HasPrefix(name, "star ") && (bytes.Contains(out, []byte("A-0")) || bytes.Contains(out, []byte("B-0"))) {
+			t.Errorf("%s names a hidden star:\n%s", name, out)
+		}
+	}
+	raw := dbFiles(t, filepath.Join(home, store.FileName))
+	if got := append(leaks(raw, hiddenPeriods, "A-"), leaks(raw, nil, "B-")...); len(got) > 0 {
+		t.Errorf("results.db holds %v", got)
+	}
+	for _, name := range []string{sets.A, sets.B} {
+		for id := range answers[name] {
+			if bytes.Contains(raw, []byte(id)) {
+				t.Errorf("results.db names the hidden star %s", id)
+			}
+		}
+	}
+	checkPrivate(t, home)
+}
 
+// openHiddenTestSets opens the dev, A and B sets of hiddenTestSets in home and returns each set's answers and
+// all answers together.
+func openHiddenTestSets(t *testing.T, home string) (answers map[string]map[string]data.Answer, all map[string]data.Answer) {
+	t.Helper()
+	answers = map[string]map[string]data.Answer{}
+	all = map[string]data.Answer{}
+	for _, name := range []string{sets.Dev, sets.A, sets.B} {
+		c := hiddenTestSets[name]
+		s, err := sets.Open(home, name, sets.Options{Composition: &c})
+		if err != nil {
+			t.Fatal(err)
+		}
+		answers[name] = s.Answers
+		for id, a := range s.Answers {
+			all[id] = a
+		}
+	}
+	return answers, all
+}
+
+// checkDevControl is the control of the leak test: a dev run's outcomes show the dev truth and the solution's
+// stderr, both in 'star' and in results.db. It returns the first dev star with a scored planet.
+func checkDevControl(t *testing.T, ws *workspace.Workspace, opt workspace.RunOptions, home string, dev map[string]data.Answer) string {
+	t.Helper()
+	devRep, err := ws.Dev(context.Background(), opt, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if devRep.Credit == 0 {
+		t.Fatalf("the oracle found nothing on dev: %+v", devRep)
+	}
+	var devStar string // the first dev star with a scored planet: its outcome lists the planet and the rows
+	for _, id := range sortedIDs(dev) {
+		if a := dev[id]; len(a.ScoredPlanets()) > 0 {
+			devStar = id
+			break
+		}
+	}
+	var devOut []byte
+	for _, args := range [][]string{{"star", devStar}, {"star", devStar, "--json"}} {
+		devOut = append(devOut, cliRunOK(t, home, args...)...)
+	}
+	devPeriods := truthPeriods(dev)
+	if got := leaks(devOut, devPeriods, "dev-"); len(got) < 2 {
+		t.Fatalf("the control failed: 'star %s' shows only %v of the dev truth and stderr mark", devStar, got)
+	}
+	if got := leaks(dbFiles(t, filepath.Join(home, store.FileName)), devPeriods, "dev-"); len(got) < 2 {
+		t.Fatalf("the control failed: results.db holds only %v of the dev truth and stderr mark", got)
+	}
+	return devStar
+}
+
+// cliRunOK runs transitbench with args, fails the test unless it exits 0, and returns its stdout.
+func cliRunOK(t *testing.T, home string, args ...string) []byte {
+	t.Helper()
+	o, e, code := cliRun(t, home, args...)
+	if code != 0 {
+		t.Fatalf("transitbench %v: exit %d: %s", args, code, e)
+	}
+	return o
+}
+
+// gradeOutputs returns, by command line, what the grade report and the commands allowed after a grading print.
+func gradeOutputs(t *testing.T, home string, rep *workspace.GradeReport) map[string][]byte {
+	t.Helper()
 	outputs := map[string][]byte{}
 	var report bytes.Buffer
 	if err := printGradeReport(&report, rep, false); err != nil {
@@ -258,8 +306,12 @@ func TestHiddenTruthNeverShown(t *testing.T) {
 	if o := outputs["runs --kind grade"]; !bytes.Contains(o, []byte("#1")) {
 		t.Errorf("'runs' does not show the grading's number:\n%s", o)
 	}
-	// Refused: every hidden star, with and without --json, with and without a run; runs on hidden sets; the
-	// hidden sets' failing stars.
+	return outputs
+}
+
+// hiddenRefusals lists the command lines that must be refused: every hidden star, with and without --json, with
+// and without a run; runs on hidden sets; the hidden sets' failing stars.
+func hiddenRefusals(devStar string, rep *workspace.GradeReport, answers map[string]map[string]data.Answer) [][]string {
 	refused := [][]string{{"failing", "--set", "A"}, {"failing", "--set", "B", "--json"},
 		{"star", devStar, "--run", strconv.FormatInt(rep.A.RunID, 10)},
 		{"star", devStar, "--run", strconv.FormatInt(rep.B.RunID, 10), "--json"}}
@@ -268,7 +320,13 @@ func TestHiddenTruthNeverShown(t *testing.T) {
 			refused = append(refused, []string{"star", id, "--json"}, []string{"star", id, "--run", strconv.FormatInt(rep.A.RunID, 10)})
 		}
 	}
-	refused = append(refused, []string{"star", "A-0000"})
+	return append(refused, []string{"star", "A-0000"})
+}
+
+// checkHiddenRefused runs each of refused, checks it exits 2 with the hidden error (the JSON one with --json), and
+// adds what it printed to outputs.
+func checkHiddenRefused(t *testing.T, home string, refused [][]string, outputs map[string][]byte) {
+	t.Helper()
 	for _, args := range refused {
 		o, e, code := cliRun(t, home, args...)
 		if code != 2 || !bytes.Contains(append(o, e...), []byte("hidden stars are not shown")) {
@@ -282,29 +340,6 @@ func TestHiddenTruthNeverShown(t *testing.T) {
 		}
 		outputs[strings.Join(args, " ")] = append(o, e...)
 	}
-	for name, out := range outputs {
-		if got := leaks(out, hiddenPeriods, "A-"); len(got) > 0 {
-			t.Errorf("%s shows %v", name, got)
-		}
-		if got := leaks(out, nil, "B-"); len(got) > 0 {
-			t.Errorf("%s shows %v", name, got)
-		}
-		if !strings.HasPrefix(name, "star ") && (bytes.Contains(out, []byte("A-0")) || bytes.Contains(out, []byte("B-0"))) {
-			t.Errorf("%s names a hidden star:\n%s", name, out)
-		}
-	}
-	raw := dbFiles(t, dbPath)
-	if got := append(leaks(raw, hiddenPeriods, "A-"), leaks(raw, nil, "B-")...); len(got) > 0 {
-		t.Errorf("results.db holds %v", got)
-	}
-	for _, name := range []string{sets.A, sets.B} {
-		for id := range answers[name] {
-			if bytes.Contains(raw, []byte(id)) {
-				t.Errorf("results.db names the hidden star %s", id)
-			}
-		}
-	}
-	checkPrivate(t, home)
 }
 
 func sortedIDs(answers map[string]data.Answer) []string {

@@ -34,9 +34,7 @@ clip((credit − false) / 8, −1, 1).
 
 --json prints {"task", "reward", "credit", "false", "run_id", "seconds"}.`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			return runMiniRun(cmd.Context(), streamsOf(cmd), opts)
-		},
+		RunE: runWithOpts(runMiniRun, opts),
 	}
 	opts.runFlags.add(run)
 	run.Flags().StringVar(&opts.Task, "task", "", "the mini task id")

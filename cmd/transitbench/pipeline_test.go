@@ -83,17 +83,8 @@ func TestTrainVetterWritesModelAndExamples(t *testing.T) {
 // TestPipelineJSON: 'pipeline NAME STAR_DIR --json' prints the rows as objects, the same rows the plain
 // output prints as CSV.
 func TestPipelineJSON(t *testing.T) {
-	csv, p := writePlanetCSV(t)
-	c, err := data.ReadLightCurve(csv)
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := filepath.Join(t.TempDir(), "star")
-	st := &data.Star{ID: "x-0000", Kepmag: 12, Teff: 5770, Logg: 4.44, RadiusRsun: 1, MassMsun: 1,
-		CDPPppm: map[string]float64{"3.0": 100, "6.0": 70, "12.0": 50}, CadenceDays: lc.CadenceDays, TimeSystem: "BKJD"}
-	if err := data.WriteStarDir(dir, c, st); err != nil {
-		t.Fatal(err)
-	}
+	dir, p := writePlanetStarDir(t, &data.Star{ID: "x-0000", Kepmag: 12, Teff: 5770, Logg: 4.44, RadiusRsun: 1, MassMsun: 1,
+		CDPPppm: map[string]float64{"3.0": 100, "6.0": 70, "12.0": 50}, CadenceDays: lc.CadenceDays, TimeSystem: "BKJD"})
 	var plain, js, errb bytes.Buffer
 	if code := runIO([]string{"pipeline", "naive_v0", dir}, &plain, &errb); code != 0 {
 		t.Fatalf("pipeline: exit %d: %s", code, errb.String())

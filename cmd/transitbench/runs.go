@@ -3,9 +3,9 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"slices"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
@@ -34,9 +34,7 @@ grading of any solution, re-gradings included). A run on a hidden set (A, B) hol
 --json prints a list of {"id", "kind", "set", "label" (the workspace), "solution_hash", "started", "finished",
 "status", "isolation", "stars", "summary", "flags", "hidden", "grading"}.`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			return runRuns(cmd.Context(), streamsOf(cmd), opts)
-		},
+		RunE: runWithOpts(runRuns, opts),
 	}
 	cmd.Flags().StringVar(&opts.Set, "set", "", "only runs on this set")
 	cmd.Flags().StringVar(&opts.Kind, "kind", "", "only runs of this kind (dev, grade, mini)")
@@ -55,24 +53,13 @@ func runRuns(ctx context.Context, s streams, opts *runsOptions) error {
 	if err := checkSetFlag(opts.Set); err != nil {
 		return err
 	}
-	st, err := openResults()
+	runs, err := listResults(func(st *store.Store) ([]store.Run, error) {
+		return st.Runs(ctx, store.RunFilter{Set: opts.Set, Kind: opts.Kind, Limit: opts.Limit})
+	})
 	if err != nil {
 		return err
 	}
-	defer st.Close()
-	runs, err := st.Runs(ctx, store.RunFilter{Set: opts.Set, Kind: opts.Kind, Limit: opts.Limit})
-	if err != nil {
-		return err
-	}
-	if s.JSON {
-		if runs == nil {
-			runs = []store.Run{}
-		}
-		return writeJSON(s.Out, runs)
-	}
-	tw := tabwriter.NewWriter(s.Out, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "RUN\tKIND\tGRADING\tSET\tSTARS\tSTATUS\tSTARTED\tSOLUTION\tWORKSPACE")
-	for _, r := range runs {
+	return printRows(s, runs, "RUN\tKIND\tGRADING\tSET\tSTARS\tSTATUS\tSTARTED\tSOLUTION\tWORKSPACE", func(tw io.Writer, r store.Run) {
 		grading := "–"
 		if r.Grading > 0 {
 			grading = fmt.Sprintf("#%d", r.Grading)
@@ -82,6 +69,5 @@ func runRuns(ctx context.Context, s streams, opts *runsOptions) error {
 		}
 		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%d\t%s\t%s\t%.12s\t%s\n", r.ID, r.Kind, grading, r.Set, r.Stars, r.Status,
 			r.Started.Local().Format("2006-01-02 15:04"), r.SolutionHash, r.Label)
-	}
-	return tw.Flush()
+	})
 }

@@ -1,8 +1,11 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
+	"os"
+	"os/signal"
 
 	"github.com/spf13/cobra"
 
@@ -62,9 +65,9 @@ func newRVCmd() *cobra.Command {
 	rvCmd := &cobra.Command{
 		Use:   "rv",
 		Short: "The RV track: Stargazer radial-velocity tasks, the four-criterion gate and baselines",
-		Long: "The RV track (Stargazer). Tasks are read from --tasks DIR, else $TRANSITBENCH_STARGAZER, else the folder\n" +
-			"../shared/data/stargazer found from the working directory or the executable; 'rv generate' makes new ones.\n" +
-			"Submissions are recorded against each tier's budget in $TRANSITBENCH_HOME/rv/submissions.json.",
+		Long: `The RV track (Stargazer). Tasks are read from --tasks DIR, else $TRANSITBENCH_STARGAZER, else the folder
+../shared/data/stargazer found from the working directory or the executable; 'rv generate' makes new ones.
+Submissions are recorded against each tier's budget in $TRANSITBENCH_HOME/rv/submissions.json.`,
 		Args: cobra.NoArgs,
 		RunE: groupHelp,
 	}
@@ -73,6 +76,57 @@ func newRVCmd() *cobra.Command {
 		newRVSubmitCmd(common, nil), newRVGenerateCmd(common, nil), newRVBaselineCmd(common, nil), newRVFitCmd(common, nil),
 		newRVGradeCmd(common, nil))
 	return rvCmd
+}
+
+// rvSubcommand finishes the rv subcommand c and returns it with the options its flags are to be bound to. Its
+// RunE lets bind fill in the options for the parsed command and its arguments, then passes them to run, or to def
+// when run is nil (tests pass a run that records the options). With signals, run's context is cancelled when one
+// of them arrives; without, it is the command's context.
+func rvSubcommand[O any](c *cobra.Command, run, def func(context.Context, O, io.Writer) error,
+	bind func(opts *O, cmd *cobra.Command, args []string), signals ...os.Signal) (*cobra.Command, *O) {
+	if run == nil {
+		run = def
+	}
+	opts := new(O)
+	c.RunE = func(cmd *cobra.Command, args []string) error {
+		ctx := cmd.Context()
+		if len(signals) > 0 {
+			var stop context.CancelFunc
+			ctx, stop = signal.NotifyContext(context.Background(), signals...)
+			defer stop()
+		}
+		bind(opts, cmd, args)
+		return run(ctx, *opts, cmd.OutOrStdout())
+	}
+	return c, opts
+}
+
+// rvTierOptions are the inputs of the rv commands whose one flag is --tier ('rv list', 'rv truthcheck').
+type rvTierOptions struct {
+	rvCommon
+	Tier string // --tier: only this tier ("": all)
+}
+
+// newRVTierCmd finishes c, an rv subcommand whose one flag is --tier, with rvSubcommand.
+func newRVTierCmd(c *cobra.Command, common *rvCommon, run, def func(context.Context, rvTierOptions, io.Writer) error) *cobra.Command {
+	c, opts := rvSubcommand(c, run, def, func(o *rvTierOptions, cmd *cobra.Command, _ []string) {
+		o.rvCommon = common.at(cmd)
+	})
+	c.Flags().StringVar(&opts.Tier, "tier", "", "only this tier: easy, medium, hard or real")
+	return c
+}
+
+// tierTasks checks tier ("" for all tiers), loads the tasks and returns those of tier, the files left out and
+// the task folder (loadTasks).
+func (c rvCommon) tierTasks(tier string) (tasks []*stargazer.Task, skipped []stargazer.Skipped, dir string, err error) {
+	if err := checkRVTier(tier); err != nil {
+		return nil, nil, "", err
+	}
+	all, skipped, dir, err := c.loadTasks()
+	if err != nil {
+		return nil, nil, "", err
+	}
+	return inTier(all, tier), skipped, dir, nil
 }
 
 // loadTasks reads the tasks of the task folder and the folder's path. A task file that does not load is left

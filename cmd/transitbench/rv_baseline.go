@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"sort"
 	"text/tabwriter"
 
@@ -46,35 +45,26 @@ type rvBaselineOptions struct {
 // newRVBaselineCmd builds the command; runF, when not nil, replaces runRVBaseline (tests check the options the flags
 // produce with it).
 func newRVBaselineCmd(common *rvCommon, runF func(context.Context, rvBaselineOptions, io.Writer) error) *cobra.Command {
-	if runF == nil {
-		runF = runRVBaseline
-	}
-	var opts rvBaselineOptions
-	c := &cobra.Command{
-		Use:   "baseline PIPELINE",
+	c, opts := rvSubcommand(&cobra.Command{Use: "baseline PIPELINE", Args: cobra.ExactArgs(1),
 		Short: "Run a reference pipeline on the RV tasks and report pass rates per tier",
-		Long: "Run a reference pipeline on every task and grade its configuration with the gate. classical: the original\n" +
-			"Lomb–Scargle peel-and-search with multi-start least squares and greedy planet addition (a planet must lower the\n" +
-			"BIC by 6 ln N and its periodogram peak have a false-alarm probability below 5 %, unless the model so far has no\n" +
-			"planet or residuals above the ok_rms limit, when any BIC gain will do); classical-thorough: the same acceptance\n" +
-			"rules with window aliases and harmonics of the top peak, eccentric starts, a joint refit of all planets at each\n" +
-			"step and a final re-peel of each planet (about 5x the CPU time); search: the classical one with alias and\n" +
-			"harmonic candidates, eccentric starts, an eccentricity prior, a false-alarm test, a rotation Gaussian process\n" +
-			"when the residuals need one, and a fitted jitter. Rates are fractions; solvable_* count the tasks whose own\n" +
-			"truth passes the gate. Progress lines go to standard error; Ctrl-C stops and reports what finished.\n\n" +
-			"On the 120 published tasks classical passes Easy 19/20, Medium 14/40, Hard 2/40 and Real 1/20 (the paper's\n" +
-			"classical baseline: 95 / 35 / 5 %); classical-thorough passes the same tasks, search Medium 13/40, Hard 2/40\n" +
-			"and Real 0/20. Both hard passes are tasks whose own truth fails the gate. The solvable hard tasks left are\n" +
-			"noise-limited: a least-squares fit started at the truth fails the gate too, or passes only with planets the\n" +
-			"data do not support.",
-		Args: cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.rvCommon, opts.Pipeline = common.at(cmd), args[0]
-			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-			defer stop()
-			return runF(ctx, opts, cmd.OutOrStdout())
-		},
-	}
+		Long: `Run a reference pipeline on every task and grade its configuration with the gate. classical: the original
+Lomb–Scargle peel-and-search with multi-start least squares and greedy planet addition (a planet must lower the
+BIC by 6 ln N and its periodogram peak have a false-alarm probability below 5 %, unless the model so far has no
+planet or residuals above the ok_rms limit, when any BIC gain will do); classical-thorough: the same acceptance
+rules with window aliases and harmonics of the top peak, eccentric starts, a joint refit of all planets at each
+step and a final re-peel of each planet (about 5x the CPU time); search: the classical one with alias and
+harmonic candidates, eccentric starts, an eccentricity prior, a false-alarm test, a rotation Gaussian process
+when the residuals need one, and a fitted jitter. Rates are fractions; solvable_* count the tasks whose own
+truth passes the gate. Progress lines go to standard error; Ctrl-C stops and reports what finished.
+
+On the 120 published tasks classical passes Easy 19/20, Medium 14/40, Hard 2/40 and Real 1/20 (the paper's
+classical baseline: 95 / 35 / 5 %); classical-thorough passes the same tasks, search Medium 13/40, Hard 2/40
+and Real 0/20. Both hard passes are tasks whose own truth fails the gate. The solvable hard tasks left are
+noise-limited: a least-squares fit started at the truth fails the gate too, or passes only with planets the
+data do not support.`,
+	}, runF, runRVBaseline, func(o *rvBaselineOptions, cmd *cobra.Command, args []string) {
+		o.rvCommon, o.Pipeline = common.at(cmd), args[0]
+	}, os.Interrupt)
 	c.Flags().StringVar(&opts.Tier, "tier", "", "only this tier: easy, medium, hard or real")
 	c.Flags().IntVar(&opts.Workers, "workers", 0, "parallel tasks (default: number of CPUs)")
 	c.Flags().BoolVar(&opts.PerTask, "per-task", false, "include every task's outcome in the JSON (key results)")

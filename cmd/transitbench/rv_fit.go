@@ -24,23 +24,16 @@ type rvFitOptions struct {
 // newRVFitCmd builds the command; runF, when not nil, replaces runRVFit (tests check the options the flags
 // produce with it).
 func newRVFitCmd(common *rvCommon, runF func(context.Context, rvFitOptions, io.Writer) error) *cobra.Command {
-	if runF == nil {
-		runF = runRVFit
-	}
-	var opts rvFitOptions
-	c := &cobra.Command{
-		Use:   "fit TASK",
+	c, opts := rvSubcommand(&cobra.Command{Use: "fit TASK", Args: cobra.ExactArgs(1),
 		Short: "Fit a task's data with a reference pipeline and print the planets as a submission",
-		Long: "Fit a task's data with a reference pipeline (it sees only the data and the star mass) and print the\n" +
-			"planets in the submission format, ready for 'rv submit TASK --planets -'. No submission is spent, but the\n" +
-			"task is opened: its clock against the tier's time budget starts unless it started before.\n\n" +
-			"JSON: {\"planets\": [{\"P_days\", \"K_ms\", \"e\", \"omega_rad\", \"M0_rad\"}], \"jitter_ms\"}.",
-		Args: cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.rvCommon, opts.Task = common.at(cmd), args[0]
-			return runF(cmd.Context(), opts, cmd.OutOrStdout())
-		},
-	}
+		Long: `Fit a task's data with a reference pipeline (it sees only the data and the star mass) and print the
+planets in the submission format, ready for 'rv submit TASK --planets -'. No submission is spent, but the
+task is opened: its clock against the tier's time budget starts unless it started before.
+
+JSON: {"planets": [{"P_days", "K_ms", "e", "omega_rad", "M0_rad"}], "jitter_ms"}.`,
+	}, runF, runRVFit, func(o *rvFitOptions, cmd *cobra.Command, args []string) {
+		o.rvCommon, o.Task = common.at(cmd), args[0]
+	})
 	c.Flags().StringVar(&opts.Pipeline, "pipeline", "classical", "pipeline to run")
 	return c
 }

@@ -39,23 +39,16 @@ type rvGeneratedTask struct {
 // newRVGenerateCmd builds the command; runF, when not nil, replaces runRVGenerate (tests check the options the flags
 // produce with it).
 func newRVGenerateCmd(common *rvCommon, runF func(context.Context, rvGenerateOptions, io.Writer) error) *cobra.Command {
-	if runF == nil {
-		runF = runRVGenerate
-	}
-	var opts rvGenerateOptions
-	c := &cobra.Command{
-		Use:   "generate (--seed N --out FILE | --tier TIER --count N --out DIR)",
+	c, opts := rvSubcommand(&cobra.Command{Use: "generate (--seed N --out FILE | --tier TIER --count N --out DIR)", Args: cobra.NoArgs,
 		Short: "Generate new synthetic RV tasks with the original priors",
-		Long: "Generate new synthetic RV tasks with the original generator's priors (see data/stargazer.Generate).\n" +
-			"--seed N --out FILE writes one task; --tier easy|medium|hard --count N --out DIR writes N tasks of that tier,\n" +
-			"trying seeds from --start-seed upward. Point 'rv --tasks DIR' at the folder to use them.\n\n" +
-			"JSON: {\"tasks\": [{\"task\", \"tier\", \"difficulty\", \"path\"}]}.",
-		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.rvCommon, opts.SeedSet = common.at(cmd), cmd.Flags().Changed("seed")
-			return runF(cmd.Context(), opts, cmd.OutOrStdout())
-		},
-	}
+		Long: `Generate new synthetic RV tasks with the original generator's priors (see data/stargazer.Generate).
+--seed N --out FILE writes one task; --tier easy|medium|hard --count N --out DIR writes N tasks of that tier,
+trying seeds from --start-seed upward. Point 'rv --tasks DIR' at the folder to use them.
+
+JSON: {"tasks": [{"task", "tier", "difficulty", "path"}]}.`,
+	}, runF, runRVGenerate, func(o *rvGenerateOptions, cmd *cobra.Command, _ []string) {
+		o.rvCommon, o.SeedSet = common.at(cmd), cmd.Flags().Changed("seed")
+	})
 	c.Flags().Uint64Var(&opts.Seed, "seed", 0, "seed of the one task to generate")
 	c.Flags().StringVar(&opts.Out, "out", "", "output file (--seed) or folder (--tier)")
 	c.Flags().StringVar(&opts.Tier, "tier", "", "generate a whole tier: easy, medium or hard")

@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"syscall"
 	"text/tabwriter"
@@ -44,36 +43,29 @@ type rvGradeOptions struct {
 // newRVGradeCmd builds the command; runF, when not nil, replaces runRVGrade (tests check the options the flags
 // produce with it).
 func newRVGradeCmd(common *rvCommon, runF func(context.Context, rvGradeOptions, io.Writer) error) *cobra.Command {
-	if runF == nil {
-		runF = runRVGrade
-	}
-	var opts rvGradeOptions
-	c := &cobra.Command{
-		Use:   "grade --solution DIR",
+	c, opts := rvSubcommand(&cobra.Command{Use: "grade --solution DIR", Args: cobra.NoArgs,
 		Short: "Run an RV solution on every task in the sandbox and report pass rates per tier",
-		Long: "Run a contestant's RV solution (solution.py, an executable run, or a Go main package in DIR) once per task,\n" +
-			"in the same sandbox as the transit track. argv[1] is a read-only folder holding task.json, exactly what\n" +
-			"'rv show TASK --json' prints. The solution prints on stdout what 'rv submit --planets' accepts: a JSON list of\n" +
-			"{\"P_days\", \"K_ms\" or \"m_sin_i_mjup\", \"e\", \"omega_rad\", \"l_rad\" or \"M0_rad\" or \"t_peri_days\"}, or\n" +
-			"{\"planets\": [...], \"jitter_ms\": s}. Each answer is graded with the four-criterion gate; nothing is spent\n" +
-			"from the submission budgets. A timeout, a crash or output that does not parse fails that task (its exit\n" +
-			"reason is kept). The task folder is hidden from the solution.\n\n" +
-			"Each task may run for its tier's time budget: easy 600 s, medium 900 s, hard and real 1500 s of wall-clock\n" +
-			"time. --timeout S lowers that to S seconds for every task (it never raises it); use it for quick checks.\n\n" +
-			"Each finished task is kept in the data directory as it finishes: a run stopped by Ctrl-C, a crash or a kill\n" +
-			"is resumed by the next 'rv grade' of the same solution content over the same tasks, --tier and --timeout\n" +
-			"(\"resuming ... N of M tasks done\" on stderr); --fresh starts over. Exit status 1 when the run stopped early.\n\n" +
-			"JSON: {\"tiers\": {TIER: {\"tasks\", \"passed\", \"pass_rate\", \"solvable_tasks\", \"solvable_passed\",\n" +
-			"\"criteria\": {...}}}, \"seconds\", \"workers\", \"isolation\", \"resumed\", \"results\": [{\"task\", \"tier\", \"exit\", \"error\",\n" +
-			"\"result\", \"periods_days\", \"seconds\", ...}]}.",
-		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.rvCommon, opts.TimeoutSet = common.at(cmd), cmd.Flags().Changed("timeout")
-			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-			defer stop()
-			return runF(ctx, opts, cmd.OutOrStdout())
-		},
-	}
+		Long: `Run a contestant's RV solution (solution.py, an executable run, or a Go main package in DIR) once per task,
+in the same sandbox as the transit track. argv[1] is a read-only folder holding task.json, exactly what
+'rv show TASK --json' prints. The solution prints on stdout what 'rv submit --planets' accepts: a JSON list of
+{"P_days", "K_ms" or "m_sin_i_mjup", "e", "omega_rad", "l_rad" or "M0_rad" or "t_peri_days"}, or
+{"planets": [...], "jitter_ms": s}. Each answer is graded with the four-criterion gate; nothing is spent
+from the submission budgets. A timeout, a crash or output that does not parse fails that task (its exit
+reason is kept). The task folder is hidden from the solution.
+
+Each task may run for its tier's time budget: easy 600 s, medium 900 s, hard and real 1500 s of wall-clock
+time. --timeout S lowers that to S seconds for every task (it never raises it); use it for quick checks.
+
+Each finished task is kept in the data directory as it finishes: a run stopped by Ctrl-C, a crash or a kill
+is resumed by the next 'rv grade' of the same solution content over the same tasks, --tier and --timeout
+("resuming ... N of M tasks done" on stderr); --fresh starts over. Exit status 1 when the run stopped early.
+
+JSON: {"tiers": {TIER: {"tasks", "passed", "pass_rate", "solvable_tasks", "solvable_passed",
+"criteria": {...}}}, "seconds", "workers", "isolation", "resumed", "results": [{"task", "tier", "exit", "error",
+"result", "periods_days", "seconds", ...}]}.`,
+	}, runF, runRVGrade, func(o *rvGradeOptions, cmd *cobra.Command, _ []string) {
+		o.rvCommon, o.TimeoutSet = common.at(cmd), cmd.Flags().Changed("timeout")
+	}, os.Interrupt, syscall.SIGTERM)
 	c.Flags().StringVar(&opts.Solution, "solution", "", "folder holding the solution (solution.py, an executable run, or a Go main package)")
 	c.Flags().StringVar(&opts.Tier, "tier", "", "only this tier: easy, medium, hard or real")
 	c.Flags().IntVar(&opts.Workers, "workers", 0, "tasks run at once (default: number of CPUs)")
@@ -101,14 +93,10 @@ func runRVGrade(ctx context.Context, opts rvGradeOptions, out io.Writer) error {
 	if opts.TimeoutSet && !(timeout > 0) {
 		return usageErrorf("--timeout must be a positive number of seconds")
 	}
-	if err := checkRVTier(opts.Tier); err != nil {
-		return err
-	}
-	all, _, dir, err := opts.loadTasks()
+	tasks, _, dir, err := opts.tierTasks(opts.Tier)
 	if err != nil {
 		return err
 	}
-	tasks := inTier(all, opts.Tier)
 	sol, err := sandbox.Detect(solDir)
 	if err != nil {
 		return usageErrorf("%v", err)

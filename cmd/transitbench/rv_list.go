@@ -12,10 +12,7 @@ import (
 )
 
 // rvListOptions are the inputs of 'rv list'.
-type rvListOptions struct {
-	rvCommon
-	Tier string // --tier: only this tier ("": all)
-}
+type rvListOptions = rvTierOptions
 
 // rvListJSON is what 'rv list --json' prints.
 type rvListJSON struct {
@@ -37,39 +34,24 @@ type rvTaskRow struct {
 // newRVListCmd builds the command; runF, when not nil, replaces runRVList (tests check the options the flags
 // produce with it).
 func newRVListCmd(common *rvCommon, runF func(context.Context, rvListOptions, io.Writer) error) *cobra.Command {
-	if runF == nil {
-		runF = runRVList
-	}
-	var opts rvListOptions
-	c := &cobra.Command{
-		Use:   "list",
+	return newRVTierCmd(&cobra.Command{Use: "list", Args: cobra.NoArgs,
 		Short: "List the RV tasks with their tier, size and budget",
-		Long: "List the RV tasks with their tier, size and budget. Every task file is validated as it loads; a file that\n" +
-			"fails (a null or missing number, e ≥ 1, P ≤ 0, i outside (0, π], unequal series lengths, a time beyond\n" +
-			"±10⁷ d, …) is left out with a warning on stderr naming the file, the field and the value, and the other tasks\n" +
-			"still load. JSON: {\"tasks\": [{\"task\", \"tier\", \"n_obs\", \"n_instruments\", \"span_days\", \"budget\"}],\n" +
-			"\"warnings\": [{\"path\", \"error\"}]}.",
-		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.rvCommon = common.at(cmd)
-			return runF(cmd.Context(), opts, cmd.OutOrStdout())
-		},
-	}
-	c.Flags().StringVar(&opts.Tier, "tier", "", "only this tier: easy, medium, hard or real")
-	return c
+		Long: `List the RV tasks with their tier, size and budget. Every task file is validated as it loads; a file that
+fails (a null or missing number, e ≥ 1, P ≤ 0, i outside (0, π], unequal series lengths, a time beyond
+±10⁷ d, …) is left out with a warning on stderr naming the file, the field and the value, and the other tasks
+still load. JSON: {"tasks": [{"task", "tier", "n_obs", "n_instruments", "span_days", "budget"}],
+"warnings": [{"path", "error"}]}.`,
+	}, common, runF, runRVList)
 }
 
 // runRVList lists the tasks of opts.Tier with their size and budget.
 func runRVList(_ context.Context, opts rvListOptions, out io.Writer) error {
-	if err := checkRVTier(opts.Tier); err != nil {
-		return err
-	}
-	tasks, skipped, _, err := opts.loadTasks()
+	tasks, skipped, _, err := opts.tierTasks(opts.Tier)
 	if err != nil {
 		return err
 	}
 	res := rvListJSON{Tasks: []rvTaskRow{}, Warnings: skipped}
-	for _, t := range inTier(tasks, opts.Tier) {
+	for _, t := range tasks {
 		d := t.Data()
 		res.Tasks = append(res.Tasks, rvTaskRow{t.TaskID, t.Tier(), d.Len(), len(d.Instruments), d.Span(), t.Budget()})
 	}

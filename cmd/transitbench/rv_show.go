@@ -22,22 +22,15 @@ type rvShowOptions struct {
 // newRVShowCmd builds the command; runF, when not nil, replaces runRVShow (tests check the options the flags
 // produce with it).
 func newRVShowCmd(common *rvCommon, runF func(context.Context, rvShowOptions, io.Writer) error) *cobra.Command {
-	if runF == nil {
-		runF = runRVShow
-	}
-	var opts rvShowOptions
-	return &cobra.Command{
-		Use:   "show TASK",
+	c, _ := rvSubcommand(&cobra.Command{Use: "show TASK", Args: cobra.ExactArgs(1),
 		Short: "Show what a contestant may see of a task: the data, the star mass, t_ref, tier and budget",
-		Long: "Show what a contestant may see of a task: the data, the star mass, t_ref, tier and budget (never the truth).\n" +
-			"Showing a task opens it: its clock against the tier's time budget starts now unless it started before\n" +
-			"(see 'rv submit --help'). The JSON is the task's view, exactly what 'rv grade' gives a solution as task.json.",
-		Args: cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.rvCommon, opts.Task = common.at(cmd), args[0]
-			return runF(cmd.Context(), opts, cmd.OutOrStdout())
-		},
-	}
+		Long: `Show what a contestant may see of a task: the data, the star mass, t_ref, tier and budget (never the truth).
+Showing a task opens it: its clock against the tier's time budget starts now unless it started before
+(see 'rv submit --help'). The JSON is the task's view, exactly what 'rv grade' gives a solution as task.json.`,
+	}, runF, runRVShow, func(o *rvShowOptions, cmd *cobra.Command, args []string) {
+		o.rvCommon, o.Task = common.at(cmd), args[0]
+	})
+	return c
 }
 
 // runRVShow opens task opts.Task (starting its clock) and prints its contestant view.

@@ -30,43 +30,38 @@ type rvSubmitOptions struct {
 // newRVSubmitCmd builds the command; runF, when not nil, replaces runRVSubmit (tests check the options the flags
 // produce with it).
 func newRVSubmitCmd(common *rvCommon, runF func(context.Context, rvSubmitOptions, io.Writer) error) *cobra.Command {
-	if runF == nil {
-		runF = runRVSubmit
-	}
-	var opts rvSubmitOptions
-	c := &cobra.Command{
-		Use:   "submit TASK --planets FILE|-",
+	c, opts := rvSubcommand(&cobra.Command{Use: "submit TASK --planets FILE|-", Args: cobra.ExactArgs(1),
 		Short: "Grade a planetary configuration with the four-criterion gate (spends one submission)",
-		Long: "Grade a planetary configuration against the task's truth with the four-criterion gate.\n" +
-			"The planets file is a JSON list of {\"P_days\", \"K_ms\" or \"m_sin_i_mjup\", \"e\", \"omega_rad\",\n" +
-			"\"l_rad\" or \"M0_rad\" or \"t_peri_days\"} or an object {\"planets\": [...], \"jitter_ms\": s}; M0 is the mean\n" +
-			"anomaly at t_ref = times_days[0]. Each graded submission counts against the tier's budget; --dry-run spends\n" +
-			"nothing and reports only what needs no truth (rms, ΔBIC/N, ok_rms, ok_delta_bic).\n\n" +
-			"Budgets (per tier: easy 3 submissions / 600 s / 200k tokens, medium 5 / 900 s / 450k, hard and real\n" +
-			"10 / 1500 s / 900k). A task with no submissions left is refused (exit 1) and nothing is recorded. A task's\n" +
-			"clock starts when it is first opened ('rv show', 'rv fit', a dry run, the terminal UI's task view) or, failing\n" +
-			"that, at its first submission. The product cannot count tokens: a harness declares the tokens spent on the\n" +
-			"task so far with --tokens-used N. A submission after the time budget, or declaring more than the token budget,\n" +
-			"is still graded and recorded but has within_budget false and never makes the task passed (a task is passed if\n" +
-			"any submission within budget passes). Submissions from several programs at once are safe: the ledger\n" +
-			"($TRANSITBENCH_HOME/rv/submissions.json) is locked while one is checked, graded and recorded.\n\n" +
-			"Feedback: pass or fail on each criterion (ok_rms, ok_delta_bic, ok_match, ok_count, and passed: all four)\n" +
-			"and only the scalars the data alone determine: the RMS of the residuals, its limit (1.5 x the median sigma)\n" +
-			"and ΔBIC/N against the no-planet model. The raw match score is not shown: it would reveal the true number of\n" +
-			"planets (an empty submission scores exactly -0.25 x n_truth). No truth parameter, per-planet difference or\n" +
-			"list of unmatched planets is ever shown, and the ledger keeps the same verdicts and the submission itself.\n\n" +
-			"JSON: {\"task\", \"submission\", \"submissions_left\", \"within_budget\", \"elapsed_seconds\", \"seconds_left\",\n" +
-			"\"tokens_used\", \"tokens_left\" (with --tokens-used), \"over_budget\" ([\"seconds\", \"tokens\"] when overspent),\n" +
-			"\"ok_rms\", \"ok_delta_bic\", \"ok_match\", \"ok_count\", \"passed\" (this submission's gate verdict), \"rms_ms\",\n" +
-			"\"max_rms_ms\", \"delta_bic_per_point\", \"task_passed\" (any submission within budget passed),\n" +
-			"and \"ok_rms_fair\", \"passed_fair\" on real tasks}; a dry run has \"dry_run\": true and no truth-derived fields.",
-		Args: cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.rvCommon, opts.Task, opts.In = common.at(cmd), args[0], cmd.InOrStdin()
-			opts.TokensSet = cmd.Flags().Changed("tokens-used")
-			return runF(cmd.Context(), opts, cmd.OutOrStdout())
-		},
-	}
+		Long: `Grade a planetary configuration against the task's truth with the four-criterion gate.
+The planets file is a JSON list of {"P_days", "K_ms" or "m_sin_i_mjup", "e", "omega_rad",
+"l_rad" or "M0_rad" or "t_peri_days"} or an object {"planets": [...], "jitter_ms": s}; M0 is the mean
+anomaly at t_ref = times_days[0]. Each graded submission counts against the tier's budget; --dry-run spends
+nothing and reports only what needs no truth (rms, ΔBIC/N, ok_rms, ok_delta_bic).
+
+Budgets (per tier: easy 3 submissions / 600 s / 200k tokens, medium 5 / 900 s / 450k, hard and real
+10 / 1500 s / 900k). A task with no submissions left is refused (exit 1) and nothing is recorded. A task's
+clock starts when it is first opened ('rv show', 'rv fit', a dry run, the terminal UI's task view) or, failing
+that, at its first submission. The product cannot count tokens: a harness declares the tokens spent on the
+task so far with --tokens-used N. A submission after the time budget, or declaring more than the token budget,
+is still graded and recorded but has within_budget false and never makes the task passed (a task is passed if
+any submission within budget passes). Submissions from several programs at once are safe: the ledger
+($TRANSITBENCH_HOME/rv/submissions.json) is locked while one is checked, graded and recorded.
+
+Feedback: pass or fail on each criterion (ok_rms, ok_delta_bic, ok_match, ok_count, and passed: all four)
+and only the scalars the data alone determine: the RMS of the residuals, its limit (1.5 x the median sigma)
+and ΔBIC/N against the no-planet model. The raw match score is not shown: it would reveal the true number of
+planets (an empty submission scores exactly -0.25 x n_truth). No truth parameter, per-planet difference or
+list of unmatched planets is ever shown, and the ledger keeps the same verdicts and the submission itself.
+
+JSON: {"task", "submission", "submissions_left", "within_budget", "elapsed_seconds", "seconds_left",
+"tokens_used", "tokens_left" (with --tokens-used), "over_budget" (["seconds", "tokens"] when overspent),
+"ok_rms", "ok_delta_bic", "ok_match", "ok_count", "passed" (this submission's gate verdict), "rms_ms",
+"max_rms_ms", "delta_bic_per_point", "task_passed" (any submission within budget passed),
+and "ok_rms_fair", "passed_fair" on real tasks}; a dry run has "dry_run": true and no truth-derived fields.`,
+	}, runF, runRVSubmit, func(o *rvSubmitOptions, cmd *cobra.Command, args []string) {
+		o.rvCommon, o.Task, o.In = common.at(cmd), args[0], cmd.InOrStdin()
+		o.TokensSet = cmd.Flags().Changed("tokens-used")
+	})
 	c.Flags().StringVar(&opts.Planets, "planets", "", "planets JSON file, or - for standard input")
 	c.Flags().BoolVar(&opts.DryRun, "dry-run", false, "report rms and ΔBIC/N only; spends no submission")
 	c.Flags().IntVar(&opts.TokensUsed, "tokens-used", 0, "tokens spent on this task so far, as the harness counts them; more than the tier's budget marks the submission over budget")

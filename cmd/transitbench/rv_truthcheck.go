@@ -13,10 +13,7 @@ import (
 )
 
 // rvTruthcheckOptions are the inputs of 'rv truthcheck'.
-type rvTruthcheckOptions struct {
-	rvCommon
-	Tier string // --tier: only this tier ("": all)
-}
+type rvTruthcheckOptions = rvTierOptions
 
 // rvTruthcheckJSON is what 'rv truthcheck --json' prints: every task's truth run through the gate, and the
 // counts per tier.
@@ -37,39 +34,25 @@ type rvTruthTierCount struct {
 // newRVTruthcheckCmd builds the command; runF, when not nil, replaces runRVTruthcheck (tests check the options the flags
 // produce with it).
 func newRVTruthcheckCmd(common *rvCommon, runF func(context.Context, rvTruthcheckOptions, io.Writer) error) *cobra.Command {
-	if runF == nil {
-		runF = runRVTruthcheck
-	}
-	var opts rvTruthcheckOptions
-	c := &cobra.Command{
-		Use:   "truthcheck",
+	return newRVTierCmd(&cobra.Command{Use: "truthcheck", Args: cobra.NoArgs,
 		Short: "Submit each task's own truth (jitter 0) to the gate and list which tasks it passes",
-		Long: "Submit each task's own truth (jitter 0) to the four-criterion gate. Tasks the truth fails are not\n" +
-			"solvable under the original rules; pass rates are reported on all tasks and on solvable ones. Real tasks\n" +
-			"also show the fair criterion (RMS threshold raised to the truth's own RMS).\n\n" +
-			"JSON: {\"tasks\": [{\"task\", \"tier\", \"solvable\", \"ok_rms\", \"ok_delta_bic\", ...}], \"tiers\": {TIER: {\"tasks\",\n" +
-			"\"solvable\", \"fail_ok_rms\", \"fail_ok_delta_bic\", \"solvable_fair\"}}}.",
-		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.rvCommon = common.at(cmd)
-			return runF(cmd.Context(), opts, cmd.OutOrStdout())
-		},
-	}
-	c.Flags().StringVar(&opts.Tier, "tier", "", "only this tier: easy, medium, hard or real")
-	return c
+		Long: `Submit each task's own truth (jitter 0) to the four-criterion gate. Tasks the truth fails are not
+solvable under the original rules; pass rates are reported on all tasks and on solvable ones. Real tasks
+also show the fair criterion (RMS threshold raised to the truth's own RMS).
+
+JSON: {"tasks": [{"task", "tier", "solvable", "ok_rms", "ok_delta_bic", ...}], "tiers": {TIER: {"tasks",
+"solvable", "fail_ok_rms", "fail_ok_delta_bic", "solvable_fair"}}}.`,
+	}, common, runF, runRVTruthcheck)
 }
 
 // runRVTruthcheck grades each task's truth and counts the results per tier.
 func runRVTruthcheck(_ context.Context, opts rvTruthcheckOptions, out io.Writer) error {
-	if err := checkRVTier(opts.Tier); err != nil {
-		return err
-	}
-	tasks, _, _, err := opts.loadTasks()
+	tasks, _, _, err := opts.tierTasks(opts.Tier)
 	if err != nil {
 		return err
 	}
 	res := rvTruthcheckJSON{Tasks: []rvgate.TruthCheck{}, Tiers: map[string]*rvTruthTierCount{}}
-	for _, t := range inTier(tasks, opts.Tier) {
+	for _, t := range tasks {
 		c := rvgate.CheckTruth(t)
 		res.Tasks = append(res.Tasks, c)
 		s := res.Tiers[c.Tier]

@@ -56,9 +56,7 @@ The hidden sets (A, B) cannot be scored here: their answers are used only by 'tr
 "ebs_with_rows", "by_population", "by_mes_bin", "by_category", "ignored_stars", "ignored_rows"},
 "stars": [per-star results with each counted row's status, f_true and f_pred]}.`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			return runScoreRows(cmd.Context(), streamsOf(cmd), opts)
-		},
+		RunE: runWithOpts(runScoreRows, opts),
 	}
 	cmd.Flags().StringVar(&opts.Rows, "rows", "", "file of star_id,period_days,t0_days,score rows ('-' for standard input)")
 	cmd.Flags().StringVar(&opts.Set, "set", "", "public data set to score against (dev, train or a custom set)")

@@ -62,6 +62,22 @@ func writePlanetCSV(t *testing.T) (path string, p transit.Params) {
 	return path, p
 }
 
+// writePlanetStarDir writes the light curve of writePlanetCSV with star st into a new star directory and returns
+// the directory and the planet.
+func writePlanetStarDir(t *testing.T, st *data.Star) (dir string, p transit.Params) {
+	t.Helper()
+	csv, p := writePlanetCSV(t)
+	c, err := data.ReadLightCurve(csv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir = filepath.Join(t.TempDir(), "star")
+	if err := data.WriteStarDir(dir, c, st); err != nil {
+		t.Fatal(err)
+	}
+	return dir, p
+}
+
 func TestVetPlanet(t *testing.T) {
 	path, p := writePlanetCSV(t)
 	rep := vetJSON(t, path, "--period", "5.3", "--t0", "133.3", "--duration", fmt.Sprint(p.DurationDays()),
@@ -100,16 +116,8 @@ func TestVetKepler77(t *testing.T) {
 
 // TestVetStarDir reads a star directory: the stellar radius and mass come from its star.json.
 func TestVetStarDir(t *testing.T) {
-	csvPath, p := writePlanetCSV(t)
-	c, err := data.ReadLightCurve(csvPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := filepath.Join(t.TempDir(), "star")
-	star := &data.Star{ID: "s1", Teff: 5772, Logg: 4.44, RadiusRsun: 1, MassMsun: 1, CadenceDays: lc.CadenceDays, TimeSystem: "BKJD"}
-	if err := data.WriteStarDir(dir, c, star); err != nil {
-		t.Fatal(err)
-	}
+	dir, p := writePlanetStarDir(t, &data.Star{ID: "s1", Teff: 5772, Logg: 4.44, RadiusRsun: 1, MassMsun: 1,
+		CadenceDays: lc.CadenceDays, TimeSystem: "BKJD"})
 	rep := vetJSON(t, dir, "--period", "5.3", "--t0", "133.3", "--duration", fmt.Sprint(p.DurationDays()))
 	if rep.RadiusRsun != 1 || rep.MassMsun != 1 || rep.Features.DurationRatio == 0 {
 		t.Errorf("star.json not used: radius %v, mass %v, duration ratio %v", rep.RadiusRsun, rep.MassMsun, rep.Features.DurationRatio)

@@ -119,6 +119,24 @@ func openResults() (*store.Store, error) {
 	return workspace.OpenStore(home)
 }
 
+// listResults opens the results database, returns what list reads from it (empty, never nil, so that --json
+// prints [] for nothing) and closes it.
+func listResults[T any](list func(*store.Store) ([]T, error)) ([]T, error) {
+	st, err := openResults()
+	if err != nil {
+		return nil, err
+	}
+	defer st.Close()
+	rows, err := list(st)
+	if err != nil {
+		return nil, err
+	}
+	if rows == nil {
+		rows = []T{}
+	}
+	return rows, nil
+}
+
 // interruptible returns a context derived from ctx that Ctrl-C or SIGTERM cancels.
 func interruptible(ctx context.Context) (context.Context, context.CancelFunc) {
 	return signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)

@@ -2,6 +2,7 @@ package store
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"database/sql"
 	"errors"
 	"fmt"
@@ -11,54 +12,22 @@ import (
 	"testing"
 )
 
-// schemaV1 is the schema the first release wrote (migrations[0] as it shipped), copied here so that the
-// migration test builds its old database independently of migrations.go.
-const schemaV1 = `CREATE TABLE runs (
-		id            INTEGER PRIMARY KEY AUTOINCREMENT,
-		kind          TEXT NOT NULL CHECK (kind IN ('dev', 'grade', 'baseline', 'mini')),
-		set_name      TEXT NOT NULL,
-		label         TEXT NOT NULL DEFAULT '',
-		solution_hash TEXT NOT NULL DEFAULT '',
-		started       TEXT NOT NULL,
-		finished      TEXT,
-		status        TEXT NOT NULL CHECK (status IN ('running', 'done', 'cancelled', 'failed')),
-		isolation     TEXT NOT NULL DEFAULT '',
-		stars         INTEGER NOT NULL DEFAULT 0,
-		summary       TEXT,
-		flags         TEXT NOT NULL DEFAULT '[]'
-	);
-	CREATE INDEX runs_set_kind ON runs (set_name, kind);
-	CREATE TABLE outcomes (
-		run_id      INTEGER NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
-		star_id     TEXT NOT NULL,
-		status      TEXT NOT NULL DEFAULT '',
-		credit      REAL NOT NULL DEFAULT 0,
-		false_count INTEGER NOT NULL DEFAULT 0,
-		runtime_ms  INTEGER NOT NULL DEFAULT 0,
-		exit_reason TEXT NOT NULL DEFAULT '',
-		stderr_tail TEXT NOT NULL DEFAULT '',
-		isolation   TEXT NOT NULL DEFAULT '',
-		rows        TEXT,
-		matches     TEXT,
-		updated     TEXT NOT NULL,
-		PRIMARY KEY (run_id, star_id)
-	);
-	CREATE INDEX outcomes_star ON outcomes (star_id);
-	CREATE TABLE snapshots (
-		hash    TEXT PRIMARY KEY,
-		created TEXT NOT NULL,
-		files   TEXT NOT NULL
-	);
-	CREATE TABLE gradings (
-		id       INTEGER PRIMARY KEY AUTOINCREMENT,
-		hash     TEXT NOT NULL REFERENCES snapshots (hash) ON DELETE CASCADE,
-		set_name TEXT NOT NULL,
-		run_id   INTEGER REFERENCES runs (id) ON DELETE SET NULL,
-		at       TEXT NOT NULL
-	);
-	CREATE INDEX gradings_hash ON gradings (hash, set_name);
+// shippedV1SHA256 is the SHA-256 of migrations[0] as the first release shipped it. TestShippedMigrationUnchanged
+// pins it, so the old database the migration test builds from migrations[0] is the one that release wrote.
+const shippedV1SHA256 = "6ee2e6e2ecc03c34ea3f9c447f8bc47e9fc1847a4894d47ee1d3020eecae2132"
+
+// schemaV1 is the database the first release wrote: migrations[0] and the schema version 1.
+var schemaV1 = migrations[0] + `
 	CREATE TABLE schema_version (version INTEGER NOT NULL);
 	INSERT INTO schema_version (version) VALUES (1);`
+
+// TestShippedMigrationUnchanged checks the shipped first step is never edited (a change there would leave
+// existing databases on a schema no code builds any more; append a step instead).
+func TestShippedMigrationUnchanged(t *testing.T) {
+	if got := fmt.Sprintf("%x", sha256.Sum256([]byte(migrations[0]))); got != shippedV1SHA256 {
+		t.Fatalf("migrations[0] has SHA-256 %s, the shipped step %s: it was edited; restore it and append a new step", got, shippedV1SHA256)
+	}
+}
 
 // dbBytes returns the database file and its write-ahead log, as a reader of the directory sees them.
 func dbBytes(t *testing.T, path string) []byte {
@@ -121,10 +90,7 @@ func TestMigrationDropsHiddenTruth(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	var v int
-	if err := s.DB().QueryRow(`SELECT version FROM schema_version`).Scan(&v); err != nil || v != SchemaVersion {
-		t.Fatalf("schema version %d (%v), want %d", v, err, SchemaVersion)
-	}
+	wantSchemaVersion(t, s)
 	for _, run := range []int64{2, 3, 6} {
 		if outs, err := s.Outcomes(ctx, run); err != nil || len(outs) != 0 {
 			t.Errorf("hidden run %d keeps %d outcomes (%v)", run, len(outs), err)

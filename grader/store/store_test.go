@@ -29,6 +29,27 @@ func openTemp(t testing.TB) (*Store, string) {
 	return s, path
 }
 
+// reopen closes s and opens the database at path again; the new store is closed when the test ends.
+func reopen(t testing.TB, s *Store, path string) *Store {
+	t.Helper()
+	s.Close()
+	s2, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s2.Close() })
+	return s2
+}
+
+// wantSchemaVersion fails the test unless the database of s records the schema version SchemaVersion.
+func wantSchemaVersion(t testing.TB, s *Store) {
+	t.Helper()
+	var v int
+	if err := s.DB().QueryRow(`SELECT version FROM schema_version`).Scan(&v); err != nil || v != SchemaVersion {
+		t.Fatalf("schema version %d (%v), want %d", v, err, SchemaVersion)
+	}
+}
+
 // outcomeFor builds an outcome shaped like the grader's: the rows a solution printed and what they matched.
 func outcomeFor(runID int64, star, status string, credit float64, falses int) Outcome {
 	rows := fmt.Sprintf(`[{"period_days":12.3461,"t0_days":173.21,"score":14.2,"rank":1,"status":%q}]`, status)
@@ -282,12 +303,7 @@ func TestResumeCancelledRunAcrossReopen(t *testing.T) {
 	if err := s.FinishRun(ctx, run, StatusCancelled, nil); err != nil {
 		t.Fatal(err)
 	}
-	s.Close()
-	s2, err := Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s2.Close()
+	s2 := reopen(t, s, path)
 	if err := s2.PutOutcome(ctx, outcomeFor(run, "dev-0003", "hit", 1, 0)); !errors.Is(err, ErrRunFinished) {
 		t.Errorf("outcome for a cancelled run: %v", err)
 	}
@@ -427,16 +443,8 @@ func TestReopenKeepsSchema(t *testing.T) {
 	if _, err := s.CreateRun(ctx, Run{Kind: KindMini, Set: "mini-dev-00000003"}); err != nil {
 		t.Fatal(err)
 	}
-	s.Close()
-	s2, err := Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s2.Close()
-	var v int
-	if err := s2.DB().QueryRow(`SELECT version FROM schema_version`).Scan(&v); err != nil || v != SchemaVersion {
-		t.Errorf("schema version %d (%v), want %d", v, err, SchemaVersion)
-	}
+	s2 := reopen(t, s, path)
+	wantSchemaVersion(t, s2)
 	if rs, _ := s2.Runs(ctx, RunFilter{}); len(rs) != 1 || rs[0].Kind != KindMini {
 		t.Errorf("runs after reopening: %+v", rs)
 	}

@@ -42,10 +42,7 @@ func (c *Canvas) Set(x, y int, ink Ink) {
 
 // VLine turns on the dots of column x from row y0 to row y1 (in either order), clipped to the canvas.
 func (c *Canvas) VLine(x, y0, y1 int, ink Ink) {
-	if y0 > y1 {
-		y0, y1 = y1, y0
-	}
-	y0, y1 = max(y0, 0), min(y1, 4*c.h-1)
+	y0, y1 = clipSpan(y0, y1, 4*c.h-1)
 	for y := y0; y <= y1; y++ {
 		c.Set(x, y, ink)
 	}
@@ -53,13 +50,18 @@ func (c *Canvas) VLine(x, y0, y1 int, ink Ink) {
 
 // HLine turns on the dots of row y from column x0 to column x1 (in either order), clipped to the canvas.
 func (c *Canvas) HLine(x0, x1, y int, ink Ink) {
-	if x0 > x1 {
-		x0, x1 = x1, x0
-	}
-	x0, x1 = max(x0, 0), min(x1, 2*c.w-1)
+	x0, x1 = clipSpan(x0, x1, 2*c.w-1)
 	for x := x0; x <= x1; x++ {
 		c.Set(x, y, ink)
 	}
+}
+
+// clipSpan puts a and b in order and clips them to [0, hi].
+func clipSpan(a, b, hi int) (lo, up int) {
+	if a > b {
+		a, b = b, a
+	}
+	return max(a, 0), min(b, hi)
 }
 
 // Overlay copies every non-empty cell of top (of the same size) over c, dots and ink, hiding what c had there.
