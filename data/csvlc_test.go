@@ -71,10 +71,7 @@ func TestParseCSVTwoColumnsEstimatesError(t *testing.T) {
 }
 
 func TestParseCSVBadInput(t *testing.T) {
-	cases := []struct {
-		name, text, want string
-		is               error
-	}{
+	checkBadInputs(t, "bad.csv", parseCSV, []badInput{
 		{"empty", "", "no data rows", ErrEmptyFile},
 		{"blank and comments only", "\n# nothing\n\n", "no data rows", ErrEmptyFile},
 		{"header only", "time,flux,flux_err,quality\n", "no data rows", ErrEmptyFile},
@@ -91,18 +88,7 @@ func TestParseCSVBadInput(t *testing.T) {
 		{"overflow", "time,flux\n1,1e999\n", "not a number", ErrFormat},
 		{"binary junk", "\x00\x01\x02,\xff\n", "lacks a time", ErrFormat},
 		{"line too long", "time,flux\n1," + strings.Repeat("1", maxLineBytes+10) + "\n", "longer than", ErrFormat},
-	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			_, err := parseCSV(tc.text, "bad.csv")
-			if err == nil {
-				t.Fatal("no error")
-			}
-			if !errors.Is(err, tc.is) || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), "bad.csv") {
-				t.Errorf("error %q: want %v saying %q and naming the file", err, tc.is, tc.want)
-			}
-		})
-	}
+	})
 }
 
 func TestReadLightCurveCSVAndErrors(t *testing.T) {
