@@ -30,3 +30,18 @@ func checkBadInputs(t *testing.T, file string, parse func(text, name string) (*l
 		})
 	}
 }
+
+// parsedOrRefused parses the fuzzed bytes b as file with parse. A refusal must be one line of at most 800 bytes
+// naming the file, and gives nil; a light curve read must pass checkParsed, and is returned.
+func parsedOrRefused(t *testing.T, parse func(text, name string) (*lc.LightCurve, error), b []byte, file string) *lc.LightCurve {
+	t.Helper()
+	c, err := parse(string(b), file)
+	if err != nil {
+		if !strings.Contains(err.Error(), file) || len(err.Error()) > 800 || strings.Contains(err.Error(), "\n") {
+			t.Fatalf("error %q: want one line of at most 800 bytes naming the file", err)
+		}
+		return nil
+	}
+	checkParsed(t, c)
+	return c
+}
