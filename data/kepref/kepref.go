@@ -10,6 +10,9 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"transitbench/data"
+	"transitbench/engine/lc"
 )
 
 // Dir returns ../shared/data/kepler beside the module root (the directory holding go.mod above the working
@@ -113,4 +116,21 @@ func DVFiles() ([]string, error) {
 // KIC returns the Kepler ID, without leading zeros, of a DV light curve's path (dv/KIC008359498.tbl: 8359498).
 func KIC(path string) string {
 	return strings.TrimLeft(strings.TrimSuffix(strings.TrimPrefix(filepath.Base(path), "KIC"), ".tbl"), "0")
+}
+
+// EachDV reads the five DV light curves (DVFiles) with data.ReadLightCurve and calls fn with each one's Kepler
+// ID (KIC) and light curve, in file order. It stops at the first file it cannot read.
+func EachDV(fn func(kic string, c *lc.LightCurve)) error {
+	files, err := DVFiles()
+	if err != nil {
+		return err
+	}
+	for _, path := range files {
+		c, err := data.ReadLightCurve(path)
+		if err != nil {
+			return err
+		}
+		fn(KIC(path), c)
+	}
+	return nil
 }

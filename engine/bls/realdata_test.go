@@ -4,7 +4,6 @@ import (
 	"math"
 	"testing"
 
-	"transitbench/data"
 	"transitbench/data/kepref"
 	"transitbench/engine/bls"
 	"transitbench/engine/detrend"
@@ -38,19 +37,10 @@ func readKOIs(t *testing.T) map[string]koi {
 // duration (modulo the period).
 func TestRealKeplerPlanets(t *testing.T) {
 	kois := readKOIs(t)
-	files, err := kepref.DVFiles()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, path := range files {
-		kic := kepref.KIC(path)
+	err := kepref.EachDV(func(kic string, c *lc.LightCurve) {
 		want, ok := kois[kic]
 		if !ok {
 			t.Fatalf("KIC %s is not in the KOI table", kic)
-		}
-		c, err := data.ReadLightCurve(path)
-		if err != nil {
-			t.Fatal(err)
 		}
 		c = c.Clean(lc.DefaultQualityMask)
 		var tt, f, e []float64
@@ -87,5 +77,8 @@ func TestRealKeplerPlanets(t *testing.T) {
 		if math.Abs(dt) > dur/2 {
 			t.Errorf("KIC %s: t0 %.4f is %.4f d from the catalogued ephemeris, more than half the %.2f h duration", kic, p.T0Days, dt, want.durationHours)
 		}
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 }

@@ -4,9 +4,9 @@ import (
 	"math"
 	"testing"
 
-	"transitbench/data"
 	"transitbench/data/kepref"
 	"transitbench/engine/detrend"
+	"transitbench/engine/lc"
 	"transitbench/engine/noise"
 	"transitbench/engine/transit"
 )
@@ -45,19 +45,10 @@ func readKOIs(t *testing.T) map[string]koi {
 // DV model SNR and MES share the same depth-over-noise form).
 func TestKeplerDV(t *testing.T) {
 	kois := readKOIs(t)
-	files, err := kepref.DVFiles()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, path := range files {
-		kic := kepref.KIC(path)
+	err := kepref.EachDV(func(kic string, c *lc.LightCurve) {
 		k, ok := kois[kic]
 		if !ok {
 			t.Fatalf("KIC %s not in the KOI table", kic)
-		}
-		c, err := data.ReadLightCurve(path)
-		if err != nil {
-			t.Fatal(err)
 		}
 		dur := k.durationHours / 24
 		flat, _ := detrend.Flatten(c.Time, c.Flux, detrend.Options{})
@@ -92,5 +83,8 @@ func TestKeplerDV(t *testing.T) {
 		}
 		t.Logf("KIC %-8s CDPP 3/6/12 h %5.1f %5.1f %5.1f ppm  depth %6.0f ppm (KOI %6.0f)  N %3d  MES %7.1f  model_snr %7.1f  ratio %.2f",
 			kic, cdpp3, cdpp6, cdpp12, sig.MeanDepth*1e6, k.depthPPM, sig.NTransits, sig.MES, k.snr, ratio)
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 }

@@ -4,9 +4,9 @@ import (
 	"math"
 	"testing"
 
-	"transitbench/data"
 	"transitbench/data/kepref"
 	"transitbench/engine/detrend"
+	"transitbench/engine/lc"
 	"transitbench/engine/vet"
 )
 
@@ -21,12 +21,7 @@ func TestKeplerDVPlanets(t *testing.T) {
 	if err != nil {
 		t.Skipf("reference data not available: %v", err)
 	}
-	files, err := kepref.DVFiles()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, path := range files {
-		kic := kepref.KIC(path)
+	err = kepref.EachDV(func(kic string, c *lc.LightCurve) {
 		var row []string
 		if rows := kois[kic]; len(rows) > 0 {
 			row = rows[0]
@@ -37,10 +32,6 @@ func TestKeplerDVPlanets(t *testing.T) {
 				t.Fatalf("KIC %s %s: %v", kic, name, err)
 			}
 			return v
-		}
-		c, err := data.ReadLightCurve(path)
-		if err != nil {
-			t.Fatal(err)
 		}
 		dur := get("koi_duration") / 24
 		flat, _ := detrend.Flatten(c.Time, c.Flux, detrend.Options{WindowDays: detrend.WindowFor(dur)})
@@ -62,5 +53,8 @@ func TestKeplerDVPlanets(t *testing.T) {
 		if !(ft.DurationRatio > 0.5 && ft.DurationRatio < 1.2) {
 			t.Errorf("KIC %s: duration ratio %.2f", kic, ft.DurationRatio)
 		}
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 }
