@@ -123,6 +123,9 @@ func (p *planter) depthFor(period, t0, w float64, nEvents int) float64 {
 	return p.target * p.m.sigmaD(w) * math.Sqrt(float64(n)) / float64(nEvents)
 }
 
+// epoch draws the time of a first event uniformly within the first period of data.
+func (p *planter) epoch(period float64) float64 { return p.m.t[0] + period*p.r.Float64() }
+
 // desatGlitch plants a dip over w just after each desaturation's flagged cadence.
 func (p *planter) desatGlitch() (period, t0, box float64) {
 	r, fk, cal, t := p.r, p.fk, p.cal, p.cal.time
@@ -143,7 +146,7 @@ func (p *planter) singleEvents() (period, t0, box float64) {
 	r, fk, m, t := p.r, p.fk, p.m, p.cal.time
 	period = logUniform(r, fk.SingleEventPeriodDays.Lo, fk.SingleEventPeriodDays.Hi)
 	w := uniform(r, fk.SingleEventDays.Lo, fk.SingleEventDays.Hi)
-	t0 = m.t[0] + period*r.Float64()
+	t0 = p.epoch(period)
 	var epochs []float64
 	for e := 0; t0+float64(e)*period < m.t[len(m.t)-1]; e++ {
 		if mid := t0 + float64(e)*period; hasData(m.t, mid, w/2) {
@@ -165,7 +168,7 @@ func (p *planter) spotDips() (period, t0, box float64) {
 	r, fk, m, t := p.r, p.fk, p.m, p.cal.time
 	period = uniform(r, fk.SpotDipPeriodDays.Lo, fk.SpotDipPeriodDays.Hi)
 	w := uniform(r, fk.SpotDipDays.Lo, fk.SpotDipDays.Hi)
-	t0 = m.t[0] + period*r.Float64()
+	t0 = p.epoch(period)
 	a := p.depthFor(period, t0, w, m.transits(period, t0, w)) / gaussMean
 	life := uniform(r, fk.SpotDipLifetimeRots.Lo, fk.SpotDipLifetimeRots.Hi) * period
 	depth := 1.0
@@ -181,7 +184,7 @@ func (p *planter) spotDips() (period, t0, box float64) {
 func (p *planter) harmonic() (period, t0, box float64) {
 	r, fk, m, t, f := p.r, p.fk, p.m, p.cal.time, p.f
 	period = uniform(r, fk.HarmonicPeriodDays.Lo, fk.HarmonicPeriodDays.Hi)
-	t0 = m.t[0] + period*r.Float64()
+	t0 = p.epoch(period)
 	w := 0.2 * period
 	// The normalised profile's mean over |φ| < 0.1 is Σ c_h sin(0.2πh)/(0.2πh) / 1.9 ≈ 0.81 of its minimum.
 	a := p.depthFor(period, t0, w, m.transits(period, t0, w)) / 0.811
