@@ -35,10 +35,6 @@ func ReadCSV(path string) (*lc.LightCurve, error) {
 // parseCSV parses a CSV light curve held in text; name labels errors.
 func parseCSV(text, name string) (*lc.LightCurve, error) {
 	ls := lines{text: text}
-	const want = "expected columns time,flux[,flux_err[,quality]]"
-	bad := func(line int, format string, a ...any) error {
-		return fmt.Errorf("%s:%d: %w: %s", name, line, ErrFormat, fmt.Sprintf(format, a...))
-	}
 	// col[k] is the field index of time, flux, flux_err, quality, or -1 when absent.
 	col := [4]int{-1, -1, -1, -1}
 	nfields := 0
@@ -48,7 +44,7 @@ func parseCSV(text, name string) (*lc.LightCurve, error) {
 	for {
 		line, ok, err := ls.next()
 		if err != nil {
-			return nil, bad(ls.no, "%v; this is not a light-curve CSV", err)
+			return nil, lineErr(name, ls.no, "%v; this is not a light-curve CSV", err)
 		}
 		if !ok {
 			break
@@ -71,76 +67,91 @@ func parseCSV(text, name string) (*lc.LightCurve, error) {
 		}
 		if nfields == 0 {
 			nfields = len(fields)
-			if _, err := strconv.ParseFloat(fields[0], 64); err != nil {
-				for i, h := range fields {
-					switch strings.ToLower(strings.Trim(h, `"'`)) {
-					case "time":
-						col[0] = i
-					case "flux":
-						col[1] = i
-					case "flux_err", "fluxerr", "flux_error":
-						col[2] = i
-					case "quality":
-						col[3] = i
-					}
-				}
-				if col[0] < 0 || col[1] < 0 {
-					return nil, bad(lineNo, "the header %q lacks a time or a flux column; %s", clip(line), want)
-				}
+			header, err := csvColumns(&col, fields, line)
+			if err != nil {
+				return nil, lineErr(name, lineNo, "%v", err)
+			}
+			if header {
 				continue
-			}
-			if nfields < 2 || nfields > 4 {
-				return nil, bad(lineNo, "%d fields and no header line; %s", nfields, want)
-			}
-			for i := range nfields {
-				col[i] = i
 			}
 		}
 		if len(fields) != nfields {
-			return nil, bad(lineNo, "%d fields, but the file's first line has %d", len(fields), nfields)
+			return nil, lineErr(name, lineNo, "%d fields, but the file's first line has %d", len(fields), nfields)
 		}
-		var v [3]float64
-		for k := range 3 {
-			v[k] = math.NaN()
-			if col[k] < 0 {
-				continue
-			}
-			s := fields[col[k]]
-			if s == "" {
-				continue
-			}
-			x, err := strconv.ParseFloat(s, 64)
-			if err != nil {
-				return nil, bad(lineNo, "field %d (%s) is %q, not a number", col[k]+1, [3]string{"time", "flux", "flux_err"}[k], clip(s))
-			}
-			v[k] = x
+		if err := csvRow(c, fields, col); err != nil {
+			return nil, lineErr(name, lineNo, "%v", err)
 		}
-		var q int32
-		if col[3] >= 0 && fields[col[3]] != "" {
-			var err error
-			if q, err = parseQuality(fields[col[3]]); err != nil {
-				return nil, bad(lineNo, "field %d (quality) is %q, not a 32-bit integer bitmask", col[3]+1, clip(fields[col[3]]))
-			}
-		}
-		c.Time = append(c.Time, v[0])
-		c.Flux = append(c.Flux, v[1])
-		c.FluxErr = append(c.FluxErr, v[2])
-		c.Quality = append(c.Quality, q)
 	}
 	if c.Len() == 0 {
-		return nil, fmt.Errorf("%s: %w: no data rows; %s", name, ErrEmptyFile, want)
+		return nil, fmt.Errorf("%s: %w: no data rows; %s", name, ErrEmptyFile, csvWant)
 	}
-	out, err := finish(c, name)
-	if err != nil {
-		return nil, err
+	return finishText(c, name, col[2] < 0)
+}
+
+// csvWant says what columns a CSV light curve holds.
+const csvWant = "expected columns time,flux[,flux_err[,quality]]"
+
+// csvColumns sets col from the first row's fields (line is its text): from the names of a header line, which it
+// reports, or else by position.
+func csvColumns(col *[4]int, fields []string, line string) (header bool, err error) {
+	nfields := len(fields)
+	if _, err := strconv.ParseFloat(fields[0], 64); err != nil {
+		for i, h := range fields {
+			switch strings.ToLower(strings.Trim(h, `"'`)) {
+			case "time":
+				col[0] = i
+			case "flux":
+				col[1] = i
+			case "flux_err", "fluxerr", "flux_error":
+				col[2] = i
+			case "quality":
+				col[3] = i
+			}
+		}
+		if col[0] < 0 || col[1] < 0 {
+			return true, fmt.Errorf("the header %q lacks a time or a flux column; %s", clip(line), csvWant)
+		}
+		return true, nil
 	}
-	if err := checkFlux(out, name); err != nil {
-		return nil, err
+	if nfields < 2 || nfields > 4 {
+		return false, fmt.Errorf("%d fields and no header line; %s", nfields, csvWant)
 	}
-	if col[2] < 0 {
-		fillErr(out)
+	for i := range nfields {
+		col[i] = i
 	}
-	return out, nil
+	return false, nil
+}
+
+// csvRow appends the cadence in one data row's fields to c.
+func csvRow(c *lc.LightCurve, fields []string, col [4]int) error {
+	var v [3]float64
+	for k := range 3 {
+		v[k] = math.NaN()
+		if col[k] < 0 {
+			continue
+		}
+		s := fields[col[k]]
+		if s == "" {
+			continue
+		}
+		x, err := strconv.ParseFloat(s, 64)
+		if err != nil {
+			return fmt.Errorf("field %d (%s) is %q, not a number", col[k]+1, [3]string{"time", "flux", "flux_err"}[k], clip(s))
+		}
+		v[k] = x
+	}
+	var q int32
+	if col[3] >= 0 && fields[col[3]] != "" {
+		var err error
+		if q, err = parseQuality(fields[col[3]]); err != nil {
+			return fmt.Errorf("field %d (quality) is %q, not a 32-bit integer bitmask", col[3]+1, clip(fields[col[3]]))
+		}
+	}
+	c.Time = append(c.Time, v[0])
+	c.Flux = append(c.Flux, v[1])
+	c.FluxErr = append(c.FluxErr, v[2])
+	c.Quality = append(c.Quality, q)
+	return nil
 }
 
 // splitComma appends the comma-separated, space-trimmed fields of line to dst.

@@ -185,6 +185,10 @@ func replaceCard(t *testing.T, raw []byte, key, card string) []byte {
 }
 
 func TestReadKeplerFITSDamaged(t *testing.T) {
+	// swap returns the damage that overwrites the header card starting with key by card.
+	swap := func(key, card string) func([]byte) []byte {
+		return func(b []byte) []byte { return replaceCard(t, b, key, card) }
+	}
 	cases := []struct {
 		name   string
 		modify func([]byte) []byte
@@ -197,27 +201,13 @@ func TestReadKeplerFITSDamaged(t *testing.T) {
 		{"cut after the primary header", func(b []byte) []byte { return b[:2880*2] }, "may be truncated"},
 		{"cut inside the table", func(b []byte) []byte { return b[:len(b)/2] }, "truncated"},
 		{"cut off mid-block", func(b []byte) []byte { return b[:len(b)/2+17] }, "truncated"},
-		{"rows grown past the file", func(b []byte) []byte {
-			return replaceCard(t, b, "NAXIS2  =                 1021", "NAXIS2  =             99999999")
-		}, "truncated"},
-		{"absurd row count", func(b []byte) []byte {
-			return replaceCard(t, b, "NAXIS2  =                 1021", "NAXIS2  = 99999999999999999999")
-		}, "NAXIS2"},
-		{"absurd field count", func(b []byte) []byte {
-			return replaceCard(t, b, "TFIELDS =                   20", "TFIELDS =           2000000000")
-		}, "TFIELDS"},
-		{"not SIMPLE", func(b []byte) []byte {
-			return replaceCard(t, b, "SIMPLE  =                    T", "SIMPLE  =                    F")
-		}, "SIMPLE"},
-		{"flux column renamed", func(b []byte) []byte {
-			return replaceCard(t, b, "TTYPE8  = 'PDCSAP_FLUX'", "TTYPE8  = 'PDCSAP_FLUY'")
-		}, "no PDCSAP_FLUX column"},
-		{"time column of text", func(b []byte) []byte {
-			return replaceCard(t, b, "TFORM1  = 'D       '", "TFORM1  = '8A      '")
-		}, "TIME"},
-		{"no LIGHTCURVE extension", func(b []byte) []byte {
-			return replaceCard(t, b, "EXTNAME = 'LIGHTCURVE'", "EXTNAME = 'SOMETHING '")
-		}, "no LIGHTCURVE extension"},
+		{"rows grown past the file", swap("NAXIS2  =                 1021", "NAXIS2  =             99999999"), "truncated"},
+		{"absurd row count", swap("NAXIS2  =                 1021", "NAXIS2  = 99999999999999999999"), "NAXIS2"},
+		{"absurd field count", swap("TFIELDS =                   20", "TFIELDS =           2000000000"), "TFIELDS"},
+		{"not SIMPLE", swap("SIMPLE  =                    T", "SIMPLE  =                    F"), "SIMPLE"},
+		{"flux column renamed", swap("TTYPE8  = 'PDCSAP_FLUX'", "TTYPE8  = 'PDCSAP_FLUY'"), "no PDCSAP_FLUX column"},
+		{"time column of text", swap("TFORM1  = 'D       '", "TFORM1  = '8A      '"), "TIME"},
+		{"no LIGHTCURVE extension", swap("EXTNAME = 'LIGHTCURVE'", "EXTNAME = 'SOMETHING '"), "no LIGHTCURVE extension"},
 		{"no END card", func(b []byte) []byte {
 			return bytes.ReplaceAll(b, []byte("END"+strings.Repeat(" ", 77)), bytes.Repeat([]byte("X"), 80))
 		}, "truncated"},

@@ -37,17 +37,12 @@ type ipacColumn struct {
 // parseIPAC parses an IPAC light-curve table held in text; name labels errors.
 func parseIPAC(text, name string) (*lc.LightCurve, error) {
 	ls := lines{text: text}
-	bad := func(line int, format string, a ...any) error {
-		return fmt.Errorf("%s:%d: %w: %s", name, line, ErrFormat, fmt.Sprintf(format, a...))
-	}
-	var cols []ipacColumn
-	headerRows := 0
-	iTime, iFlux := -1, -1
+	h := ipacHeader{iTime: -1, iFlux: -1}
 	c := newCurve(strings.Count(text, "\n") + 1)
 	for {
 		line, ok, err := ls.next()
 		if err != nil {
-			return nil, bad(ls.no, "%v; this is not an IPAC light curve", err)
+			return nil, lineErr(name, ls.no, "%v; this is not an IPAC light curve", err)
 		}
 		if !ok {
 			break
@@ -62,79 +57,96 @@ func parseIPAC(text, name string) (*lc.LightCurve, error) {
 		}
 		if line[0] == '|' {
 			if c.Len() > 0 {
-				return nil, bad(lineNo, "a '|' header line after the data rows")
+				return nil, lineErr(name, lineNo, "a '|' header line after the data rows")
 			}
-			headerRows++
-			switch headerRows {
-			case 1:
-				cols = ipacColumns(line)
-				if len(cols) == 0 {
-					return nil, bad(lineNo, "the header line names no columns")
-				}
-				for i, col := range cols {
-					switch strings.ToUpper(col.name) {
-					case "TIME":
-						iTime = i
-					case "LC_DETREND":
-						iFlux = i
-					case "LC_INIT":
-						if iFlux < 0 || strings.ToUpper(cols[iFlux].name) != "LC_DETREND" {
-							iFlux = i
-						}
-					}
-				}
-				if iTime < 0 || iFlux < 0 {
-					names := make([]string, len(cols))
-					for i, col := range cols {
-						names[i] = col.name
-					}
-					return nil, bad(lineNo, "columns %q lack TIME or a flux column (LC_DETREND or LC_INIT); give a table with both", clip(strings.Join(names, " ")))
-				}
-			case 4:
-				for i, f := range ipacFields(line, cols) {
-					cols[i].null = f
-				}
-			case 2, 3:
-				// types and units: the values are parsed as numbers whatever the declared type
-			default:
-				return nil, bad(lineNo, "more than four '|' header lines")
+			if err := h.add(line); err != nil {
+				return nil, lineErr(name, lineNo, "%v", err)
 			}
 			continue
 		}
-		if headerRows == 0 {
-			return nil, bad(lineNo, "a data row before the '|' header line that names the columns")
+		if h.rows == 0 {
+			return nil, lineErr(name, lineNo, "a data row before the '|' header line that names the columns")
 		}
-		if len(line) <= cols[iTime].lo || len(line) <= cols[iFlux].lo {
-			return nil, bad(lineNo, "the row is %d characters long and ends before the TIME or flux column", len(line))
+		if err := h.row(c, line); err != nil {
+			return nil, lineErr(name, lineNo, "%v", err)
 		}
-		t, err := ipacValue(ipacField(line, cols[iTime]), cols[iTime].null)
-		if err != nil {
-			return nil, bad(lineNo, "TIME is %q, not a number", clip(ipacField(line, cols[iTime])))
-		}
-		x, err := ipacValue(ipacField(line, cols[iFlux]), cols[iFlux].null)
-		if err != nil {
-			return nil, bad(lineNo, "%s is %q, not a number", clip(cols[iFlux].name), clip(ipacField(line, cols[iFlux])))
-		}
-		c.Time = append(c.Time, t)
-		c.Flux = append(c.Flux, 1+x)
-		c.FluxErr = append(c.FluxErr, math.NaN())
-		c.Quality = append(c.Quality, 0)
 	}
-	if headerRows == 0 {
+	if h.rows == 0 {
 		return nil, fmt.Errorf("%s: %w: no '|' header line naming the columns; this is not an IPAC table", name, ErrFormat)
 	}
 	if c.Len() == 0 {
 		return nil, fmt.Errorf("%s: %w: the IPAC table has a header but no data rows", name, ErrEmptyFile)
 	}
-	out, err := finish(c, name)
+	return finishText(c, name, true)
+}
+
+// ipacHeader is what the '|' header lines of an IPAC table have said so far: the columns, how many lines there
+// were, and which columns hold the time and the flux.
+type ipacHeader struct {
+	cols         []ipacColumn
+	rows         int
+	iTime, iFlux int
+}
+
+// add reads the next '|' header line: the column names, then types and units (ignored), then null values.
+func (h *ipacHeader) add(line string) error {
+	h.rows++
+	switch h.rows {
+	case 1:
+		h.cols = ipacColumns(line)
+		if len(h.cols) == 0 {
+			return fmt.Errorf("the header line names no columns")
+		}
+		for i, col := range h.cols {
+			switch strings.ToUpper(col.name) {
+			case "TIME":
+				h.iTime = i
+			case "LC_DETREND":
+				h.iFlux = i
+			case "LC_INIT":
+				if h.iFlux < 0 || strings.ToUpper(h.cols[h.iFlux].name) != "LC_DETREND" {
+					h.iFlux = i
+				}
+			}
+		}
+		if h.iTime < 0 || h.iFlux < 0 {
+			names := make([]string, len(h.cols))
+			for i, col := range h.cols {
+				names[i] = col.name
+			}
+			return fmt.Errorf("columns %q lack TIME or a flux column (LC_DETREND or LC_INIT); give a table with both", clip(strings.Join(names, " ")))
+		}
+	case 4:
+		for i, f := range ipacFields(line, h.cols) {
+			h.cols[i].null = f
+		}
+	case 2, 3:
+		// types and units: the values are parsed as numbers whatever the declared type
+	default:
+		return fmt.Errorf("more than four '|' header lines")
+	}
+	return nil
+}
+
+// row appends the cadence in a data row to c: its time and its flux, converted to relative flux 1 + x.
+func (h *ipacHeader) row(c *lc.LightCurve, line string) error {
+	ct, cf := h.cols[h.iTime], h.cols[h.iFlux]
+	if len(line) <= ct.lo || len(line) <= cf.lo {
+		return fmt.Errorf("the row is %d characters long and ends before the TIME or flux column", len(line))
+	}
+	t, err := ipacValue(ipacField(line, ct), ct.null)
 	if err != nil {
-		return nil, err
+		return fmt.Errorf("TIME is %q, not a number", clip(ipacField(line, ct)))
 	}
-	if err := checkFlux(out, name); err != nil {
-		return nil, err
+	x, err := ipacValue(ipacField(line, cf), cf.null)
+	if err != nil {
+		return fmt.Errorf("%s is %q, not a number", clip(cf.name), clip(ipacField(line, cf)))
 	}
-	fillErr(out)
-	return out, nil
+	c.Time = append(c.Time, t)
+	c.Flux = append(c.Flux, 1+x)
+	c.FluxErr = append(c.FluxErr, math.NaN())
+	c.Quality = append(c.Quality, 0)
+	return nil
 }
 
 // ipacColumns returns the columns named by an IPAC header line: column k spans from its opening pipe to the

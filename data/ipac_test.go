@@ -1,12 +1,12 @@
 package data
 
 import (
-	"errors"
 	"math"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
 	"transitbench/engine/stat"
 )
 
@@ -103,10 +103,7 @@ func TestParseIPACNullsSortingDuplicates(t *testing.T) {
 }
 
 func TestParseIPACBadInput(t *testing.T) {
-	cases := []struct {
-		name, text, want string
-		is               error
-	}{
+	checkBadInputs(t, "bad.tbl", parseIPAC, []badInput{
 		{"no flux column", "|TIME |FLUX |\n 1.0   2.0\n", "lack TIME or a flux column", ErrFormat},
 		{"no time column", "|T   |LC_INIT |\n 1.0   2.0\n", "lack TIME", ErrFormat},
 		{"non-numeric", "|TIME |LC_INIT |\n 1.0   0.1\n 2.0   abc\n", "bad.tbl:3", ErrFormat},
@@ -116,18 +113,7 @@ func TestParseIPACBadInput(t *testing.T) {
 		{"header after data", "|TIME |LC_INIT |\n 1.0   0.1\n|TIME |LC_INIT |\n", "after the data rows", ErrFormat},
 		{"all null", "|TIME |LC_INIT |\n 1.0   null\n 2.0   nan\n", "no valid cadences", ErrNoValidCadences},
 		{"short row", "|TIME       |LC_INIT |\n 1.0\n", "ends before", ErrFormat},
-	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			_, err := parseIPAC(tc.text, "bad.tbl")
-			if err == nil {
-				t.Fatal("no error")
-			}
-			if !errors.Is(err, tc.is) || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), "bad.tbl") {
-				t.Errorf("error %q: want %v saying %q and naming the file", err, tc.is, tc.want)
-			}
-		})
-	}
+	})
 }
 
 func TestReadIPACTruncatedFile(t *testing.T) {
@@ -176,14 +162,7 @@ func FuzzParseIPAC(f *testing.F) {
 		f.Add(headLines(f, filepath.Join(dvDir, tb.file), 120))
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
-		c, err := parseIPAC(string(b), "fuzz.tbl")
-		if err != nil {
-			if !strings.Contains(err.Error(), "fuzz.tbl") || len(err.Error()) > 800 || strings.Contains(err.Error(), "\n") {
-				t.Fatalf("error %q: want one line of at most 800 bytes naming the file", err)
-			}
-			return
-		}
-		checkParsed(t, c)
+		parsedOrRefused(t, parseIPAC, b, "fuzz.tbl")
 	})
 }
 

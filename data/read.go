@@ -320,3 +320,24 @@ func RobustScatter(flux []float64) float64 {
 	}
 	return stat.MADToSigma4 * stat.Median(d) / math.Sqrt2
 }
+
+// lineErr returns the ErrFormat error for line number line of the text light curve name.
+func lineErr(name string, line int, format string, a ...any) error {
+	return fmt.Errorf("%s:%d: %w: %s", name, line, ErrFormat, fmt.Sprintf(format, a...))
+}
+
+// finishText sorts and checks a light curve parsed from text (finish, checkFlux) and, when fill is set, gives
+// every cadence the robust point-to-point scatter of the flux as its FluxErr (fillErr).
+func finishText(c *lc.LightCurve, name string, fill bool) (*lc.LightCurve, error) {
+	out, err := finish(c, name)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkFlux(out, name); err != nil {
+		return nil, err
+	}
+	if fill {
+		fillErr(out)
+	}
+	return out, nil
+}

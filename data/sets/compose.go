@@ -152,3 +152,17 @@ func hashKey(label string, parts ...[]byte) [32]byte {
 	h.Sum(out[:0])
 	return out
 }
+
+// add counts one star of the given category (SPEC A2); other categories are not counted.
+func (c *Composition) add(category string) {
+	switch category {
+	case data.CategoryInjected:
+		c.Injected++
+	case data.CategoryUntouched:
+		c.Untouched++
+	case data.CategoryEB:
+		c.EB++
+	case data.CategoryConfirmed:
+		c.Confirmed++
+	}
+}

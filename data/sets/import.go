@@ -102,6 +102,58 @@ func Import(home, name string, opt ImportOptions) (res *ImportResult, err error)
 		return nil, err
 	}
 	res = &ImportResult{}
+	kics, err := labelledKICs(labels, files, opt.FITSDir, res)
+	if err != nil {
+		return nil, err
+	}
+
+	hidden := IsHidden(name)
+	dirPerm, filePerm := perms(hidden)
+	tmp, err := makeImportDir(home, name, dirPerm)
+	if err != nil {
+		return nil, err
+	}
+	defer func() {
+		if err != nil {
+			os.RemoveAll(tmp) // a failed import leaves nothing behind
+		}
+	}()
+
+	width := idWidth(name, len(kics))
+	m := manifest{Format: manifestFormat, Set: name, Kind: KindImported, Generator: ImportVersion, Hidden: hidden,
+		Stars: len(kics), IDWidth: width, Source: fmt.Sprintf("fits=%s labels=%s", abs(opt.FITSDir), abs(opt.Labels))}
+	imp := starImport{tmp: tmp, set: name, dirPerm: dirPerm, filePerm: filePerm}
+	if injects(labels) {
+		m.Generator = importWithSim
+		if imp.setSeed, err = importSeed(home, name, &m); err != nil {
+			return nil, err
+		}
+	}
+	infos := make([]StarInfo, len(kics))
+	answers := make([]data.Answer, len(kics))
+	for i, kic := range kics {
+		if infos[i], answers[i], err = imp.star(StarID(name, width, i), i, kic, files[kic], labels[kic]); err != nil {
+			return nil, err
+		}
+		m.Composition.add(answers[i].Category)
+		if opt.Progress != nil {
+			opt.Progress(Progress{Set: name, Done: i + 1, Total: len(kics)})
+		}
+	}
+	if err := writeSet(home, tmp, m, infos, answers, nil, dirPerm, filePerm); err != nil {
+		return nil, err
+	}
+	s, err := load(home, name, nil)
+	if err != nil {
+		return nil, err
+	}
+	res.Set = s
+	return res, nil
+}
+
+// labelledKICs returns the KIC numbers of the label table in order, and records in res.Unlabelled, in order,
+// those of the FITS files the table does not name. Every KIC of the table needs a file.
+func labelledKICs(labels map[int][]labelRow, files map[int][]string, fitsDir string, res *ImportResult) ([]int, error) {
 	for kic := range files {
 		if _, ok := labels[kic]; !ok {
 			res.Unlabelled = append(res.Unlabelled, kic)
@@ -118,112 +170,84 @@ func Import(home, name string, opt ImportOptions) (res *ImportResult, err error)
 	}
 	if len(missing) > 0 {
 		return nil, fmt.Errorf("sets: the label table names KIC %s, which has no kplr*_llc.fits file in %s; add the "+
-			"files or remove the rows", strings.Join(missing, ", "), opt.FITSDir)
+			"files or remove the rows", strings.Join(missing, ", "), fitsDir)
 	}
 	slices.Sort(kics)
+	return kics, nil
+}
 
-	hidden := IsHidden(name)
-	dirPerm, filePerm := perms(hidden)
+// makeImportDir creates an empty build directory for the imported set name, with its stars directory.
+func makeImportDir(home, name string, dirPerm os.FileMode) (string, error) {
 	if err := os.MkdirAll(filepath.Join(home, "sets"), 0o755); err != nil {
-		return nil, fmt.Errorf("sets: cannot create the sets directory: %w", err)
+		return "", fmt.Errorf("sets: cannot create the sets directory: %w", err)
 	}
 	tmp := buildDir(home, name)
 	if err := os.RemoveAll(tmp); err != nil {
-		return nil, fmt.Errorf("sets: cannot clear %s: %w", tmp, err)
+		return "", fmt.Errorf("sets: cannot clear %s: %w", tmp, err)
 	}
 	if err := os.MkdirAll(filepath.Join(tmp, starsDir), dirPerm); err != nil {
-		return nil, fmt.Errorf("sets: cannot create the build directory: %w", err)
+		return "", fmt.Errorf("sets: cannot create the build directory: %w", err)
 	}
-	defer func() {
-		if err != nil {
-			os.RemoveAll(tmp) // a failed import leaves nothing behind
-		}
-	}()
 	os.Chmod(tmp, dirPerm)
 	os.Chmod(filepath.Join(tmp, starsDir), dirPerm)
+	return tmp, nil
+}
 
-	width := idWidth(name, len(kics))
-	m := manifest{Format: manifestFormat, Set: name, Kind: KindImported, Generator: ImportVersion, Hidden: hidden,
-		Stars: len(kics), IDWidth: width, Source: fmt.Sprintf("fits=%s labels=%s", abs(opt.FITSDir), abs(opt.Labels))}
-	var setSeed []byte
-	if injects(labels) {
-		m.Generator = importWithSim
-		if setSeed, err = importSeed(home, name, &m); err != nil {
-			return nil, err
-		}
-	}
-	infos := make([]StarInfo, len(kics))
-	answers := make([]data.Answer, len(kics))
-	for i, kic := range kics {
-		id := StarID(name, width, i)
-		c, st, err := importCurve(files[kic], labels[kic][0])
-		if err != nil {
-			return nil, err
-		}
-		st.ID = id
-		a, err := labelAnswer(id, labels[kic], c)
-		if err != nil {
-			return nil, err
-		}
-		if a.Category == data.CategoryInjected && a.Planet == nil {
-			p, err := sim.InjectPlanet(c, *st, StarSeed(sim.Version, name, setSeed, i), sim.DefaultKnobs())
-			if err != nil {
-				return nil, fmt.Errorf("sets: injecting a planet into KIC %d: %w", kic, err)
-			}
-			a.Planet = p
-		}
-		csvb, sj, err := data.EncodeStarDir(c, st)
-		if err != nil {
-			return nil, fmt.Errorf("sets: encoding KIC %d: %w", kic, err)
-		}
-		aj, err := json.Marshal(a)
-		if err != nil {
-			return nil, err
-		}
-		sd := filepath.Join(tmp, starsDir, id)
-		if err := os.Mkdir(sd, dirPerm); err != nil {
-			return nil, fmt.Errorf("sets: cannot write star %s: %w", id, err)
-		}
-		for _, f := range []struct {
-			name string
-			b    []byte
-		}{{data.LightCurveFile, csvb}, {data.StarFile, sj}} {
-			if err := writeFileSync(filepath.Join(sd, f.name), f.b, filePerm); err != nil {
-				return nil, fmt.Errorf("sets: cannot write star %s: %w", id, err)
-			}
-		}
-		valid := 0
-		for j := range c.Time {
-			if c.Good(j, lc.DefaultQualityMask) {
-				valid++
-			}
-		}
-		infos[i] = StarInfo{ID: id, Index: i, Star: *st, Cadences: c.Len(), ValidCadences: valid,
-			Digest: starDigest(csvb, sj, aj), KIC: kic}
-		answers[i] = a
-		switch a.Category {
-		case data.CategoryInjected:
-			m.Composition.Injected++
-		case data.CategoryUntouched:
-			m.Composition.Untouched++
-		case data.CategoryEB:
-			m.Composition.EB++
-		case data.CategoryConfirmed:
-			m.Composition.Confirmed++
-		}
-		if opt.Progress != nil {
-			opt.Progress(Progress{Set: name, Done: i + 1, Total: len(kics)})
-		}
-	}
-	if err := writeSet(home, tmp, m, infos, answers, nil, dirPerm, filePerm); err != nil {
-		return nil, err
-	}
-	s, err := load(home, name, nil)
+// starImport is what importing one star needs to know of its set.
+type starImport struct {
+	tmp, set          string // the build directory and the set's name
+	setSeed           []byte // the seed of injected planets, when the table asks for them
+	dirPerm, filePerm os.FileMode
+}
+
+// star imports star i (KIC kic, from its FITS files and label rows) as star id: it reads the light curve,
+// injects the planet the labels ask for, and writes the star directory into the build directory.
+func (imp starImport) star(id string, i, kic int, files []string, rows []labelRow) (StarInfo, data.Answer, error) {
+	c, st, err := importCurve(files, rows[0])
 	if err != nil {
-		return nil, err
+		return StarInfo{}, data.Answer{}, err
 	}
-	res.Set = s
-	return res, nil
+	st.ID = id
+	a, err := labelAnswer(id, rows, c)
+	if err != nil {
+		return StarInfo{}, data.Answer{}, err
+	}
+	if a.Category == data.CategoryInjected && a.Planet == nil {
+		p, err := sim.InjectPlanet(c, *st, StarSeed(sim.Version, imp.set, imp.setSeed, i), sim.DefaultKnobs())
+		if err != nil {
+			return StarInfo{}, data.Answer{}, fmt.Errorf("sets: injecting a planet into KIC %d: %w", kic, err)
+		}
+		a.Planet = p
+	}
+	csvb, sj, err := data.EncodeStarDir(c, st)
+	if err != nil {
+		return StarInfo{}, data.Answer{}, fmt.Errorf("sets: encoding KIC %d: %w", kic, err)
+	}
+	aj, err := json.Marshal(a)
+	if err != nil {
+		return StarInfo{}, data.Answer{}, err
+	}
+	sd := filepath.Join(imp.tmp, starsDir, id)
+	if err := os.Mkdir(sd, imp.dirPerm); err != nil {
+		return StarInfo{}, data.Answer{}, fmt.Errorf("sets: cannot write star %s: %w", id, err)
+	}
+	for _, f := range []struct {
+		name string
+		b    []byte
+	}{{data.LightCurveFile, csvb}, {data.StarFile, sj}} {
+		if err := writeFileSync(filepath.Join(sd, f.name), f.b, imp.filePerm); err != nil {
+			return StarInfo{}, data.Answer{}, fmt.Errorf("sets: cannot write star %s: %w", id, err)
+		}
+	}
+	valid := 0
+	for j := range c.Time {
+		if c.Good(j, lc.DefaultQualityMask) {
+			valid++
+		}
+	}
+	info := StarInfo{ID: id, Index: i, Star: *st, Cadences: c.Len(), ValidCadences: valid,
+		Digest: starDigest(csvb, sj, aj), KIC: kic}
+	return info, a, nil
 }
 
 // importWithSim is the generator of an imported set with injected planets.

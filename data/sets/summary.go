@@ -32,18 +32,9 @@ func (s *Set) Summary() Summary {
 		Fingerprint: s.Fingerprint}
 	for _, id := range s.IDs {
 		a := s.Answers[id]
-		switch a.Category {
-		case data.CategoryInjected:
-			out.Categories.Injected++
-		case data.CategoryUntouched:
-			out.Categories.Untouched++
-		case data.CategoryEB:
-			out.Categories.EB++
-			if a.EB != nil && a.EB.Counted {
-				out.CountedEBs++
-			}
-		case data.CategoryConfirmed:
-			out.Categories.Confirmed++
+		out.Categories.add(a.Category)
+		if a.Category == data.CategoryEB && a.EB != nil && a.EB.Counted {
+			out.CountedEBs++
 		}
 		switch a.Population {
 		case data.PopulationRandom:

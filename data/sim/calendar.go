@@ -46,13 +46,26 @@ func newCalendar(spec Spec, k *Knobs) *calendar {
 	ck := &k.Calendar
 	r := stream(spec.Seed, "calendar")
 	c := &calendar{}
+	start, end, gaps, downlinkGaps := c.drawGaps(r, ck)
+	c.cadenceGrid(start, end, gaps)
+	c.flagPointing(r, ck, start, end, downlinkGaps)
+	c.flagCadences(r, ck)
+	c.flagRollingBands(r, ck, start, end)
+	if fa := planFalseAlarm(spec, k); fa.kind == KindRollingBand {
+		for _, b := range fa.bands {
+			c.flagSpan(b, lc.QRollingBand)
+		}
+	}
+	return c
+}
 
-	// Twelve months of M days; a gap starts at the end of each of the first eleven (a downlink, or a roll
-	// after every third month); the quarters are three months each.
+// drawGaps draws the year's span [start, end) and its gaps: twelve months of M days; a gap starts at the end of
+// each of the first eleven (a downlink, or a roll after every third month); the quarters are three months each.
+// It sets the quarters, resumes, month and monthly fields; gaps are sorted by start, downlinkGaps in time order.
+func (c *calendar) drawGaps(r *rand.Rand, ck *CalendarKnobs) (start, end float64, gaps, downlinkGaps []interval) {
 	month := uniform(r, ck.MonthDays.Lo, ck.MonthDays.Hi)
-	start := uniform(r, ck.StartBKJD.Lo, ck.StartBKJD.Hi)
-	end := start + 12*month
-	var gaps, downlinkGaps []interval
+	start = uniform(r, ck.StartBKJD.Lo, ck.StartBKJD.Hi)
+	end = start + 12*month
 	for q := range 4 {
 		c.quarters = append(c.quarters, interval{start + 3*float64(q)*month, start + 3*float64(q+1)*month})
 	}
@@ -84,8 +97,12 @@ func newCalendar(spec Spec, k *Knobs) *calendar {
 			c.monthly = append(c.monthly, g.End)
 		}
 	}
+	return start, end, gaps, downlinkGaps
+}
 
-	// The cadence grid, without the cadences inside gaps.
+// cadenceGrid sets the cadence grid from start to end, without the cadences inside gaps (sorted by start), and
+// clears their quality flags.
+func (c *calendar) cadenceGrid(start, end float64, gaps []interval) {
 	n := int((end-start)/lc.CadenceDays) + 1
 	c.time = make([]float64, 0, n)
 	c.quarter = make([]int8, 0, n)
@@ -105,8 +122,11 @@ func newCalendar(spec Spec, k *Knobs) *calendar {
 		c.quarter = append(c.quarter, int8(q))
 	}
 	c.quality = make([]int32, len(c.time))
+}
 
-	// Earth point before each downlink and roll.
+// flagPointing flags the spacecraft's pointing events: Earth point before each downlink and roll, reaction-wheel
+// desaturations, attitude tweaks, and coarse-point and no-fine-point episodes.
+func (c *calendar) flagPointing(r *rand.Rand, ck *CalendarKnobs, start, end float64, downlinkGaps []interval) {
 	for _, dg := range downlinkGaps {
 		c.flagSpan(interval{dg.Start - uniform(r, ck.EarthPointDays.Lo, ck.EarthPointDays.Hi), dg.Start}, lc.QEarthPoint)
 	}
@@ -127,16 +147,23 @@ func newCalendar(spec Spec, k *Knobs) *calendar {
 			c.quality[i] |= lc.QAttitudeTweak
 		}
 	}
-	for range poisson(r, ck.CoarsePointRate) {
+	c.flagEpisodes(r, ck.CoarsePointRate, start, end, ck.CoarsePointDays, lc.QCoarsePoint)
+	c.flagEpisodes(r, ck.NoFinePointRate, start, end, ck.NoFinePointDays, lc.QNoFinePoint)
+}
+
+// flagEpisodes flags a Poisson number (rate a year) of episodes with bit, each starting uniformly in
+// [start, end) and lasting a length drawn from days.
+func (c *calendar) flagEpisodes(r *rand.Rand, rate, start, end float64, days Range, bit int32) {
+	for range poisson(r, rate) {
 		s := uniform(r, start, end)
-		c.flagSpan(interval{s, s + uniform(r, ck.CoarsePointDays.Lo, ck.CoarsePointDays.Hi)}, lc.QCoarsePoint)
+		c.flagSpan(interval{s, s + uniform(r, days.Lo, days.Hi)}, bit)
 	}
-	for range poisson(r, ck.NoFinePointRate) {
-		s := uniform(r, start, end)
-		c.flagSpan(interval{s, s + uniform(r, ck.NoFinePointDays.Lo, ck.NoFinePointDays.Hi)}, lc.QNoFinePoint)
-	}
-	// Per-cadence events: impulsive outliers and unflagged cosmic-ray hits (which touch the flux), and flags
-	// that do not (corrected aperture and collateral cosmic rays, zero crossings, detector anomalies).
+}
+
+// flagCadences draws the per-cadence events: impulsive outliers and unflagged cosmic-ray hits (which touch the
+// flux), flags that do not (corrected aperture and collateral cosmic rays, zero crossings, detector anomalies),
+// and sudden pixel sensitivity dropouts.
+func (c *calendar) flagCadences(r *rand.Rand, ck *CalendarKnobs) {
 	for i := range c.time {
 		u := r.Float64()
 		switch {
@@ -166,25 +193,24 @@ func newCalendar(spec Spec, k *Knobs) *calendar {
 		c.spsd = append(c.spsd, i)
 	}
 	slices.Sort(c.spsd)
-	if r.Float64() < ck.RollingBandProb {
-		m := int(uniform(r, ck.RollingBandEpisodes.Lo, ck.RollingBandEpisodes.Hi+1))
-		for range m {
-			s := uniform(r, start, end)
-			b := interval{s, s + uniform(r, ck.RollingBandDays.Lo, ck.RollingBandDays.Hi)}
-			if r.Float64() < ck.RollingBandMaskOnly {
-				c.flagSpan(b, lc.QRollingBandMask)
-				continue
-			}
-			c.bands = append(c.bands, b)
-			c.flagSpan(b, lc.QRollingBand)
-		}
+}
+
+// flagRollingBands draws, for a star on a rolling-band channel, its rolling-band episodes: some touch only the
+// pixel mask, the others ripple the flux and are kept in bands.
+func (c *calendar) flagRollingBands(r *rand.Rand, ck *CalendarKnobs, start, end float64) {
+	if !(r.Float64() < ck.RollingBandProb) {
+		return
 	}
-	if fa := planFalseAlarm(spec, k); fa.kind == KindRollingBand {
-		for _, b := range fa.bands {
-			c.flagSpan(b, lc.QRollingBand)
+	for range int(uniform(r, ck.RollingBandEpisodes.Lo, ck.RollingBandEpisodes.Hi+1)) {
+		s := uniform(r, start, end)
+		b := interval{s, s + uniform(r, ck.RollingBandDays.Lo, ck.RollingBandDays.Hi)}
+		if r.Float64() < ck.RollingBandMaskOnly {
+			c.flagSpan(b, lc.QRollingBandMask)
+			continue
 		}
+		c.bands = append(c.bands, b)
+		c.flagSpan(b, lc.QRollingBand)
 	}
-	return c
 }
 
 // flagSpan sets bit on every cadence inside iv.

@@ -2,6 +2,7 @@ package sim
 
 import (
 	"math"
+	"math/rand/v2"
 	"sort"
 
 	"transitbench/data"
@@ -73,128 +74,186 @@ func planFalseAlarm(spec Spec, k *Knobs) faPlan {
 func plantFalseAlarm(spec Spec, k *Knobs, cal *calendar, nz *starNoise, fa faPlan, ans *data.Answer) ([]float64, *meter) {
 	r := stream(spec.Seed, "fa-signal")
 	fk := &k.FalseAlarm
-	f := make([]float64, len(nz.flux)) // the false signal alone, added to the noise at the end
-	m := newMeter(cal, nz.flux, k)
-	target := uniform(r, fk.MES.Lo, fk.MES.Hi)
-	lo, hi := 1-fk.EventScatter, 1+fk.EventScatter // event-to-event depth scatter
-	t := cal.time
+	p := &planter{
+		r: r, fk: fk, cal: cal, fa: fa,
+		f: make([]float64, len(nz.flux)), // the false signal alone, added to the noise at the end
+		m: newMeter(cal, nz.flux, k),
+	}
+	p.target = uniform(r, fk.MES.Lo, fk.MES.Hi)
+	p.lo, p.hi = 1-fk.EventScatter, 1+fk.EventScatter // event-to-event depth scatter
 	rec := &data.FalseAlarm{Kind: fa.kind}
 	var box float64 // the box width a search would fit to the signal, days
-	// depthFor returns the mean event depth that gives the target MES for events of width w.
-	depthFor := func(period, t0, w float64, nEvents int) float64 {
-		n := m.transits(period, t0, w)
-		if nEvents <= 0 || n == 0 {
-			return 0
-		}
-		return target * m.sigmaD(w) * math.Sqrt(float64(n)) / float64(nEvents)
-	}
 	switch fa.kind {
 	case KindDesatGlitch:
-		// A dip over w just after each desaturation's flagged cadence.
-		w := math.Floor(uniform(r, fk.DesatGlitchCadences.Lo, fk.DesatGlitchCadences.Hi)) * lc.CadenceDays
-		off := lc.CadenceDays / 2
-		rec.PeriodDays, rec.T0Days, box = cal.desatPeriod, cal.desat[0]+off+w/2, w
-		n := m.transits(rec.PeriodDays, rec.T0Days, w)
-		a := depthFor(rec.PeriodDays, rec.T0Days, w, n)
-		for _, td := range cal.desat {
-			addBox(t, f, td+off, td+off+w, -a*uniform(r, lo, hi))
-		}
+		rec.PeriodDays, rec.T0Days, box = p.desatGlitch()
 	case KindSingleEvents:
-		// Three deep, sharp-edged events (SPSD residuals, spacecraft events) on three epochs of a long period;
-		// the other epochs with data, if any, have no event.
-		period := logUniform(r, fk.SingleEventPeriodDays.Lo, fk.SingleEventPeriodDays.Hi)
-		w := uniform(r, fk.SingleEventDays.Lo, fk.SingleEventDays.Hi)
-		t0 := m.t[0] + period*r.Float64()
-		var epochs []float64
-		for e := 0; t0+float64(e)*period < m.t[len(m.t)-1]; e++ {
-			if mid := t0 + float64(e)*period; hasData(m.t, mid, w/2) {
-				epochs = append(epochs, mid)
-			}
-		}
-		r.Shuffle(len(epochs), func(i, j int) { epochs[i], epochs[j] = epochs[j], epochs[i] })
-		chosen := epochs[:min(3, len(epochs))]
-		a := depthFor(period, t0, w, len(chosen)) * 2 // the triangular profile's mean is half its depth
-		for _, mid := range chosen {
-			addRecoveringDip(t, f, mid-w/2, w, a*uniform(r, lo, hi))
-		}
-		rec.PeriodDays, rec.T0Days, box = period, t0, w
+		rec.PeriodDays, rec.T0Days, box = p.singleEvents()
 	case KindSpotDips:
-		// A spot group crossing the visible disk: a Gaussian dip (FWHM w) each rotation, its depth evolving.
-		period := uniform(r, fk.SpotDipPeriodDays.Lo, fk.SpotDipPeriodDays.Hi)
-		w := uniform(r, fk.SpotDipDays.Lo, fk.SpotDipDays.Hi)
-		t0 := m.t[0] + period*r.Float64()
-		a := depthFor(period, t0, w, m.transits(period, t0, w)) / gaussMean
-		life := uniform(r, fk.SpotDipLifetimeRots.Lo, fk.SpotDipLifetimeRots.Hi) * period
-		depth := 1.0
-		for e := 0; t0+float64(e)*period < t[len(t)-1]+period; e++ {
-			depth = math.Exp(-period/life)*depth + math.Sqrt(1-math.Exp(-2*period/life))*0.4*r.NormFloat64()
-			addGaussDip(t, f, t0+float64(e)*period, w, a*math.Max(0.2, 1+depth))
-		}
-		rec.PeriodDays, rec.T0Days, box = period, t0, w
+		rec.PeriodDays, rec.T0Days, box = p.spotDips()
 	case KindHarmonic:
-		// −A·(cos 2πφ + 0.6 cos 4πφ + 0.3 cos 6πφ)/1.9: peaked minima at φ = 0 with a broad, shallow maximum.
-		period := uniform(r, fk.HarmonicPeriodDays.Lo, fk.HarmonicPeriodDays.Hi)
-		t0 := m.t[0] + period*r.Float64()
-		w := 0.2 * period
-		// The normalised profile's mean over |φ| < 0.1 is Σ c_h sin(0.2πh)/(0.2πh) / 1.9 ≈ 0.81 of its minimum.
-		a := depthFor(period, t0, w, m.transits(period, t0, w)) / 0.811
-		for i, ti := range t {
-			ph := 2 * math.Pi * (ti - t0) / period
-			f[i] -= a * (math.Cos(ph) + 0.6*math.Cos(2*ph) + 0.3*math.Cos(3*ph)) / 1.9
-		}
-		rec.PeriodDays, rec.T0Days, box = period, t0, w
+		rec.PeriodDays, rec.T0Days, box = p.harmonic()
 	case KindGapRamps:
-		// Downward thermal ramps after every monthly downlink, A·e^(−(t−t_r)/τ) from the time t_r data resume
-		// (the downlinks are periodic; the rolls' longer, more variable gaps are left out).
-		tau := uniform(r, fk.GapRampTauDays.Lo, fk.GapRampTauDays.Hi)
-		w := 2 * tau
-		period, t0 := cal.month, cal.monthly[0]+tau
-		// A ramp's mean over its first 2τ is A(1 − e^(−2))/2 ≈ 0.43 A.
-		a := depthFor(period, t0, w, len(cal.monthly)) / 0.43
-		for _, tr := range cal.monthly {
-			addRamp(t, f, tr, -a*uniform(r, lo, hi), tau)
-		}
-		rec.PeriodDays, rec.T0Days, box = period, t0, w
+		rec.PeriodDays, rec.T0Days, box = p.gapRamps()
 	case KindRollingBand:
-		n := 0
-		for _, b := range fa.bands {
-			for e := math.Ceil((b.Start - fa.t0) / fa.period); fa.t0+e*fa.period < b.End; e++ {
-				if hasData(m.t, fa.t0+e*fa.period, fa.widthDays/2) {
-					n++
-				}
-			}
-		}
-		a := depthFor(fa.period, fa.t0, fa.widthDays, n)
-		for _, b := range fa.bands {
-			for e := math.Ceil((b.Start - fa.t0) / fa.period); fa.t0+e*fa.period < b.End; e++ {
-				mid := fa.t0 + e*fa.period
-				addBox(t, f, mid-fa.widthDays/2, mid+fa.widthDays/2, -a*uniform(r, lo, hi))
-			}
-		}
-		rec.PeriodDays, rec.T0Days, box = fa.period, fa.t0, fa.widthDays
+		rec.PeriodDays, rec.T0Days, box = p.rollingBand()
 	}
 	ans.FalseAlarm = rec
+	return p.rescale(k, nz.flux, rec.PeriodDays, rec.T0Days, box)
+}
 
-	// Detrending eats part of some signals (ramps, broad dips), and its clipping stops eating them once they
-	// stand out: measure the MES a box search sees on the detrended light curve (boxMES) and rescale the signal
-	// by target/seen until it is within 20 % of the target (at most three rounds, each step at most × 3), but
-	// never up by more than MaxRescale in all: what this meter's biweight eats (ramps at gap edges), a search
-	// with another detrending may see in full, so the planted depth stays the anchor.
+// planter plants one false signal: each kind's method adds it to f from the stream r and returns the period,
+// epoch and box width a search would fit to it.
+type planter struct {
+	r      *rand.Rand
+	fk     *FalseAlarmKnobs
+	cal    *calendar
+	fa     faPlan
+	f      []float64 // the false signal alone
+	m      *meter    // the meter of the noise alone
+	target float64   // the MES drawn for the signal
+	lo, hi float64   // the range of each event's depth relative to the mean
+}
+
+// depthFor returns the mean event depth that gives the target MES for events of width w.
+func (p *planter) depthFor(period, t0, w float64, nEvents int) float64 {
+	n := p.m.transits(period, t0, w)
+	if nEvents <= 0 || n == 0 {
+		return 0
+	}
+	return p.target * p.m.sigmaD(w) * math.Sqrt(float64(n)) / float64(nEvents)
+}
+
+// epoch draws the time of a first event uniformly within the first period of data.
+func (p *planter) epoch(period float64) float64 { return p.m.t[0] + period*p.r.Float64() }
+
+// desatGlitch plants a dip over w just after each desaturation's flagged cadence.
+func (p *planter) desatGlitch() (period, t0, box float64) {
+	r, fk, cal, t := p.r, p.fk, p.cal, p.cal.time
+	w := math.Floor(uniform(r, fk.DesatGlitchCadences.Lo, fk.DesatGlitchCadences.Hi)) * lc.CadenceDays
+	off := lc.CadenceDays / 2
+	period, t0 = cal.desatPeriod, cal.desat[0]+off+w/2
+	n := p.m.transits(period, t0, w)
+	a := p.depthFor(period, t0, w, n)
+	for _, td := range cal.desat {
+		addBox(t, p.f, td+off, td+off+w, -a*uniform(r, p.lo, p.hi))
+	}
+	return period, t0, w
+}
+
+// singleEvents plants three deep, sharp-edged events (SPSD residuals, spacecraft events) on three epochs of a
+// long period; the other epochs with data, if any, have no event.
+func (p *planter) singleEvents() (period, t0, box float64) {
+	r, fk, m, t := p.r, p.fk, p.m, p.cal.time
+	period = logUniform(r, fk.SingleEventPeriodDays.Lo, fk.SingleEventPeriodDays.Hi)
+	w := uniform(r, fk.SingleEventDays.Lo, fk.SingleEventDays.Hi)
+	t0 = p.epoch(period)
+	var epochs []float64
+	for e := 0; t0+float64(e)*period < m.t[len(m.t)-1]; e++ {
+		if mid := t0 + float64(e)*period; hasData(m.t, mid, w/2) {
+			epochs = append(epochs, mid)
+		}
+	}
+	r.Shuffle(len(epochs), func(i, j int) { epochs[i], epochs[j] = epochs[j], epochs[i] })
+	chosen := epochs[:min(3, len(epochs))]
+	a := p.depthFor(period, t0, w, len(chosen)) * 2 // the triangular profile's mean is half its depth
+	for _, mid := range chosen {
+		addRecoveringDip(t, p.f, mid-w/2, w, a*uniform(r, p.lo, p.hi))
+	}
+	return period, t0, w
+}
+
+// spotDips plants a spot group crossing the visible disk: a Gaussian dip (FWHM w) each rotation, its depth
+// evolving.
+func (p *planter) spotDips() (period, t0, box float64) {
+	r, fk, m, t := p.r, p.fk, p.m, p.cal.time
+	period = uniform(r, fk.SpotDipPeriodDays.Lo, fk.SpotDipPeriodDays.Hi)
+	w := uniform(r, fk.SpotDipDays.Lo, fk.SpotDipDays.Hi)
+	t0 = p.epoch(period)
+	a := p.depthFor(period, t0, w, m.transits(period, t0, w)) / gaussMean
+	life := uniform(r, fk.SpotDipLifetimeRots.Lo, fk.SpotDipLifetimeRots.Hi) * period
+	depth := 1.0
+	for e := 0; t0+float64(e)*period < t[len(t)-1]+period; e++ {
+		depth = math.Exp(-period/life)*depth + math.Sqrt(1-math.Exp(-2*period/life))*0.4*r.NormFloat64()
+		addGaussDip(t, p.f, t0+float64(e)*period, w, a*math.Max(0.2, 1+depth))
+	}
+	return period, t0, w
+}
+
+// harmonic plants −A·(cos 2πφ + 0.6 cos 4πφ + 0.3 cos 6πφ)/1.9: peaked minima at φ = 0 with a broad, shallow
+// maximum.
+func (p *planter) harmonic() (period, t0, box float64) {
+	r, fk, m, t, f := p.r, p.fk, p.m, p.cal.time, p.f
+	period = uniform(r, fk.HarmonicPeriodDays.Lo, fk.HarmonicPeriodDays.Hi)
+	t0 = p.epoch(period)
+	w := 0.2 * period
+	// The normalised profile's mean over |φ| < 0.1 is Σ c_h sin(0.2πh)/(0.2πh) / 1.9 ≈ 0.81 of its minimum.
+	a := p.depthFor(period, t0, w, m.transits(period, t0, w)) / 0.811
+	for i, ti := range t {
+		ph := 2 * math.Pi * (ti - t0) / period
+		f[i] -= a * (math.Cos(ph) + 0.6*math.Cos(2*ph) + 0.3*math.Cos(3*ph)) / 1.9
+	}
+	return period, t0, w
+}
+
+// gapRamps plants downward thermal ramps after every monthly downlink, A·e^(−(t−t_r)/τ) from the time t_r data
+// resume (the downlinks are periodic; the rolls' longer, more variable gaps are left out).
+func (p *planter) gapRamps() (period, t0, box float64) {
+	r, fk, cal, t := p.r, p.fk, p.cal, p.cal.time
+	tau := uniform(r, fk.GapRampTauDays.Lo, fk.GapRampTauDays.Hi)
+	w := 2 * tau
+	period, t0 = cal.month, cal.monthly[0]+tau
+	// A ramp's mean over its first 2τ is A(1 − e^(−2))/2 ≈ 0.43 A.
+	a := p.depthFor(period, t0, w, len(cal.monthly)) / 0.43
+	for _, tr := range cal.monthly {
+		addRamp(t, p.f, tr, -a*uniform(r, p.lo, p.hi), tau)
+	}
+	return period, t0, w
+}
+
+// rollingBand plants box dips at the planned period inside the planned rolling-band episodes.
+func (p *planter) rollingBand() (period, t0, box float64) {
+	fa, t := p.fa, p.cal.time
+	n := 0
+	for _, b := range fa.bands {
+		for e := math.Ceil((b.Start - fa.t0) / fa.period); fa.t0+e*fa.period < b.End; e++ {
+			if hasData(p.m.t, fa.t0+e*fa.period, fa.widthDays/2) {
+				n++
+			}
+		}
+	}
+	a := p.depthFor(fa.period, fa.t0, fa.widthDays, n)
+	for _, b := range fa.bands {
+		for e := math.Ceil((b.Start - fa.t0) / fa.period); fa.t0+e*fa.period < b.End; e++ {
+			mid := fa.t0 + e*fa.period
+			addBox(t, p.f, mid-fa.widthDays/2, mid+fa.widthDays/2, -a*uniform(p.r, p.lo, p.hi))
+		}
+	}
+	return fa.period, fa.t0, fa.widthDays
+}
+
+// rescale adds the planted signal to the noise flux. Detrending eats part of some signals (ramps, broad dips),
+// and its clipping stops eating them once they stand out: measure the MES a box search sees on the detrended
+// light curve (boxMES) and rescale the signal by target/seen until it is within 20 % of the target (at most
+// three rounds, each step at most × 3), but never up by more than MaxRescale in all: what this meter's biweight
+// eats (ramps at gap edges), a search with another detrending may see in full, so the planted depth stays the
+// anchor. It returns the light curve and the meter of it (nil after the last round).
+func (p *planter) rescale(k *Knobs, flux []float64, period, t0, box float64) ([]float64, *meter) {
+	f, target := p.f, p.target
 	out := make([]float64, len(f))
 	scale := 1.0
 	for round := 0; ; round++ {
 		for i := range f {
-			out[i] = nz.flux[i] + scale*f[i]
+			out[i] = flux[i] + scale*f[i]
 		}
 		if round == 3 {
 			return out, nil
 		}
-		with := newMeter(cal, out, k)
-		seen := m.boxMES(with, rec.PeriodDays, rec.T0Days, box)
+		with := newMeter(p.cal, out, k)
+		seen := p.m.boxMES(with, period, t0, box)
 		if !(seen > 0) || math.Abs(seen/target-1) < 0.2 {
 			return out, with
 		}
-		next := math.Min(scale*clamp(target/seen, 1.0/3, 3), math.Max(1, fk.MaxRescale))
+		next := math.Min(scale*clamp(target/seen, 1.0/3, 3), math.Max(1, p.fk.MaxRescale))
 		if next == scale {
 			return out, with // already scaled up as far as MaxRescale allows
 		}

@@ -2,6 +2,7 @@ package sim_test
 
 import (
 	"errors"
+	"hash/fnv"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -95,10 +96,7 @@ func cloneCurve(c *lc.LightCurve) *lc.LightCurve {
 
 // fnv64 is the 64-bit FNV-1a hash, as the simulator names its random streams.
 func fnv64(s string) uint64 {
-	h := uint64(14695981039346656037)
-	for i := 0; i < len(s); i++ {
-		h ^= uint64(s[i])
-		h *= 1099511628211
-	}
-	return h
+	h := fnv.New64a()
+	h.Write([]byte(s))
+	return h.Sum64()
 }

@@ -166,134 +166,174 @@ type MeasureKnobs struct {
 // 2014 (rotation), SPEC A2–A4 (injection, giveaways), Prša et al. 2011 / Kirk et al. 2016 (eclipsing binaries).
 func DefaultKnobs() *Knobs {
 	return &Knobs{
-		Calendar: CalendarKnobs{
-			StartBKJD:           Range{169.5, 170.0}, // Q2 began at BKJD 169.76
-			MonthDays:           Range{30.4, 31.0},   // Q2–Q5 (BKJD 169.8–538.2, 368 d) held eleven downlinks and rolls
-			RollGapDays:         Range{1.0, 2.5},     // Q2→Q3→Q4→Q5 roll gaps were 1.3–2.9 d
-			DownlinkGapDays:     Range{1.0, 1.2},     // ≈ 1 d lost per downlink (Data Release Notes)
-			EarthPointDays:      Range{0.2, 0.5},     // slew to and from Earth point is flagged (bit 8) for hours
-			SafeModeRate:        0.6,                 // Kepler entered safe mode a few times in four years of early operations
-			SafeModeDays:        Range{1.5, 4.0},     // safe modes cost days of data
-			DesatIntervalDays:   Range{2.9, 3.1},     // desaturations every ≈ 3 d in the first years
-			DesatTwoCadence:     0.3,                 // some desaturations touch two long cadences
-			AttitudeTweakRate:   3,                   // a few attitude tweaks a year (bit 1)
-			CoarsePointRate:     2,                   // occasional loss of fine point (bit 4)
-			CoarsePointDays:     Range{0.05, 0.3},    // Kepler-90 Q3 file: 48 cadences (≈ 1 d) flagged 4 in a quarter, in short runs
-			ModuleLossProb:      0.02,                // module 3 (1 of 21) failed in Q4; the roll moves a star onto it one quarter in four
-			ModuleLossDays:      Range{20, 60},       // Kepler-90's Q4 file holds 21 of ≈ 90 days (SIMULATOR-NOTES)
-			CosmicRate:          0.02,                // Kepler-90 Q3/Q5 files: 68–90 cadences of 4,400 flagged 128
-			UnflaggedHitRate:    0.001,               // a few per cent of the flagged rate escape detection (a calibration knob)
-			CollateralRate:      0.03,                // same files: 100–152 flagged 8192
-			ZeroCrossingRate:    0.02,                // same files: 68–105 flagged 16
-			AnomalyRate:         0.0025,              // same files: 9–13 flagged 16384
-			ArgabrighteningRate: 0.001,               // same files: 5 cadences a quarter flagged 64 and 4096
-			NoFinePointRate:     8,                   // same files: 33–77 cadences flagged 32768 per quarter, in short episodes
-			NoFinePointDays:     Range{0.05, 0.3},    // with NoFinePointRate, ≈ 30–60 cadences a quarter as in those files
-			OutlierRate:         0.0005,              // impulsive outliers (bit 2048)
-			SPSDRate:            0.5,                 // Data Release Notes: hundreds per quarter over the field's ≈ 160 k targets, concentrated on some
-			RollingBandProb:     0.3,                 // rolling band affects a minority of channels
-			RollingBandEpisodes: Range{2, 8},         // Kepler-90 Q5: rolling band flagged in a few short stretches
-			RollingBandDays:     Range{0.5, 3.0},     // rolling band follows the focal plane's thermal cycles: days
-			RollingBandMaskOnly: 0.5,                 // Kepler-90 Q5: as many cadences flagged 262144 as 131072
-		},
-		Star: StarKnobs{
-			Kepmag:           Range{10, 16},   // SPEC A3: Kepler magnitude ≈ 10–16
-			CDPPScatterScale: 1,               // the fit as it is (a calibration knob)
-			CDPPScale:        1,               // the fit as it is (a calibration knob)
-			MassMsun:         Range{0.3, 2.5}, // dwarfs to F stars and subgiants: the KOI hosts' bulk
-			RadiusRsun:       Range{0.3, 6},   // drops the few giants whose transits no one-year search finds
-		},
-		Noise: NoiseKnobs{
-			RedFraction:      Range{0.1, 0.55},    // the dv light curves' residuals are red at 1–10 c/d (PSD slope ≈ −0.15); see the realism test
-			RedTauDays:       Range{0.05, 0.4},    // granulation/flicker: hours
-			SpotProb:         0.3,                 // McQuillan+2014: periods for ≈ a quarter of main-sequence targets
-			SpotAmp:          Range{1e-4, 1e-2},   // McQuillan+2014: R_var ≈ 0.1–2 %, most below 1 %
-			SpotPeriodDays:   Range{1, 50},        // SPEC A3
-			SpotPeriodMedian: 15,                  // McQuillan+2014: periods of main-sequence stars peak at ≈ 10–30 d
-			SpotPeriodDex:    0.3,                 // McQuillan+2014: most periods within 5–30 d
-			SpotLifetimeRots: Range{1, 5},         // spots evolve over a few rotations
-			PulsatorTeff:     6800,                // instability strip's red edge on the main sequence
-			PulsatorProb:     0.5,                 // Uytterhoeven et al. 2011 found δ Sct/γ Dor pulsation in most Kepler A–F stars; half is conservative
-			DeltaScutiProb:   0.5,                 // assumed equal shares (many real pulsators are hybrids)
-			DeltaScutiDays:   Range{0.02, 0.25},   // δ Sct: 0.5–12 h
-			GammaDorDays:     Range{0.3, 3.0},     // γ Dor: 0.3–3 d
-			PulsationAmp:     Range{5e-5, 2e-3},   // mode amplitudes of tens of ppm to a few mmag
-			PulsationModes:   Range{1, 5},         // a few dominant modes (real stars have many more, weaker)
-			FlareTeff:        4200,                // flares on K/M dwarfs
-			FlareRatePerDay:  Range{0.02, 0.3},    // assumed: active K/M dwarfs flare about daily to monthly
-			FlareAmp:         Range{5e-4, 3e-2},   // assumed: long-cadence flare peaks of 0.05–3 %
-			FlareDecayDays:   Range{0.01, 0.08},   // assumed: decays of 15 min to 2 h
-			QuarterOffset:    1e-4,                // PDC normalises each quarter; what is left is ≈ 1e-4
-			TrendAmp:         Range{2e-5, 5e-4},   // focus and velocity-aberration residuals: tens to hundreds of ppm a quarter
-			RampAmp:          Range{3e-5, 6e-4},   // thermal settling after downlinks: tens to hundreds of ppm
-			RampTauDays:      Range{0.2, 1.0},     // SIMULATOR-NOTES: exponential settling over hours to days
-			RampScatter:      0.5,                 // downlinks differ in length and temperature swing
-			SPSDDepth:        Range{3e-5, 3e-4},   // PDC corrects most SPSDs (Stumpe et al. 2012); residual steps of tens to hundreds of ppm remain
-			SPSDRecovery:     Range{0.3, 0.9},     // partial recovery (SIMULATOR-NOTES)
-			SPSDTauDays:      Range{0.1, 1.0},     // recovery over hours to a day
-			OutlierSigma:     Range{4, 20},        // clear outliers, from barely to very significant
-			NegativeOutliers: 0.05,                // few dips: a 20σ one-cadence dip on three epochs already makes an SNR ≈ 8 box
-			RollingBandAmp:   Range{1e-5, 1.5e-4}, // low-amplitude ripples: tens of ppm
-			RollingBandDays:  Range{0.1, 1.0},     // ripple periods of hours
-		},
-		Planet: PlanetKnobs{
-			MES:          Range{4, 20},    // SPEC A2
-			PeriodDays:   Range{0.5, 120}, // SPEC A4
-			MinTransits:  3,               // SPEC A4 (as Kepler's TPS)
-			B:            Range{0, 0.9},   // SPEC A4
-			MaxRpRs:      0.25,            // below the 0.3 an EB's "too_deep" giveaway uses
-			Redraws:      20,              // enough that a redraw is needed for well under 1 % of stars
-			MESTolerance: 0.01,            // SPEC A4 asks for 5 %; the solve meets 1 %
-		},
-		EB: EBKnobs{
-			PeriodDays:          Range{0.25, 120},  // the catalogue's span, cut at two eclipses in a year
-			BackgroundProb:      0.1,               // the catalogue's depths already carry aperture blending; ≈ 125 of 150 EBs counted (SPEC A2: 114)
-			BackgroundDepth:     Range{2e-4, 5e-3}, // planet-like depths: a super-Earth (200 ppm) to a warm Jupiter (0.5 %)
-			CompanionDilution:   Range{0.8, 1.0},   // a little extra third light: catalogue depths are measured on Kepler apertures
-			ShapeFlatness:       3,                 // s = 4 for a well-detached binary's flat-bottomed eclipse
-			EllipsoidalPerMorph: 0.05,              // a morph-1 binary: ≈ 2.5 % ellipsoidal modulation, as W UMa light curves
-			EllipsoidalMorph:    0.5,               // Matijevič et al. 2012: above 0.5 the stars are close enough to be distorted
-			ReflectionShare:     0.2,               // reflection is weaker than ellipsoidal variation in close binaries
-			SecondaryMES:        7.1,               // SPEC A4
-			OddEvenSigma:        5,                 // SPEC A4
-			OddEvenFoldRatio:    0.5,               // a box search folds eclipses of depths within a factor 2 together
-			TooDeepRpRs:         0.3,               // SPEC A4
-			EllipsoidalSNR:      10,                // SPEC A4
-		},
-		FalseAlarm: FalseAlarmKnobs{
-			Kinds: []KindWeight{
-				{KindDesatGlitch, 1},
-				{KindSingleEvents, 1},
-				{KindSpotDips, 1},
-				{KindHarmonic, 1},
-				{KindGapRamps, 1},
-				{KindRollingBand, 1},
-			},
-			MES:          Range{5, 12}, // one year of Kepler's false-alarm TCEs at MES 10–24 over 17 quarters (MES/√4); sets the false rows of plain searches (starter F ≈ 29 per 100 stars in TransitBench)
-			EventScatter: 0.3,
-			MaxRescale:   1.5, // ramps at gap edges vanish in a 1-d biweight but not in a running median: plant, do not inflate
+		Calendar:   defaultCalendarKnobs(),
+		Star:       defaultStarKnobs(),
+		Noise:      defaultNoiseKnobs(),
+		Planet:     defaultPlanetKnobs(),
+		EB:         defaultEBKnobs(),
+		FalseAlarm: defaultFalseAlarmKnobs(),
+		Confirmed:  defaultConfirmedKnobs(),
+		Measure:    defaultMeasureKnobs(),
+	}
+}
 
-			DesatGlitchCadences:    Range{2, 5},      // a few cadences of pointing recovery after the wheels unload
-			SingleEventPeriodDays:  Range{40, 110},   // long periods: three events among few epochs (≤ span/3)
-			SingleEventDays:        Range{0.08, 0.4}, // SPSD residuals and spacecraft events last hours
-			SpotDipPeriodDays:      Range{2, 15},     // active, fairly fast rotators
-			SpotDipDays:            Range{0.15, 0.4}, // narrow enough to survive a 1–1.5-d detrending window
-			SpotDipLifetimeRots:    Range{2, 6},      // spots evolve over a few rotations
-			HarmonicPeriodDays:     Range{0.3, 2},    // short enough that detrending leaves the peaked minima
-			GapRampTauDays:         Range{0.1, 0.3},  // thermal settling: hours
-			RollingBandPeriodDays:  Range{1, 6},
-			RollingBandDipDays:     Range{0.08, 0.25},
-			RollingBandEpisodes:    Range{1, 3},
-			RollingBandEpisodeDays: Range{30, 70},
+// defaultCalendarKnobs returns the defaults of Knobs.Calendar (see DefaultKnobs for the sources).
+func defaultCalendarKnobs() CalendarKnobs {
+	return CalendarKnobs{
+		StartBKJD:           Range{169.5, 170.0}, // Q2 began at BKJD 169.76
+		MonthDays:           Range{30.4, 31.0},   // Q2–Q5 (BKJD 169.8–538.2, 368 d) held eleven downlinks and rolls
+		RollGapDays:         Range{1.0, 2.5},     // Q2→Q3→Q4→Q5 roll gaps were 1.3–2.9 d
+		DownlinkGapDays:     Range{1.0, 1.2},     // ≈ 1 d lost per downlink (Data Release Notes)
+		EarthPointDays:      Range{0.2, 0.5},     // slew to and from Earth point is flagged (bit 8) for hours
+		SafeModeRate:        0.6,                 // Kepler entered safe mode a few times in four years of early operations
+		SafeModeDays:        Range{1.5, 4.0},     // safe modes cost days of data
+		DesatIntervalDays:   Range{2.9, 3.1},     // desaturations every ≈ 3 d in the first years
+		DesatTwoCadence:     0.3,                 // some desaturations touch two long cadences
+		AttitudeTweakRate:   3,                   // a few attitude tweaks a year (bit 1)
+		CoarsePointRate:     2,                   // occasional loss of fine point (bit 4)
+		CoarsePointDays:     Range{0.05, 0.3},    // Kepler-90 Q3 file: 48 cadences (≈ 1 d) flagged 4 in a quarter, in short runs
+		ModuleLossProb:      0.02,                // module 3 (1 of 21) failed in Q4; the roll moves a star onto it one quarter in four
+		ModuleLossDays:      Range{20, 60},       // Kepler-90's Q4 file holds 21 of ≈ 90 days (SIMULATOR-NOTES)
+		CosmicRate:          0.02,                // Kepler-90 Q3/Q5 files: 68–90 cadences of 4,400 flagged 128
+		UnflaggedHitRate:    0.001,               // a few per cent of the flagged rate escape detection (a calibration knob)
+		CollateralRate:      0.03,                // same files: 100–152 flagged 8192
+		ZeroCrossingRate:    0.02,                // same files: 68–105 flagged 16
+		AnomalyRate:         0.0025,              // same files: 9–13 flagged 16384
+		ArgabrighteningRate: 0.001,               // same files: 5 cadences a quarter flagged 64 and 4096
+		NoFinePointRate:     8,                   // same files: 33–77 cadences flagged 32768 per quarter, in short episodes
+		NoFinePointDays:     Range{0.05, 0.3},    // with NoFinePointRate, ≈ 30–60 cadences a quarter as in those files
+		OutlierRate:         0.0005,              // impulsive outliers (bit 2048)
+		SPSDRate:            0.5,                 // Data Release Notes: hundreds per quarter over the field's ≈ 160 k targets, concentrated on some
+		RollingBandProb:     0.3,                 // rolling band affects a minority of channels
+		RollingBandEpisodes: Range{2, 8},         // Kepler-90 Q5: rolling band flagged in a few short stretches
+		RollingBandDays:     Range{0.5, 3.0},     // rolling band follows the focal plane's thermal cycles: days
+		RollingBandMaskOnly: 0.5,                 // Kepler-90 Q5: as many cadences flagged 262144 as 131072
+	}
+}
+
+// defaultStarKnobs returns the defaults of Knobs.Star (see DefaultKnobs for the sources).
+func defaultStarKnobs() StarKnobs {
+	return StarKnobs{
+		Kepmag:           Range{10, 16},   // SPEC A3: Kepler magnitude ≈ 10–16
+		CDPPScatterScale: 1,               // the fit as it is (a calibration knob)
+		CDPPScale:        1,               // the fit as it is (a calibration knob)
+		MassMsun:         Range{0.3, 2.5}, // dwarfs to F stars and subgiants: the KOI hosts' bulk
+		RadiusRsun:       Range{0.3, 6},   // drops the few giants whose transits no one-year search finds
+	}
+}
+
+// defaultNoiseKnobs returns the defaults of Knobs.Noise (see DefaultKnobs for the sources).
+func defaultNoiseKnobs() NoiseKnobs {
+	return NoiseKnobs{
+		RedFraction:      Range{0.1, 0.55},    // the dv light curves' residuals are red at 1–10 c/d (PSD slope ≈ −0.15); see the realism test
+		RedTauDays:       Range{0.05, 0.4},    // granulation/flicker: hours
+		SpotProb:         0.3,                 // McQuillan+2014: periods for ≈ a quarter of main-sequence targets
+		SpotAmp:          Range{1e-4, 1e-2},   // McQuillan+2014: R_var ≈ 0.1–2 %, most below 1 %
+		SpotPeriodDays:   Range{1, 50},        // SPEC A3
+		SpotPeriodMedian: 15,                  // McQuillan+2014: periods of main-sequence stars peak at ≈ 10–30 d
+		SpotPeriodDex:    0.3,                 // McQuillan+2014: most periods within 5–30 d
+		SpotLifetimeRots: Range{1, 5},         // spots evolve over a few rotations
+		PulsatorTeff:     6800,                // instability strip's red edge on the main sequence
+		PulsatorProb:     0.5,                 // Uytterhoeven et al. 2011 found δ Sct/γ Dor pulsation in most Kepler A–F stars; half is conservative
+		DeltaScutiProb:   0.5,                 // assumed equal shares (many real pulsators are hybrids)
+		DeltaScutiDays:   Range{0.02, 0.25},   // δ Sct: 0.5–12 h
+		GammaDorDays:     Range{0.3, 3.0},     // γ Dor: 0.3–3 d
+		PulsationAmp:     Range{5e-5, 2e-3},   // mode amplitudes of tens of ppm to a few mmag
+		PulsationModes:   Range{1, 5},         // a few dominant modes (real stars have many more, weaker)
+		FlareTeff:        4200,                // flares on K/M dwarfs
+		FlareRatePerDay:  Range{0.02, 0.3},    // assumed: active K/M dwarfs flare about daily to monthly
+		FlareAmp:         Range{5e-4, 3e-2},   // assumed: long-cadence flare peaks of 0.05–3 %
+		FlareDecayDays:   Range{0.01, 0.08},   // assumed: decays of 15 min to 2 h
+		QuarterOffset:    1e-4,                // PDC normalises each quarter; what is left is ≈ 1e-4
+		TrendAmp:         Range{2e-5, 5e-4},   // focus and velocity-aberration residuals: tens to hundreds of ppm a quarter
+		RampAmp:          Range{3e-5, 6e-4},   // thermal settling after downlinks: tens to hundreds of ppm
+		RampTauDays:      Range{0.2, 1.0},     // SIMULATOR-NOTES: exponential settling over hours to days
+		RampScatter:      0.5,                 // downlinks differ in length and temperature swing
+		SPSDDepth:        Range{3e-5, 3e-4},   // PDC corrects most SPSDs (Stumpe et al. 2012); residual steps of tens to hundreds of ppm remain
+		SPSDRecovery:     Range{0.3, 0.9},     // partial recovery (SIMULATOR-NOTES)
+		SPSDTauDays:      Range{0.1, 1.0},     // recovery over hours to a day
+		OutlierSigma:     Range{4, 20},        // clear outliers, from barely to very significant
+		NegativeOutliers: 0.05,                // few dips: a 20σ one-cadence dip on three epochs already makes an SNR ≈ 8 box
+		RollingBandAmp:   Range{1e-5, 1.5e-4}, // low-amplitude ripples: tens of ppm
+		RollingBandDays:  Range{0.1, 1.0},     // ripple periods of hours
+	}
+}
+
+// defaultPlanetKnobs returns the defaults of Knobs.Planet (see DefaultKnobs for the sources).
+func defaultPlanetKnobs() PlanetKnobs {
+	return PlanetKnobs{
+		MES:          Range{4, 20},    // SPEC A2
+		PeriodDays:   Range{0.5, 120}, // SPEC A4
+		MinTransits:  3,               // SPEC A4 (as Kepler's TPS)
+		B:            Range{0, 0.9},   // SPEC A4
+		MaxRpRs:      0.25,            // below the 0.3 an EB's "too_deep" giveaway uses
+		Redraws:      20,              // enough that a redraw is needed for well under 1 % of stars
+		MESTolerance: 0.01,            // SPEC A4 asks for 5 %; the solve meets 1 %
+	}
+}
+
+// defaultEBKnobs returns the defaults of Knobs.EB (see DefaultKnobs for the sources).
+func defaultEBKnobs() EBKnobs {
+	return EBKnobs{
+		PeriodDays:          Range{0.25, 120},  // the catalogue's span, cut at two eclipses in a year
+		BackgroundProb:      0.1,               // the catalogue's depths already carry aperture blending; ≈ 125 of 150 EBs counted (SPEC A2: 114)
+		BackgroundDepth:     Range{2e-4, 5e-3}, // planet-like depths: a super-Earth (200 ppm) to a warm Jupiter (0.5 %)
+		CompanionDilution:   Range{0.8, 1.0},   // a little extra third light: catalogue depths are measured on Kepler apertures
+		ShapeFlatness:       3,                 // s = 4 for a well-detached binary's flat-bottomed eclipse
+		EllipsoidalPerMorph: 0.05,              // a morph-1 binary: ≈ 2.5 % ellipsoidal modulation, as W UMa light curves
+		EllipsoidalMorph:    0.5,               // Matijevič et al. 2012: above 0.5 the stars are close enough to be distorted
+		ReflectionShare:     0.2,               // reflection is weaker than ellipsoidal variation in close binaries
+		SecondaryMES:        7.1,               // SPEC A4
+		OddEvenSigma:        5,                 // SPEC A4
+		OddEvenFoldRatio:    0.5,               // a box search folds eclipses of depths within a factor 2 together
+		TooDeepRpRs:         0.3,               // SPEC A4
+		EllipsoidalSNR:      10,                // SPEC A4
+	}
+}
+
+// defaultFalseAlarmKnobs returns the defaults of Knobs.FalseAlarm (see DefaultKnobs for the sources).
+func defaultFalseAlarmKnobs() FalseAlarmKnobs {
+	return FalseAlarmKnobs{
+		Kinds: []KindWeight{
+			{KindDesatGlitch, 1},
+			{KindSingleEvents, 1},
+			{KindSpotDips, 1},
+			{KindHarmonic, 1},
+			{KindGapRamps, 1},
+			{KindRollingBand, 1},
 		},
-		Confirmed: ConfirmedKnobs{
-			Multiplicity: [3]float64{0.7, 0.2, 0.1}, // about a fifth of Kepler hosts are multis
-			PeriodDays:   Range{0.5, 120},           // as injected planets
-			MaxRpRs:      0.2,                       // Jupiters around small stars; no grazing binaries among planets
-		},
-		Measure: MeasureKnobs{
-			WindowDurations: 3,   // Hippke et al. 2019: a window of 3 × the longest duration keeps transits
-			MinWindowDays:   1.0, // a day at least, to follow no more variability than a search would
-		},
+		MES:          Range{5, 12}, // one year of Kepler's false-alarm TCEs at MES 10–24 over 17 quarters (MES/√4); sets the false rows of plain searches (starter F ≈ 29 per 100 stars in TransitBench)
+		EventScatter: 0.3,
+		MaxRescale:   1.5, // ramps at gap edges vanish in a 1-d biweight but not in a running median: plant, do not inflate
+
+		DesatGlitchCadences:    Range{2, 5},      // a few cadences of pointing recovery after the wheels unload
+		SingleEventPeriodDays:  Range{40, 110},   // long periods: three events among few epochs (≤ span/3)
+		SingleEventDays:        Range{0.08, 0.4}, // SPSD residuals and spacecraft events last hours
+		SpotDipPeriodDays:      Range{2, 15},     // active, fairly fast rotators
+		SpotDipDays:            Range{0.15, 0.4}, // narrow enough to survive a 1–1.5-d detrending window
+		SpotDipLifetimeRots:    Range{2, 6},      // spots evolve over a few rotations
+		HarmonicPeriodDays:     Range{0.3, 2},    // short enough that detrending leaves the peaked minima
+		GapRampTauDays:         Range{0.1, 0.3},  // thermal settling: hours
+		RollingBandPeriodDays:  Range{1, 6},
+		RollingBandDipDays:     Range{0.08, 0.25},
+		RollingBandEpisodes:    Range{1, 3},
+		RollingBandEpisodeDays: Range{30, 70},
+	}
+}
+
+// defaultConfirmedKnobs returns the defaults of Knobs.Confirmed (see DefaultKnobs for the sources).
+func defaultConfirmedKnobs() ConfirmedKnobs {
+	return ConfirmedKnobs{
+		Multiplicity: [3]float64{0.7, 0.2, 0.1}, // about a fifth of Kepler hosts are multis
+		PeriodDays:   Range{0.5, 120},           // as injected planets
+		MaxRpRs:      0.2,                       // Jupiters around small stars; no grazing binaries among planets
+	}
+}
+
+// defaultMeasureKnobs returns the defaults of Knobs.Measure (see DefaultKnobs for the sources).
+func defaultMeasureKnobs() MeasureKnobs {
+	return MeasureKnobs{
+		WindowDurations: 3,   // Hippke et al. 2019: a window of 3 × the longest duration keeps transits
+		MinWindowDays:   1.0, // a day at least, to follow no more variability than a search would
 	}
 }

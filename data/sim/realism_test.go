@@ -1,7 +1,6 @@
 package sim_test
 
 import (
-	"encoding/csv"
 	"math"
 	"os"
 	"path/filepath"
@@ -13,6 +12,7 @@ import (
 	"gonum.org/v1/gonum/dsp/fourier"
 
 	"transitbench/data"
+	"transitbench/data/kepref"
 	"transitbench/data/sim"
 	"transitbench/engine/detrend"
 	"transitbench/engine/lc"
@@ -30,35 +30,23 @@ type koi struct {
 // readKOIs returns the KOIs of the cumulative table by KIC number.
 func readKOIs(t *testing.T) map[int][]koi {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join(keplerDir, "tables", "koi_cumulative.csv"))
+	tb, byKIC, err := kepref.KOIs()
 	if err != nil {
 		t.Fatal(err)
-	}
-	var lines []string
-	for _, l := range strings.Split(string(b), "\n") {
-		if !strings.HasPrefix(l, "#") && l != "" {
-			lines = append(lines, l)
-		}
-	}
-	recs, err := csv.NewReader(strings.NewReader(strings.Join(lines, "\n"))).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
-	col := map[string]int{}
-	for i, n := range recs[0] {
-		col[n] = i
 	}
 	num := func(r []string, name string) float64 {
-		v, err := strconv.ParseFloat(r[col[name]], 64)
+		v, err := tb.Float(r, name)
 		if err != nil {
 			return math.NaN()
 		}
 		return v
 	}
 	out := map[int][]koi{}
-	for _, r := range recs[1:] {
-		id, _ := strconv.Atoi(r[col["kepid"]])
-		out[id] = append(out[id], koi{num(r, "koi_kepmag"), num(r, "koi_period"), num(r, "koi_time0bk"), num(r, "koi_duration") / 24})
+	for kic, rows := range byKIC {
+		id, _ := strconv.Atoi(kic)
+		for _, r := range rows {
+			out[id] = append(out[id], koi{num(r, "koi_kepmag"), num(r, "koi_period"), num(r, "koi_time0bk"), num(r, "koi_duration") / 24})
+		}
 	}
 	return out
 }
@@ -154,9 +142,9 @@ func TestRealismAgainstKeplerDV(t *testing.T) {
 		t.Skipf("the shared Kepler data are not here (%v)", err)
 	}
 	kois := readKOIs(t)
-	files, err := filepath.Glob(filepath.Join(keplerDir, "dv", "KIC*.tbl"))
-	if err != nil || len(files) != 5 {
-		t.Fatalf("want the five DV light curves, found %v (%v)", files, err)
+	files, err := kepref.DVFiles()
+	if err != nil {
+		t.Fatal(err)
 	}
 	hours := []float64{3, 6, 12}
 	var realSlopes, simSlopes []float64

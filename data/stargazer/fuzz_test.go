@@ -60,18 +60,25 @@ func FuzzParseTask(f *testing.F) {
 		if ev := task.Data().Evaluate(nil, 0); math.IsNaN(ev.LnL) || math.IsInf(ev.LnL, 0) || math.IsInf(ev.RMS, 0) {
 			t.Fatalf("null model: lnL %g, rms %g", ev.LnL, ev.RMS)
 		}
-		if err := task.Convert(); err != nil {
-			if !errors.Is(err, rv.ErrNBodySteps) {
-				t.Fatalf("conversion failed otherwise than by the step budget: %v", err)
-			}
-			return
-		}
-		for i, v := range task.Observations.RVsMS {
-			if math.IsNaN(v) || math.IsInf(v, 0) {
-				t.Fatalf("converted RV %d is %g", i, v)
-			}
-		}
+		checkConverts(t, task, "")
 	})
+}
+
+// checkConverts converts task, which must end converted with finite RVs or stopped by the N-body step budget;
+// a failure message starts with format filled in with args (the task's description).
+func checkConverts(t *testing.T, task *Task, format string, args ...any) {
+	t.Helper()
+	if err := task.Convert(); err != nil {
+		if !errors.Is(err, rv.ErrNBodySteps) {
+			t.Fatalf(format+"conversion failed otherwise than by the step budget: %v", append(args, err)...)
+		}
+		return
+	}
+	for i, v := range task.Observations.RVsMS {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			t.Fatalf(format+"converted RV %d is %g", append(args, i, v)...)
+		}
+	}
 }
 
 // FuzzTaskValues puts fuzzed numbers into one planet and one observation of a published task (seed10_diff10,
@@ -118,16 +125,6 @@ func FuzzTaskValues(f *testing.F) {
 			}
 			return
 		}
-		if err := got.Convert(); err != nil {
-			if !errors.Is(err, rv.ErrNBodySteps) {
-				t.Fatalf("conversion failed otherwise than by the step budget: %v", err)
-			}
-			return
-		}
-		for i, v := range got.Observations.RVsMS {
-			if math.IsNaN(v) || math.IsInf(v, 0) {
-				t.Fatalf("P=%g e=%g i=%g m=%g t=%g: converted RV %d is %g", pDays, e, inc, mSinI, time, i, v)
-			}
-		}
+		checkConverts(t, got, "P=%g e=%g i=%g m=%g t=%g: ", pDays, e, inc, mSinI, time)
 	})
 }

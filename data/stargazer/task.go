@@ -136,26 +136,32 @@ var ErrBadTask = errors.New("stargazer: bad task file")
 // rawTask mirrors the fields of a task that Parse checks, with pointers, so that a JSON null or a missing
 // number is told apart from 0 (encoding/json reads null into a float64 as 0 and leaves it unchanged).
 type rawTask struct {
-	Observations struct {
-		TimesDays   []*float64 `json:"times_days"`
-		RVsMS       []*float64 `json:"rvs_ms"`
-		SigmasMS    []*float64 `json:"sigmas_ms"`
-		Instruments []*string  `json:"instruments"`
-	} `json:"observations"`
-	Config struct {
+	Observations rawObservations `json:"observations"`
+	Config       struct {
 		Star struct {
 			MStarSun *float64 `json:"M_star_sun"`
 		} `json:"star"`
-		Planets []struct {
-			OmegaNodeRad *float64 `json:"Omega_rad"`
-			PDays        *float64 `json:"P_days"`
-			E            *float64 `json:"e"`
-			IncRad       *float64 `json:"inc_rad"`
-			LRad         *float64 `json:"l_rad"`
-			MSinIMJup    *float64 `json:"m_sin_i_mjup"`
-			OmegaRad     *float64 `json:"omega_rad"`
-		} `json:"planets"`
+		Planets []rawPlanet `json:"planets"`
 	} `json:"config"`
+}
+
+// rawObservations mirrors the observations of a task, as rawTask does.
+type rawObservations struct {
+	TimesDays   []*float64 `json:"times_days"`
+	RVsMS       []*float64 `json:"rvs_ms"`
+	SigmasMS    []*float64 `json:"sigmas_ms"`
+	Instruments []*string  `json:"instruments"`
+}
+
+// rawPlanet mirrors one truth planet of a task, as rawTask does.
+type rawPlanet struct {
+	OmegaNodeRad *float64 `json:"Omega_rad"`
+	PDays        *float64 `json:"P_days"`
+	E            *float64 `json:"e"`
+	IncRad       *float64 `json:"inc_rad"`
+	LRad         *float64 `json:"l_rad"`
+	MSinIMJup    *float64 `json:"m_sin_i_mjup"`
+	OmegaRad     *float64 `json:"omega_rad"`
 }
 
 // Parse decodes one task from JSON and validates it; it does not convert. Every problem gives one line
@@ -180,80 +186,16 @@ func Parse(b []byte, name string) (*Task, error) {
 	if err := json.Unmarshal(b, &raw); err != nil {
 		return nil, bad("not a task file: %v", err)
 	}
-	o := raw.Observations
-	n := len(o.TimesDays)
-	if n == 0 {
-		return nil, bad("observations.times_days is empty or missing; a task needs observations")
+	n := len(raw.Observations.TimesDays)
+	if err := checkObservations(raw.Observations, bad); err != nil {
+		return nil, err
 	}
-	if n > MaxObservations {
-		return nil, bad("observations.times_days holds %d points, more than %d", n, MaxObservations)
-	}
-	if len(o.RVsMS) != n || len(o.SigmasMS) != n || len(o.Instruments) != 0 && len(o.Instruments) != n {
-		return nil, bad("observations: times_days has %d points, rvs_ms %d, sigmas_ms %d, instruments %d; every point needs a time, a velocity, an error (and an instrument when instruments is given)",
-			n, len(o.RVsMS), len(o.SigmasMS), len(o.Instruments))
-	}
-	num := func(field string, x *float64, lo, hi float64, loOpen bool) error {
-		switch {
-		case x == nil:
-			return bad("%s is null or missing; give a number", field)
-		case math.IsNaN(*x) || math.IsInf(*x, 0) || *x > hi || *x < lo || loOpen && *x == lo:
-			open := "["
-			if loOpen {
-				open = "("
-			}
-			return bad("%s = %g must lie in %s%g, %g]", field, *x, open, lo, hi)
-		}
-		return nil
-	}
-	for i := range n {
-		if err := num(fmt.Sprintf("observations.times_days[%d]", i), o.TimesDays[i], -MaxTimeDays, MaxTimeDays, false); err != nil {
-			return nil, err
-		}
-		if err := num(fmt.Sprintf("observations.rvs_ms[%d]", i), o.RVsMS[i], -MaxVelocityMS, MaxVelocityMS, false); err != nil {
-			return nil, err
-		}
-		if err := num(fmt.Sprintf("observations.sigmas_ms[%d]", i), o.SigmasMS[i], MinSigmaMS, MaxVelocityMS, false); err != nil {
-			return nil, err
-		}
-		if len(o.Instruments) > 0 && o.Instruments[i] == nil {
-			return nil, bad("observations.instruments[%d] is null; give an instrument label", i)
-		}
-	}
-	if err := num("config.star.M_star_sun", raw.Config.Star.MStarSun, 0, MaxStarMassSun, true); err != nil {
+	if err := checkNum(bad, "config.star.M_star_sun", raw.Config.Star.MStarSun, 0, MaxStarMassSun, true); err != nil {
 		return nil, err
 	}
 	for k, p := range raw.Config.Planets {
-		f := func(field string) string { return fmt.Sprintf("config.planets[%d].%s", k, field) }
-		checks := []error{
-			num(f("P_days"), p.PDays, 0, MaxPeriodDays, true),
-			num(f("m_sin_i_mjup"), p.MSinIMJup, 0, MaxTrueMassMJup, true),
-			num(f("inc_rad"), p.IncRad, 0, math.Pi, true),
-			num(f("omega_rad"), p.OmegaRad, -MaxTimeDays, MaxTimeDays, false),
-			num(f("Omega_rad"), p.OmegaNodeRad, -MaxTimeDays, MaxTimeDays, false),
-			num(f("l_rad"), p.LRad, -MaxTimeDays, MaxTimeDays, false),
-		}
-		for _, err := range checks {
-			if err != nil {
-				return nil, err
-			}
-		}
-		if p.E == nil {
-			return nil, bad("%s is null or missing; give a number", f("e"))
-		}
-		if e := *p.E; !(e >= 0 && e < 1) {
-			return nil, bad("%s = %g must lie in [0, 1) (a bound orbit)", f("e"), e)
-		}
-		tp := t.Config.Planets[k]
-		mTrue := tp.MSinIMJup / math.Sin(tp.IncRad)
-		if tp.MTrueMJup != nil {
-			if m := *tp.MTrueMJup; !(m > 0 && m <= MaxTrueMassMJup) {
-				return nil, bad("%s = %g must lie in (0, %g] M_J or be null", f("m_true_mjup"), m, float64(MaxTrueMassMJup))
-			}
-			mTrue = *tp.MTrueMJup
-		}
-		if !(mTrue <= MaxTrueMassMJup) {
-			return nil, bad("config.planets[%d]: the true mass m sin i / sin i = %g M_J is above %g M_J (sin i = %.3g); check inc_rad and m_sin_i_mjup",
-				k, mTrue, float64(MaxTrueMassMJup), math.Sin(tp.IncRad))
+		if err := checkPlanet(bad, k, p, t.Config.Planets[k]); err != nil {
+			return nil, err
 		}
 	}
 	obs := t.Observations
@@ -273,6 +215,90 @@ func Parse(b []byte, name string) (*Task, error) {
 	sem, _ := t.Meta["rv_semantics"].(string)
 	t.Real = strings.HasPrefix(t.TaskID, "real_") || sem == "rv_only"
 	return &t, nil
+}
+
+// checkNum checks that the number field x is given and lies in [lo, hi], or (lo, hi] when loOpen; bad makes
+// the error.
+func checkNum(bad func(string, ...any) error, field string, x *float64, lo, hi float64, loOpen bool) error {
+	switch {
+	case x == nil:
+		return bad("%s is null or missing; give a number", field)
+	case math.IsNaN(*x) || math.IsInf(*x, 0) || *x > hi || *x < lo || loOpen && *x == lo:
+		open := "["
+		if loOpen {
+			open = "("
+		}
+		return bad("%s = %g must lie in %s%g, %g]", field, *x, open, lo, hi)
+	}
+	return nil
+}
+
+// checkObservations checks the series of a task: present, not too long, of equal lengths, every number given
+// and within its limits, every instrument label given; bad makes the error.
+func checkObservations(o rawObservations, bad func(string, ...any) error) error {
+	n := len(o.TimesDays)
+	if n == 0 {
+		return bad("observations.times_days is empty or missing; a task needs observations")
+	}
+	if n > MaxObservations {
+		return bad("observations.times_days holds %d points, more than %d", n, MaxObservations)
+	}
+	if len(o.RVsMS) != n || len(o.SigmasMS) != n || len(o.Instruments) != 0 && len(o.Instruments) != n {
+		return bad("observations: times_days has %d points, rvs_ms %d, sigmas_ms %d, instruments %d; every point needs a time, a velocity, an error (and an instrument when instruments is given)",
+			n, len(o.RVsMS), len(o.SigmasMS), len(o.Instruments))
+	}
+	for i := range n {
+		if err := checkNum(bad, fmt.Sprintf("observations.times_days[%d]", i), o.TimesDays[i], -MaxTimeDays, MaxTimeDays, false); err != nil {
+			return err
+		}
+		if err := checkNum(bad, fmt.Sprintf("observations.rvs_ms[%d]", i), o.RVsMS[i], -MaxVelocityMS, MaxVelocityMS, false); err != nil {
+			return err
+		}
+		if err := checkNum(bad, fmt.Sprintf("observations.sigmas_ms[%d]", i), o.SigmasMS[i], MinSigmaMS, MaxVelocityMS, false); err != nil {
+			return err
+		}
+		if len(o.Instruments) > 0 && o.Instruments[i] == nil {
+			return bad("observations.instruments[%d] is null; give an instrument label", i)
+		}
+	}
+	return nil
+}
+
+// checkPlanet checks truth planet k, as given (p) and as decoded (tp): every number given and within its
+// limits, a bound orbit and a plausible true mass; bad makes the error.
+func checkPlanet(bad func(string, ...any) error, k int, p rawPlanet, tp TruthPlanet) error {
+	f := func(field string) string { return fmt.Sprintf("config.planets[%d].%s", k, field) }
+	checks := []error{
+		checkNum(bad, f("P_days"), p.PDays, 0, MaxPeriodDays, true),
+		checkNum(bad, f("m_sin_i_mjup"), p.MSinIMJup, 0, MaxTrueMassMJup, true),
+		checkNum(bad, f("inc_rad"), p.IncRad, 0, math.Pi, true),
+		checkNum(bad, f("omega_rad"), p.OmegaRad, -MaxTimeDays, MaxTimeDays, false),
+		checkNum(bad, f("Omega_rad"), p.OmegaNodeRad, -MaxTimeDays, MaxTimeDays, false),
+		checkNum(bad, f("l_rad"), p.LRad, -MaxTimeDays, MaxTimeDays, false),
+	}
+	for _, err := range checks {
+		if err != nil {
+			return err
+		}
+	}
+	if p.E == nil {
+		return bad("%s is null or missing; give a number", f("e"))
+	}
+	if e := *p.E; !(e >= 0 && e < 1) {
+		return bad("%s = %g must lie in [0, 1) (a bound orbit)", f("e"), e)
+	}
+	mTrue := tp.MSinIMJup / math.Sin(tp.IncRad)
+	if tp.MTrueMJup != nil {
+		if m := *tp.MTrueMJup; !(m > 0 && m <= MaxTrueMassMJup) {
+			return bad("%s = %g must lie in (0, %g] M_J or be null", f("m_true_mjup"), m, float64(MaxTrueMassMJup))
+		}
+		mTrue = *tp.MTrueMJup
+	}
+	if !(mTrue <= MaxTrueMassMJup) {
+		return bad("config.planets[%d]: the true mass m sin i / sin i = %g M_J is above %g M_J (sin i = %.3g); check inc_rad and m_sin_i_mjup",
+			k, mTrue, float64(MaxTrueMassMJup), math.Sin(tp.IncRad))
+	}
+	return nil
 }
 
 // ReadFile reads one task file, validates it (Parse) and applies the load-time conversion to synthetic tasks.

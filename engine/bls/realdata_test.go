@@ -1,74 +1,32 @@
 package bls_test
 
 import (
-	"bufio"
-	"encoding/csv"
 	"math"
-	"os"
-	"path/filepath"
-	"strconv"
-	"strings"
 	"testing"
 
-	"transitbench/data"
+	"transitbench/data/kepref"
 	"transitbench/engine/bls"
 	"transitbench/engine/detrend"
 	"transitbench/engine/lc"
 )
 
-// sharedData returns the path of the shared reference data: ../shared/data beside the module root.
-func sharedData(t *testing.T, elem ...string) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("go.mod not found above the package directory")
-		}
-		dir = parent
-	}
-	return filepath.Join(append([]string{dir, "..", "shared", "data"}, elem...)...)
-}
-
 // koi is a catalogued planet: period (days), mid-transit time (BKJD) and duration (hours).
 type koi struct{ period, t0, durationHours float64 }
 
-// readKOIs returns the cumulative KOI table's ephemerides by Kepler ID.
+// readKOIs returns the cumulative KOI table's ephemerides by Kepler ID (the last KOI of each star).
 func readKOIs(t *testing.T) map[string]koi {
 	t.Helper()
-	f, err := os.Open(sharedData(t, "kepler", "tables", "koi_cumulative.csv"))
+	tb, byKIC, err := kepref.KOIs()
 	if err != nil {
 		t.Fatal(err)
-	}
-	defer f.Close()
-	var lines []string
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 1<<20)
-	for sc.Scan() {
-		if !strings.HasPrefix(sc.Text(), "#") {
-			lines = append(lines, sc.Text())
-		}
-	}
-	rows, err := csv.NewReader(strings.NewReader(strings.Join(lines, "\n"))).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
-	col := map[string]int{}
-	for i, name := range rows[0] {
-		col[name] = i
 	}
 	out := map[string]koi{}
-	for _, r := range rows[1:] {
-		p, _ := strconv.ParseFloat(r[col["koi_period"]], 64)
-		t0, _ := strconv.ParseFloat(r[col["koi_time0bk"]], 64)
-		d, _ := strconv.ParseFloat(r[col["koi_duration"]], 64)
-		out[r[col["kepid"]]] = koi{p, t0, d}
+	for id, rows := range byKIC {
+		r := rows[len(rows)-1]
+		p, _ := tb.Float(r, "koi_period")
+		t0, _ := tb.Float(r, "koi_time0bk")
+		d, _ := tb.Float(r, "koi_duration")
+		out[id] = koi{p, t0, d}
 	}
 	return out
 }
@@ -79,19 +37,10 @@ func readKOIs(t *testing.T) map[string]koi {
 // duration (modulo the period).
 func TestRealKeplerPlanets(t *testing.T) {
 	kois := readKOIs(t)
-	files, err := filepath.Glob(sharedData(t, "kepler", "dv", "KIC*.tbl"))
-	if err != nil || len(files) != 5 {
-		t.Fatalf("want the five DV light curves, found %d (%v)", len(files), err)
-	}
-	for _, path := range files {
-		kic := strings.TrimLeft(strings.TrimSuffix(strings.TrimPrefix(filepath.Base(path), "KIC"), ".tbl"), "0")
+	err := kepref.EachDV(func(kic string, c *lc.LightCurve) {
 		want, ok := kois[kic]
 		if !ok {
 			t.Fatalf("KIC %s is not in the KOI table", kic)
-		}
-		c, err := data.ReadLightCurve(path)
-		if err != nil {
-			t.Fatal(err)
 		}
 		c = c.Clean(lc.DefaultQualityMask)
 		var tt, f, e []float64
@@ -128,5 +77,8 @@ func TestRealKeplerPlanets(t *testing.T) {
 		if math.Abs(dt) > dur/2 {
 			t.Errorf("KIC %s: t0 %.4f is %.4f d from the catalogued ephemeris, more than half the %.2f h duration", kic, p.T0Days, dt, want.durationHours)
 		}
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 }

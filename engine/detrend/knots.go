@@ -27,10 +27,51 @@ func FlattenKnots(t, f []float64, opt Options, knotsPerWindow float64) (flat, tr
 	}
 	opt = opt.withDefaults()
 	windowDays := opt.WindowDays
+	knots := placeKnots(t, opt.GapDays, windowDays, knotsPerWindow)
+	use := make([]bool, len(t))
+	for i := range use {
+		use[i] = true
+	}
+	var win []float64
+	win = knotPass(knots, f, use, win, nil)
+	trend = make([]float64, len(t))
+	mad := make([]float64, len(t))
+	interpolateKnots(knots, t, opt.GapDays, trend, mad)
+	dirty := make([]bool, len(knots))
+	for range max(opt.ClipIterations, 0) {
+		clipped := 0
+		for i := range t {
+			if use[i] && math.Abs(f[i]-trend[i]) > opt.ClipSigma*stat.MADToSigma4*mad[i] {
+				use[i] = false
+				clipped++
+				// Knots whose windows hold cadence i: their times lie within windowDays/2 of t[i].
+				j := sort.Search(len(knots), func(j int) bool { return knots[j].t >= t[i]-windowDays/2 })
+				for ; j < len(knots) && knots[j].t <= t[i]+windowDays/2; j++ {
+					dirty[j] = true
+				}
+			}
+		}
+		if clipped == 0 {
+			break
+		}
+		win = knotPass(knots, f, use, win, dirty)
+		clear(dirty)
+		interpolateKnots(knots, t, opt.GapDays, trend, mad)
+	}
+	flat = make([]float64, len(t))
+	for i := range f {
+		flat[i] = f[i] / trend[i]
+	}
+	return flat, trend
+}
+
+// placeKnots places knots every windowDays/knotsPerWindow along each segment of t (segments are split at gaps
+// longer than gapDays), the last one on the segment's last cadence, each with the cadence range of its window.
+func placeKnots(t []float64, gapDays, windowDays, knotsPerWindow float64) []knot {
 	var knots []knot
 	for s := 0; s < len(t); {
 		e := s + 1
-		for e < len(t) && t[e]-t[e-1] <= opt.GapDays {
+		for e < len(t) && t[e]-t[e-1] <= gapDays {
 			e++
 		}
 		first, last, half := t[s], t[e-1], windowDays/2
@@ -51,103 +92,75 @@ func FlattenKnots(t, f []float64, opt Options, knotsPerWindow float64) (flat, tr
 		}
 		s = e
 	}
-	use := make([]bool, len(t))
-	for i := range use {
-		use[i] = true
-	}
-	// pass computes the knots (all of them, or only those marked in dirty) from the cadences in use. The
-	// windows' bounds only move forward, so a sorted copy of the window is kept up to date by insertion and
-	// removal, and the median and MAD come from it without selection.
-	var win []float64
-	pass := func(dirty []bool) {
-		win = win[:0]
-		lo, hi, prev := 0, 0, -2
-		for i := range knots {
-			if dirty != nil && !dirty[i] {
-				continue
-			}
-			k := &knots[i]
-			if prev != i-1 { // not sliding from the previous knot: start the window afresh
-				win = win[:0]
-				lo, hi = k.lo, k.lo
-			}
-			prev = i
-			for ; hi < k.hi; hi++ {
-				if use[hi] {
-					win = insertSorted(win, f[hi])
-				}
-			}
-			for ; lo < k.lo; lo++ {
-				if use[lo] {
-					win = removeSorted(win, f[lo])
-				}
-			}
-			if len(win) == 0 { // every cadence clipped (or none in the window): fall back to all of them
-				var all []float64
-				for j := k.lo; j < k.hi; j++ {
-					all = insertSorted(all, f[j])
-				}
-				k.loc, k.mad = knotLocation(all)
-				continue
-			}
-			k.loc, k.mad = knotLocation(win)
+	return knots
+}
+
+// knotPass computes the knots (all of them, or only those marked in dirty) from the cadences in use. The
+// windows' bounds only move forward, so a sorted copy of the window is kept up to date by insertion and
+// removal, and the median and MAD come from it without selection. win is a buffer for that copy; knotPass
+// returns it for the next pass.
+func knotPass(knots []knot, f []float64, use []bool, win []float64, dirty []bool) []float64 {
+	win = win[:0]
+	lo, hi, prev := 0, 0, -2
+	for i := range knots {
+		if dirty != nil && !dirty[i] {
+			continue
 		}
+		k := &knots[i]
+		if prev != i-1 { // not sliding from the previous knot: start the window afresh
+			win = win[:0]
+			lo, hi = k.lo, k.lo
+		}
+		prev = i
+		for ; hi < k.hi; hi++ {
+			if use[hi] {
+				win = insertSorted(win, f[hi])
+			}
+		}
+		for ; lo < k.lo; lo++ {
+			if use[lo] {
+				win = removeSorted(win, f[lo])
+			}
+		}
+		if len(win) == 0 { // every cadence clipped (or none in the window): fall back to all of them
+			var all []float64
+			for j := k.lo; j < k.hi; j++ {
+				all = insertSorted(all, f[j])
+			}
+			k.loc, k.mad = knotLocation(all)
+			continue
+		}
+		k.loc, k.mad = knotLocation(win)
 	}
-	pass(nil)
-	trend = make([]float64, len(t))
-	mad := make([]float64, len(t))
-	interpolate := func() {
-		k := 0
-		for i, ti := range t {
-			for !knots[k].segEnd && knots[k+1].t < ti {
+	return win
+}
+
+// interpolateKnots sets trend and mad at every cadence of t by linear interpolation between the knots of its
+// segment (segments are split at gaps longer than gapDays).
+func interpolateKnots(knots []knot, t []float64, gapDays float64, trend, mad []float64) {
+	k := 0
+	for i, ti := range t {
+		for !knots[k].segEnd && knots[k+1].t < ti {
+			k++
+		}
+		if knots[k].segEnd { // a segment's last knot (or a segment of one knot)
+			trend[i], mad[i] = knots[k].loc, knots[k].mad
+			if i+1 < len(t) && t[i+1]-ti > gapDays {
 				k++
 			}
-			if knots[k].segEnd { // a segment's last knot (or a segment of one knot)
-				trend[i], mad[i] = knots[k].loc, knots[k].mad
-				if i+1 < len(t) && t[i+1]-ti > opt.GapDays {
-					k++
-				}
-				continue
-			}
-			a, b := knots[k], knots[k+1]
-			w := (ti - a.t) / (b.t - a.t)
-			trend[i] = a.loc + w*(b.loc-a.loc)
-			mad[i] = a.mad + w*(b.mad-a.mad)
-			if i+1 < len(t) && t[i+1]-ti > opt.GapDays {
-				for !knots[k].segEnd {
-					k++
-				}
+			continue
+		}
+		a, b := knots[k], knots[k+1]
+		w := (ti - a.t) / (b.t - a.t)
+		trend[i] = a.loc + w*(b.loc-a.loc)
+		mad[i] = a.mad + w*(b.mad-a.mad)
+		if i+1 < len(t) && t[i+1]-ti > gapDays {
+			for !knots[k].segEnd {
 				k++
 			}
+			k++
 		}
 	}
-	interpolate()
-	dirty := make([]bool, len(knots))
-	for range max(opt.ClipIterations, 0) {
-		clipped := 0
-		for i := range t {
-			if use[i] && math.Abs(f[i]-trend[i]) > opt.ClipSigma*stat.MADToSigma4*mad[i] {
-				use[i] = false
-				clipped++
-				// Knots whose windows hold cadence i: their times lie within windowDays/2 of t[i].
-				j := sort.Search(len(knots), func(j int) bool { return knots[j].t >= t[i]-windowDays/2 })
-				for ; j < len(knots) && knots[j].t <= t[i]+windowDays/2; j++ {
-					dirty[j] = true
-				}
-			}
-		}
-		if clipped == 0 {
-			break
-		}
-		pass(dirty)
-		clear(dirty)
-		interpolate()
-	}
-	flat = make([]float64, len(t))
-	for i := range f {
-		flat[i] = f[i] / trend[i]
-	}
-	return flat, trend
 }
 
 // knot is one point of FlattenKnots' grid: its time, the cadence range [lo, hi) of its window, the biweight

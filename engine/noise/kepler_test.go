@@ -1,22 +1,15 @@
 package noise_test
 
 import (
-	"encoding/csv"
 	"math"
-	"os"
-	"path/filepath"
-	"strconv"
-	"strings"
 	"testing"
 
-	"transitbench/data"
+	"transitbench/data/kepref"
 	"transitbench/engine/detrend"
+	"transitbench/engine/lc"
 	"transitbench/engine/noise"
 	"transitbench/engine/transit"
 )
-
-// sharedData is the reference data folder beside the repository, seen from this package's directory.
-var sharedData = filepath.Join("..", "..", "..", "shared", "data", "kepler")
 
 // koi is one row of the cumulative KOI table.
 type koi struct {
@@ -26,31 +19,16 @@ type koi struct {
 // readKOIs returns the KOI table's rows by KIC number (the first KOI of each star).
 func readKOIs(t *testing.T) map[string]koi {
 	t.Helper()
-	f, err := os.Open(filepath.Join(sharedData, "tables", "koi_cumulative.csv"))
+	tb, byKIC, err := kepref.KOIs()
 	if err != nil {
 		t.Skipf("reference data not available: %v", err)
 	}
-	defer f.Close()
-	r := csv.NewReader(f)
-	r.Comment = '#'
-	r.FieldsPerRecord = -1
-	rows, err := r.ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
-	col := map[string]int{}
-	for i, name := range rows[0] {
-		col[name] = i
-	}
 	out := map[string]koi{}
-	for _, row := range rows[1:] {
+	for id, rows := range byKIC {
+		row := rows[0]
 		get := func(name string) float64 {
-			v, _ := strconv.ParseFloat(row[col[name]], 64)
+			v, _ := tb.Float(row, name)
 			return v
-		}
-		id := row[col["kepid"]]
-		if _, seen := out[id]; seen {
-			continue
 		}
 		out[id] = koi{get("koi_period"), get("koi_time0bk"), get("koi_duration"), get("koi_depth"), get("koi_impact"),
 			get("koi_prad"), get("koi_model_snr"), get("koi_steff"), get("koi_slogg"), get("koi_srad")}
@@ -67,19 +45,10 @@ func readKOIs(t *testing.T) map[string]koi {
 // DV model SNR and MES share the same depth-over-noise form).
 func TestKeplerDV(t *testing.T) {
 	kois := readKOIs(t)
-	files, _ := filepath.Glob(filepath.Join(sharedData, "dv", "KIC*.tbl"))
-	if len(files) != 5 {
-		t.Fatalf("found %d DV files in %s, want 5", len(files), sharedData)
-	}
-	for _, path := range files {
-		kic := strings.TrimLeft(strings.TrimSuffix(strings.TrimPrefix(filepath.Base(path), "KIC"), ".tbl"), "0")
+	err := kepref.EachDV(func(kic string, c *lc.LightCurve) {
 		k, ok := kois[kic]
 		if !ok {
 			t.Fatalf("KIC %s not in the KOI table", kic)
-		}
-		c, err := data.ReadLightCurve(path)
-		if err != nil {
-			t.Fatal(err)
 		}
 		dur := k.durationHours / 24
 		flat, _ := detrend.Flatten(c.Time, c.Flux, detrend.Options{})
@@ -114,5 +83,8 @@ func TestKeplerDV(t *testing.T) {
 		}
 		t.Logf("KIC %-8s CDPP 3/6/12 h %5.1f %5.1f %5.1f ppm  depth %6.0f ppm (KOI %6.0f)  N %3d  MES %7.1f  model_snr %7.1f  ratio %.2f",
 			kic, cdpp3, cdpp6, cdpp12, sig.MeanDepth*1e6, k.depthPPM, sig.NTransits, sig.MES, k.snr, ratio)
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 }

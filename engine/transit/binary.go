@@ -39,17 +39,11 @@ func (b Binary) Flux(dst, t []float64) {
 	}
 	// Both eclipses last the same on a circular orbit: contact at z = 1 + K.
 	half := Params{PeriodDays: b.PeriodDays, RpRs: b.K, ARs: b.ARs, B: b.B}.halfContactDays()
-	if half <= 0 {
-		for i := range dst {
-			dst[i] = 1
-		}
+	o, ok := newOrbit(half, b.Supersample, b.ExposureDays, b.PeriodDays, b.ARs, b.B, dst)
+	if !ok {
 		return
 	}
-	n, exposure := sampling(b.Supersample, b.ExposureDays)
-	window := half + exposure/2
-	period := b.PeriodDays
-	omega := 2 * math.Pi / period
-	a2, b2 := b.ARs*b.ARs, b.B*b.B
+	n, period, window, a2, b2 := o.n, o.period, o.window, o.a2, o.b2
 	norm := (1 - b.ThirdLight) / (1 + b.LightRatio)
 	for i, ti := range t {
 		dt := ti - b.T0Days
@@ -61,11 +55,7 @@ func (b Binary) Flux(dst, t []float64) {
 		}
 		var sum float64
 		for j := range n {
-			s := dt
-			if n > 1 {
-				s += exposure * ((float64(j)+0.5)/float64(n) - 0.5)
-			}
-			sin, cos := math.Sincos(omega * s)
+			sin, cos := o.phase(dt, j)
 			z := math.Sqrt(a2*sin*sin + b2*cos*cos)
 			f1, f2 := 1.0, 1.0
 			if cos > 0 {

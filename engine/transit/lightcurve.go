@@ -45,18 +45,11 @@ func (p Params) Flux(dst, t []float64) {
 	if len(dst) != len(t) {
 		panic("transit: Flux: len(dst) != len(t)")
 	}
-	half := p.halfContactDays()
-	if half <= 0 {
-		for i := range dst {
-			dst[i] = 1
-		}
+	o, ok := newOrbit(p.halfContactDays(), p.Supersample, p.ExposureDays, p.PeriodDays, p.ARs, p.B, dst)
+	if !ok {
 		return
 	}
-	n, exposure := sampling(p.Supersample, p.ExposureDays)
-	window := half + exposure/2
-	period := p.PeriodDays
-	omega := 2 * math.Pi / period
-	a2, b2 := p.ARs*p.ARs, p.B*p.B
+	n, period, window, a2, b2 := o.n, o.period, o.window, o.a2, o.b2
 	for i, ti := range t {
 		dt := ti - p.T0Days
 		dt -= period * math.Floor(dt/period+0.5) // time from the nearest mid-transit, in [−P/2, P/2)
@@ -66,11 +59,7 @@ func (p Params) Flux(dst, t []float64) {
 		}
 		var sum float64
 		for j := range n {
-			s := dt
-			if n > 1 {
-				s += exposure * ((float64(j)+0.5)/float64(n) - 0.5)
-			}
-			sin, cos := math.Sincos(omega * s)
+			sin, cos := o.phase(dt, j)
 			if cos <= 0 {
 				sum++
 				continue
@@ -79,6 +68,37 @@ func (p Params) Flux(dst, t []float64) {
 		}
 		dst[i] = sum / float64(n)
 	}
+}
+
+// orbit samples the exposures of a circular orbit: n sub-samples spread over the exposure, the orbital angular
+// frequency omega, and the window (half the contact duration plus half an exposure) beyond which a cadence is
+// out of eclipse.
+type orbit struct {
+	n                                       int
+	exposure, window, period, omega, a2, b2 float64
+}
+
+// newOrbit returns the sampling of an orbit whose eclipses last 2·half, with the exposure and the sky-projected
+// geometry (a/R, b) given. When half ≤ 0 there is no eclipse: it sets every dst to 1 and returns false.
+func newOrbit(half float64, supersample int, exposureDays, period, ars, b float64, dst []float64) (orbit, bool) {
+	if half <= 0 {
+		for i := range dst {
+			dst[i] = 1
+		}
+		return orbit{}, false
+	}
+	n, exposure := sampling(supersample, exposureDays)
+	return orbit{n: n, exposure: exposure, window: half + exposure/2, period: period, omega: 2 * math.Pi / period,
+		a2: ars * ars, b2: b * b}, true
+}
+
+// phase returns the sine and cosine of the orbital phase of sub-sample j of the exposure at dt from conjunction.
+func (o *orbit) phase(dt float64, j int) (sin, cos float64) {
+	s := dt
+	if o.n > 1 {
+		s += o.exposure * ((float64(j)+0.5)/float64(o.n) - 0.5)
+	}
+	return math.Sincos(o.omega * s)
 }
 
 // halfContactDays returns half the time between first and last contact, T14/2, or 0 when there is no transit;

@@ -1,16 +1,12 @@
 package vet_test
 
 import (
-	"encoding/csv"
 	"math"
-	"os"
-	"path/filepath"
-	"strconv"
-	"strings"
 	"testing"
 
-	"transitbench/data"
+	"transitbench/data/kepref"
 	"transitbench/engine/detrend"
+	"transitbench/engine/lc"
 	"transitbench/engine/vet"
 )
 
@@ -21,45 +17,21 @@ import (
 // circular orbit around that star allows. The odd/even significance is logged, not asserted: on Kepler-77
 // (KIC 8359498) it reaches ≈ 5σ, all of it from the transits of BKJD 900–1200, a data feature of that year.
 func TestKeplerDVPlanets(t *testing.T) {
-	root := filepath.Join("..", "..", "..", "shared", "data", "kepler")
-	f, err := os.Open(filepath.Join(root, "tables", "koi_cumulative.csv"))
+	tb, kois, err := kepref.KOIs()
 	if err != nil {
 		t.Skipf("reference data not available: %v", err)
 	}
-	defer f.Close()
-	r := csv.NewReader(f)
-	r.Comment = '#'
-	rows, err := r.ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
-	col := map[string]int{}
-	for i, name := range rows[0] {
-		col[name] = i
-	}
-	kois := map[string][]string{}
-	for _, row := range rows[1:] {
-		if _, seen := kois[row[col["kepid"]]]; !seen {
-			kois[row[col["kepid"]]] = row
+	err = kepref.EachDV(func(kic string, c *lc.LightCurve) {
+		var row []string
+		if rows := kois[kic]; len(rows) > 0 {
+			row = rows[0]
 		}
-	}
-	files, _ := filepath.Glob(filepath.Join(root, "dv", "KIC*.tbl"))
-	if len(files) != 5 {
-		t.Fatalf("found %d DV files, want 5", len(files))
-	}
-	for _, path := range files {
-		kic := strings.TrimLeft(strings.TrimSuffix(strings.TrimPrefix(filepath.Base(path), "KIC"), ".tbl"), "0")
-		row := kois[kic]
 		get := func(name string) float64 {
-			v, err := strconv.ParseFloat(row[col[name]], 64)
+			v, err := tb.Float(row, name)
 			if err != nil {
 				t.Fatalf("KIC %s %s: %v", kic, name, err)
 			}
 			return v
-		}
-		c, err := data.ReadLightCurve(path)
-		if err != nil {
-			t.Fatal(err)
 		}
 		dur := get("koi_duration") / 24
 		flat, _ := detrend.Flatten(c.Time, c.Flux, detrend.Options{WindowDays: detrend.WindowFor(dur)})
@@ -81,5 +53,8 @@ func TestKeplerDVPlanets(t *testing.T) {
 		if !(ft.DurationRatio > 0.5 && ft.DurationRatio < 1.2) {
 			t.Errorf("KIC %s: duration ratio %.2f", kic, ft.DurationRatio)
 		}
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 }

@@ -65,6 +65,18 @@ func (t *table) num(row []string, name string) (float64, bool) {
 	return v, true
 }
 
+// nums returns the numbers in the named columns of row (0 where num finds none) and whether num found them all.
+func (t *table) nums(row []string, names ...string) ([]float64, bool) {
+	v := make([]float64, len(names))
+	all := true
+	for i, name := range names {
+		var ok bool
+		v[i], ok = t.num(row, name)
+		all = all && ok
+	}
+	return v, all
+}
+
 func (t *table) str(row []string, name string) string {
 	i, ok := t.col[name]
 	if !ok || i >= len(row) {
@@ -232,12 +244,9 @@ func fitCDPP(koi *table) *cdppFit {
 	const lo, width, nbins = 10.0, 0.5, 13 // bins centred 10.0 … 16.0
 	bins := make([][]float64, nbins)
 	for _, row := range koi.rows {
-		kp, ok1 := koi.num(row, "koi_kepmag")
-		depth, ok2 := koi.num(row, "koi_depth")
-		dur, ok3 := koi.num(row, "koi_duration")
-		snr, ok4 := koi.num(row, "koi_model_snr")
-		p, ok5 := koi.num(row, "koi_period")
-		if !(ok1 && ok2 && ok3 && ok4 && ok5) || snr < 12 || depth <= 0 || dur <= 0 || p <= 0 || p > 200 {
+		v, ok := koi.nums(row, "koi_kepmag", "koi_depth", "koi_duration", "koi_model_snr", "koi_period")
+		kp, depth, dur, snr, p := v[0], v[1], v[2], v[3], v[4]
+		if !ok || snr < 12 || depth <= 0 || dur <= 0 || p <= 0 || p > 200 {
 			continue
 		}
 		// Keep planet-like signals: eclipsing binaries' SNR is dominated by their model fit, not the noise.
@@ -342,11 +351,9 @@ func fitStars(koi *table) (*copulaFit, error) {
 	var x [][]float64
 	for _, row := range koi.rows {
 		id := koi.str(row, "kepid")
-		kp, ok1 := koi.num(row, "koi_kepmag")
-		teff, ok2 := koi.num(row, "koi_steff")
-		logg, ok3 := koi.num(row, "koi_slogg")
-		rad, ok4 := koi.num(row, "koi_srad")
-		if seen[id] || !(ok1 && ok2 && ok3 && ok4) || rad <= 0 {
+		v, ok := koi.nums(row, "koi_kepmag", "koi_steff", "koi_slogg", "koi_srad")
+		kp, teff, logg, rad := v[0], v[1], v[2], v[3]
+		if seen[id] || !ok || rad <= 0 {
 			continue
 		}
 		seen[id] = true
@@ -362,9 +369,9 @@ func fitConfirmed(koi *table) (*copulaFit, error) {
 		if koi.str(row, "koi_disposition") != "CONFIRMED" {
 			continue
 		}
-		p, ok1 := koi.num(row, "koi_period")
-		r, ok2 := koi.num(row, "koi_prad")
-		if !(ok1 && ok2) || p <= 0 || r <= 0 || r > 30 {
+		v, ok := koi.nums(row, "koi_period", "koi_prad")
+		p, r := v[0], v[1]
+		if !ok || p <= 0 || r <= 0 || r > 30 {
 			continue
 		}
 		x = append(x, []float64{math.Log10(p), math.Log10(r)})
@@ -376,14 +383,9 @@ func fitConfirmed(koi *table) (*copulaFit, error) {
 func fitEBs(eb *table) (*copulaFit, error) {
 	var x [][]float64
 	for _, row := range eb.rows {
-		p, ok1 := eb.num(row, "period")
-		pd, ok2 := eb.num(row, "pdepth")
-		sd, ok3 := eb.num(row, "sdepth")
-		pw, ok4 := eb.num(row, "pwidth")
-		sw, ok5 := eb.num(row, "swidth")
-		sep, ok6 := eb.num(row, "sep")
-		morph, ok7 := eb.num(row, "morph")
-		if !(ok1 && ok2 && ok3 && ok4 && ok5 && ok6 && ok7) || p < 0.25 || p > 120 || pd <= 0 || pw <= 0 || morph < 0 {
+		v, ok := eb.nums(row, "period", "pdepth", "sdepth", "pwidth", "swidth", "sep", "morph")
+		p, pd, sd, pw, sw, sep, morph := v[0], v[1], v[2], v[3], v[4], v[5], v[6]
+		if !ok || p < 0.25 || p > 120 || pd <= 0 || pw <= 0 || morph < 0 {
 			continue
 		}
 		ratio, wratio, dsep := 0.0, 1.0, 0.0
