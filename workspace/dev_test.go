@@ -171,19 +171,14 @@ func TestDevResumesAnInterruptedRun(t *testing.T) {
 	oracleSolution(t, ws.SolutionDir(), set.Answers)
 	// Cancel after the third star has been stored.
 	ctx, cancel := context.WithCancel(context.Background())
-	events := make(chan Event)
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		for ev := range events {
-			if ev.Done == 3 {
-				cancel()
-			}
+	defer cancel()
+	events, stop := watchEvents(func(ev Event) {
+		if ev.Done == 3 {
+			cancel()
 		}
-	}()
+	})
 	rep, err := ws.Dev(ctx, RunOptions{Home: home, Workers: 1}, events)
-	close(events)
-	<-done
+	stop()
 	if !errors.Is(err, context.Canceled) || rep == nil || rep.Complete {
 		t.Fatalf("interrupted run: err %v, report %+v", err, rep)
 	}

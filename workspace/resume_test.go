@@ -347,16 +347,14 @@ func TestDevResumesAFailedRun(t *testing.T) {
 	oracleSolution(t, ws.SolutionDir(), set.Answers)
 	opt := RunOptions{Home: home, Workers: 1, Limit: 0, Compositions: small}
 	ctx, cancel := context.WithCancel(context.Background())
-	events := make(chan Event)
-	go func() {
-		for ev := range events {
-			if ev.Done == 3 {
-				cancel()
-			}
+	defer cancel()
+	events, stop := watchEvents(func(ev Event) {
+		if ev.Done == 3 {
+			cancel()
 		}
-	}()
+	})
 	rep, _ := ws.Dev(ctx, opt, events)
-	close(events)
+	stop()
 	if rep == nil || rep.StarsRun < 3 || rep.Complete {
 		t.Fatalf("first run: %+v", rep)
 	}
