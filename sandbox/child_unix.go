@@ -1,0 +1,90 @@
+//go:build linux || darwin
+
+package sandbox
+
+import (
+	"fmt"
+	"os"
+	"strconv"
+	"syscall"
+
+	"golang.org/x/sys/unix"
+)
+
+// setChildLimits sets the per-process limits of the solution: no core files, and cfg's processes, file size
+// and open files.
+func setChildLimits(cfg *childConfig) error {
+	limits := []struct {
+		name     string
+		resource int
+		value    uint64
+	}{
+		{"RLIMIT_CORE", unix.RLIMIT_CORE, 0},
+		{"RLIMIT_NPROC", unix.RLIMIT_NPROC, uint64(cfg.Processes)},
+		{"RLIMIT_FSIZE", unix.RLIMIT_FSIZE, uint64(cfg.FileBytes)},
+		{"RLIMIT_NOFILE", unix.RLIMIT_NOFILE, uint64(cfg.OpenFiles)},
+	}
+	for _, l := range limits {
+		if err := unix.Setrlimit(l.resource, &unix.Rlimit{Cur: l.value, Max: l.value}); err != nil {
+			return fmt.Errorf("setting %s to %d: %w", l.name, l.value, err)
+		}
+	}
+	return nil
+}
+
+// becomeUser drops the supplementary groups and takes cfg's group and user.
+func becomeUser(cfg *childConfig) error {
+	if err := syscall.Setgroups(nil); err != nil {
+		return fmt.Errorf("dropping supplementary groups: %w", err)
+	}
+	if err := syscall.Setgid(cfg.GID); err != nil {
+		return fmt.Errorf("setgid %d: %w", cfg.GID, err)
+	}
+	if err := syscall.Setuid(cfg.UID); err != nil {
+		return fmt.Errorf("setuid %d: %w", cfg.UID, err)
+	}
+	return nil
+}
+
+// execSolution looks up the solution's program, caps the address space and executes it; it returns only on
+// failure. The address-space cap comes last: it would also bind this process, which only has the exec left
+// to do.
+func execSolution(cfg *childConfig) error {
+	argv0, err := lookPath(cfg.Argv[0], cfg.Env)
+	if err != nil {
+		return err
+	}
+	if err := unix.Setrlimit(unix.RLIMIT_AS, &unix.Rlimit{Cur: uint64(cfg.MemoryBytes), Max: uint64(cfg.MemoryBytes)}); err != nil {
+		return fmt.Errorf("setting RLIMIT_AS to %d: %w", cfg.MemoryBytes, err)
+	}
+	err = syscall.Exec(argv0, cfg.Argv, cfg.Env)
+	return fmt.Errorf("executing %s: %w", cfg.Argv[0], err)
+}
+
+// cloexecListed marks every descriptor above 2 that the directory dir (/proc/self/fd, /dev/fd) lists
+// close-on-exec. hint, when not empty, says in the error what to do when dir cannot be opened.
+func cloexecListed(dir, hint string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		if hint != "" {
+			return fmt.Errorf("listing the open descriptors: %w (%s)", err, hint)
+		}
+		return fmt.Errorf("listing the open descriptors: %w", err)
+	}
+	names, err := d.Readdirnames(-1)
+	self := int(d.Fd())
+	d.Close()
+	if err != nil {
+		return fmt.Errorf("listing the open descriptors: %w", err)
+	}
+	for _, name := range names {
+		fd, err := strconv.Atoi(name)
+		if err != nil || fd <= 2 || fd == self {
+			continue
+		}
+		if _, err := unix.FcntlInt(uintptr(fd), unix.F_SETFD, unix.FD_CLOEXEC); err != nil && err != unix.EBADF {
+			return fmt.Errorf("marking descriptor %d close-on-exec: %w", fd, err)
+		}
+	}
+	return nil
+}
