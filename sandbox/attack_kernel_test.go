@@ -22,6 +22,18 @@ import (
 // Attacks through the kernel: the network, the host's unix sockets, user namespaces, refused system calls
 // and inherited descriptors.
 
+// countAccepts accepts and closes connections on ln, counting them in n, until ln is closed.
+func countAccepts(ln net.Listener, n *atomic.Int32) {
+	for {
+		c, err := ln.Accept()
+		if err != nil {
+			return
+		}
+		n.Add(1)
+		c.Close()
+	}
+}
+
 func TestAttackNetwork(t *testing.T) {
 	requireFull(t)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -30,16 +42,7 @@ func TestAttackNetwork(t *testing.T) {
 	}
 	defer ln.Close()
 	var accepted atomic.Int32
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			accepted.Add(1)
-			c.Close()
-		}
-	}()
+	go countAccepts(ln, &accepted)
 	port := ln.Addr().(*net.TCPAddr).Port
 	sol := writeSolution(t, map[string]string{"solution.py": `import socket, subprocess, sys
 port = int(open(sys.argv[1] + "/port").read())
@@ -92,16 +95,7 @@ func TestAttackHostUnixSocket(t *testing.T) {
 		}
 		defer ln.Close()
 		os.Chmod(p, 0o777)
-		go func() {
-			for {
-				c, err := ln.Accept()
-				if err != nil {
-					return
-				}
-				accepted.Add(1)
-				c.Close()
-			}
-		}()
+		go countAccepts(ln, &accepted)
 		paths = append(paths, p)
 	}
 	sol := writeSolution(t, map[string]string{"solution.py": `import socket, sys

@@ -5,17 +5,12 @@ package sandbox
 import (
 	"fmt"
 	"os"
-
-	"golang.org/x/sys/unix"
 )
 
 // childSetup runs in the child where there are no namespaces (macOS): limits, user, and the exec of the
 // solution, which leads its own process group.
 func childSetup(cfg *childConfig, status *os.File) error {
-	if _, err := unix.FcntlInt(uintptr(childStatusFD), unix.F_SETFD, unix.FD_CLOEXEC); err != nil {
-		return fmt.Errorf("status pipe: %w", err)
-	}
-	if err := closeInheritedFDs(); err != nil {
+	if err := sealDescriptors(); err != nil {
 		return err
 	}
 	if cfg.Dir != "" {

@@ -12,11 +12,7 @@ import (
 // namespace), hostname, CPU, limits, user, no_new_privs, the system-call filter, and finally the exec of the
 // solution, which makes the solution PID 1 of its PID namespace.
 func childSetup(cfg *childConfig, status *os.File) error {
-	// The exec of the solution closes the status pipe: an empty pipe tells the runner the exec happened.
-	if _, err := unix.FcntlInt(uintptr(childStatusFD), unix.F_SETFD, unix.FD_CLOEXEC); err != nil {
-		return fmt.Errorf("status pipe: %w", err)
-	}
-	if err := closeInheritedFDs(); err != nil {
+	if err := sealDescriptors(); err != nil {
 		return err
 	}
 	if cfg.Namespaces {

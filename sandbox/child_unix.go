@@ -3,6 +3,7 @@
 package sandbox
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"strconv"
@@ -10,6 +11,29 @@ import (
 
 	"golang.org/x/sys/unix"
 )
+
+// childInputs returns the environment that hands cfg to a sandbox child, and /dev/null for its stdin, which
+// the caller closes once the child has started.
+func childInputs(cfg childConfig) ([]string, *os.File, error) {
+	js, err := json.Marshal(cfg)
+	if err != nil {
+		return nil, nil, err
+	}
+	devnull, err := os.Open(os.DevNull)
+	if err != nil {
+		return nil, nil, err
+	}
+	return []string{childEnv + "=" + string(js)}, devnull, nil
+}
+
+// sealDescriptors marks the status pipe and every inherited descriptor above 2 close-on-exec. The exec of the
+// solution then closes the status pipe: an empty pipe tells the runner the exec happened.
+func sealDescriptors() error {
+	if _, err := unix.FcntlInt(uintptr(childStatusFD), unix.F_SETFD, unix.FD_CLOEXEC); err != nil {
+		return fmt.Errorf("status pipe: %w", err)
+	}
+	return closeInheritedFDs()
+}
 
 // setChildLimits sets the per-process limits of the solution: no core files, and cfg's processes, file size
 // and open files.

@@ -1,7 +1,6 @@
 package sandbox
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -27,11 +26,7 @@ const namespaceFlags = syscall.CLONE_NEWNS | syscall.CLONE_NEWPID | syscall.CLON
 // does anything; when enter fails, the child is killed and the error returned. If the runner dies first, the
 // child sees the gate close without the byte that opens it and exits.
 func startChild(cfg childConfig, stdout, stderr, status *os.File, enter func(pid int) error) (*child, error) {
-	js, err := json.Marshal(cfg)
-	if err != nil {
-		return nil, err
-	}
-	devnull, err := os.Open(os.DevNull)
+	env, devnull, err := childInputs(cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -59,7 +54,7 @@ func startChild(cfg childConfig, stdout, stderr, status *os.File, enter func(pid
 		sys.Credential = &syscall.Credential{Uid: 0, Gid: 0, NoSetGroups: !isRoot()}
 	}
 	attr := &os.ProcAttr{
-		Env:   []string{childEnv + "=" + string(js)},
+		Env:   env,
 		Files: []*os.File{devnull, stdout, stderr, status, gateR}, // gateR is childGateFD
 		Sys:   sys,
 	}
