@@ -1,11 +1,10 @@
 package rvtrack
 
 import (
-	"path/filepath"
-	"strings"
 	"testing"
 
 	"transitbench/data/stargazer"
+	"transitbench/workspace/internal/taskfixture"
 )
 
 // sharedDir is the published task folder, beside the repository (never copied into it).
@@ -13,13 +12,5 @@ const sharedDir = "../../../shared/data/stargazer"
 
 func load(t *testing.T, id string) *stargazer.Task {
 	t.Helper()
-	sub := "synthetic"
-	if strings.HasPrefix(id, "real_") {
-		sub = "real"
-	}
-	task, err := stargazer.ReadFile(filepath.Join(sharedDir, sub, id+".json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return task
+	return taskfixture.Load(t, sharedDir, id)
 }
