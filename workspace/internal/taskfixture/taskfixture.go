@@ -9,15 +9,19 @@ import (
 	"transitbench/data/stargazer"
 )
 
-// Load reads the published task id from dir, the shared task folder as the calling test's package sees it: a
-// real task ("real_…") from dir/real, any other from dir/synthetic. It fails t when the task cannot be read.
-func Load(t testing.TB, dir, id string) *stargazer.Task {
+// Dir is the published task folder, beside the repository (never copied into it), as the tests of a package
+// two levels below the repository's root (workspace/rvtrack, workspace/rvbaselines) see it.
+const Dir = "../../../shared/data/stargazer"
+
+// Load reads the published task id from Dir: a real task ("real_…") from Dir/real, any other from
+// Dir/synthetic. It fails t when the task cannot be read.
+func Load(t testing.TB, id string) *stargazer.Task {
 	t.Helper()
 	sub := "synthetic"
 	if strings.HasPrefix(id, "real_") {
 		sub = "real"
 	}
-	task, err := stargazer.ReadFile(filepath.Join(dir, sub, id+".json"))
+	task, err := stargazer.ReadFile(filepath.Join(Dir, sub, id+".json"))
 	if err != nil {
 		t.Fatal(err)
 	}
