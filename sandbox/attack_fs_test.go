@@ -18,12 +18,7 @@ const secret = "SECRET-ANSWER-4242"
 // that only the mask stands between the solution and the answers.
 func fakeDataDir(t *testing.T) string {
 	t.Helper()
-	dir, err := os.MkdirTemp("/var/tmp", "transitbench-test-data-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(dir) })
-	os.Chmod(dir, 0o755)
+	dir := sharedTempDir(t, "/var/tmp", "transitbench-test-data-", 0o755)
 	os.MkdirAll(filepath.Join(dir, "sets", "A"), 0o755)
 	for _, f := range []string{"answers.json", "sets/A/answers.json"} {
 		if err := os.WriteFile(filepath.Join(dir, f), []byte(`{"`+secret+`": 1}`), 0o644); err != nil {
@@ -70,12 +65,7 @@ func TestAttackReadAnswers(t *testing.T) {
 // TestAttackMaskInsideTree puts the answers inside a tree that the sandbox shows (/usr): only the mask hides them.
 func TestAttackMaskInsideTree(t *testing.T) {
 	requireFull(t)
-	data, err := os.MkdirTemp("/usr/local/share", "transitbench-test-data-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer os.RemoveAll(data)
-	os.Chmod(data, 0o755)
+	data := sharedTempDir(t, "/usr/local/share", "transitbench-test-data-", 0o755)
 	if err := os.WriteFile(filepath.Join(data, "answers.json"), []byte(secret), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -98,12 +88,8 @@ func TestAttackMaskInsideTree(t *testing.T) {
 // its absolute host path.
 func TestAttackReadOtherStar(t *testing.T) {
 	requireFull(t)
-	work, err := os.MkdirTemp("/var/tmp", "transitbench-test-work-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer os.RemoveAll(work)
-	os.Chmod(work, 0o755) // the run directory inside stays private (0700) but is also masked
+	// The run directory inside stays private (0700) but is also masked.
+	work := sharedTempDir(t, "/var/tmp", "transitbench-test-work-", 0o755)
 	firstDir := make(chan string, 1)
 	first := Job{StarID: "first", Prepare: func(dir string) error {
 		firstDir <- dir
@@ -165,12 +151,7 @@ touch /tmp/ok && echo tmp-writable`)
 // sandbox's own tree.
 func TestSandboxMountTable(t *testing.T) {
 	requireFull(t)
-	work, err := os.MkdirTemp("/var/tmp", "transitbench-test-work-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer os.RemoveAll(work)
-	os.Chmod(work, 0o755)
+	work := sharedTempDir(t, "/var/tmp", "transitbench-test-work-", 0o755)
 	sol := shellSolution(t, `cat /proc/self/mountinfo`)
 	r := &Runner{Workers: 1, WorkDir: work}
 	res := runJobs(t, r, sol, starJob("m", map[string]string{"star.json": "{}"}))["m"]

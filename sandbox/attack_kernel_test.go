@@ -75,12 +75,7 @@ func TestAttackHostUnixSocket(t *testing.T) {
 	requireFull(t)
 	var dirs []string
 	for _, parent := range []string{"/var/tmp", "/dev/shm", t.TempDir()} {
-		d, err := os.MkdirTemp(parent, "transitbench-test-sock-")
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer os.RemoveAll(d)
-		os.Chmod(d, 0o777)
+		d := sharedTempDir(t, parent, "transitbench-test-sock-", 0o777)
 		dirs = append(dirs, d)
 	}
 	os.Chmod(filepath.Dir(dirs[2]), 0o755) // the test's temporary directory: open to the sandbox user
