@@ -1,5 +1,51 @@
 package workspace
 
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"transitbench/data/sets"
+	"transitbench/grader/store"
+)
+
+// oracleWorkspace makes a test workspace whose solution prints the answers of the small dev set, and returns
+// it, its home and that set.
+func oracleWorkspace(t *testing.T) (*Workspace, string, *sets.Set) {
+	t.Helper()
+	ws, home := newTestWorkspace(t)
+	set, err := openSmall(home, sets.Dev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	oracleSolution(t, ws.SolutionDir(), set.Answers)
+	return ws, home, set
+}
+
+// writeRunScript makes dir a solution holding only the executable script run.
+func writeRunScript(t *testing.T, dir, script string) {
+	t.Helper()
+	if err := os.RemoveAll(dir); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "run"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// openTestStore opens the store of home, failing the test when it cannot; the caller closes it.
+func openTestStore(t *testing.T, home string) *store.Store {
+	t.Helper()
+	st, err := OpenStore(home)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st
+}
+
 // watchEvents starts a reader that hands each event to see, in order. stop closes the channel and waits until
 // the reader has seen every event sent on it.
 func watchEvents(see func(Event)) (events chan Event, stop func()) {

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"reflect"
 	"strconv"
 	"strings"
@@ -65,13 +64,7 @@ func TestReducedResultsSummarizeAlike(t *testing.T) {
 // slowSolution writes a solution that takes about delay seconds per star and prints no rows.
 func slowSolution(t *testing.T, ws *Workspace, delay string) {
 	t.Helper()
-	if err := os.RemoveAll(ws.SolutionDir()); err != nil {
-		t.Fatal(err)
-	}
-	writeTree(t, ws.SolutionDir(), map[string]string{"run": "#!/bin/sh\nsleep " + delay + "\necho period_days,t0_days,score\necho 3.3,171.0,5\n"})
-	if err := os.Chmod(filepath.Join(ws.SolutionDir(), "run"), 0o755); err != nil {
-		t.Fatal(err)
-	}
+	writeRunScript(t, ws.SolutionDir(), "#!/bin/sh\nsleep "+delay+"\necho period_days,t0_days,score\necho 3.3,171.0,5\n")
 }
 
 // TestInterruptedGradingResumes interrupts a grading on A after three stars, checks what the store kept of
@@ -83,10 +76,7 @@ func TestInterruptedGradingResumes(t *testing.T) {
 	opt := RunOptions{Home: home, Workers: 1, Compositions: small}
 	rep := interruptGrading(t, ws, opt)
 	kept := rep.A.StarsRun
-	st, err := OpenStore(home)
-	if err != nil {
-		t.Fatal(err)
-	}
+	st := openTestStore(t, home)
 	defer st.Close()
 	if outs, err := st.Outcomes(context.Background(), rep.A.RunID); err != nil || len(outs) != 0 {
 		t.Errorf("the hidden run keeps %d outcome rows (%v)", len(outs), err)
@@ -246,10 +236,7 @@ func TestSecondProcessDoesNotTakeARun(t *testing.T) {
 	if !errors.Is(err, ErrRunBusy) || !strings.Contains(err.Error(), want) {
 		t.Errorf("second resume: %v, want ErrRunBusy saying %q", err, want)
 	}
-	st, err := OpenStore(home)
-	if err != nil {
-		t.Fatal(err)
-	}
+	st := openTestStore(t, home)
 	defer st.Close()
 	if r, _ := st.Run(context.Background(), rep.RunID); r.Status != store.StatusRunning {
 		t.Errorf("the loser changed the run: status %s", r.Status)
@@ -310,10 +297,7 @@ func TestGradingHeldElsewhereIsRefused(t *testing.T) {
 	if !errors.Is(err, ErrRunBusy) || !strings.Contains(err.Error(), want) {
 		t.Errorf("grading while another holds the workspace: %v, want ErrRunBusy saying %q", err, want)
 	}
-	st, err := OpenStore(home)
-	if err != nil {
-		t.Fatal(err)
-	}
+	st := openTestStore(t, home)
 	defer st.Close()
 	if runs, _ := st.Runs(context.Background(), store.RunFilter{Kind: KindGrade}); len(runs) != 0 {
 		t.Errorf("the refused grading recorded %d runs", len(runs))
