@@ -62,13 +62,21 @@ func TestAttackReadAnswers(t *testing.T) {
 	}
 }
 
+// plantAnswers makes a directory under /usr/local/share, a tree the sandbox shows, holding answers.json with
+// the secret, and returns it.
+func plantAnswers(t *testing.T, prefix string) string {
+	t.Helper()
+	dir := sharedTempDir(t, "/usr/local/share", prefix, 0o755)
+	if err := os.WriteFile(filepath.Join(dir, "answers.json"), []byte(secret), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
 // TestAttackMaskInsideTree puts the answers inside a tree that the sandbox shows (/usr): only the mask hides them.
 func TestAttackMaskInsideTree(t *testing.T) {
 	requireFull(t)
-	data := sharedTempDir(t, "/usr/local/share", "transitbench-test-data-", 0o755)
-	if err := os.WriteFile(filepath.Join(data, "answers.json"), []byte(secret), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	data := plantAnswers(t, "transitbench-test-data-")
 	sol := shellSolution(t, `cat "$(cat "$1/target")/answers.json"; echo "entries=$(ls -A "$(cat "$1/target")" | wc -l)"`)
 	star := map[string]string{"target": data}
 	// Control: unmasked, the sandbox shows /usr and the script reads the answers.
