@@ -152,15 +152,7 @@ func TestDevScoresAndStores(t *testing.T) {
 func TestDevResumesAnInterruptedRun(t *testing.T) {
 	ws, home, set := oracleWorkspace(t)
 	// Cancel after the third star has been stored.
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	events, stop := watchEvents(func(ev Event) {
-		if ev.Done == 3 {
-			cancel()
-		}
-	})
-	rep, err := ws.Dev(ctx, RunOptions{Home: home, Workers: 1}, events)
-	stop()
+	rep, err := devInterrupted(ws, RunOptions{Home: home, Workers: 1}, 3)
 	if !errors.Is(err, context.Canceled) || rep == nil || rep.Complete {
 		t.Fatalf("interrupted run: err %v, report %+v", err, rep)
 	}

@@ -1,6 +1,7 @@
 package workspace
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"testing"
@@ -8,6 +9,21 @@ import (
 	"transitbench/data/sets"
 	"transitbench/grader/store"
 )
+
+// devInterrupted makes a dev run of ws with opt, cancelling it once an event reports n stars done, and returns
+// what Dev returned.
+func devInterrupted(ws *Workspace, opt RunOptions, n int) (*Report, error) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	events, stop := watchEvents(func(ev Event) {
+		if ev.Done == n {
+			cancel()
+		}
+	})
+	rep, err := ws.Dev(ctx, opt, events)
+	stop()
+	return rep, err
+}
 
 // oracleWorkspace makes a test workspace whose solution prints the answers of the small dev set, and returns
 // it, its home and that set.

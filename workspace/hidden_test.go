@@ -195,15 +195,7 @@ func TestSecondProcessDoesNotTakeARun(t *testing.T) {
 	ws, home := newTestWorkspace(t)
 	slowSolution(t, ws, "0.3")
 	opt := RunOptions{Home: home, Workers: 1, Compositions: small}
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	events, stop := watchEvents(func(ev Event) {
-		if ev.Done == 2 {
-			cancel()
-		}
-	})
-	rep, err := ws.Dev(ctx, opt, events)
-	stop()
+	rep, err := devInterrupted(ws, opt, 2)
 	if !errors.Is(err, context.Canceled) || rep == nil || rep.Complete {
 		t.Fatalf("interrupted dev run: %v, %+v", err, rep)
 	}

@@ -341,15 +341,7 @@ func TestBaselineSurvivesKill(t *testing.T) {
 func TestDevResumesAFailedRun(t *testing.T) {
 	ws, home, _ := oracleWorkspace(t)
 	opt := RunOptions{Home: home, Workers: 1, Limit: 0, Compositions: small}
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	events, stop := watchEvents(func(ev Event) {
-		if ev.Done == 3 {
-			cancel()
-		}
-	})
-	rep, _ := ws.Dev(ctx, opt, events)
-	stop()
+	rep, _ := devInterrupted(ws, opt, 3)
 	if rep == nil || rep.StarsRun < 3 || rep.Complete {
 		t.Fatalf("first run: %+v", rep)
 	}
