@@ -16,11 +16,7 @@ import (
 // namespace), hostname, CPU, limits, user, no_new_privs, the system-call filter, and finally the exec of the
 // solution, which makes the solution PID 1 of its PID namespace.
 func childSetup(cfg *childConfig, status *os.File) error {
-	// The exec of the solution closes the status pipe: an empty pipe tells the runner the exec happened.
-	if _, err := unix.FcntlInt(uintptr(childStatusFD), unix.F_SETFD, unix.FD_CLOEXEC); err != nil {
-		return fmt.Errorf("status pipe: %w", err)
-	}
-	if err := closeInheritedFDs(); err != nil {
+	if err := sealDescriptors(); err != nil {
 		return err
 	}
 	if cfg.Namespaces {
@@ -43,33 +39,15 @@ func childSetup(cfg *childConfig, status *os.File) error {
 			return fmt.Errorf("entering the solution directory: %w", err)
 		}
 	}
-	limits := []struct {
-		name     string
-		resource int
-		value    uint64
-	}{
-		{"RLIMIT_CORE", unix.RLIMIT_CORE, 0},
-		{"RLIMIT_NPROC", unix.RLIMIT_NPROC, uint64(cfg.Processes)},
-		{"RLIMIT_FSIZE", unix.RLIMIT_FSIZE, uint64(cfg.FileBytes)},
-		{"RLIMIT_NOFILE", unix.RLIMIT_NOFILE, uint64(cfg.OpenFiles)},
-	}
-	for _, l := range limits {
-		if err := unix.Setrlimit(l.resource, &unix.Rlimit{Cur: l.value, Max: l.value}); err != nil {
-			return fmt.Errorf("setting %s to %d: %w", l.name, l.value, err)
-		}
+	if err := setChildLimits(cfg); err != nil {
+		return err
 	}
 	if err := dropCapabilityBounds(); err != nil {
 		return err
 	}
 	if cfg.UID >= 0 && !cfg.UserNS {
-		if err := syscall.Setgroups(nil); err != nil {
-			return fmt.Errorf("dropping supplementary groups: %w", err)
-		}
-		if err := syscall.Setgid(cfg.GID); err != nil {
-			return fmt.Errorf("setgid %d: %w", cfg.GID, err)
-		}
-		if err := syscall.Setuid(cfg.UID); err != nil {
-			return fmt.Errorf("setuid %d: %w", cfg.UID, err)
+		if err := becomeUser(cfg); err != nil {
+			return err
 		}
 	}
 	// A change of user clears the parent-death signal; set it again so the child dies with the runner.
@@ -85,11 +63,7 @@ func childSetup(cfg *childConfig, status *os.File) error {
 	if cfg.Argv == nil {
 		return nil
 	}
-	argv0, err := lookPath(cfg.Argv[0], cfg.Env)
-	if err != nil {
-		return err
-	}
-	return execCapped(argv0, cfg)
+	return execSolution(cfg)
 }
 
 // execCapped sets the address-space cap and executes the solution. The cap binds this process too, whose

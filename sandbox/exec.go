@@ -50,24 +50,8 @@ func (c *child) reason() (string, time.Time) {
 
 // exec runs the child for one star, killing it after wall, and fills in res.
 func (s *starRun) exec(ctx context.Context, cfg childConfig, wall time.Duration, res Result) Result {
-	outR, outW, err := os.Pipe()
+	p, err := openPipes()
 	if err != nil {
-		res.ExitReason, res.StderrTail = ExitStartFailed, "sandbox: "+err.Error()
-		return res
-	}
-	errR, errW, err := os.Pipe()
-	if err != nil {
-		outR.Close()
-		outW.Close()
-		res.ExitReason, res.StderrTail = ExitStartFailed, "sandbox: "+err.Error()
-		return res
-	}
-	stR, stW, err := os.Pipe()
-	if err != nil {
-		outR.Close()
-		outW.Close()
-		errR.Close()
-		errW.Close()
 		res.ExitReason, res.StderrTail = ExitStartFailed, "sandbox: "+err.Error()
 		return res
 	}
@@ -76,43 +60,101 @@ func (s *starRun) exec(ctx context.Context, cfg childConfig, wall time.Duration,
 	var c *child
 	if err == nil {
 		res.Protections.Cgroup = cg != nil
-		c, err = startChild(cfg, outW, errW, stW, cg.enter)
+		c, err = startChild(cfg, p.outW, p.errW, p.stW, cg.enter)
 	}
-	outW.Close()
-	errW.Close()
-	stW.Close()
+	p.closeWrite()
 	if err != nil {
 		cg.end()
-		outR.Close()
-		errR.Close()
-		stR.Close()
+		p.closeRead()
 		res.ExitReason, res.StderrTail = ExitStartFailed, fmt.Sprintf("sandbox: starting the sandbox child: %v", err)
 		return res
 	}
 
-	var (
-		readers sync.WaitGroup
-		stdout  []byte
-		stderr  tailBuffer
-		setup   []byte
-		execAt  time.Time
-	)
-	stderr.max = s.lim.StderrBytes
-	readers.Add(3)
-	go func() {
-		defer readers.Done()
-		stdout = readCapped(outR, s.lim.StdoutBytes, func() { c.kill(ExitOutputLimit) })
-	}()
-	go func() {
-		defer readers.Done()
-		io.Copy(&stderr, errR)
-	}()
-	go func() {
-		defer readers.Done()
-		setup, _ = io.ReadAll(stR)
-		execAt = time.Now()
-	}()
+	out := s.readOutput(p, c)
+	w, treePeak := s.watch(ctx, c, cg, cfg, wall)
+	if cg != nil {
+		cg.kill() // whatever the solution left behind, in or out of its namespaces
+	} else if cfg.UID >= 0 && !cfg.Namespaces {
+		killUser(cfg.UID) // without a PID namespace, daemons are found by their user
+	}
+	oom := cg.overMemory()
+	treePeak = max(treePeak, cg.peak())
+	cg.end()
+	if c.group {
+		syscall.Kill(-c.proc.Pid, syscall.SIGKILL)
+	}
+	out.drain(p)
+	return out.result(res, c, w, start, oom, treePeak)
+}
 
+// childPipes are the child's stdout, stderr and setup-report pipes, both ends of each.
+type childPipes struct {
+	outR, outW, errR, errW, stR, stW *os.File
+}
+
+// openPipes makes the three pipes of a child; on failure it closes those it made.
+func openPipes() (childPipes, error) {
+	var p childPipes
+	ends := [][2]**os.File{{&p.outR, &p.outW}, {&p.errR, &p.errW}, {&p.stR, &p.stW}}
+	for i, e := range ends {
+		r, w, err := os.Pipe()
+		if err != nil {
+			for _, made := range ends[:i] {
+				(*made[0]).Close()
+				(*made[1]).Close()
+			}
+			return childPipes{}, err
+		}
+		*e[0], *e[1] = r, w
+	}
+	return p, nil
+}
+
+// closeWrite closes the parent's copies of the write ends, once the child holds its own.
+func (p childPipes) closeWrite() {
+	p.outW.Close()
+	p.errW.Close()
+	p.stW.Close()
+}
+
+func (p childPipes) closeRead() {
+	p.outR.Close()
+	p.errR.Close()
+	p.stR.Close()
+}
+
+// childOutput is what the runner reads from a child's pipes.
+type childOutput struct {
+	readers sync.WaitGroup
+	stdout  []byte
+	stderr  tailBuffer
+	setup   []byte
+	execAt  time.Time // when the setup pipe closed: the child has exec'd the solution
+}
+
+// readOutput starts reading the child's pipes; stdout past its limit kills the child.
+func (s *starRun) readOutput(p childPipes, c *child) *childOutput {
+	out := &childOutput{stderr: tailBuffer{max: s.lim.StderrBytes}}
+	out.readers.Add(3)
+	go func() {
+		defer out.readers.Done()
+		out.stdout = readCapped(p.outR, s.lim.StdoutBytes, func() { c.kill(ExitOutputLimit) })
+	}()
+	go func() {
+		defer out.readers.Done()
+		io.Copy(&out.stderr, p.errR)
+	}()
+	go func() {
+		defer out.readers.Done()
+		out.setup, _ = io.ReadAll(p.stR)
+		out.execAt = time.Now()
+	}()
+	return out
+}
+
+// watch waits for the child, killing it after wall, on cancellation, or when its tree holds too much memory. It
+// returns how the child ended and the largest resident memory of the tree it saw.
+func (s *starRun) watch(ctx context.Context, c *child, cg *starGroup, cfg childConfig, wall time.Duration) (waitResult, int64) {
 	timer := time.NewTimer(wall)
 	defer timer.Stop()
 	// RLIMIT_AS caps each process; the watchdog caps the whole tree, which could otherwise hold
@@ -121,20 +163,18 @@ func (s *starRun) exec(ctx context.Context, cfg childConfig, wall time.Duration,
 	if !cfg.Namespaces {
 		interval *= 5 // each look scans the whole /proc
 	}
-	watch := time.NewTicker(interval)
-	defer watch.Stop()
+	ticker := time.NewTicker(interval)
+	defer ticker.Stop()
 	var treePeak int64
-	var w waitResult
-wait:
 	for {
 		select {
-		case w = <-c.waited:
-			break wait
+		case w := <-c.waited:
+			return w, treePeak
 		case <-timer.C:
 			c.kill(ExitTimeout)
 		case <-ctx.Done():
 			c.kill(ExitCancelled)
-		case <-watch.C:
+		case <-ticker.C:
 			if cg.overMemory() {
 				c.kill(ExitMemory)
 				continue
@@ -149,41 +189,34 @@ wait:
 			}
 		}
 	}
-	if cg != nil {
-		cg.kill() // whatever the solution left behind, in or out of its namespaces
-	} else if cfg.UID >= 0 && !cfg.Namespaces {
-		killUser(cfg.UID) // without a PID namespace, daemons are found by their user
-	}
-	oom := cg.overMemory()
-	treePeak = max(treePeak, cg.peak())
-	cg.end()
-	if c.group {
-		syscall.Kill(-c.proc.Pid, syscall.SIGKILL)
-	}
-	// In a PID namespace every writer is dead once its init has been reaped. Without one, a process that
-	// escaped the group could hold the pipes open: give up on them after a grace period.
+}
+
+// drain waits for the readers and closes the pipes. In a PID namespace every writer is dead once its init has
+// been reaped. Without one, a process that escaped the group could hold the pipes open: drain gives up on them
+// after a grace period.
+func (out *childOutput) drain(p childPipes) {
 	done := make(chan struct{})
-	go func() { readers.Wait(); close(done) }()
+	go func() { out.readers.Wait(); close(done) }()
 	select {
 	case <-done:
 	case <-time.After(2 * time.Second):
-		outR.Close()
-		errR.Close()
-		stR.Close()
+		p.closeRead()
 		<-done
 	}
-	outR.Close()
-	errR.Close()
-	stR.Close()
+	p.closeRead()
+}
 
-	res.Stdout = stdout
-	res.StderrTail = stderr.String()
+// result fills in res from what the child wrote, how it ended and why it was killed.
+func (out *childOutput) result(res Result, c *child, w waitResult, start time.Time, oom bool, treePeak int64) Result {
+	res.Stdout = out.stdout
+	res.StderrTail = out.stderr.String()
 	end := w.at
 	reason, killedAt := c.reason()
 	if reason != "" {
 		end = killedAt
 	}
-	if execAt.IsZero() || len(setup) > 0 {
+	execAt := out.execAt
+	if execAt.IsZero() || len(out.setup) > 0 {
 		execAt = start
 	}
 	if end.After(execAt) {
@@ -204,9 +237,9 @@ wait:
 		if ws, ok := w.state.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
 			res.ExitCode = 128 + int(ws.Signal())
 		}
-	case len(setup) > 0:
+	case len(out.setup) > 0:
 		res.ExitReason = ExitStartFailed
-		res.StderrTail = "sandbox: setting up: " + string(setup) + "\n" + res.StderrTail
+		res.StderrTail = "sandbox: setting up: " + string(out.setup) + "\n" + res.StderrTail
 	case w.err != nil || w.state == nil:
 		res.ExitReason, res.StderrTail = ExitStartFailed, fmt.Sprintf("sandbox: waiting for the child: %v", w.err)
 	default:

@@ -3,7 +3,6 @@
 package sandbox
 
 import (
-	"encoding/json"
 	"os"
 	"runtime"
 	"syscall"
@@ -13,21 +12,17 @@ import (
 // startChild starts the running program as a sandbox child in its own session and process group; there are
 // no namespaces on macOS, and no cgroup for enter to put it in (enter must be nil).
 func startChild(cfg childConfig, stdout, stderr, status *os.File, enter func(pid int) error) (*child, error) {
-	js, err := json.Marshal(cfg)
-	if err != nil {
-		return nil, err
-	}
 	exe, err := os.Executable()
 	if err != nil {
 		return nil, err
 	}
-	devnull, err := os.Open(os.DevNull)
+	env, devnull, err := childInputs(cfg)
 	if err != nil {
 		return nil, err
 	}
 	defer devnull.Close()
 	attr := &os.ProcAttr{
-		Env:   []string{childEnv + "=" + string(js)},
+		Env:   env,
 		Files: []*os.File{devnull, stdout, stderr, status},
 		Sys:   &syscall.SysProcAttr{Setsid: true},
 	}

@@ -1,7 +1,6 @@
 package sandbox
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -27,11 +26,7 @@ const namespaceFlags = syscall.CLONE_NEWNS | syscall.CLONE_NEWPID | syscall.CLON
 // does anything; when enter fails, the child is killed and the error returned. If the runner dies first, the
 // child sees the gate close without the byte that opens it and exits.
 func startChild(cfg childConfig, stdout, stderr, status *os.File, enter func(pid int) error) (*child, error) {
-	js, err := json.Marshal(cfg)
-	if err != nil {
-		return nil, err
-	}
-	devnull, err := os.Open(os.DevNull)
+	env, devnull, err := childInputs(cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -59,7 +54,7 @@ func startChild(cfg childConfig, stdout, stderr, status *os.File, enter func(pid
 		sys.Credential = &syscall.Credential{Uid: 0, Gid: 0, NoSetGroups: !isRoot()}
 	}
 	attr := &os.ProcAttr{
-		Env:   []string{childEnv + "=" + string(js)},
+		Env:   env,
 		Files: []*os.File{devnull, stdout, stderr, status, gateR}, // gateR is childGateFD
 		Sys:   sys,
 	}
@@ -220,6 +215,23 @@ func probe() Isolation {
 		"(the solution runs as your user, in a user namespace, and can read what your user can read outside the masks)"}}
 }
 
+// runProbeChild starts a child of cfg (its output going to the runner's stderr) and waits for it. It returns
+// what the child reported of its setup and how it ended; refused says in the error what a failed start means.
+func runProbeChild(cfg childConfig, refused string) ([]byte, waitResult, error) {
+	stR, stW, err := os.Pipe()
+	if err != nil {
+		return nil, waitResult{}, fmt.Errorf("cannot create a pipe (%v)", err)
+	}
+	defer stR.Close()
+	c, err := startChild(cfg, os.Stderr, os.Stderr, stW, nil)
+	stW.Close()
+	if err != nil {
+		return nil, waitResult{}, fmt.Errorf("%s (%v)", refused, err)
+	}
+	msg, _ := io.ReadAll(stR)
+	return msg, <-c.waited, nil
+}
+
 // probeNamespaces starts one child that sets up a whole sandbox around empty directories and exits.
 func probeNamespaces(userNS bool) error {
 	dir, err := os.MkdirTemp("", "transitbench-probe-")
@@ -242,18 +254,10 @@ func probeNamespaces(userNS bool) error {
 		Mask: []string{dir}, TmpBytes: 1 << 20, MemoryBytes: DefaultMemoryBytes, Processes: 16,
 		FileBytes: 1 << 20, OpenFiles: 64, UID: uid, GID: uid, CPU: -1,
 	}
-	stR, stW, err := os.Pipe()
+	msg, w, err := runProbeChild(cfg, "the kernel refused new namespaces")
 	if err != nil {
-		return fmt.Errorf("cannot create a pipe (%v)", err)
+		return err
 	}
-	defer stR.Close()
-	c, err := startChild(cfg, os.Stderr, os.Stderr, stW, nil)
-	stW.Close()
-	if err != nil {
-		return fmt.Errorf("the kernel refused new namespaces (%v)", err)
-	}
-	msg, _ := io.ReadAll(stR)
-	w := <-c.waited
 	if len(msg) > 0 || w.err != nil || !w.state.Success() {
 		return fmt.Errorf("setting up the namespaces failed (%s%v)", msg, w.err)
 	}

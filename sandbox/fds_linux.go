@@ -1,12 +1,6 @@
 package sandbox
 
-import (
-	"fmt"
-	"os"
-	"strconv"
-
-	"golang.org/x/sys/unix"
-)
+import "golang.org/x/sys/unix"
 
 // closeInheritedFDs marks every descriptor above 2 close-on-exec, so that the solution starts with stdin, stdout
 // and stderr only. Go opens its own descriptors close-on-exec, but a descriptor that the program starting the
@@ -21,25 +15,4 @@ func closeInheritedFDs() error {
 }
 
 // cloexecFromProc marks every descriptor above 2 that /proc/self/fd lists close-on-exec.
-func cloexecFromProc() error {
-	dir, err := os.Open("/proc/self/fd")
-	if err != nil {
-		return fmt.Errorf("listing the open descriptors: %w (mount /proc)", err)
-	}
-	names, err := dir.Readdirnames(-1)
-	self := int(dir.Fd())
-	dir.Close()
-	if err != nil {
-		return fmt.Errorf("listing the open descriptors: %w", err)
-	}
-	for _, name := range names {
-		fd, err := strconv.Atoi(name)
-		if err != nil || fd <= 2 || fd == self {
-			continue
-		}
-		if _, err := unix.FcntlInt(uintptr(fd), unix.F_SETFD, unix.FD_CLOEXEC); err != nil && err != unix.EBADF {
-			return fmt.Errorf("marking descriptor %d close-on-exec: %w", fd, err)
-		}
-	}
-	return nil
-}
+func cloexecFromProc() error { return cloexecListed("/proc/self/fd", "mount /proc") }

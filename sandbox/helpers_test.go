@@ -32,6 +32,19 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
+// sharedTempDir makes a directory under parent (a host directory outside the test's private temporary one,
+// where the sandbox's user can reach it), gives it mode and removes it when the test ends.
+func sharedTempDir(t *testing.T, parent, prefix string, mode os.FileMode) string {
+	t.Helper()
+	dir, err := os.MkdirTemp(parent, prefix)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	os.Chmod(dir, mode)
+	return dir
+}
+
 // requireFull fails the test when the machine cannot give full isolation: the attack tests check protections
 // that only exist with namespaces (run them as root on Linux, as CI does).
 func requireFull(t *testing.T) {

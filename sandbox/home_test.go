@@ -38,15 +38,7 @@ func TestRunRefusesWithoutHome(t *testing.T) {
 // Runner.Home alone (no Limits.Mask): the runner masks it. The control runs the same star with another home.
 func TestAttackHomeMasked(t *testing.T) {
 	requireFull(t)
-	home, err := os.MkdirTemp("/usr/local/share", "transitbench-test-home-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer os.RemoveAll(home)
-	os.Chmod(home, 0o755)
-	if err := os.WriteFile(filepath.Join(home, "answers.json"), []byte(secret), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	home := plantAnswers(t, "transitbench-test-home-")
 	sol := shellSolution(t, `cat "$(cat "$1/target")/answers.json"; echo "entries=$(ls -A "$(cat "$1/target")" | wc -l)"`)
 	star := starJob("s", map[string]string{"target": home})
 

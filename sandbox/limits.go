@@ -51,31 +51,22 @@ const (
 
 // withDefaults returns l with every zero field set to its default.
 func (l Limits) withDefaults() Limits {
-	if l.WallTime <= 0 {
-		l.WallTime = DefaultWallTime
-	}
-	if l.MemoryBytes <= 0 {
-		l.MemoryBytes = DefaultMemoryBytes
-	}
-	if l.Processes <= 0 {
-		l.Processes = DefaultProcesses
-	}
-	if l.FileBytes <= 0 {
-		l.FileBytes = DefaultFileBytes
-	}
-	if l.OpenFiles <= 0 {
-		l.OpenFiles = DefaultOpenFiles
-	}
-	if l.TmpBytes <= 0 {
-		l.TmpBytes = DefaultTmpBytes
-	}
-	if l.StdoutBytes <= 0 {
-		l.StdoutBytes = DefaultStdoutBytes
-	}
-	if l.StderrBytes <= 0 {
-		l.StderrBytes = DefaultStderrBytes
-	}
+	orDefault(&l.WallTime, DefaultWallTime)
+	orDefault(&l.MemoryBytes, DefaultMemoryBytes)
+	orDefault(&l.Processes, DefaultProcesses)
+	orDefault(&l.FileBytes, DefaultFileBytes)
+	orDefault(&l.OpenFiles, DefaultOpenFiles)
+	orDefault(&l.TmpBytes, DefaultTmpBytes)
+	orDefault(&l.StdoutBytes, DefaultStdoutBytes)
+	orDefault(&l.StderrBytes, DefaultStderrBytes)
 	return l
+}
+
+// orDefault sets *v to def when it is zero or negative.
+func orDefault[T int | int64 | time.Duration](v *T, def T) {
+	if *v <= 0 {
+		*v = def
+	}
 }
 
 // resolveMask makes every path absolute and resolves symbolic links, so the mount inside the sandbox covers

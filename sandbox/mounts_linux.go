@@ -55,69 +55,18 @@ func setupMounts(cfg *childConfig) error {
 	if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
 		return fmt.Errorf("making mounts private: %w", err)
 	}
-	// Hold the sources open: the new root's tmpfs may cover them (a run directory under /tmp).
-	type bind struct {
-		src, dst string
-		attr     uint64
-		fd       int
+	binds, starFD, closeSources, err := openSources(cfg)
+	if err != nil {
+		return err
 	}
-	var binds []bind
-	if cfg.Solution != "" {
-		binds = append(binds, bind{src: cfg.Solution, dst: SolutionMount, attr: attrReadOnly})
-	}
-	if cfg.Bin != "" {
-		binds = append(binds, bind{src: cfg.Bin, dst: binMount, attr: attrReadOnly})
-	}
-	for _, b := range cfg.Binds {
-		attr := uint64(attrReadOnly)
-		if b.Writable {
-			attr = attrWritable
-		}
-		binds = append(binds, bind{src: b.Src, dst: b.Dst, attr: attr})
-	}
-	for i := range binds {
-		fd, err := unix.Open(binds[i].src, unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
-		if err != nil {
-			return fmt.Errorf("opening %s: %w", binds[i].src, err)
-		}
-		defer unix.Close(fd)
-		binds[i].fd = fd
-	}
-	starFD := -1
-	if cfg.Star != "" {
-		fd, err := unix.Open(cfg.Star, unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
-		if err != nil {
-			return fmt.Errorf("opening the star directory %s: %w", cfg.Star, err)
-		}
-		defer unix.Close(fd)
-		starFD = fd
-	}
+	defer closeSources()
 
 	r := rootStaging
 	if err := tmpfs(r, "size=4m,nr_inodes=4096,mode=0755", 0); err != nil {
 		return fmt.Errorf("%w (the sandbox builds its root there)", err)
 	}
-	for _, p := range hostTrees {
-		fi, err := os.Lstat(p)
-		switch {
-		case err != nil:
-			continue
-		case fi.Mode()&fs.ModeSymlink != 0:
-			target, err := os.Readlink(p)
-			if err != nil {
-				return fmt.Errorf("reading the link %s: %w", p, err)
-			}
-			if err := os.Symlink(target, r+p); err != nil {
-				return fmt.Errorf("recreating the link %s: %w", p, err)
-			}
-		case fi.IsDir():
-			if err := os.Mkdir(r+p, 0o755); err != nil {
-				return fmt.Errorf("creating the mount point %s: %w", p, err)
-			}
-			if err := bindTree(unix.AT_FDCWD, p, r+p, attrReadOnly); err != nil {
-				return err
-			}
-		}
+	if err := setupHostTrees(r); err != nil {
+		return err
 	}
 	if err := setupEtc(r, cfg); err != nil {
 		return err
@@ -141,6 +90,101 @@ func setupMounts(cfg *childConfig) error {
 			return err
 		}
 	}
+	if err := mountBinds(r, binds); err != nil {
+		return err
+	}
+	if err := unix.Mount("", r, "", unix.MS_BIND|unix.MS_REMOUNT|unix.MS_RDONLY|unix.MS_NOSUID|unix.MS_NODEV, ""); err != nil {
+		return fmt.Errorf("making the sandbox's root read-only: %w", err)
+	}
+	if err := pivotInto(r); err != nil {
+		return err
+	}
+	return maskPaths(cfg.Mask)
+}
+
+// sourceBind is a directory of the host bound into the solution's tree, held open by fd.
+type sourceBind struct {
+	src, dst string
+	attr     uint64
+	fd       int
+}
+
+// openSources opens the directories to bind (the solution, the binary's directory, cfg.Binds) and the star's
+// directory (-1 without one), and returns a function that closes them. They are held open because the new
+// root's tmpfs may cover them (a run directory under /tmp).
+func openSources(cfg *childConfig) ([]sourceBind, int, func(), error) {
+	var binds []sourceBind
+	if cfg.Solution != "" {
+		binds = append(binds, sourceBind{src: cfg.Solution, dst: SolutionMount, attr: attrReadOnly})
+	}
+	if cfg.Bin != "" {
+		binds = append(binds, sourceBind{src: cfg.Bin, dst: binMount, attr: attrReadOnly})
+	}
+	for _, b := range cfg.Binds {
+		attr := uint64(attrReadOnly)
+		if b.Writable {
+			attr = attrWritable
+		}
+		binds = append(binds, sourceBind{src: b.Src, dst: b.Dst, attr: attr})
+	}
+	var fds []int
+	closeAll := func() {
+		for _, fd := range fds {
+			unix.Close(fd)
+		}
+	}
+	for i := range binds {
+		fd, err := unix.Open(binds[i].src, unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+		if err != nil {
+			closeAll()
+			return nil, -1, nil, fmt.Errorf("opening %s: %w", binds[i].src, err)
+		}
+		fds = append(fds, fd)
+		binds[i].fd = fd
+	}
+	starFD := -1
+	if cfg.Star != "" {
+		fd, err := unix.Open(cfg.Star, unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+		if err != nil {
+			closeAll()
+			return nil, -1, nil, fmt.Errorf("opening the star directory %s: %w", cfg.Star, err)
+		}
+		fds = append(fds, fd)
+		starFD = fd
+	}
+	return binds, starFD, closeAll, nil
+}
+
+// setupHostTrees binds the host's program and library trees (hostTrees) read-only under r, and recreates
+// those that are symbolic links on the host as the same links.
+func setupHostTrees(r string) error {
+	for _, p := range hostTrees {
+		fi, err := os.Lstat(p)
+		switch {
+		case err != nil:
+			continue
+		case fi.Mode()&fs.ModeSymlink != 0:
+			target, err := os.Readlink(p)
+			if err != nil {
+				return fmt.Errorf("reading the link %s: %w", p, err)
+			}
+			if err := os.Symlink(target, r+p); err != nil {
+				return fmt.Errorf("recreating the link %s: %w", p, err)
+			}
+		case fi.IsDir():
+			if err := os.Mkdir(r+p, 0o755); err != nil {
+				return fmt.Errorf("creating the mount point %s: %w", p, err)
+			}
+			if err := bindTree(unix.AT_FDCWD, p, r+p, attrReadOnly); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// mountBinds binds each opened source at its place under r, making the mount point where it is missing.
+func mountBinds(r string, binds []sourceBind) error {
 	for _, b := range binds {
 		dst := r + b.dst
 		if fi, err := os.Stat(dst); err != nil || !fi.IsDir() {
@@ -152,11 +196,11 @@ func setupMounts(cfg *childConfig) error {
 			return fmt.Errorf("%w (from %s)", err, b.src)
 		}
 	}
-	if err := unix.Mount("", r, "", unix.MS_BIND|unix.MS_REMOUNT|unix.MS_RDONLY|unix.MS_NOSUID|unix.MS_NODEV, ""); err != nil {
-		return fmt.Errorf("making the sandbox's root read-only: %w", err)
-	}
+	return nil
+}
 
-	// The new root replaces the old, which is then detached with every host mount under it.
+// pivotInto makes r the root; the old root is then detached with every host mount under it.
+func pivotInto(r string) error {
 	if err := unix.Chdir(r); err != nil {
 		return fmt.Errorf("entering the sandbox's root: %w", err)
 	}
@@ -169,8 +213,13 @@ func setupMounts(cfg *childConfig) error {
 	if err := unix.Chdir("/"); err != nil {
 		return fmt.Errorf("entering the sandbox's root: %w", err)
 	}
+	return nil
+}
 
-	for _, p := range cfg.Mask {
+// maskPaths covers each masked path that exists in the new tree: a directory with an empty read-only tmpfs,
+// a file with a read-only bind of /dev/null.
+func maskPaths(mask []string) error {
+	for _, p := range mask {
 		fi, err := os.Stat(p)
 		if err != nil {
 			continue // outside the sandbox's tree, or covered by one of its fresh tmpfs

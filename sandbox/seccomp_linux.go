@@ -3,8 +3,6 @@ package sandbox
 import (
 	"errors"
 	"fmt"
-	"io"
-	"os"
 	"strings"
 	"unsafe"
 
@@ -156,18 +154,10 @@ func applySeccomp(cfg *childConfig) error {
 func probeSeccomp() error {
 	cfg := childConfig{Seccomp: true, UserNS: !isRoot(), MemoryBytes: DefaultMemoryBytes, Processes: 16,
 		FileBytes: 1 << 20, OpenFiles: 64, UID: -1, GID: -1, CPU: -1}
-	stR, stW, err := os.Pipe()
+	msg, w, err := runProbeChild(cfg, "cannot start the probe child")
 	if err != nil {
-		return fmt.Errorf("cannot create a pipe (%v)", err)
+		return err
 	}
-	defer stR.Close()
-	c, err := startChild(cfg, os.Stderr, os.Stderr, stW, nil)
-	stW.Close()
-	if err != nil {
-		return fmt.Errorf("cannot start the probe child (%v)", err)
-	}
-	msg, _ := io.ReadAll(stR)
-	w := <-c.waited
 	switch {
 	case len(msg) > 0:
 		return errors.New(strings.TrimPrefix(string(msg), "seccomp: "))

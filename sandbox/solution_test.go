@@ -140,12 +140,7 @@ func TestGoSolutionBuildError(t *testing.T) {
 // sandbox shows) and returns its path.
 func hostSecret(t *testing.T, token string) string {
 	t.Helper()
-	dir, err := os.MkdirTemp("/var/tmp", "transitbench-test-secret-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(dir) })
-	os.Chmod(dir, 0o755)
+	dir := sharedTempDir(t, "/var/tmp", "transitbench-test-secret-", 0o755)
 	p := filepath.Join(dir, "secret")
 	if err := os.WriteFile(p, []byte(token+"\n"), 0o644); err != nil {
 		t.Fatal(err)

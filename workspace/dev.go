@@ -183,6 +183,20 @@ func (w *Workspace) openDevSet(home string, opt RunOptions) (*sets.Set, error) {
 	return set, nil
 }
 
+// solution returns the content hash of the workspace's solution and the solution as the sandbox runs it; the
+// caller closes it.
+func (w *Workspace) solution() (string, *sandbox.Solution, error) {
+	hash, _, err := HashTree(w.SolutionDir())
+	if err != nil {
+		return "", nil, err
+	}
+	sol, err := sandbox.Detect(w.SolutionDir())
+	if err != nil {
+		return "", nil, err
+	}
+	return hash, sol, nil
+}
+
 // Dev runs the current solution on the workspace's labelled stars exactly as grading would (SPEC A8,
 // TransitBench's run_dev), streaming an Event per star, and records the run. An interrupted dev run of the same
 // solution (same content hash) over the same stars is resumed unless opt.Fresh is set.
@@ -191,11 +205,7 @@ func (w *Workspace) Dev(ctx context.Context, opt RunOptions, events chan<- Event
 	if err != nil {
 		return nil, err
 	}
-	hash, _, err := HashTree(w.SolutionDir())
-	if err != nil {
-		return nil, err
-	}
-	sol, err := sandbox.Detect(w.SolutionDir())
+	hash, sol, err := w.solution()
 	if err != nil {
 		return nil, err
 	}
@@ -525,11 +535,7 @@ func (w *Workspace) Mini(ctx context.Context, task string, opt RunOptions, event
 	if err != nil {
 		return nil, err
 	}
-	hash, _, err := HashTree(w.SolutionDir())
-	if err != nil {
-		return nil, err
-	}
-	sol, err := sandbox.Detect(w.SolutionDir())
+	hash, sol, err := w.solution()
 	if err != nil {
 		return nil, err
 	}

@@ -57,15 +57,7 @@ func oracleSolution(t *testing.T, dir string, answers map[string]data.Answer) {
 		"echo period_days,t0_days,score\n" +
 		"case \"$id\" in\n" + cases.String() + "esac\n" +
 		"echo 1.2345678,170.5,1\n"
-	if err := os.RemoveAll(dir); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "run"), []byte(script), 0o755); err != nil {
-		t.Fatal(err)
-	}
+	writeRunScript(t, dir, script)
 }
 
 func openSmall(home, name string) (*sets.Set, error) {
@@ -120,12 +112,7 @@ func TestInitWritesTheBox(t *testing.T) {
 }
 
 func TestDevScoresAndStores(t *testing.T) {
-	ws, home := newTestWorkspace(t)
-	set, err := openSmall(home, sets.Dev)
-	if err != nil {
-		t.Fatal(err)
-	}
-	oracleSolution(t, ws.SolutionDir(), set.Answers)
+	ws, home, set := oracleWorkspace(t)
 	events := make(chan Event, 64)
 	rep, err := ws.Dev(context.Background(), RunOptions{Home: home, Workers: 2}, events)
 	if err != nil {
@@ -163,27 +150,9 @@ func TestDevScoresAndStores(t *testing.T) {
 }
 
 func TestDevResumesAnInterruptedRun(t *testing.T) {
-	ws, home := newTestWorkspace(t)
-	set, err := openSmall(home, sets.Dev)
-	if err != nil {
-		t.Fatal(err)
-	}
-	oracleSolution(t, ws.SolutionDir(), set.Answers)
+	ws, home, set := oracleWorkspace(t)
 	// Cancel after the third star has been stored.
-	ctx, cancel := context.WithCancel(context.Background())
-	events := make(chan Event)
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		for ev := range events {
-			if ev.Done == 3 {
-				cancel()
-			}
-		}
-	}()
-	rep, err := ws.Dev(ctx, RunOptions{Home: home, Workers: 1}, events)
-	close(events)
-	<-done
+	rep, err := devInterrupted(ws, RunOptions{Home: home, Workers: 1}, 3)
 	if !errors.Is(err, context.Canceled) || rep == nil || rep.Complete {
 		t.Fatalf("interrupted run: err %v, report %+v", err, rep)
 	}
@@ -293,12 +262,7 @@ func TestGradeOnceOnly(t *testing.T) {
 // TestDevRecordsProtections: a dev run's report says which of the sandbox's protections every star had, as
 // stored in the run's summary; as root on Linux that is all four.
 func TestDevRecordsProtections(t *testing.T) {
-	ws, home := newTestWorkspace(t)
-	set, err := openSmall(home, sets.Dev)
-	if err != nil {
-		t.Fatal(err)
-	}
-	oracleSolution(t, ws.SolutionDir(), set.Answers)
+	ws, home, _ := oracleWorkspace(t)
 	rep, err := ws.Dev(context.Background(), RunOptions{Home: home, Workers: 1, Limit: 2, Compositions: small}, nil)
 	if err != nil {
 		t.Fatal(err)

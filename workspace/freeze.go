@@ -98,14 +98,16 @@ func CopyTree(src, dst string, entries []FileEntry) error {
 		if e.Exec {
 			mode = 0o755
 		}
-		if err := copyFile(from, to, mode); err != nil {
+		if err := CopyFile(from, to, mode); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func copyFile(from, to string, mode os.FileMode) error {
+// CopyFile copies the regular file from to the path to, creating or truncating it with mode (before the
+// umask).
+func CopyFile(from, to string, mode os.FileMode) error {
 	in, err := os.Open(from)
 	if err != nil {
 		return err

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"reflect"
 	"strconv"
 	"strings"
@@ -65,13 +64,7 @@ func TestReducedResultsSummarizeAlike(t *testing.T) {
 // slowSolution writes a solution that takes about delay seconds per star and prints no rows.
 func slowSolution(t *testing.T, ws *Workspace, delay string) {
 	t.Helper()
-	if err := os.RemoveAll(ws.SolutionDir()); err != nil {
-		t.Fatal(err)
-	}
-	writeTree(t, ws.SolutionDir(), map[string]string{"run": "#!/bin/sh\nsleep " + delay + "\necho period_days,t0_days,score\necho 3.3,171.0,5\n"})
-	if err := os.Chmod(filepath.Join(ws.SolutionDir(), "run"), 0o755); err != nil {
-		t.Fatal(err)
-	}
+	writeRunScript(t, ws.SolutionDir(), "#!/bin/sh\nsleep "+delay+"\necho period_days,t0_days,score\necho 3.3,171.0,5\n")
 }
 
 // TestInterruptedGradingResumes interrupts a grading on A after three stars, checks what the store kept of
@@ -81,45 +74,14 @@ func TestInterruptedGradingResumes(t *testing.T) {
 	ws, home := newTestWorkspace(t)
 	slowSolution(t, ws, "0.2")
 	opt := RunOptions{Home: home, Workers: 1, Compositions: small}
-	ctx, cancel := context.WithCancel(context.Background())
-	events := make(chan Event)
-	var seen []Event
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		for ev := range events {
-			seen = append(seen, ev)
-			if ev.Set == "A" && ev.Done == 3 {
-				cancel()
-			}
-		}
-	}()
-	rep, err := ws.Grade(ctx, opt, events)
-	close(events)
-	<-done
-	if !errors.Is(err, context.Canceled) || rep == nil || rep.A == nil || rep.A.Complete || rep.Grading != 1 {
-		t.Fatalf("interrupted grading: %v, %+v", err, rep)
-	}
-	if !rep.A.ScoreWithheld || rep.A.Planets != 0 || rep.A.ScoredStars != 0 || rep.A.StarsRun < 3 {
-		t.Errorf("interrupted hidden run reports a score: %+v", rep.A)
-	}
-	for _, ev := range seen {
-		if ev.Star != nil || ev.Exit != "" || ev.Summary.ScoredStars != 0 {
-			t.Errorf("an event of a hidden set carries a star or a score: %+v", ev)
-		}
-	}
+	rep := interruptGrading(t, ws, opt)
 	kept := rep.A.StarsRun
-	st, err := OpenStore(home)
-	if err != nil {
-		t.Fatal(err)
-	}
+	st := openTestStore(t, home)
 	defer st.Close()
 	if outs, err := st.Outcomes(context.Background(), rep.A.RunID); err != nil || len(outs) != 0 {
 		t.Errorf("the hidden run keeps %d outcome rows (%v)", len(outs), err)
 	}
-	var sealed int
-	st.DB().QueryRow(`SELECT COUNT(*) FROM hidden_outcomes WHERE run_id = ?`, rep.A.RunID).Scan(&sealed)
-	if sealed != kept {
+	if sealed := countSealed(st, "WHERE run_id = ?", rep.A.RunID); sealed != kept {
 		t.Errorf("%d sealed states for %d finished stars", sealed, kept)
 	}
 
@@ -128,19 +90,13 @@ func TestInterruptedGradingResumes(t *testing.T) {
 	}
 	// Grading again resumes: the finished stars are not run again and the grading keeps its number.
 	var ran int
-	events = make(chan Event)
-	done = make(chan struct{})
-	go func() {
-		defer close(done)
-		for ev := range events {
-			if ev.Set == "A" {
-				ran++
-			}
+	events, stop := watchEvents(func(ev Event) {
+		if ev.Set == "A" {
+			ran++
 		}
-	}()
+	})
 	rep2, err := ws.Grade(context.Background(), opt, events)
-	close(events)
-	<-done
+	stop()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -153,15 +109,55 @@ func TestInterruptedGradingResumes(t *testing.T) {
 	if rep2.A.Exits[sandbox.ExitOK] != total || len(rep2.A.Slowest) != SlowestShown || rep2.A.Slowest[0] < rep2.A.Slowest[SlowestShown-1] {
 		t.Errorf("exits %v, slowest %v over %d stars", rep2.A.Exits, rep2.A.Slowest, total)
 	}
-	st.DB().QueryRow(`SELECT COUNT(*) FROM hidden_outcomes`).Scan(&sealed)
-	if sealed != 0 {
+	if sealed := countSealed(st, ""); sealed != 0 {
 		t.Errorf("%d sealed states remain after the grading finished", sealed)
 	}
 	if n, resume, err := ws.NextGrading(context.Background(), home); err != nil || n != 2 || resume {
 		t.Errorf("NextGrading after the grading: #%d, resume %v (%v); want #2", n, resume, err)
 	}
-	// The finished grading is not resumed: the same solution needs --again, which is grading #2; another
-	// solution is grading #3.
+	checkLaterGradings(t, ws, st, opt)
+}
+
+// interruptGrading grades ws, cancelling once three stars of A are done, and checks that the interrupted
+// grading reports no score, and that no event of the hidden set carries a star or a score.
+func interruptGrading(t *testing.T, ws *Workspace, opt RunOptions) *GradeReport {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var seen []Event
+	events, stop := watchEvents(func(ev Event) {
+		seen = append(seen, ev)
+		if ev.Set == "A" && ev.Done == 3 {
+			cancel()
+		}
+	})
+	rep, err := ws.Grade(ctx, opt, events)
+	stop()
+	if !errors.Is(err, context.Canceled) || rep == nil || rep.A == nil || rep.A.Complete || rep.Grading != 1 {
+		t.Fatalf("interrupted grading: %v, %+v", err, rep)
+	}
+	if !rep.A.ScoreWithheld || rep.A.Planets != 0 || rep.A.ScoredStars != 0 || rep.A.StarsRun < 3 {
+		t.Errorf("interrupted hidden run reports a score: %+v", rep.A)
+	}
+	for _, ev := range seen {
+		if ev.Star != nil || ev.Exit != "" || ev.Summary.ScoredStars != 0 {
+			t.Errorf("an event of a hidden set carries a star or a score: %+v", ev)
+		}
+	}
+	return rep
+}
+
+// countSealed counts the sealed states of hidden stars that the store holds, under the SQL condition where.
+func countSealed(st *store.Store, where string, args ...any) int {
+	var sealed int
+	st.DB().QueryRow(`SELECT COUNT(*) FROM hidden_outcomes `+where, args...).Scan(&sealed)
+	return sealed
+}
+
+// checkLaterGradings checks, after grading #1 of ws has finished, that the same solution is not graded again
+// but with --again (grading #2), that another solution is grading #3, and that each grading has its three runs.
+func checkLaterGradings(t *testing.T, ws *Workspace, st *store.Store, opt RunOptions) {
+	t.Helper()
 	if _, err := ws.Grade(context.Background(), opt, nil); !errors.Is(err, ErrAlreadyGraded) {
 		t.Fatalf("grading a graded solution: %v", err)
 	}
@@ -199,17 +195,7 @@ func TestSecondProcessDoesNotTakeARun(t *testing.T) {
 	ws, home := newTestWorkspace(t)
 	slowSolution(t, ws, "0.3")
 	opt := RunOptions{Home: home, Workers: 1, Compositions: small}
-	ctx, cancel := context.WithCancel(context.Background())
-	events := make(chan Event)
-	go func() {
-		for ev := range events {
-			if ev.Done == 2 {
-				cancel()
-			}
-		}
-	}()
-	rep, err := ws.Dev(ctx, opt, events)
-	close(events)
+	rep, err := devInterrupted(ws, opt, 2)
 	if !errors.Is(err, context.Canceled) || rep == nil || rep.Complete {
 		t.Fatalf("interrupted dev run: %v, %+v", err, rep)
 	}
@@ -242,10 +228,7 @@ func TestSecondProcessDoesNotTakeARun(t *testing.T) {
 	if !errors.Is(err, ErrRunBusy) || !strings.Contains(err.Error(), want) {
 		t.Errorf("second resume: %v, want ErrRunBusy saying %q", err, want)
 	}
-	st, err := OpenStore(home)
-	if err != nil {
-		t.Fatal(err)
-	}
+	st := openTestStore(t, home)
 	defer st.Close()
 	if r, _ := st.Run(context.Background(), rep.RunID); r.Status != store.StatusRunning {
 		t.Errorf("the loser changed the run: status %s", r.Status)
@@ -276,19 +259,16 @@ func TestHelperResumeDev(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	events := make(chan Event)
-	go func() {
-		first := true
-		for ev := range events {
-			if first {
-				fmt.Printf("resuming %d\n", ev.RunID)
-				os.Stdout.Sync()
-				first = false
-			}
+	first := true
+	events, stop := watchEvents(func(ev Event) {
+		if first {
+			fmt.Printf("resuming %d\n", ev.RunID)
+			os.Stdout.Sync()
+			first = false
 		}
-	}()
+	})
 	rep, err := ws.Dev(context.Background(), RunOptions{Home: os.Getenv("WORKSPACE_HELPER_HOME"), Workers: 1, Compositions: small}, events)
-	close(events)
+	stop()
 	if err != nil || !rep.Complete {
 		t.Fatalf("resumed dev run: %v, %+v", err, rep)
 	}
@@ -309,10 +289,7 @@ func TestGradingHeldElsewhereIsRefused(t *testing.T) {
 	if !errors.Is(err, ErrRunBusy) || !strings.Contains(err.Error(), want) {
 		t.Errorf("grading while another holds the workspace: %v, want ErrRunBusy saying %q", err, want)
 	}
-	st, err := OpenStore(home)
-	if err != nil {
-		t.Fatal(err)
-	}
+	st := openTestStore(t, home)
 	defer st.Close()
 	if runs, _ := st.Runs(context.Background(), store.RunFilter{Kind: KindGrade}); len(runs) != 0 {
 		t.Errorf("the refused grading recorded %d runs", len(runs))

@@ -154,10 +154,7 @@ func storedRun(t *testing.T, home, kind, set string) (store.Run, map[string]stor
 	if _, err := os.Stat(storePath(home)); err != nil {
 		return store.Run{}, nil
 	}
-	st, err := OpenStore(home)
-	if err != nil {
-		t.Fatal(err)
-	}
+	st := openTestStore(t, home)
 	defer st.Close()
 	ctx := context.Background()
 	runs, err := st.Runs(ctx, store.RunFilter{Kind: kind, Set: set, Limit: 1})
@@ -251,15 +248,23 @@ func TestDevSurvivesKill(t *testing.T) {
 	sameScore(t, "dev", rep, whole)
 }
 
-func TestGradeSurvivesKill(t *testing.T) {
+// killGrading starts a grading of a slow oracle (pause seconds a star) in a child process and kills it once
+// two stars of set are stored; it returns the workspace, its home, and the killed run of set with its stars.
+func killGrading(t *testing.T, pause, set string) (*Workspace, string, store.Run, map[string]store.Outcome) {
+	t.Helper()
 	if testing.Short() {
 		t.Skip("kills a grading in a child process")
 	}
 	ws, home := newTestWorkspace(t)
-	slowOracle(t, ws.SolutionDir(), home, "0.3")
+	slowOracle(t, ws.SolutionDir(), home, pause)
+	run, before := killAfter(t, startChild(t, "grade", home, ws.Root, ""), home, KindGrade, set, 2)
+	return ws, home, run, before
+}
+
+func TestGradeSurvivesKill(t *testing.T) {
 	// Killed on B, after A was finished and recorded: the resumed grading keeps A as it was, resumes B and runs
 	// dev, and needs no --again.
-	run, before := killAfter(t, startChild(t, "grade", home, ws.Root, ""), home, KindGrade, sets.B, 2)
+	ws, home, run, before := killGrading(t, "0.3", sets.B)
 	aRun, aBefore := storedRun(t, home, KindGrade, sets.A)
 	if aRun.Status != store.StatusDone || len(before) >= small[sets.B].Total() {
 		t.Fatalf("killed grading: A %s, %d stars of B", aRun.Status, len(before))
@@ -290,12 +295,7 @@ func TestGradeSurvivesKill(t *testing.T) {
 }
 
 func TestGradeSurvivesKillOnA(t *testing.T) {
-	if testing.Short() {
-		t.Skip("kills a grading in a child process")
-	}
-	ws, home := newTestWorkspace(t)
-	slowOracle(t, ws.SolutionDir(), home, "0.4")
-	run, before := killAfter(t, startChild(t, "grade", home, ws.Root, ""), home, KindGrade, sets.A, 2)
+	ws, home, run, before := killGrading(t, "0.4", sets.A)
 	opt := RunOptions{Home: home, Workers: 2, Compositions: small}
 	rep, err := ws.Grade(context.Background(), opt, nil)
 	if err != nil {
@@ -339,31 +339,13 @@ func TestBaselineSurvivesKill(t *testing.T) {
 // TestDevResumesAFailedRun: a run that failed part-way (a star whose files could not be read, a store write
 // refused) keeps its finished stars like an interrupted one, and the next dev run resumes it.
 func TestDevResumesAFailedRun(t *testing.T) {
-	ws, home := newTestWorkspace(t)
-	set, err := openSmall(home, sets.Dev)
-	if err != nil {
-		t.Fatal(err)
-	}
-	oracleSolution(t, ws.SolutionDir(), set.Answers)
+	ws, home, _ := oracleWorkspace(t)
 	opt := RunOptions{Home: home, Workers: 1, Limit: 0, Compositions: small}
-	ctx, cancel := context.WithCancel(context.Background())
-	events := make(chan Event)
-	go func() {
-		for ev := range events {
-			if ev.Done == 3 {
-				cancel()
-			}
-		}
-	}()
-	rep, _ := ws.Dev(ctx, opt, events)
-	close(events)
+	rep, _ := devInterrupted(ws, opt, 3)
 	if rep == nil || rep.StarsRun < 3 || rep.Complete {
 		t.Fatalf("first run: %+v", rep)
 	}
-	st, err := OpenStore(home)
-	if err != nil {
-		t.Fatal(err)
-	}
+	st := openTestStore(t, home)
 	if err := st.FinishRun(context.Background(), rep.RunID, store.StatusFailed, nil); err != nil {
 		t.Fatal(err)
 	}

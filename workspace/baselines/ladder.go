@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -260,7 +259,7 @@ func writeSolution(dir, row, binary string) error {
 	target := bin
 	if !reachable(bin) {
 		// The sandbox user cannot reach the binary where it is: ship a copy inside the solution.
-		if err := copyFile(bin, filepath.Join(dir, "transitbench")); err != nil {
+		if err := workspace.CopyFile(bin, filepath.Join(dir, "transitbench"), 0o755); err != nil {
 			return err
 		}
 		target = `"$(dirname "$0")/transitbench"`
@@ -323,23 +322,6 @@ func reachable(path string) bool {
 }
 
 func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
-
-func copyFile(from, to string) error {
-	in, err := os.Open(from)
-	if err != nil {
-		return err
-	}
-	defer in.Close()
-	out, err := os.OpenFile(to, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o755)
-	if err != nil {
-		return err
-	}
-	if _, err := io.Copy(out, in); err != nil {
-		out.Close()
-		return err
-	}
-	return out.Close()
-}
 
 // Merge returns the table of new with the rows and cells of old that new did not run added back, in ladder
 // order, so that rows, and a row's sets, can be run separately into one table: a row both hold keeps new's cells

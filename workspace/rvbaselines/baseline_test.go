@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"transitbench/data/stargazer"
+	"transitbench/workspace/internal/taskfixture"
 	"transitbench/workspace/rvtrack"
 )
 
@@ -14,7 +15,7 @@ import (
 func TestBaselineHandful(t *testing.T) {
 	var tasks []*stargazer.Task
 	for _, id := range []string{"seed44_diff2", "seed503_diff2", "seed1108_diff2", "real_010"} {
-		tasks = append(tasks, load(t, id))
+		tasks = append(tasks, taskfixture.Load(t, id))
 	}
 	for name, solve := range map[string]Solver{"classical": ClassicalSolver, "search": SearchSolver} {
 		done := 0

@@ -5,13 +5,14 @@ import (
 	"testing"
 
 	"transitbench/engine/rv"
+	"transitbench/workspace/internal/taskfixture"
 )
 
 // TestAnalyseSinglePlanet analyses a published one-planet Easy task (P = 5.28 d): the data's periodogram
 // peaks at the planet's period, the peak's circular start lies there too, and once the true planet is
 // subtracted the residuals pass the dry-run criteria and no longer peak at that period.
 func TestAnalyseSinglePlanet(t *testing.T) {
-	task := load(t, "seed1108_diff2")
+	task := taskfixture.Load(t, "seed1108_diff2")
 	d, med := task.Data(), task.MedianSigma()
 	truth := task.TruthPlanets()
 	if len(truth) != 1 {
@@ -50,7 +51,7 @@ func TestAnalyseSinglePlanet(t *testing.T) {
 // TestFitData refines a start near the truth and runs the automatic search from nothing: both land on the
 // planet's period and meet the dry-run criteria.
 func TestFitData(t *testing.T) {
-	task := load(t, "seed1108_diff2")
+	task := taskfixture.Load(t, "seed1108_diff2")
 	d, med := task.Data(), task.MedianSigma()
 	p := task.TruthPlanets()[0]
 	off := p

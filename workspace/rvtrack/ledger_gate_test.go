@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"transitbench/grader/rvgate"
+	"transitbench/workspace/internal/taskfixture"
 )
 
 // TestEmptySubmissionHidesPlanetCount submits no planets to three Medium tasks with 1, 2 and 3 true planets
@@ -22,7 +23,7 @@ func TestEmptySubmissionHidesPlanetCount(t *testing.T) {
 	clock := newClock()
 	var first map[string]any
 	for n, id := range map[int]string{1: "seed11_diff6", 2: "seed0_diff6", 3: "seed64_diff6"} {
-		task := load(t, id)
+		task := taskfixture.Load(t, id)
 		if got := len(task.Config.Planets); got != n {
 			t.Fatalf("%s has %d true planets, the test wants %d", id, got, n)
 		}
@@ -79,7 +80,7 @@ func TestEmptySubmissionHidesPlanetCount(t *testing.T) {
 // TestLedgerRecordKeepsSubmission: a maintainer recomputes a recorded submission's full gate result from the
 // submission the ledger keeps, and gets what the gate gave when it was made.
 func TestLedgerRecordKeepsSubmission(t *testing.T) {
-	task := load(t, "seed1108_diff2")
+	task := taskfixture.Load(t, "seed1108_diff2")
 	path := ledgerIn(t)
 	truth := task.TruthPlanets()
 	if err := withClock(path, newClock(), func(l *Ledger) error { _, err := l.Submit(task, truth, 1.5, nil); return err }); err != nil {

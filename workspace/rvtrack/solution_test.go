@@ -13,6 +13,7 @@ import (
 	"transitbench/data/stargazer"
 	"transitbench/grader/rvgate"
 	"transitbench/sandbox"
+	"transitbench/workspace/internal/taskfixture"
 )
 
 // Two single-planet Easy tasks with different periods (5.28 d and 47.6 d).
@@ -21,7 +22,7 @@ const taskA, taskB = "seed1108_diff2", "seed1206_diff2"
 // sharedTasks loads the published tasks a and b from the shared folder, which is what RunSolution masks.
 func sharedTasks(t *testing.T) []*stargazer.Task {
 	t.Helper()
-	all, _, err := stargazer.LoadDir(sharedDir)
+	all, _, err := stargazer.LoadDir(taskfixture.Dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,7 +63,7 @@ func solutionDir(t *testing.T, files map[string]string) *sandbox.Solution {
 
 func runSolution(t *testing.T, tasks []*stargazer.Task, sol *sandbox.Solution, wall time.Duration) map[string]TaskOutcome {
 	t.Helper()
-	abs, err := filepath.Abs(sharedDir)
+	abs, err := filepath.Abs(taskfixture.Dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -121,7 +122,7 @@ print(json.dumps([{k: p[k] for k in ("P_days", "m_sin_i_mjup", "e", "omega_rad",
 // although the planets it would print pass the gate.
 func TestRunSolutionCannotReadTaskFiles(t *testing.T) {
 	tasks := sharedTasks(t)
-	abs, err := filepath.Abs(sharedDir)
+	abs, err := filepath.Abs(taskfixture.Dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -206,7 +207,7 @@ func TestTaskWallTime(t *testing.T) {
 		{"seed1108_diff2", time.Hour, 600 * time.Second},
 	}
 	for _, tt := range tests {
-		if got := TaskWallTime(load(t, tt.task), tt.limit); got != tt.want {
+		if got := TaskWallTime(taskfixture.Load(t, tt.task), tt.limit); got != tt.want {
 			t.Errorf("%s with limit %v: %v, want %v", tt.task, tt.limit, got, tt.want)
 		}
 	}

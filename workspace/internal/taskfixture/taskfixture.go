@@ -1,0 +1,29 @@
+// Package taskfixture reads the published Stargazer tasks for the tests of the workspace's RV packages.
+package taskfixture
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"transitbench/data/stargazer"
+)
+
+// Dir is the published task folder, beside the repository (never copied into it), as the tests of a package
+// two levels below the repository's root (workspace/rvtrack, workspace/rvbaselines) see it.
+const Dir = "../../../shared/data/stargazer"
+
+// Load reads the published task id from Dir: a real task ("real_…") from Dir/real, any other from
+// Dir/synthetic. It fails t when the task cannot be read.
+func Load(t testing.TB, id string) *stargazer.Task {
+	t.Helper()
+	sub := "synthetic"
+	if strings.HasPrefix(id, "real_") {
+		sub = "real"
+	}
+	task, err := stargazer.ReadFile(filepath.Join(Dir, sub, id+".json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return task
+}
