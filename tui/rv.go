@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
 
 	"transitbench/engine/rv"
 	"transitbench/grader/rvgate"
@@ -184,20 +183,16 @@ const (
 	rvInkModel plot.Ink = 15
 )
 
-var rvInstColors = []lipgloss.AdaptiveColor{
-	{Light: "25", Dark: "81"}, {Light: "130", Dark: "179"}, {Light: "28", Dark: "42"},
-	{Light: "90", Dark: "177"}, {Light: "166", Dark: "208"}, {Light: "30", Dark: "44"},
-}
-
 // rvPaint colours the RV plots: one colour per instrument and the model curve, else the common inks.
 func rvPaint(st *Styles) func(plot.Ink, string) string {
 	return func(ink plot.Ink, s string) string {
 		switch {
 		case ink == rvInkModel:
 			return st.Selected.Render(s)
+		case ink >= rvInkInst && len(st.Instrument) > 0:
+			return st.Instrument[int(ink-rvInkInst)%len(st.Instrument)].Render(s)
 		case ink >= rvInkInst:
-			c := rvInstColors[int(ink-rvInkInst)%len(rvInstColors)]
-			return lipgloss.NewStyle().Foreground(c).Render(s)
+			return st.Paint(plot.InkData, s)
 		}
 		return st.Paint(ink, s)
 	}

@@ -14,6 +14,8 @@ type Theme struct {
 	Hit, Half, False, Missed, Quiet              lipgloss.AdaptiveColor
 	// BarFrom and BarTo are the progress bars' gradient, as hex colours (the gradient is blended in RGB).
 	BarFrom, BarTo string
+	// Instruments are the RV plots' colours, one per instrument (cycled when a task has more).
+	Instruments []lipgloss.AdaptiveColor
 }
 
 // DefaultTheme is the palette used unless a test or a flag asks for another.
@@ -36,6 +38,10 @@ var DefaultTheme = Theme{
 	Quiet:       lipgloss.AdaptiveColor{Light: "245", Dark: "243"},
 	BarFrom:     "#5A56E0",
 	BarTo:       "#EE6FF8",
+	Instruments: []lipgloss.AdaptiveColor{
+		{Light: "25", Dark: "81"}, {Light: "130", Dark: "179"}, {Light: "28", Dark: "42"},
+		{Light: "90", Dark: "177"}, {Light: "166", Dark: "208"}, {Light: "30", Dark: "44"},
+	},
 }
 
 // Styles are every lipgloss style the screens use, built once from a Theme.
@@ -47,6 +53,8 @@ type Styles struct {
 	Outcome                                map[string]lipgloss.Style
 	// BarFrom and BarTo are the progress bars' gradient (Theme.BarFrom, BarTo).
 	BarFrom, BarTo string
+	// Instrument colours the RV plots' data, one style per instrument (Theme.Instruments).
+	Instrument []lipgloss.Style
 }
 
 // NewStyles builds the styles of theme t.
@@ -79,9 +87,19 @@ func NewStyles(t Theme) *Styles {
 			"quiet":   fg(t.Quiet),
 			"ignored": fg(t.Quiet),
 		},
-		BarFrom: t.BarFrom,
-		BarTo:   t.BarTo,
+		BarFrom:    t.BarFrom,
+		BarTo:      t.BarTo,
+		Instrument: instrumentStyles(t.Instruments, fg),
 	}
+}
+
+// instrumentStyles is one style per instrument colour; a theme without any draws every instrument as data.
+func instrumentStyles(colours []lipgloss.AdaptiveColor, fg func(lipgloss.AdaptiveColor) lipgloss.Style) []lipgloss.Style {
+	var out []lipgloss.Style
+	for _, c := range colours {
+		out = append(out, fg(c))
+	}
+	return out
 }
 
 // Table is the styles of a table: bubbles' default padding, the header in the title's colour, the selected
