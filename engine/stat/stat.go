@@ -124,3 +124,20 @@ func nth(x []float64, k int) float64 {
 	}
 	return x[k]
 }
+
+// Extent returns the smallest and largest finite values of v, or NaN, NaN when there are none.
+func Extent(v []float64) (lo, hi float64) {
+	lo, hi = math.NaN(), math.NaN()
+	for _, x := range v {
+		if !Finite(x) {
+			continue
+		}
+		if math.IsNaN(lo) || x < lo {
+			lo = x
+		}
+		if math.IsNaN(hi) || x > hi {
+			hi = x
+		}
+	}
+	return lo, hi
+}

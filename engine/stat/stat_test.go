@@ -113,3 +113,13 @@ func TestFinite(t *testing.T) {
 		}
 	}
 }
+
+func TestExtent(t *testing.T) {
+	lo, hi := Extent([]float64{math.NaN(), 3, math.Inf(1), -2, 7.5, math.Inf(-1)})
+	if lo != -2 || hi != 7.5 {
+		t.Errorf("Extent = %v, %v; want -2, 7.5 (the finite values only)", lo, hi)
+	}
+	if lo, hi := Extent([]float64{math.NaN(), math.Inf(1)}); !math.IsNaN(lo) || !math.IsNaN(hi) {
+		t.Errorf("Extent of no finite value = %v, %v; want NaN, NaN", lo, hi)
+	}
+}

@@ -1,6 +1,10 @@
 package plot
 
-import "math"
+import (
+	"math"
+
+	"transitbench/engine/stat"
+)
 
 // Column is what falls into one screen column of a plot: the smallest and largest finite y and how many
 // points there were (N = 0: an empty column, Min and Max are NaN).
@@ -99,19 +103,5 @@ func FlagShare(dst []float64, x []float64, mark []bool, xlo, xhi float64) []floa
 	return dst
 }
 
-// Extent returns the smallest and largest finite values of v, or NaN, NaN when there are none.
-func Extent(v []float64) (lo, hi float64) {
-	lo, hi = math.NaN(), math.NaN()
-	for _, x := range v {
-		if math.IsNaN(x) || math.IsInf(x, 0) {
-			continue
-		}
-		if math.IsNaN(lo) || x < lo {
-			lo = x
-		}
-		if math.IsNaN(hi) || x > hi {
-			hi = x
-		}
-	}
-	return lo, hi
-}
+// Extent returns the smallest and largest finite values of v, or NaN, NaN when there are none (stat.Extent).
+func Extent(v []float64) (lo, hi float64) { return stat.Extent(v) }

@@ -6,6 +6,7 @@ import (
 	"math"
 
 	"transitbench/engine/rv"
+	"transitbench/engine/stat"
 	"transitbench/grader/rvgate"
 )
 
@@ -48,7 +49,7 @@ func Analyse(d *rv.Data, medianSigma float64, planets []rv.Planet, jitter float6
 	rv.ModelRV(model, d.Times, d.TRef, planets)
 	a.Eval = d.Evaluate(model, jitter)
 	a.Metrics = rvgate.Metrics(d, planets, jitter, medianSigma)
-	lo, hi := extent(d.Times)
+	lo, hi := stat.Extent(d.Times)
 	a.CurveT, a.CurveV = make([]float64, CurveN), make([]float64, CurveN)
 	for i := range a.CurveT {
 		a.CurveT[i] = lo + (hi-lo)*float64(i)/float64(CurveN-1)
@@ -75,23 +76,6 @@ func Analyse(d *rv.Data, medianSigma float64, planets []rv.Planet, jitter float6
 		a.FAP = append(a.FAP, rv.FAP(p.Power, d.Len(), d.Span(), band))
 	}
 	return a
-}
-
-// extent returns the smallest and largest finite values of v (NaN, NaN when there are none).
-func extent(v []float64) (lo, hi float64) {
-	lo, hi = math.NaN(), math.NaN()
-	for _, x := range v {
-		if math.IsNaN(x) || math.IsInf(x, 0) {
-			continue
-		}
-		if math.IsNaN(lo) || x < lo {
-			lo = x
-		}
-		if math.IsNaN(hi) || x > hi {
-			hi = x
-		}
-	}
-	return lo, hi
 }
 
 // PeakPlanet is the circular planet the periodogram's strongest peak suggests (rv.CircularStart on the
