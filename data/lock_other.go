@@ -14,3 +14,10 @@ func LockFile(path string) (release func(), err error) {
 	mu.Lock()
 	return mu.Unlock, nil
 }
+
+// TryLockFile is LockFile here: it waits for another holder in this process (there is no cross-process lock on
+// these systems), so it never returns ErrLocked.
+func TryLockFile(path string) (release func(), holder int, err error) {
+	release, err = LockFile(path)
+	return release, 0, err
+}

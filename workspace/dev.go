@@ -12,6 +12,7 @@ import (
 	"slices"
 	"time"
 
+	"transitbench/data"
 	"transitbench/data/sets"
 	"transitbench/grader"
 	"transitbench/grader/store"
@@ -384,8 +385,8 @@ func (w *Workspace) Grade(ctx context.Context, opt RunOptions, events chan<- Eve
 	if err != nil {
 		return nil, err
 	}
-	release, pid, err := tryLock(gradingLockPath(home, w.Root))
-	if errors.Is(err, errLocked) {
+	release, pid, err := data.TryLockFile(gradingLockPath(home, w.Root))
+	if errors.Is(err, data.ErrLocked) {
 		what := "a grading of this workspace is being run"
 		if runs, _ := st.Runs(ctx, store.RunFilter{Kind: KindGrade, Label: w.Root, Limit: 1}); len(runs) == 1 {
 			what = fmt.Sprintf("grading #%d of this workspace (run %d) is being run", runs[0].Grading, runs[0].ID)

@@ -279,7 +279,7 @@ func TestHelperResumeDev(t *testing.T) {
 func TestGradingHeldElsewhereIsRefused(t *testing.T) {
 	ws, home := newTestWorkspace(t)
 	slowSolution(t, ws, "0")
-	release, _, err := tryLock(gradingLockPath(home, ws.Root))
+	release, _, err := data.TryLockFile(gradingLockPath(home, ws.Root))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -450,9 +450,6 @@ func selectStars(all []string, opt RunOptions) ([]string, error) {
 // another process; the error says which process.
 var ErrRunBusy = errors.New("workspace: the run is in progress in another process")
 
-// errLocked is tryLock's answer when another holder has the lock.
-var errLocked = errors.New("workspace: locked")
-
 // busyError says which process holds a run or a grading.
 type busyError struct {
 	what string // "run 12 is being resumed", "grading #2 of this workspace (run 7) is being run"
@@ -502,7 +499,7 @@ func (r *runner) claim(ctx context.Context, home string, spec runSpec, ids []str
 	}
 	if resume > 0 {
 		release, pid, err := tryLockSettling(runLockPath(home, resume))
-		if errors.Is(err, errLocked) {
+		if errors.Is(err, data.ErrLocked) {
 			return nil, &busyError{what: fmt.Sprintf("run %d is being resumed", resume), pid: pid}
 		}
 		if err != nil {
@@ -524,7 +521,7 @@ func (r *runner) claim(ctx context.Context, home string, spec runSpec, ids []str
 	if err != nil {
 		return nil, err
 	}
-	release, _, err = tryLock(runLockPath(home, id))
+	release, _, err = data.TryLockFile(runLockPath(home, id))
 	if err != nil {
 		r.st.FinishRun(context.WithoutCancel(ctx), id, store.StatusFailed, nil)
 		return nil, err
