@@ -89,13 +89,25 @@ type Protections struct {
 func (p Protections) All() bool { return len(p.Missing()) == 0 }
 
 // Missing names the protections that were not in force, in a fixed order.
-func (p Protections) Missing() []string {
+func (p Protections) Missing() []string { return p.names(false) }
+
+// InForce names the protections that were in force, in the order of Missing.
+func (p Protections) InForce() []string { return p.names(true) }
+
+// And is the protections that both p and q have: what every star of a run had.
+func (p Protections) And(q Protections) Protections {
+	return Protections{Namespaces: p.Namespaces && q.Namespaces, Seccomp: p.Seccomp && q.Seccomp,
+		Cgroup: p.Cgroup && q.Cgroup, FreshUID: p.FreshUID && q.FreshUID}
+}
+
+// names lists, by their JSON names, the protections whose state is on.
+func (p Protections) names(on bool) []string {
 	var m []string
 	for _, c := range []struct {
 		on   bool
 		name string
 	}{{p.Namespaces, "namespaces"}, {p.Seccomp, "seccomp"}, {p.Cgroup, "cgroup"}, {p.FreshUID, "fresh_uid"}} {
-		if !c.on {
+		if c.on == on {
 			m = append(m, c.name)
 		}
 	}

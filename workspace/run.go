@@ -133,12 +133,6 @@ type Report struct {
 	Complete bool `json:"complete"`
 }
 
-// allOf is the protections both a and b have.
-func allOf(a, b sandbox.Protections) sandbox.Protections {
-	return sandbox.Protections{Namespaces: a.Namespaces && b.Namespaces, Seccomp: a.Seccomp && b.Seccomp,
-		Cgroup: a.Cgroup && b.Cgroup, FreshUID: a.FreshUID && b.FreshUID}
-}
-
 // storePath is the results database in the data directory.
 func storePath(home string) string { return filepath.Join(home, "results.db") }
 
@@ -387,7 +381,7 @@ func (r *runner) run(ctx context.Context, ids []string, events chan<- Event) err
 			}
 			r.iso = res.Isolation
 			if res.ExitReason != sandbox.ExitStartFailed { // a star that never started needed no protection
-				r.prot = allOf(r.prot, res.Protections)
+				r.prot = r.prot.And(res.Protections)
 			}
 			star, rows, dropped, err := r.scoreStar(res)
 			if r.set.Hidden() {

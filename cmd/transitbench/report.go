@@ -94,16 +94,7 @@ func printRuntime(w io.Writer, r *workspace.Report) {
 
 // protectionsText lists the sandbox's protections a run had, and the ones it lacked.
 func protectionsText(p sandbox.Protections) string {
-	var on []string
-	for _, c := range []struct {
-		ok   bool
-		name string
-	}{{p.Namespaces, "namespaces"}, {p.Seccomp, "seccomp"}, {p.Cgroup, "cgroup"}, {p.FreshUID, "fresh_uid"}} {
-		if c.ok {
-			on = append(on, c.name)
-		}
-	}
-	text := strings.Join(on, " ")
+	text := strings.Join(p.InForce(), " ")
 	if text == "" {
 		text = "none"
 	}
