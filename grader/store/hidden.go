@@ -39,7 +39,13 @@ func derive(key []byte, label string, runID int64) []byte {
 }
 
 // runKeys returns the keys of hidden run runID, creating the key file when create is set and it is missing.
+// They are derived once per run and store handle: a hidden set stores a state per star.
 func (s *Store) runKeys(runID int64, create bool) (*hiddenKeys, error) {
+	s.keysMu.Lock()
+	defer s.keysMu.Unlock()
+	if k, ok := s.keys[runID]; ok {
+		return k, nil
+	}
 	key, err := s.masterKey(create)
 	if err != nil {
 		return nil, err
@@ -52,7 +58,12 @@ func (s *Store) runKeys(runID int64, create bool) (*hiddenKeys, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &hiddenKeys{star: derive(key, "star", runID), seal: aead}, nil
+	k := &hiddenKeys{star: derive(key, "star", runID), seal: aead}
+	if s.keys == nil {
+		s.keys = map[int64]*hiddenKeys{}
+	}
+	s.keys[runID] = k
+	return k, nil
 }
 
 // masterKey reads the key file, making it first when create is set and it is missing. Two processes making it

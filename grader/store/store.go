@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	_ "modernc.org/sqlite" // registers the "sqlite" database/sql driver
@@ -39,6 +40,9 @@ const timeLayout = "2006-01-02T15:04:05.000Z"
 type Store struct {
 	db   *sql.DB
 	path string
+
+	keysMu sync.Mutex
+	keys   map[int64]*hiddenKeys // the keys of hidden runs, derived once per run (runKeys)
 }
 
 // Open opens the results database at path, creating it (and its directory) when missing, and brings its
