@@ -220,7 +220,7 @@ const (
 func finiteValues(x []float64) []float64 {
 	out := make([]float64, 0, len(x))
 	for _, v := range x {
-		if !math.IsNaN(v) && !math.IsInf(v, 0) {
+		if stat.Finite(v) {
 			out = append(out, v)
 		}
 	}
