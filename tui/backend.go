@@ -18,8 +18,8 @@ import (
 	"transitbench/grader"
 	"transitbench/grader/rvgate"
 	"transitbench/sandbox"
-	"transitbench/tui/plot"
 	"transitbench/workspace"
+	"transitbench/workspace/chart"
 	"transitbench/workspace/quicklook"
 )
 
@@ -79,7 +79,7 @@ type StarData struct {
 	// engine/detrend and NaN where the cadence is not valid (Flagged, or a NaN flux).
 	Time, Raw, Flat []float64
 	Flagged         []bool
-	// RawRange and FlatRange are the light-curve panel's y ranges (plot.RobustRange of Raw and Flat).
+	// RawRange and FlatRange are the light-curve panel's y ranges (chart.RobustRange of Raw and Flat).
 	RawRange, FlatRange [2]float64
 	// Periods and Power are the BLS periodogram (SNR objective) on the valid cadences; Peaks its strongest
 	// distinct peaks, strongest first (quicklook.Analysis's).
@@ -138,8 +138,8 @@ func AnalyseStar(c *lc.LightCurve, star *data.Star, workers int) (*StarData, err
 func starData(a *quicklook.Analysis) *StarData {
 	d := &StarData{Star: a.Star, Time: a.Time, Raw: a.Raw, Flat: a.Flat, Flagged: a.Flagged,
 		Periods: a.Periods, Power: a.Power, Peaks: a.Peaks}
-	d.RawRange[0], d.RawRange[1] = plot.RobustRange(d.Raw)
-	d.FlatRange[0], d.FlatRange[1] = plot.RobustRange(d.Flat)
+	d.RawRange[0], d.RawRange[1] = chart.RobustRange(d.Raw)
+	d.FlatRange[0], d.FlatRange[1] = chart.RobustRange(d.Flat)
 	return d
 }
 

@@ -9,7 +9,7 @@
 // from them, each screen listing its own bindings before the global ones); backend.go the Backend interface the
 // screens use and Real, its implementation over the real packages. The star analysis is workspace/quicklook's: the
 // screens only draw it. All I/O and analysis run in tea.Cmds returning typed messages; runs stream one message per
-// finished star (run.go). The plots are drawn by the pure functions of tui/plot. Hidden stars are never opened
+// finished star (run.go). The plots are drawn by the pure functions of workspace/chart. Hidden stars are never opened
 // (Real.LoadStar refuses them) and a grading shows, for A and B, the count of stars done and then the aggregates
 // only. Nothing imports tui but the command.
 package tui

@@ -11,7 +11,7 @@ import (
 
 	"transitbench/engine/rv"
 	"transitbench/grader/rvgate"
-	"transitbench/tui/plot"
+	"transitbench/workspace/chart"
 	"transitbench/workspace/rvtrack"
 )
 
@@ -179,20 +179,20 @@ func sortPlanets(ps []rv.Planet) {
 // The RV plots' inks: the canvas gives a cell shared by several layers the highest ink, so the data's colour
 // (one per instrument) wins over the model curve's where they meet.
 const (
-	rvInkInst  plot.Ink = 16 // instrument i draws with rvInkInst + i
-	rvInkModel plot.Ink = 15
+	rvInkInst  chart.Ink = 16 // instrument i draws with rvInkInst + i
+	rvInkModel chart.Ink = 15
 )
 
 // rvPaint colours the RV plots: one colour per instrument and the model curve, else the common inks.
-func rvPaint(st *Styles) func(plot.Ink, string) string {
-	return func(ink plot.Ink, s string) string {
+func rvPaint(st *Styles) func(chart.Ink, string) string {
+	return func(ink chart.Ink, s string) string {
 		switch {
 		case ink == rvInkModel:
 			return st.Selected.Render(s)
 		case ink >= rvInkInst && len(st.Instrument) > 0:
 			return st.Instrument[int(ink-rvInkInst)%len(st.Instrument)].Render(s)
 		case ink >= rvInkInst:
-			return st.Paint(plot.InkData, s)
+			return st.Paint(chart.InkData, s)
 		}
 		return st.Paint(ink, s)
 	}
@@ -201,9 +201,9 @@ func rvPaint(st *Styles) func(plot.Ink, string) string {
 // rvCharts builds the task view's two plots, sharing the time axis (days since the first observation): the
 // velocities less each instrument's offset with their error bars (√(σ² + jitter²)), one ink per instrument,
 // under the model curve; and the residuals below.
-func rvCharts(d *rv.Data, a *rvAnalysis, width, dataH, resH int) (data, res plot.Chart) {
-	t0, t1 := plot.Extent(d.Times)
-	xs := plot.Scale{Lo: 0, Hi: math.Max(t1-t0, 1e-9)}
+func rvCharts(d *rv.Data, a *rvAnalysis, width, dataH, resH int) (data, res chart.Chart) {
+	t0, t1 := chart.Extent(d.Times)
+	xs := chart.Scale{Lo: 0, Hi: math.Max(t1-t0, 1e-9)}
 	n := len(d.Instruments)
 	xi := make([][]float64, n)
 	yi := make([][]float64, n)
@@ -230,27 +230,27 @@ func rvCharts(d *rv.Data, a *rvAnalysis, width, dataH, resH int) (data, res plot
 	if !(rmax > 0) {
 		rmax = 1
 	}
-	data = plot.Chart{Width: width, Height: dataH, X: xs, Y: plot.Scale{Lo: ylo, Hi: yhi}, XUnit: "d"}
-	res = plot.Chart{Width: width, Height: resH, X: xs, Y: plot.Scale{Lo: -rmax, Hi: rmax}, XUnit: "d"}
+	data = chart.Chart{Width: width, Height: dataH, X: xs, Y: chart.Scale{Lo: ylo, Hi: yhi}, XUnit: "d"}
+	res = chart.Chart{Width: width, Height: resH, X: xs, Y: chart.Scale{Lo: -rmax, Hi: rmax}, XUnit: "d"}
 	// The residuals' zero line goes first, so the points draw over it.
-	res.Layers = []plot.Layer{{X: []float64{0, xs.Hi}, Y: []float64{0, 0}, Style: plot.Connected, Ink: plot.InkData}}
+	res.Layers = []chart.Layer{{X: []float64{0, xs.Hi}, Y: []float64{0, 0}, Style: chart.Connected, Ink: chart.InkData}}
 	for k := 0; k < n; k++ {
-		ink := rvInkInst + plot.Ink(k)
-		data.Layers = append(data.Layers, plot.Layer{X: xi[k], Y: yi[k], Err: ei[k], Style: plot.ErrorBars, Ink: ink})
-		res.Layers = append(res.Layers, plot.Layer{X: xi[k], Y: ri[k], Err: ei[k], Style: plot.ErrorBars, Ink: ink})
+		ink := rvInkInst + chart.Ink(k)
+		data.Layers = append(data.Layers, chart.Layer{X: xi[k], Y: yi[k], Err: ei[k], Style: chart.ErrorBars, Ink: ink})
+		res.Layers = append(res.Layers, chart.Layer{X: xi[k], Y: ri[k], Err: ei[k], Style: chart.ErrorBars, Ink: ink})
 	}
 	if len(a.Planets) > 0 {
-		data.Layers = append(data.Layers, plot.Layer{X: ct, Y: a.CurveV, Style: plot.Connected, Ink: rvInkModel})
+		data.Layers = append(data.Layers, chart.Layer{X: ct, Y: a.CurveV, Style: chart.Connected, Ink: rvInkModel})
 	}
 	// Both charts get the data chart's label width, so that their time axes line up.
 	n = max(dataH-1, 2)
-	step := plot.NiceStep(ylo, yhi, n)
-	data.YTicks = plot.Ticks(ylo, yhi, n)
+	step := chart.NiceStep(ylo, yhi, n)
+	data.YTicks = chart.Ticks(ylo, yhi, n)
 	labelW := 1
 	for _, v := range data.YTicks {
-		labelW = max(labelW, len([]rune(plot.FormatTick(v, step))))
+		labelW = max(labelW, len([]rune(chart.FormatTick(v, step))))
 	}
-	data.YFormat = func(v float64) string { return fmt.Sprintf("%*s", labelW, plot.FormatTick(v, step)) }
+	data.YFormat = func(v float64) string { return fmt.Sprintf("%*s", labelW, chart.FormatTick(v, step)) }
 	res.YTicks = []float64{0}
 	res.YFormat = func(float64) string { return fmt.Sprintf("%*s", labelW, "0") }
 	return data, res

@@ -15,7 +15,7 @@ import (
 
 	"transitbench/engine/rv"
 	"transitbench/grader/rvgate"
-	"transitbench/tui/plot"
+	"transitbench/workspace/chart"
 	"transitbench/workspace/rvtrack"
 )
 
@@ -332,7 +332,7 @@ func (v rvTask) dataPanel(w, h int) string {
 	body := append(data.Lines(paint), res.Lines(paint)...)
 	var legend []string
 	for i, name := range v.task.Data.Instruments {
-		legend = append(legend, paint(rvInkInst+plot.Ink(i), "┃")+name)
+		legend = append(legend, paint(rvInkInst+chart.Ink(i), "┃")+name)
 	}
 	sub := strings.Join(legend, " ") + " ── model " + paint(rvInkModel, "━") + " ── residuals below"
 	return Panel(v.ctx.Styles, "RV m/s", sub, body, w, h, false)
@@ -347,11 +347,11 @@ func (v rvTask) periodogramPanel(w, h int) string {
 	inner := h - 2
 	peaks := peakLines(a)
 	listH := min(len(peaks), max(inner-4, 0))
-	marks := make([]plot.PeakMark, len(a.Peaks))
+	marks := make([]chart.PeakMark, len(a.Peaks))
 	for i, p := range a.Peaks {
-		marks[i] = plot.PeakMark{PeriodDays: p.PeriodDays, Label: fmt.Sprint(i + 1), Current: i == 0}
+		marks[i] = chart.PeakMark{PeriodDays: p.PeriodDays, Label: fmt.Sprint(i + 1), Current: i == 0}
 	}
-	body := plot.Periodogram(w-2, inner-listH, a.Periods, a.Power, marks, v.ctx.Styles.Paint)
+	body := chart.Periodogram(w-2, inner-listH, a.Periods, a.Power, marks, v.ctx.Styles.Paint)
 	body = append(body, peaks[:listH]...)
 	return Panel(v.ctx.Styles, "GLS", "of the "+of+" ── period d (log)", body, w, h, false)
 }

@@ -11,7 +11,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 
-	"transitbench/tui/plot"
+	"transitbench/workspace/chart"
 	"transitbench/workspace/quicklook"
 )
 
@@ -333,13 +333,13 @@ func (s starview) lightCurvePanel(w, h int) string {
 		flux, yr = d.Raw, d.RawRange
 		sub = st.Accent.Render("▸raw ") + st.Dim.Render("detrended")
 	}
-	sub += st.Dim.Render(" ── flagged ") + st.Paint(plot.InkFlag, "▪")
-	c := plot.LightCurveIn(w-2, h-2, d.Time, flux, d.Flagged, yr[0], yr[1])
+	sub += st.Dim.Render(" ── flagged ") + st.Paint(chart.InkFlag, "▪")
+	c := chart.LightCurveIn(w-2, h-2, d.Time, flux, d.Flagged, yr[0], yr[1])
 	if e, ok := resolveTarget(d, s.target); ok {
 		// Transits closer than two columns apart would merge into a solid row of markers: say so instead.
 		marks := transitMarks(e, c.X.Lo, c.X.Hi)
 		if len(marks) > 0 && len(marks) <= (w-8)/2 {
-			sub += st.Dim.Render(" ── "+e.Label+" ") + st.Paint(plot.InkCurrent, "▾")
+			sub += st.Dim.Render(" ── "+e.Label+" ") + st.Paint(chart.InkCurrent, "▾")
 			c.Marks = append(c.Marks, marks...)
 		} else if len(marks) > 0 {
 			sub += st.Dim.Render(fmt.Sprintf(" ── %s: %d transits", e.Label, len(marks)))
@@ -349,10 +349,10 @@ func (s starview) lightCurvePanel(w, h int) string {
 }
 
 // transitMarks marks the mid-transit times of e inside [lo, hi] (at most 400 of them).
-func transitMarks(e ephemeris, lo, hi float64) []plot.Mark {
-	var out []plot.Mark
+func transitMarks(e ephemeris, lo, hi float64) []chart.Mark {
+	var out []chart.Mark
 	for _, tc := range quicklook.TransitTimes(e, lo, hi, 400) {
-		out = append(out, plot.Mark{X: tc, Text: "▾", Ink: plot.InkCurrent})
+		out = append(out, chart.Mark{X: tc, Text: "▾", Ink: chart.InkCurrent})
 	}
 	return out
 }
@@ -360,13 +360,13 @@ func transitMarks(e ephemeris, lo, hi float64) []plot.Mark {
 func (s starview) periodogramPanel(w, h int) string {
 	st := s.ctx.Styles
 	d := s.data
-	var peaks []plot.PeakMark
+	var peaks []chart.PeakMark
 	for i, pk := range d.Peaks {
-		peaks = append(peaks, plot.PeakMark{PeriodDays: pk.PeriodDays, Label: fmt.Sprint(i + 1),
+		peaks = append(peaks, chart.PeakMark{PeriodDays: pk.PeriodDays, Label: fmt.Sprint(i + 1),
 			Current: s.target.Kind == targetPeak && s.target.Index == i})
 	}
-	sub := st.Dim.Render("BLS snr ── peaks ") + st.Paint(plot.InkPeak, "▾")
-	lines := plot.Periodogram(w-2, h-2, d.Periods, d.Power, peaks, st.Paint)
+	sub := st.Dim.Render("BLS snr ── peaks ") + st.Paint(chart.InkPeak, "▾")
+	lines := chart.Periodogram(w-2, h-2, d.Periods, d.Power, peaks, st.Paint)
 	return Panel(st, titlePeriodogram, sub, lines, w, h, s.focus == panelPeriodogram)
 }
 
@@ -431,7 +431,7 @@ func candidateLines(st *Styles, d *StarData, target foldTarget, compact bool) []
 		lines = append(lines, st.Dim.Render(fmt.Sprintf("  truth: %s, nothing to find", d.Answer.Category)))
 	}
 	for i, pk := range d.Peaks {
-		name := st.Paint(plot.InkPeak, fmt.Sprintf("p%d", i+1))
+		name := st.Paint(chart.InkPeak, fmt.Sprintf("p%d", i+1))
 		if compact {
 			lines = append(lines, fmt.Sprintf("%s%s  %9.4f snr %5.1f", mark(foldTarget{targetPeak, i}), name, pk.PeriodDays, pk.SNR))
 		} else {
@@ -474,12 +474,12 @@ func foldedLines(st *Styles, f *folded, mode foldMode, w, h int) []string {
 	var info string
 	switch mode {
 	case foldPrimary:
-		lines = plot.Folded(w, chartH, f.All.X, f.All.Y, f.All.BX, f.All.BY, f.All.BE, f.HalfHours).Lines(st.Paint)
+		lines = chart.Folded(w, chartH, f.All.X, f.All.Y, f.All.BX, f.All.BY, f.All.BE, f.HalfHours).Lines(st.Paint)
 		info = fmt.Sprintf("P %.4f d  depth %.0f±%.0f ppm  MES %.1f  N %d  o/e %.1fσ",
 			f.Eph.PeriodDays, v.Depth*1e6, v.DepthErr*1e6, v.MES, v.NTransits, v.OddEvenSigma)
 	case foldOddEven:
-		left := plot.Folded(w/2, chartH, f.Odd.X, f.Odd.Y, f.Odd.BX, f.Odd.BY, f.Odd.BE, f.HalfHours)
-		right := plot.Folded(w-w/2, chartH, f.Even.X, f.Even.Y, f.Even.BX, f.Even.BY, f.Even.BE, f.HalfHours)
+		left := chart.Folded(w/2, chartH, f.Odd.X, f.Odd.Y, f.Odd.BX, f.Odd.BY, f.Odd.BE, f.HalfHours)
+		right := chart.Folded(w-w/2, chartH, f.Even.X, f.Even.Y, f.Even.BX, f.Even.BY, f.Even.BE, f.HalfHours)
 		// One y range for both, so the depths compare by eye.
 		lo, hi := math.Min(left.Y.Lo, right.Y.Lo), math.Max(left.Y.Hi, right.Y.Hi)
 		left.Y.Lo, left.Y.Hi, right.Y.Lo, right.Y.Hi = lo, hi, lo, hi
@@ -489,7 +489,7 @@ func foldedLines(st *Styles, f *folded, mode foldMode, w, h int) []string {
 		}
 		info = fmt.Sprintf("odd %.0f ppm (left)  even %.0f ppm  differ by %.1fσ", v.OddDepth*1e6, v.EvenDepth*1e6, v.OddEvenSigma)
 	case foldSecondary:
-		lines = plot.Folded(w, chartH, f.Secondary.X, f.Secondary.Y, f.Secondary.BX, f.Secondary.BY, f.Secondary.BE, f.HalfHours).Lines(st.Paint)
+		lines = chart.Folded(w, chartH, f.Secondary.X, f.Secondary.Y, f.Secondary.BX, f.Secondary.BY, f.Secondary.BE, f.HalfHours).Lines(st.Paint)
 		info = fmt.Sprintf("secondary at phase %.2f: %.0f±%.0f ppm  MES %.1f",
 			v.SecondaryPhase, v.SecondaryDepth*1e6, v.SecondaryDepthErr*1e6, v.SecondaryMES)
 	}

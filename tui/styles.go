@@ -4,7 +4,7 @@ import (
 	"github.com/charmbracelet/bubbles/table"
 	"github.com/charmbracelet/lipgloss"
 
-	"transitbench/tui/plot"
+	"transitbench/workspace/chart"
 )
 
 // Theme is the palette the styles are built from. Colours adapt to light and dark terminals.
@@ -49,7 +49,7 @@ type Styles struct {
 	App, Header, Title, Dim, Accent, Error lipgloss.Style
 	Border, BorderFocus, PanelTitle        lipgloss.Style
 	Selected                               lipgloss.Style
-	Ink                                    map[plot.Ink]lipgloss.Style
+	Ink                                    map[chart.Ink]lipgloss.Style
 	Outcome                                map[string]lipgloss.Style
 	// BarFrom and BarTo are the progress bars' gradient (Theme.BarFrom, BarTo).
 	BarFrom, BarTo string
@@ -71,13 +71,13 @@ func NewStyles(t Theme) *Styles {
 		BorderFocus: fg(t.BorderFocus),
 		PanelTitle:  fg(t.Fg).Bold(true),
 		Selected:    fg(t.Current).Bold(true),
-		Ink: map[plot.Ink]lipgloss.Style{
-			plot.AxisInk:    fg(t.Dim),
-			plot.InkData:    fg(t.Data),
-			plot.InkFlag:    fg(t.Flag),
-			plot.InkBinned:  fg(t.Binned).Bold(true),
-			plot.InkPeak:    fg(t.Peak),
-			plot.InkCurrent: fg(t.Current).Bold(true),
+		Ink: map[chart.Ink]lipgloss.Style{
+			chart.AxisInk:    fg(t.Dim),
+			chart.InkData:    fg(t.Data),
+			chart.InkFlag:    fg(t.Flag),
+			chart.InkBinned:  fg(t.Binned).Bold(true),
+			chart.InkPeak:    fg(t.Peak),
+			chart.InkCurrent: fg(t.Current).Bold(true),
 		},
 		Outcome: map[string]lipgloss.Style{
 			"hit":     fg(t.Hit).Bold(true),
@@ -111,8 +111,8 @@ func (s *Styles) Table() table.Styles {
 	return st
 }
 
-// Paint colours a run of plot cells by its ink; it is the paint function given to the plot package.
-func (s *Styles) Paint(ink plot.Ink, text string) string {
+// Paint colours a run of plot cells by its ink; it is the paint function given to the chart package.
+func (s *Styles) Paint(ink chart.Ink, text string) string {
 	st, ok := s.Ink[ink]
 	if !ok {
 		return text

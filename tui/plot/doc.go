@@ -1,6 +1,0 @@
-// Package plot holds the terminal UI's pure plotting functions: honest downsampling of long series to screen
-// columns (the minimum and maximum of each column, so a one-cadence dip stays visible), a braille canvas
-// (2×4 dots per terminal cell), linear and logarithmic scales with round tick values, and the composed
-// charts of the star view (light curve, periodogram, folded transit). Nothing here does I/O or knows about
-// bubbletea; every function returns plain lines that the caller may colour.
-package plot
