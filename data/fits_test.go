@@ -16,6 +16,7 @@ import (
 
 	"transitbench/engine/lc"
 	"transitbench/engine/stat"
+	"transitbench/internal/testutil"
 )
 
 // keplerDir holds three real Kepler-90 (KIC 11442793) long-cadence files, DR25 (see ../shared/data/README.md).
@@ -326,13 +327,13 @@ func checkParsed(t *testing.T, c *lc.LightCurve) {
 func BenchmarkReadKeplerFITS(b *testing.B) {
 	paths := []string{keplerPath(b, 0), keplerPath(b, 1), keplerPath(b, 2)}
 	b.ReportAllocs()
-	start := processCPU()
+	start := testutil.ProcessCPU()
 	for b.Loop() {
 		if _, err := ReadKeplerFITS(paths...); err != nil {
 			b.Fatal(err)
 		}
 	}
-	reportCPU(b, start)
+	testutil.ReportCPU(b, start)
 }
 
 func TestReadKeplerFITSGzip(t *testing.T) {

@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"transitbench/internal/testutil"
 )
 
 // shippedV1SHA256 is the SHA-256 of migrations[0] as the first release shipped it. TestShippedMigrationUnchanged
@@ -257,12 +259,12 @@ func BenchmarkPutHiddenOutcome(b *testing.B) {
 		`"planets":[{"bin":1,"credit":1}],"exit":"ok","runtime_ms":41234}`)
 	i := 0
 	b.ReportAllocs()
-	start := processCPU()
+	start := testutil.ProcessCPU()
 	for b.Loop() {
 		if err := s.PutHiddenOutcome(ctx, run, fmt.Sprintf("A-%04d", i), state); err != nil {
 			b.Fatal(err)
 		}
 		i++
 	}
-	reportCPU(b, start)
+	testutil.ReportCPU(b, start)
 }

@@ -14,6 +14,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"transitbench/internal/testutil"
 )
 
 var ctx = context.Background()
@@ -543,7 +545,7 @@ func BenchmarkPutOutcome(b *testing.B) {
 	o.StderrTail = strings.Repeat("warning: something\n", 100)
 	i := 0
 	b.ReportAllocs()
-	start := processCPU()
+	start := testutil.ProcessCPU()
 	for b.Loop() {
 		o.StarID = fmt.Sprintf("a-%07d", i)
 		i++
@@ -551,7 +553,7 @@ func BenchmarkPutOutcome(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
-	reportCPU(b, start)
+	testutil.ReportCPU(b, start)
 }
 
 func TestOpenOddPath(t *testing.T) {
