@@ -201,20 +201,20 @@ func scorePrint(w io.Writer, rep *scoreReport, stars int) error {
 	line("false-alarm", s.ByPopulation.FalseAlarm)
 	fmt.Fprintln(tw) // a line without cells ends the column block
 	fmt.Fprintln(tw, "MES\tcredit\tplanets\tC\t")
-	for _, b := range []struct {
-		name string
-		bin  grader.MESBin
-	}{{"4-7.1", s.ByMESBin.Low}, {"7.1-10", s.ByMESBin.Mid}, {"10-20", s.ByMESBin.High}} {
-		fmt.Fprintf(tw, "%s\t%.1f\t%d\t%.3f\t\n", b.name, b.bin.Credit, b.bin.Planets, b.bin.C)
+	bin := func(name string, b grader.MESBin) {
+		fmt.Fprintf(tw, "%s\t%.1f\t%d\t%.3f\t\n", name, b.Credit, b.Planets, b.C)
 	}
+	bin("4-7.1", s.ByMESBin.Low)
+	bin("7.1-10", s.ByMESBin.Mid)
+	bin("10-20", s.ByMESBin.High)
 	fmt.Fprintln(tw)
 	fmt.Fprintln(tw, "category\tstars\trows\tfalse\t")
-	for _, c := range []struct {
-		name string
-		n    grader.CategoryCounts
-	}{{"injected", s.ByCategory.Injected}, {"untouched", s.ByCategory.Untouched}, {"eb", s.ByCategory.EB}} {
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t\n", c.name, c.n.Stars, c.n.Rows, c.n.False)
+	category := func(name string, n grader.CategoryCounts) {
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t\n", name, n.Stars, n.Rows, n.False)
 	}
+	category("injected", s.ByCategory.Injected)
+	category("untouched", s.ByCategory.Untouched)
+	category("eb", s.ByCategory.EB)
 	if err := tw.Flush(); err != nil {
 		return err
 	}
