@@ -59,3 +59,13 @@ func WriteRunScript(t testing.TB, dir, script string) {
 	t.Helper()
 	WriteSolution(t, dir, map[string]string{"run": script})
 }
+
+// StargazerTaskPath returns the path of the published Stargazer task id in the task folder dir, laid out as the
+// shared folder's: a real task ("real_…") in dir/real, any other in dir/synthetic.
+func StargazerTaskPath(dir, id string) string {
+	sub := "synthetic"
+	if strings.HasPrefix(id, "real_") {
+		sub = "real"
+	}
+	return filepath.Join(dir, sub, id+".json")
+}
