@@ -83,22 +83,21 @@ func plantFalseAlarm(spec Spec, k *Knobs, cal *calendar, nz *starNoise, fa faPla
 	p.lo, p.hi = 1-fk.EventScatter, 1+fk.EventScatter // event-to-event depth scatter
 	rec := &data.FalseAlarm{Kind: fa.kind}
 	var box float64 // the box width a search would fit to the signal, days
-	switch fa.kind {
-	case KindDesatGlitch:
-		rec.PeriodDays, rec.T0Days, box = p.desatGlitch()
-	case KindSingleEvents:
-		rec.PeriodDays, rec.T0Days, box = p.singleEvents()
-	case KindSpotDips:
-		rec.PeriodDays, rec.T0Days, box = p.spotDips()
-	case KindHarmonic:
-		rec.PeriodDays, rec.T0Days, box = p.harmonic()
-	case KindGapRamps:
-		rec.PeriodDays, rec.T0Days, box = p.gapRamps()
-	case KindRollingBand:
-		rec.PeriodDays, rec.T0Days, box = p.rollingBand()
+	if plant, ok := planters[fa.kind]; ok {
+		rec.PeriodDays, rec.T0Days, box = plant(p)
 	}
 	ans.FalseAlarm = rec
 	return p.rescale(k, nz.flux, rec.PeriodDays, rec.T0Days, box)
+}
+
+// planters are the planting methods of the false-alarm kinds.
+var planters = map[string]func(*planter) (period, t0, box float64){
+	KindDesatGlitch:  (*planter).desatGlitch,
+	KindSingleEvents: (*planter).singleEvents,
+	KindSpotDips:     (*planter).spotDips,
+	KindHarmonic:     (*planter).harmonic,
+	KindGapRamps:     (*planter).gapRamps,
+	KindRollingBand:  (*planter).rollingBand,
 }
 
 // planter plants one false signal: each kind's method adds it to f from the stream r and returns the period,
