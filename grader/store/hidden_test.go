@@ -157,10 +157,7 @@ func TestNewDatabaseIsPrivate(t *testing.T) {
 // and finished runs refuse it.
 func TestHiddenOutcomesSealed(t *testing.T) {
 	s, path := openTemp(t)
-	run, err := s.CreateRun(ctx, Run{Kind: KindGrade, Set: "A", Hidden: true, Grading: 1, Stars: 3})
-	if err != nil {
-		t.Fatal(err)
-	}
+	run := createRun(t, s, Run{Kind: KindGrade, Set: "A", Hidden: true, Grading: 1, Stars: 3})
 	states := map[string]string{
 		"A-0007": `{"population":"false_alarm","category":"injected","credit":1,"exit":"ok"}`,
 		"A-0042": `{"population":"random","category":"untouched","false":1,"exit":"ok"}`,
@@ -251,10 +248,7 @@ func TestNextGrading(t *testing.T) {
 // workspace writes) per iteration, each in its own transaction, as a hidden run does when a star finishes.
 func BenchmarkPutHiddenOutcome(b *testing.B) {
 	s, _ := openTemp(b)
-	run, err := s.CreateRun(ctx, Run{Kind: KindGrade, Set: "A", Hidden: true, Grading: 1})
-	if err != nil {
-		b.Fatal(err)
-	}
+	run := createRun(b, s, Run{Kind: KindGrade, Set: "A", Hidden: true, Grading: 1})
 	state := []byte(`{"scored":true,"category":"injected","population":"false_alarm","rows":2,"credit":1,"false":1,` +
 		`"planets":[{"bin":1,"credit":1}],"exit":"ok","runtime_ms":41234}`)
 	i := 0
