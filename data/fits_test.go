@@ -16,6 +16,7 @@ import (
 
 	"transitbench/engine/lc"
 	"transitbench/engine/stat"
+	"transitbench/internal/testutil"
 )
 
 // keplerDir holds three real Kepler-90 (KIC 11442793) long-cadence files, DR25 (see ../shared/data/README.md).
@@ -46,6 +47,19 @@ func keplerPath(t testing.TB, i int) string {
 		t.Fatalf("reference data missing (expected beside the repository in ../shared/data): %v", err)
 	}
 	return p
+}
+
+// lightCurveFile returns the bytes of the second Kepler-90 file and the end of its LIGHTCURVE extension.
+func lightCurveFile(t testing.TB) (raw []byte, end int) {
+	t.Helper()
+	raw, err := os.ReadFile(keplerPath(t, 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if end, err = fitsLayout(raw, "LIGHTCURVE"); err != nil {
+		t.Fatal(err)
+	}
+	return raw, end
 }
 
 func countFinite(c *lc.LightCurve) (finite, valid int) {
@@ -263,14 +277,7 @@ func TestReadKeplerFITSAllNaNFlux(t *testing.T) {
 }
 
 func TestReadKeplerFITSRandomDamageNeverPanics(t *testing.T) {
-	raw, err := os.ReadFile(keplerPath(t, 1))
-	if err != nil {
-		t.Fatal(err)
-	}
-	end, err := fitsLayout(raw, "LIGHTCURVE")
-	if err != nil {
-		t.Fatal(err)
-	}
+	raw, end := lightCurveFile(t)
 	rng := rand.New(rand.NewPCG(1, 2))
 	for iter := range 300 {
 		b := append([]byte(nil), raw[:end]...)
@@ -326,13 +333,13 @@ func checkParsed(t *testing.T, c *lc.LightCurve) {
 func BenchmarkReadKeplerFITS(b *testing.B) {
 	paths := []string{keplerPath(b, 0), keplerPath(b, 1), keplerPath(b, 2)}
 	b.ReportAllocs()
-	start := processCPU()
+	start := testutil.ProcessCPU()
 	for b.Loop() {
 		if _, err := ReadKeplerFITS(paths...); err != nil {
 			b.Fatal(err)
 		}
 	}
-	reportCPU(b, start)
+	testutil.ReportCPU(b, start)
 }
 
 func TestReadKeplerFITSGzip(t *testing.T) {
@@ -412,14 +419,7 @@ func cutFITS(t testing.TB, raw []byte, rows int) []byte {
 }
 
 func FuzzDecodeKeplerFITS(f *testing.F) {
-	raw, err := os.ReadFile(keplerPath(f, 1))
-	if err != nil {
-		f.Fatal(err)
-	}
-	end, err := fitsLayout(raw, "LIGHTCURVE")
-	if err != nil {
-		f.Fatal(err)
-	}
+	raw, end := lightCurveFile(f)
 	// Small seeds keep the mutator fast: the real file cut to its first rows (NAXIS2 rewritten, the table padded
 	// to whole blocks), the primary header alone, and the cut file missing its last block.
 	for _, rows := range []int{40, 200} {

@@ -9,22 +9,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-)
 
-// writeLC writes a CSV light curve of n cadences with times t0 + i·dt and flux f(i) and returns its path.
-func writeLC(t *testing.T, n int, t0, dt float64, f func(i int) float64) string {
-	t.Helper()
-	var b strings.Builder
-	b.WriteString(CSVHeader + "\n")
-	for i := range n {
-		fmt.Fprintf(&b, "%.17g,%.9g,0.0002,0\n", t0+float64(i)*dt, f(i))
-	}
-	p := filepath.Join(t.TempDir(), "lc.csv")
-	if err := os.WriteFile(p, []byte(b.String()), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return p
-}
+	"transitbench/internal/testutil"
+)
 
 func unitFlux(int) float64 { return 1 }
 
@@ -34,9 +21,9 @@ func TestReadRefusesTimesNotBKJD(t *testing.T) {
 	cases := []struct {
 		name, path, want string
 	}{
-		{"seconds", writeLC(t, 17000, 0, CadenceSeconds, unitFlux), "times look like seconds or JD; BKJD days expected"},
-		{"1e300", writeLC(t, 100, 1e300, 1e285, unitFlux), "times look like seconds or JD; BKJD days expected"},
-		{"JD", writeLC(t, 1000, 2455064.5, 0.0204336, unitFlux), "times look like JD (first 2455064.5000): BKJD days expected; subtract 2454833"},
+		{"seconds", testutil.WriteLightCurveCSV(t, 17000, 0, CadenceSeconds, unitFlux), "times look like seconds or JD; BKJD days expected"},
+		{"1e300", testutil.WriteLightCurveCSV(t, 100, 1e300, 1e285, unitFlux), "times look like seconds or JD; BKJD days expected"},
+		{"JD", testutil.WriteLightCurveCSV(t, 1000, 2455064.5, 0.0204336, unitFlux), "times look like JD (first 2455064.5000): BKJD days expected; subtract 2454833"},
 	}
 	inf := filepath.Join(t.TempDir(), "inf.csv")
 	os.WriteFile(inf, []byte("time,flux\n1,1\n2,1\ninf,1\n"), 0o644)
@@ -48,7 +35,7 @@ func TestReadRefusesTimesNotBKJD(t *testing.T) {
 		}
 	}
 	// A year of BKJD days and negative BKJD are fine.
-	if _, err := ReadLightCurve(writeLC(t, 17000, -20, 0.0204336, unitFlux)); err != nil {
+	if _, err := ReadLightCurve(testutil.WriteLightCurveCSV(t, 17000, -20, 0.0204336, unitFlux)); err != nil {
 		t.Errorf("BKJD year refused: %v", err)
 	}
 }
@@ -60,18 +47,18 @@ const CadenceSeconds = 29.4244 * 60
 // differenced one: both are refused with what to do; a raw positive flux in e⁻/s is read as given.
 func TestReadRefusesStandardisedFlux(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
-	std := writeLC(t, 2000, 170, 0.0204336, func(int) float64 { return rng.NormFloat64() })
+	std := testutil.WriteLightCurveCSV(t, 2000, 170, 0.0204336, func(int) float64 { return rng.NormFloat64() })
 	_, err := ReadLightCurve(std)
 	if !errors.Is(err, ErrFluxScale) || !strings.Contains(err.Error(), "flux looks standardised or differenced (median") ||
 		!strings.Contains(err.Error(), "relative flux around 1 expected") {
 		t.Errorf("standardised flux: %v", err)
 	}
 	// Median positive but a third of the values ≤ 0: still not a relative flux.
-	off := writeLC(t, 2000, 170, 0.0204336, func(int) float64 { return 0.5 + rng.NormFloat64() })
+	off := testutil.WriteLightCurveCSV(t, 2000, 170, 0.0204336, func(int) float64 { return 0.5 + rng.NormFloat64() })
 	if _, err := ReadLightCurve(off); !errors.Is(err, ErrFluxScale) {
 		t.Errorf("flux with 31%% of values ≤ 0: %v", err)
 	}
-	raw := writeLC(t, 2000, 170, 0.0204336, func(i int) float64 { return 15234 + 3*rng.NormFloat64() })
+	raw := testutil.WriteLightCurveCSV(t, 2000, 170, 0.0204336, func(i int) float64 { return 15234 + 3*rng.NormFloat64() })
 	c, err := ReadLightCurve(raw)
 	if err != nil || math.Abs(c.Flux[0]-15234) > 30 {
 		t.Errorf("raw positive flux: %v", err)

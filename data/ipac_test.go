@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"transitbench/engine/stat"
+	"transitbench/internal/testutil"
 )
 
 // dvDir holds five whole-mission detrended Kepler light curves as IPAC tables (see ../shared/data/README.md).
@@ -170,11 +171,11 @@ func FuzzParseIPAC(f *testing.F) {
 func BenchmarkReadIPAC(b *testing.B) {
 	p := filepath.Join(dvDir, dvTables[0].file)
 	b.ReportAllocs()
-	start := processCPU()
+	start := testutil.ProcessCPU()
 	for b.Loop() {
 		if _, err := ReadIPAC(p); err != nil {
 			b.Fatal(err)
 		}
 	}
-	reportCPU(b, start)
+	testutil.ReportCPU(b, start)
 }

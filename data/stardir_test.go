@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"transitbench/engine/lc"
+	"transitbench/internal/testutil"
 )
 
 func kepler90Star() *Star {
@@ -198,13 +199,13 @@ func BenchmarkWriteStarDir(b *testing.B) {
 	s := kepler90Star()
 	dir := b.TempDir()
 	b.ReportAllocs()
-	start := processCPU()
+	start := testutil.ProcessCPU()
 	for b.Loop() {
 		if err := WriteStarDir(dir, c, s); err != nil {
 			b.Fatal(err)
 		}
 	}
-	reportCPU(b, start)
+	testutil.ReportCPU(b, start)
 }
 
 // BenchmarkAppendCSV formats the same star into a reused buffer, without the file system.
@@ -212,11 +213,11 @@ func BenchmarkAppendCSV(b *testing.B) {
 	c := synthCurve(17600, 3)
 	buf := make([]byte, 0, 1<<20)
 	b.ReportAllocs()
-	start := processCPU()
+	start := testutil.ProcessCPU()
 	for b.Loop() {
 		buf = AppendCSV(buf[:0], c)
 	}
-	reportCPU(b, start)
+	testutil.ReportCPU(b, start)
 	b.SetBytes(int64(len(buf)))
 }
 
@@ -227,11 +228,11 @@ func BenchmarkReadStarDir(b *testing.B) {
 		b.Fatal(err)
 	}
 	b.ReportAllocs()
-	start := processCPU()
+	start := testutil.ProcessCPU()
 	for b.Loop() {
 		if _, _, err := ReadStarDir(dir); err != nil {
 			b.Fatal(err)
 		}
 	}
-	reportCPU(b, start)
+	testutil.ReportCPU(b, start)
 }

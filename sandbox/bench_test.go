@@ -11,14 +11,7 @@ import (
 // a star directory with one small file. The time per op is the whole cost of a star: its directory, the
 // namespaces, the mounts, the limits, the exec and the wait.
 func BenchmarkRunTrivial(b *testing.B) {
-	dir := filepath.Join(b.TempDir(), "solution")
-	os.Mkdir(dir, 0o755)
-	os.WriteFile(filepath.Join(dir, "run"), []byte("#!/bin/sh\necho 1.0,2.0,3.0\n"), 0o755)
-	sol, err := Detect(dir)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer sol.Close()
+	sol := shellSolution(b, "echo 1.0,2.0,3.0")
 	if err := sol.Prepare(context.Background()); err != nil {
 		b.Fatal(err)
 	}

@@ -11,6 +11,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"transitbench/internal/testutil"
 )
 
 // testUIDBase is the lowest user id the tests' stars take. Every star has its own id anyway; the base keeps
@@ -55,22 +57,9 @@ func requireFull(t *testing.T) {
 }
 
 // writeSolution creates dir/solution with the given files; names ending in "run" are made executable.
-func writeSolution(t *testing.T, files map[string]string) *Solution {
+func writeSolution(t testing.TB, files map[string]string) *Solution {
 	t.Helper()
-	dir := filepath.Join(t.TempDir(), "solution")
-	if err := os.Mkdir(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	for name, body := range files {
-		mode := os.FileMode(0o644)
-		if name == "run" {
-			mode = 0o755
-		}
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), mode); err != nil {
-			t.Fatal(err)
-		}
-	}
-	sol, err := Detect(dir)
+	sol, err := Detect(testutil.NewSolution(t, files))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,7 +69,7 @@ func writeSolution(t *testing.T, files map[string]string) *Solution {
 }
 
 // shellSolution is a solution whose run is the given /bin/sh script.
-func shellSolution(t *testing.T, script string) *Solution {
+func shellSolution(t testing.TB, script string) *Solution {
 	return writeSolution(t, map[string]string{"run": "#!/bin/sh\n" + script + "\n"})
 }
 

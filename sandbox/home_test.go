@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+
+	"transitbench/internal/testutil"
 )
 
 // TestRunRefusesWithoutHome checks that a runner without a data directory runs nothing, on a public set as on a
@@ -57,10 +59,8 @@ func TestAttackHomeMasked(t *testing.T) {
 // TestGoCacheDir checks where a Go solution's build cache goes: Prepare refuses a Go solution without
 // CacheDir before snapshotting it, and Run builds it with the cache under Runner.Home/cache/gobuild.
 func TestGoCacheDir(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), "solution")
-	os.Mkdir(dir, 0o755)
-	os.WriteFile(filepath.Join(dir, "main.go"), []byte("package main\n\nimport \"fmt\"\n\nfunc main() { fmt.Println(\"built\") }\n"), 0o644)
-	sol, err := Detect(dir)
+	sol, err := Detect(testutil.NewSolution(t, map[string]string{
+		"main.go": "package main\n\nimport \"fmt\"\n\nfunc main() { fmt.Println(\"built\") }\n"}))
 	if err != nil {
 		t.Fatal(err)
 	}

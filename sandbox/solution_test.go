@@ -10,6 +10,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"transitbench/internal/testutil"
 )
 
 func TestDetect(t *testing.T) {
@@ -358,8 +360,7 @@ func TestGoStarterBuildsAndRuns(t *testing.T) {
 func TestGoCachePruned(t *testing.T) {
 	root := goCacheRoot(testHome)
 	build := func(dir string) string {
-		os.MkdirAll(dir, 0o755)
-		os.WriteFile(filepath.Join(dir, "main.go"), []byte("package main\n\nfunc main() {}\n"), 0o644)
+		testutil.WriteSolution(t, dir, map[string]string{"main.go": "package main\n\nfunc main() {}\n"})
 		sol, err := Detect(dir)
 		if err != nil {
 			t.Fatal(err)

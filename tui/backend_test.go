@@ -2,11 +2,11 @@ package tui
 
 import (
 	"context"
-	"os"
 	"path/filepath"
 	"testing"
 
 	"transitbench/data/sets"
+	"transitbench/internal/testutil"
 	"transitbench/workspace"
 )
 
@@ -117,17 +117,7 @@ func TestRealBackendDevRun(t *testing.T) {
 		t.Skip("runs the sandbox on a small data set: not in -short mode")
 	}
 	home, dir, ws := sixStarWorkspace(t)
-	sol := ws.SolutionDir()
-	if err := os.RemoveAll(sol); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.MkdirAll(sol, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	script := "#!/bin/sh\necho period_days,t0_days,score\necho 3.3,170.1,9\n"
-	if err := os.WriteFile(filepath.Join(sol, "run"), []byte(script), 0o755); err != nil {
-		t.Fatal(err)
-	}
+	testutil.WriteRunScript(t, ws.SolutionDir(), "#!/bin/sh\necho period_days,t0_days,score\necho 3.3,170.1,9\n")
 	r, err := OpenReal(context.Background(), OpenOptions{Home: home, Workspace: dir}, nil)
 	if err != nil {
 		t.Fatal(err)

@@ -93,12 +93,10 @@ func (d devrun) update(msg tea.Msg) (devrun, tea.Cmd) {
 			d.events = d.events[len(d.events)-maxStreamed:]
 		}
 		d.fill(follow)
-		return d, waitRun(msg.ch)
+		return d, waitNext(msg.ch)
 	case runDoneMsg:
 		d.running = false
-		if d.cancel != nil {
-			d.cancel()
-		}
+		stopRun(d.cancel)
 		d.final, d.err = msg.summary, msg.err
 		if d.final != nil {
 			d.summary = *d.final
@@ -107,9 +105,7 @@ func (d devrun) update(msg tea.Msg) (devrun, tea.Cmd) {
 	case tea.KeyMsg:
 		switch {
 		case key.Matches(msg, km.Cancel) && d.running:
-			if d.cancel != nil {
-				d.cancel()
-			}
+			stopRun(d.cancel)
 		case key.Matches(msg, km.Back):
 			return d, back(true)
 		case key.Matches(msg, km.Dev):

@@ -121,12 +121,10 @@ func (g grade) update(msg tea.Msg) (grade, tea.Cmd) {
 	case runEventMsg:
 		e := msg.event
 		g.progress[e.Set] = [2]int{e.Done, e.Total}
-		return g, waitRun(msg.ch)
+		return g, waitNext(msg.ch)
 	case runDoneMsg:
 		g.step = gradeDone
-		if g.cancel != nil {
-			g.cancel()
-		}
+		stopRun(g.cancel)
 		g.result, g.err = msg.grade, msg.err
 		return g, nil
 	case tea.KeyMsg:
@@ -145,8 +143,8 @@ func (g grade) update(msg tea.Msg) (grade, tea.Cmd) {
 				return g.start(true)
 			}
 		case gradeRunning:
-			if key.Matches(msg, km.Cancel) && g.cancel != nil {
-				g.cancel()
+			if key.Matches(msg, km.Cancel) {
+				stopRun(g.cancel)
 			}
 		}
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -13,6 +12,7 @@ import (
 
 	"transitbench/data"
 	"transitbench/data/sets"
+	"transitbench/internal/testutil"
 	"transitbench/workspace"
 )
 
@@ -36,13 +36,7 @@ func writeOracle(t *testing.T, dir string, answers map[string]data.Answer) {
 	}
 	script := "#!/bin/sh\nid=$(sed -n 's/.*\"id\": *\"\\([^\"]*\\)\".*/\\1/p' \"$1/star.json\")\n" +
 		"echo \"" + hiddenMark + "$id\" >&2\necho period_days,t0_days,score\ncase \"$id\" in\n" + cases.String() + "esac\n"
-	os.RemoveAll(dir)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "run"), []byte(script), 0o755); err != nil {
-		t.Fatal(err)
-	}
+	testutil.WriteRunScript(t, dir, script)
 }
 
 // shown returns the forms of the answers' planet periods (%.4f, %.6f, %.8f, shortest) and the stderr mark of

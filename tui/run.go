@@ -9,7 +9,7 @@ import (
 )
 
 // A run (dev or grade) streams its events as messages: the work runs in a goroutine that writes to a channel,
-// and waitRun reads one message from it; the screen re-issues waitRun after each event (glow's "emit a message
+// and waitNext reads one message from it; the screen re-issues waitNext after each event (glow's "emit a message
 // per item and re-issue the command" pattern). The channel is closed after the final runDoneMsg.
 
 // runEventMsg is one finished star.
@@ -39,11 +39,19 @@ func startRun(ctx context.Context, work func(ctx context.Context, events chan<- 
 		ch <- <-done
 		close(ch)
 	}()
-	return waitRun(ch)
+	return waitNext(ch)
 }
 
-// waitRun reads the next message of a run.
-func waitRun(ch <-chan tea.Msg) tea.Cmd {
+// stopRun cancels a run's context, if it has one.
+func stopRun(cancel context.CancelFunc) {
+	if cancel != nil {
+		cancel()
+	}
+}
+
+// waitNext reads the next message a goroutine streams on ch (a run's events, the backend's opening), nil once
+// ch is closed.
+func waitNext(ch <-chan tea.Msg) tea.Cmd {
 	return func() tea.Msg {
 		msg, ok := <-ch
 		if !ok {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"transitbench/data/stargazer"
+	"transitbench/internal/testutil"
 	"transitbench/workspace/rvtrack"
 )
 
@@ -161,17 +162,7 @@ func TestRealBackendRVConcurrentSubmits(t *testing.T) {
 		})
 	}
 	wg.Wait()
-	ok, spent := 0, 0
-	for _, err := range errs {
-		switch {
-		case err == nil:
-			ok++
-		case errors.Is(err, rvtrack.ErrBudgetSpent):
-			spent++
-		default:
-			t.Errorf("unexpected error: %v", err)
-		}
-	}
+	ok, spent := testutil.CountErrors(t, errs, rvtrack.ErrBudgetSpent)
 	l, err := rvtrack.OpenLedger(rvtrack.LedgerPath(home))
 	if err != nil {
 		t.Fatal(err)

@@ -106,17 +106,7 @@ func (m Model) Init() tea.Cmd {
 		ch <- openedMsg{b, err}
 		close(ch)
 	}()
-	return waitOpen(ch)
-}
-
-func waitOpen(ch <-chan tea.Msg) tea.Cmd {
-	return func() tea.Msg {
-		msg, ok := <-ch
-		if !ok {
-			return nil
-		}
-		return msg
-	}
+	return waitNext(ch)
 }
 
 // Update implements tea.Model: global messages first, then the screens' own.
@@ -308,7 +298,7 @@ func (o *opening) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case openProgressMsg:
 		o.p = msg.p
-		return waitOpen(msg.ch)
+		return waitNext(msg.ch)
 	case openedMsg:
 		o.err = msg.err
 	}

@@ -202,11 +202,7 @@ func (w *Workspace) solution() (string, *sandbox.Solution, error) {
 // TransitBench's run_dev), streaming an Event per star, and records the run. An interrupted dev run of the same
 // solution (same content hash) over the same stars is resumed unless opt.Fresh is set.
 func (w *Workspace) Dev(ctx context.Context, opt RunOptions, events chan<- Event) (*Report, error) {
-	home, err := opt.home()
-	if err != nil {
-		return nil, err
-	}
-	hash, sol, err := w.solution()
+	home, hash, sol, err := w.begin(opt)
 	if err != nil {
 		return nil, err
 	}
@@ -219,18 +215,15 @@ func (w *Workspace) Dev(ctx context.Context, opt RunOptions, events chan<- Event
 	if err != nil {
 		return nil, err
 	}
-	st, err := OpenStore(home)
-	if err != nil {
-		return nil, err
-	}
-	defer st.Close()
-	spec := runSpec{kind: KindDev, label: w.Root, hash: hash}
-	if !opt.Fresh {
-		spec.find = func(ctx context.Context) (int64, error) {
-			return interruptedRun(ctx, st, KindDev, set.Name, w.Root, hash, len(ids))
+	return runStored(ctx, set, sol, ids, func(st *store.Store) runSpec {
+		spec := runSpec{kind: KindDev, label: w.Root, hash: hash}
+		if !opt.Fresh {
+			spec.find = func(ctx context.Context) (int64, error) {
+				return interruptedRun(ctx, st, KindDev, set.Name, w.Root, hash, len(ids))
+			}
 		}
-	}
-	return runSet(ctx, st, set, sol, ids, spec, opt, events)
+		return spec
+	}, opt, events)
 }
 
 // interruptedRun finds the latest run of kind on set by this workspace and solution that did not finish, over
@@ -372,11 +365,7 @@ func doneRun(runs []store.Run, set string) *store.Run {
 // it was on resumes from its finished stars, and it keeps its ordinal. One process grades a workspace at a
 // time: another one gets ErrRunBusy. Limit and Stars are ignored: grading covers every star.
 func (w *Workspace) Grade(ctx context.Context, opt RunOptions, events chan<- Event) (*GradeReport, error) {
-	home, err := opt.home()
-	if err != nil {
-		return nil, err
-	}
-	st, err := OpenStore(home)
+	home, st, err := openRunStore(opt)
 	if err != nil {
 		return nil, err
 	}
@@ -528,26 +517,18 @@ type MiniResult struct {
 
 // Mini runs the workspace's solution on the hidden stars of a mini task and returns its reward.
 func (w *Workspace) Mini(ctx context.Context, task string, opt RunOptions, events chan<- Event) (*MiniResult, error) {
-	home, err := opt.home()
-	if err != nil {
-		return nil, err
-	}
-	m, err := sets.OpenMiniTask(home, task, sets.Options{Progress: opt.SetProgress})
-	if err != nil {
-		return nil, err
-	}
-	hash, sol, err := w.solution()
+	home, hash, sol, err := w.begin(opt)
 	if err != nil {
 		return nil, err
 	}
 	defer sol.Close()
-	st, err := OpenStore(home)
+	m, err := sets.OpenMiniTask(home, task, sets.Options{Progress: opt.SetProgress})
 	if err != nil {
 		return nil, err
 	}
-	defer st.Close()
 	opt.Limit, opt.Stars = 0, nil
-	r, err := runSet(ctx, st, m.Set, sol, m.Hidden, runSpec{kind: KindMini, label: task, hash: hash}, opt, events)
+	spec := runSpec{kind: KindMini, label: task, hash: hash}
+	r, err := runStored(ctx, m.Set, sol, m.Hidden, func(*store.Store) runSpec { return spec }, opt, events)
 	if err != nil {
 		return nil, err
 	}

@@ -15,6 +15,7 @@ import (
 
 	"transitbench/data"
 	"transitbench/data/sets"
+	"transitbench/internal/testutil"
 	"transitbench/sandbox"
 )
 
@@ -57,7 +58,7 @@ func oracleSolution(t *testing.T, dir string, answers map[string]data.Answer) {
 		"echo period_days,t0_days,score\n" +
 		"case \"$id\" in\n" + cases.String() + "esac\n" +
 		"echo 1.2345678,170.5,1\n"
-	writeRunScript(t, dir, script)
+	testutil.WriteRunScript(t, dir, script)
 }
 
 func openSmall(home, name string) (*sets.Set, error) {

@@ -2,8 +2,6 @@ package workspace
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"transitbench/data/sets"
@@ -36,20 +34,6 @@ func oracleWorkspace(t *testing.T) (*Workspace, string, *sets.Set) {
 	}
 	oracleSolution(t, ws.SolutionDir(), set.Answers)
 	return ws, home, set
-}
-
-// writeRunScript makes dir a solution holding only the executable script run.
-func writeRunScript(t *testing.T, dir, script string) {
-	t.Helper()
-	if err := os.RemoveAll(dir); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "run"), []byte(script), 0o755); err != nil {
-		t.Fatal(err)
-	}
 }
 
 // openTestStore opens the store of home, failing the test when it cannot; the caller closes it.

@@ -16,6 +16,7 @@ import (
 	"transitbench/data"
 	"transitbench/grader"
 	"transitbench/grader/store"
+	"transitbench/internal/testutil"
 	"transitbench/sandbox"
 )
 
@@ -64,7 +65,7 @@ func TestReducedResultsSummarizeAlike(t *testing.T) {
 // slowSolution writes a solution that takes about delay seconds per star and prints no rows.
 func slowSolution(t *testing.T, ws *Workspace, delay string) {
 	t.Helper()
-	writeRunScript(t, ws.SolutionDir(), "#!/bin/sh\nsleep "+delay+"\necho period_days,t0_days,score\necho 3.3,171.0,5\n")
+	testutil.WriteRunScript(t, ws.SolutionDir(), "#!/bin/sh\nsleep "+delay+"\necho period_days,t0_days,score\necho 3.3,171.0,5\n")
 }
 
 // TestInterruptedGradingResumes interrupts a grading on A after three stars, checks what the store kept of

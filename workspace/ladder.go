@@ -15,24 +15,16 @@ import (
 // part-way or killed — is resumed: its finished stars are kept and only the others run.
 func RunBaseline(ctx context.Context, set *sets.Set, sol *sandbox.Solution, ids []string, label string, opt RunOptions,
 	events chan<- Event) (*Report, error) {
-	home, err := opt.home()
-	if err != nil {
-		return nil, err
-	}
 	hash, _, err := HashTree(sol.Dir)
 	if err != nil {
 		return nil, err
 	}
-	st, err := OpenStore(home)
-	if err != nil {
-		return nil, err
-	}
-	defer st.Close()
-	spec := runSpec{kind: store.KindBaseline, label: label, hash: hash,
-		find: func(ctx context.Context) (int64, error) {
-			return interruptedRun(ctx, st, store.KindBaseline, set.Name, label, hash, len(ids))
-		}}
-	return runSet(ctx, st, set, sol, ids, spec, opt, events)
+	return runStored(ctx, set, sol, ids, func(st *store.Store) runSpec {
+		return runSpec{kind: store.KindBaseline, label: label, hash: hash,
+			find: func(ctx context.Context) (int64, error) {
+				return interruptedRun(ctx, st, store.KindBaseline, set.Name, label, hash, len(ids))
+			}}
+	}, opt, events)
 }
 
 // OpenSet opens set name of the data directory as runs do (RunOptions.Compositions and SetProgress apply).

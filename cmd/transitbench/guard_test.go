@@ -3,27 +3,13 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-)
 
-// writeCSV writes a CSV light curve of n cadences with time t0 + i·dt and flux f(i).
-func writeCSV(t *testing.T, n int, t0, dt float64, f func(i int) float64) string {
-	t.Helper()
-	var b strings.Builder
-	b.WriteString("time,flux,flux_err,quality\n")
-	for i := range n {
-		fmt.Fprintf(&b, "%.17g,%.9g,0.0002,0\n", t0+float64(i)*dt, f(i))
-	}
-	p := filepath.Join(t.TempDir(), "lc.csv")
-	if err := os.WriteFile(p, []byte(b.String()), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return p
-}
+	"transitbench/internal/testutil"
+)
 
 // TestBLSGuards runs 'bls' on the inputs of the findings: 17,000 cadences with times in seconds (ran out of
 // memory), times near 1e300 (panicked), a standardised flux (searched silently), and an explicit grid far
@@ -35,14 +21,14 @@ func TestBLSGuards(t *testing.T) {
 		want string
 		code int
 	}{
-		{"seconds", []string{writeCSV(t, 17000, 0, 1765.464, func(int) float64 { return 1 })}, "times look like seconds or JD; BKJD days expected", 2},
-		{"1e300", []string{writeCSV(t, 100, 1e300, 1e285, func(int) float64 { return 1 })}, "times look like seconds or JD", 2},
-		{"standardised", []string{writeCSV(t, 3000, 170, 0.0204, func(i int) float64 { return float64(i%7) - 3 })},
+		{"seconds", []string{testutil.WriteLightCurveCSV(t, 17000, 0, 1765.464, func(int) float64 { return 1 })}, "times look like seconds or JD; BKJD days expected", 2},
+		{"1e300", []string{testutil.WriteLightCurveCSV(t, 100, 1e300, 1e285, func(int) float64 { return 1 })}, "times look like seconds or JD", 2},
+		{"standardised", []string{testutil.WriteLightCurveCSV(t, 3000, 170, 0.0204, func(i int) float64 { return float64(i%7) - 3 })},
 			"flux looks standardised or differenced (median 0", 2},
-		{"periods", []string{writeCSV(t, 3000, 170, 0.0204, func(int) float64 { return 1 }), "--periods", "100000000"},
+		{"periods", []string{testutil.WriteLightCurveCSV(t, 3000, 170, 0.0204, func(int) float64 { return 1 }), "--periods", "100000000"},
 			"the period grid is too large: --periods 100000000 × at least 1 duration", 2},
 		// 3,000 cadences 30 d apart: a 90,000 d span (below the 10⁵ d of seconds) whose default grid is 4·10⁷ pairs.
-		{"long span", []string{writeCSV(t, 3000, 170, 30, func(int) float64 { return 1 })},
+		{"long span", []string{testutil.WriteLightCurveCSV(t, 3000, 170, 30, func(int) float64 { return 1 })},
 			"1.31e+07 periods (0.5–29990 d) × up to 16 durations for a 8.997e+04 d span, above the cap of 5000000 (period, duration) pairs; raise --pmin, lower --pmax", 2},
 	}
 	for _, c := range cases {
@@ -59,7 +45,7 @@ func TestBLSGuards(t *testing.T) {
 // TestBLSNormalisesRawFlux searches a flux in e⁻/s (median 15,000): it is divided by its median with a warning,
 // and the box depth comes out as a fraction, as for a relative flux.
 func TestBLSNormalisesRawFlux(t *testing.T) {
-	p := writeCSV(t, 4400, 170, 29.4244/1440, func(i int) float64 {
+	p := testutil.WriteLightCurveCSV(t, 4400, 170, 29.4244/1440, func(i int) float64 {
 		x := 170 + float64(i)*29.4244/1440
 		if r := x - 171.3 - 4.2*float64(int((x-171.3)/4.2+0.5)); r > -0.075 && r < 0.075 {
 			return 15000 * (1 - 1000e-6)

@@ -17,6 +17,7 @@ import (
 	"transitbench/data"
 	"transitbench/data/sets"
 	"transitbench/grader/store"
+	"transitbench/internal/testutil"
 	"transitbench/workspace"
 )
 
@@ -117,15 +118,7 @@ func oracleRun(t *testing.T, dir string, answers map[string]data.Answer) {
 		"head -c 300 \"$1/lightcurve.csv\" >&2\n" +
 		"echo period_days,t0_days,score\n" +
 		"case \"$id\" in\n" + cases.String() + "esac\n"
-	if err := os.RemoveAll(dir); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "run"), []byte(script), 0o755); err != nil {
-		t.Fatal(err)
-	}
+	testutil.WriteRunScript(t, dir, script)
 }
 
 // cliRun runs this test binary as 'transitbench args...' on the data directory home and returns its stdout,

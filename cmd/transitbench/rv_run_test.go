@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -32,16 +33,24 @@ func wantCode(t *testing.T, err error, code string) {
 	}
 }
 
-func TestRunRVList(t *testing.T) {
+// runJSON runs an rv command's run function on opts, fails the test on its error and decodes its JSON output
+// into a T; it returns the output too.
+func runJSON[T, O any](t *testing.T, run func(context.Context, O, io.Writer) error, opts O) (T, []byte) {
+	t.Helper()
 	var out bytes.Buffer
-	if err := runRVList(context.Background(), rvListOptions{rvCommon: rvOpts(t, true), Tier: "real"}, &out); err != nil {
+	if err := run(context.Background(), opts, &out); err != nil {
 		t.Fatal(err)
 	}
-	var res rvListJSON
-	if err := json.Unmarshal(out.Bytes(), &res); err != nil {
-		t.Fatal(err)
+	var v T
+	if err := json.Unmarshal(out.Bytes(), &v); err != nil {
+		t.Fatalf("%v\n%s", err, out.Bytes())
 	}
-	if len(res.Tasks) != 20 || res.Warnings == nil || !strings.Contains(out.String(), `"warnings": []`) {
+	return v, out.Bytes()
+}
+
+func TestRunRVList(t *testing.T) {
+	res, raw := runJSON[rvListJSON](t, runRVList, rvListOptions{rvCommon: rvOpts(t, true), Tier: "real"})
+	if len(res.Tasks) != 20 || res.Warnings == nil || !strings.Contains(string(raw), `"warnings": []`) {
 		t.Fatalf("real tier: %d tasks, warnings %v", len(res.Tasks), res.Warnings)
 	}
 	for _, r := range res.Tasks {
@@ -49,7 +58,7 @@ func TestRunRVList(t *testing.T) {
 			t.Errorf("row %+v", r)
 		}
 	}
-	out.Reset()
+	var out bytes.Buffer
 	if err := runRVList(context.Background(), rvListOptions{rvCommon: rvOpts(t, false), Tier: "easy"}, &out); err != nil {
 		t.Fatal(err)
 	}
@@ -64,14 +73,7 @@ func TestRunRVList(t *testing.T) {
 }
 
 func TestRunRVTruthcheck(t *testing.T) {
-	var out bytes.Buffer
-	if err := runRVTruthcheck(context.Background(), rvTruthcheckOptions{rvCommon: rvOpts(t, true), Tier: "easy"}, &out); err != nil {
-		t.Fatal(err)
-	}
-	var res rvTruthcheckJSON
-	if err := json.Unmarshal(out.Bytes(), &res); err != nil {
-		t.Fatal(err)
-	}
+	res, _ := runJSON[rvTruthcheckJSON](t, runRVTruthcheck, rvTruthcheckOptions{rvCommon: rvOpts(t, true), Tier: "easy"})
 	easy := res.Tiers["easy"]
 	if len(res.Tiers) != 1 || easy == nil || easy.Tasks != 20 || len(res.Tasks) != 20 {
 		t.Fatalf("easy truth check: tiers %v, %d tasks", res.Tiers, len(res.Tasks))
@@ -104,16 +106,9 @@ func TestRunRVFitShowSubmit(t *testing.T) {
 	}
 	submit := func(dry bool) rvgate.Feedback {
 		t.Helper()
-		var out bytes.Buffer
 		opts := rvSubmitOptions{rvCommon: common, Task: id, Planets: "-", DryRun: dry, TokensUsed: 1000, TokensSet: true,
 			In: bytes.NewReader(fit.Bytes())}
-		if err := runRVSubmit(ctx, opts, &out); err != nil {
-			t.Fatal(err)
-		}
-		var fb rvgate.Feedback
-		if err := json.Unmarshal(out.Bytes(), &fb); err != nil {
-			t.Fatal(err)
-		}
+		fb, _ := runJSON[rvgate.Feedback](t, runRVSubmit, opts)
 		return fb
 	}
 	if fb := submit(true); !fb.DryRun || fb.Passed != nil || fb.SubmissionsLeft != 3 || !fb.OKRMS || fb.TokensUsed == nil {
@@ -193,19 +188,12 @@ func TestRunRVBaseline(t *testing.T) {
 	common.TasksDir = copyTask(t, "seed1108_diff2")
 	var progress bytes.Buffer
 	common.Stderr = &progress
-	var out bytes.Buffer
-	if err := runRVBaseline(context.Background(), rvBaselineOptions{rvCommon: common, Pipeline: "classical", PerTask: true}, &out); err != nil {
-		t.Fatal(err)
-	}
-	var rep struct {
+	rep, raw := runJSON[struct {
 		Tiers   map[string]*rvtrack.TierSummary `json:"tiers"`
 		Results []rvtrack.TaskOutcome           `json:"results"`
-	}
-	if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
-		t.Fatal(err)
-	}
+	}](t, runRVBaseline, rvBaselineOptions{rvCommon: common, Pipeline: "classical", PerTask: true})
 	if e := rep.Tiers["easy"]; e == nil || e.Tasks != 1 || e.Passed != 1 || len(rep.Results) != 1 || rep.Results[0].Task != "seed1108_diff2" {
-		t.Fatalf("report: %s", out.Bytes())
+		t.Fatalf("report: %s", raw)
 	}
 	if !strings.HasPrefix(progress.String(), "[1/1] seed1108_diff2") {
 		t.Errorf("progress: %q", progress.String())

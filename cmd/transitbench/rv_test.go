@@ -312,17 +312,11 @@ func TestRVSubmitConcurrentProcesses(t *testing.T) {
 	if ok != 5 || spent != procs-5 {
 		t.Errorf("%d recorded, %d refused; want 5 and %d", ok, spent, procs-5)
 	}
-	raw, err := os.ReadFile(rvtrack.LedgerPath(home))
+	l, err := rvtrack.OpenLedger(rvtrack.LedgerPath(home))
 	if err != nil {
 		t.Fatal(err)
 	}
-	var doc struct {
-		Tasks map[string][]json.RawMessage `json:"tasks"`
-	}
-	if err := json.Unmarshal(raw, &doc); err != nil {
-		t.Fatalf("the ledger is not valid JSON: %v\n%s", err, raw)
-	}
-	if n := len(doc.Tasks[task]); n != 5 {
+	if n := l.Used(task); n != 5 {
 		t.Errorf("the ledger holds %d submissions, want 5", n)
 	}
 }

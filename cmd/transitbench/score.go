@@ -185,6 +185,14 @@ func scorePrintDropped(w io.Writer, path string, dropped []grader.DroppedLine) {
 	}
 }
 
+// namedRows prints header, then one tab-separated row per value: its name and the cells cells formats.
+func namedRows[T any](w io.Writer, header string, names []string, values []T, cells func(T) string) {
+	fmt.Fprintln(w, header)
+	for i, v := range values {
+		fmt.Fprintf(w, "%s\t%s\t\n", names[i], cells(v))
+	}
+}
+
 // scorePrint prints the summary tables.
 func scorePrint(w io.Writer, rep *scoreReport, stars int) error {
 	s := &rep.Summary
@@ -200,21 +208,13 @@ func scorePrint(w io.Writer, rep *scoreReport, stars int) error {
 	line("random", s.ByPopulation.Random)
 	line("false-alarm", s.ByPopulation.FalseAlarm)
 	fmt.Fprintln(tw) // a line without cells ends the column block
-	fmt.Fprintln(tw, "MES\tcredit\tplanets\tC\t")
-	for _, b := range []struct {
-		name string
-		bin  grader.MESBin
-	}{{"4-7.1", s.ByMESBin.Low}, {"7.1-10", s.ByMESBin.Mid}, {"10-20", s.ByMESBin.High}} {
-		fmt.Fprintf(tw, "%s\t%.1f\t%d\t%.3f\t\n", b.name, b.bin.Credit, b.bin.Planets, b.bin.C)
-	}
+	namedRows(tw, "MES\tcredit\tplanets\tC\t", []string{"4-7.1", "7.1-10", "10-20"},
+		[]grader.MESBin{s.ByMESBin.Low, s.ByMESBin.Mid, s.ByMESBin.High},
+		func(b grader.MESBin) string { return fmt.Sprintf("%.1f\t%d\t%.3f", b.Credit, b.Planets, b.C) })
 	fmt.Fprintln(tw)
-	fmt.Fprintln(tw, "category\tstars\trows\tfalse\t")
-	for _, c := range []struct {
-		name string
-		n    grader.CategoryCounts
-	}{{"injected", s.ByCategory.Injected}, {"untouched", s.ByCategory.Untouched}, {"eb", s.ByCategory.EB}} {
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t\n", c.name, c.n.Stars, c.n.Rows, c.n.False)
-	}
+	namedRows(tw, "category\tstars\trows\tfalse\t", []string{"injected", "untouched", "eb"},
+		[]grader.CategoryCounts{s.ByCategory.Injected, s.ByCategory.Untouched, s.ByCategory.EB},
+		func(n grader.CategoryCounts) string { return fmt.Sprintf("%d\t%d\t%d", n.Stars, n.Rows, n.False) })
 	if err := tw.Flush(); err != nil {
 		return err
 	}

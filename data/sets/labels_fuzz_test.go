@@ -2,16 +2,16 @@ package sets
 
 import (
 	"bytes"
-	"encoding/csv"
 	"fmt"
 	"math"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
-)
 
-const tablesDir = "../../../shared/data/kepler/tables"
+	"transitbench/data/kepref"
+)
 
 // realLabelSeeds makes label tables from the real catalogues: the KOI table's first 60 rows as a label table
 // (kepid, category from the disposition, koi_period, koi_time0bk, koi_duration, koi_depth, the KOI names
@@ -19,36 +19,26 @@ const tablesDir = "../../../shared/data/kepler/tables"
 // the raw head of the KOI file (comment lines and 150 columns).
 func realLabelSeeds(t testing.TB) [][]byte {
 	t.Helper()
-	read := func(name string) [][]string {
-		f, err := os.Open(tablesDir + "/" + name)
+	read := func(name string) *kepref.Table {
+		tb, err := kepref.ReadTable("tables/" + name)
 		if err != nil {
 			t.Fatalf("reference data missing (expected beside the repository in ../shared/data): %v", err)
 		}
-		defer f.Close()
-		r := csv.NewReader(f)
-		r.Comment = '#'
-		r.FieldsPerRecord = -1
-		recs, err := r.ReadAll()
-		if err != nil {
-			t.Fatal(err)
-		}
-		return recs
+		return tb
 	}
-	col := func(head []string, name string) int {
-		for i, h := range head {
-			if h == name {
-				return i
-			}
+	col := func(tb *kepref.Table, name string) int {
+		i, ok := tb.Col[name]
+		if !ok {
+			t.Fatalf("no column %s", name)
 		}
-		t.Fatalf("no column %s", name)
-		return -1
+		return i
 	}
 	koi := read("koi_cumulative.csv")
 	var b strings.Builder
 	b.WriteString("kepid,category,koi_period,koi_time0bk,koi_duration,koi_depth\n")
 	cat := map[string]string{"CONFIRMED": "confirmed", "CANDIDATE": "injected", "FALSE POSITIVE": "eb"}
-	h := koi[0]
-	for _, r := range koi[1:61] {
+	h := koi
+	for _, r := range koi.Rows[:60] {
 		fmt.Fprintf(&b, "%s,%s,%s,%s,%s,%s\n", r[col(h, "kepid")], cat[r[col(h, "koi_disposition")]], r[col(h, "koi_period")],
 			r[col(h, "koi_time0bk")], r[col(h, "koi_duration")], r[col(h, "koi_depth")])
 	}
@@ -56,14 +46,18 @@ func realLabelSeeds(t testing.TB) [][]byte {
 	eb := read("villanova_eb_catalog.csv")
 	b.Reset()
 	b.WriteString("kic,category,period,t0,depth,counted\n")
-	h = eb[0]
-	for _, r := range eb[1:41] {
+	h = eb
+	for _, r := range eb.Rows[:40] {
 		bjd0, _ := strconv.ParseFloat(r[col(h, "bjd0")], 64)
 		depth, _ := strconv.ParseFloat(r[col(h, "pdepth")], 64)
 		fmt.Fprintf(&b, "%s,eb,%s,%.6f,%.1f,true\n", r[col(h, "KIC")], r[col(h, "period")], bjd0-54833, depth*1e6)
 	}
 	seeds = append(seeds, []byte(b.String()))
-	raw, err := os.ReadFile(tablesDir + "/koi_cumulative.csv")
+	dir, err := kepref.Dir()
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, err := os.ReadFile(filepath.Join(dir, "tables", "koi_cumulative.csv"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -83,22 +83,21 @@ func plantFalseAlarm(spec Spec, k *Knobs, cal *calendar, nz *starNoise, fa faPla
 	p.lo, p.hi = 1-fk.EventScatter, 1+fk.EventScatter // event-to-event depth scatter
 	rec := &data.FalseAlarm{Kind: fa.kind}
 	var box float64 // the box width a search would fit to the signal, days
-	switch fa.kind {
-	case KindDesatGlitch:
-		rec.PeriodDays, rec.T0Days, box = p.desatGlitch()
-	case KindSingleEvents:
-		rec.PeriodDays, rec.T0Days, box = p.singleEvents()
-	case KindSpotDips:
-		rec.PeriodDays, rec.T0Days, box = p.spotDips()
-	case KindHarmonic:
-		rec.PeriodDays, rec.T0Days, box = p.harmonic()
-	case KindGapRamps:
-		rec.PeriodDays, rec.T0Days, box = p.gapRamps()
-	case KindRollingBand:
-		rec.PeriodDays, rec.T0Days, box = p.rollingBand()
+	if plant, ok := planters[fa.kind]; ok {
+		rec.PeriodDays, rec.T0Days, box = plant(p)
 	}
 	ans.FalseAlarm = rec
 	return p.rescale(k, nz.flux, rec.PeriodDays, rec.T0Days, box)
+}
+
+// planters are the planting methods of the false-alarm kinds.
+var planters = map[string]func(*planter) (period, t0, box float64){
+	KindDesatGlitch:  (*planter).desatGlitch,
+	KindSingleEvents: (*planter).singleEvents,
+	KindSpotDips:     (*planter).spotDips,
+	KindHarmonic:     (*planter).harmonic,
+	KindGapRamps:     (*planter).gapRamps,
+	KindRollingBand:  (*planter).rollingBand,
 }
 
 // planter plants one false signal: each kind's method adds it to f from the stream r and returns the period,
@@ -126,6 +125,14 @@ func (p *planter) depthFor(period, t0, w float64, nEvents int) float64 {
 // epoch draws the time of a first event uniformly within the first period of data.
 func (p *planter) epoch(period float64) float64 { return p.m.t[0] + period*p.r.Float64() }
 
+// events draws a train of events from p.r, in this order: its period with draw from periods, the width of its
+// events uniformly from widths, and its first epoch.
+func (p *planter) events(draw func(r *rand.Rand, lo, hi float64) float64, periods, widths Range) (period, w, t0 float64) {
+	period = draw(p.r, periods.Lo, periods.Hi)
+	w = uniform(p.r, widths.Lo, widths.Hi)
+	return period, w, p.epoch(period)
+}
+
 // desatGlitch plants a dip over w just after each desaturation's flagged cadence.
 func (p *planter) desatGlitch() (period, t0, box float64) {
 	r, fk, cal, t := p.r, p.fk, p.cal, p.cal.time
@@ -143,10 +150,8 @@ func (p *planter) desatGlitch() (period, t0, box float64) {
 // singleEvents plants three deep, sharp-edged events (SPSD residuals, spacecraft events) on three epochs of a
 // long period; the other epochs with data, if any, have no event.
 func (p *planter) singleEvents() (period, t0, box float64) {
-	r, fk, m, t := p.r, p.fk, p.m, p.cal.time
-	period = logUniform(r, fk.SingleEventPeriodDays.Lo, fk.SingleEventPeriodDays.Hi)
-	w := uniform(r, fk.SingleEventDays.Lo, fk.SingleEventDays.Hi)
-	t0 = p.epoch(period)
+	r, m, t := p.r, p.m, p.cal.time
+	period, w, t0 := p.events(logUniform, p.fk.SingleEventPeriodDays, p.fk.SingleEventDays)
 	var epochs []float64
 	for e := 0; t0+float64(e)*period < m.t[len(m.t)-1]; e++ {
 		if mid := t0 + float64(e)*period; hasData(m.t, mid, w/2) {
@@ -166,9 +171,7 @@ func (p *planter) singleEvents() (period, t0, box float64) {
 // evolving.
 func (p *planter) spotDips() (period, t0, box float64) {
 	r, fk, m, t := p.r, p.fk, p.m, p.cal.time
-	period = uniform(r, fk.SpotDipPeriodDays.Lo, fk.SpotDipPeriodDays.Hi)
-	w := uniform(r, fk.SpotDipDays.Lo, fk.SpotDipDays.Hi)
-	t0 = p.epoch(period)
+	period, w, t0 := p.events(uniform, fk.SpotDipPeriodDays, fk.SpotDipDays)
 	a := p.depthFor(period, t0, w, m.transits(period, t0, w)) / gaussMean
 	life := uniform(r, fk.SpotDipLifetimeRots.Lo, fk.SpotDipLifetimeRots.Hi) * period
 	depth := 1.0

@@ -27,10 +27,7 @@ func TestFalseAlarmsAreTheStrongestBLSPeak(t *testing.T) {
 		for i := range 2 {
 			spec := sim.Spec{Set: "fa", Index: i, Seed: uint64(500 + 10*ki + i), Category: data.CategoryUntouched,
 				Population: data.PopulationFalseAlarm, ID: "fa"}
-			r, err := sim.Generate(spec, k)
-			if err != nil {
-				t.Fatal(err)
-			}
+			r := generate(t, spec, k)
 			fa := r.Answer.FalseAlarm
 			if fa == nil || fa.Kind != kind || !(fa.PeriodDays > 0) {
 				t.Fatalf("%s star: false alarm %+v", kind, fa)

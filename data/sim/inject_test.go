@@ -79,10 +79,7 @@ func TestInjectPlanetIntoRealLightCurve(t *testing.T) {
 }
 
 func TestInjectPlanetNeedsStellarParameters(t *testing.T) {
-	r, err := sim.Generate(sim.Spec{Seed: 3, Category: data.CategoryUntouched, Population: data.PopulationRandom}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := generate(t, sim.Spec{Seed: 3, Category: data.CategoryUntouched, Population: data.PopulationRandom}, nil)
 	st := r.Star
 	st.RadiusRsun = 0
 	if _, err := sim.InjectPlanet(r.Curve, st, 1, nil); !errors.Is(err, sim.ErrStarParams) {

@@ -171,10 +171,7 @@ func TestRealismAgainstKeplerDV(t *testing.T) {
 		for i := range 12 {
 			spec := sim.Spec{Set: "realism", Index: i, Seed: uint64(10000*fi + i), Category: data.CategoryUntouched,
 				Population: data.PopulationRandom, ID: "realism"}
-			r, err := sim.Generate(spec, k)
-			if err != nil {
-				t.Fatal(err)
-			}
+			r := generate(t, spec, k)
 			stv, sflat := residuals(r.Curve, nil, 0, 1e9)
 			simSlopes = append(simSlopes, psdSlope(stv, sflat, 1, 10))
 			for j, h := range hours {

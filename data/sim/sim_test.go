@@ -17,6 +17,16 @@ import (
 	"transitbench/engine/lc"
 )
 
+// generate makes the star of spec with the knobs k, failing the test when the simulator refuses.
+func generate(t testing.TB, spec sim.Spec, k *sim.Knobs) *sim.Result {
+	t.Helper()
+	r, err := sim.Generate(spec, k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
 // specs returns one star of each category and population, the sample most tests run over.
 func specs(seed uint64) []sim.Spec {
 	return []sim.Spec{
@@ -57,14 +67,8 @@ func digest(t *testing.T, r *sim.Result) string {
 func TestGenerateIsDeterministic(t *testing.T) {
 	k := sim.DefaultKnobs()
 	for _, spec := range specs(101) {
-		a, err := sim.Generate(spec, k)
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, err := sim.Generate(spec, sim.DefaultKnobs())
-		if err != nil {
-			t.Fatal(err)
-		}
+		a := generate(t, spec, k)
+		b := generate(t, spec, sim.DefaultKnobs())
 		if da, db := digest(t, a), digest(t, b); da != db {
 			t.Errorf("%s/%s: two runs differ: %s vs %s", spec.Category, spec.Population, da, db)
 		}
@@ -92,10 +96,7 @@ func TestGoldenDigest(t *testing.T) {
 			if spec.Category == data.CategoryInjected && spec.Population == data.PopulationFalseAlarm {
 				spec.MESQuantile = float64(s+1) / 22 // a set builder's stratified MES
 			}
-			r, err := sim.Generate(spec, k)
-			if err != nil {
-				t.Fatal(err)
-			}
+			r := generate(t, spec, k)
 			h.Write([]byte(digest(t, r)))
 			if fa := r.Answer.FalseAlarm; fa != nil {
 				kinds[fa.Kind] = true
@@ -137,10 +138,7 @@ func TestGenerateRejectsBadSpecs(t *testing.T) {
 func TestFluxIsNaNExactlyOnMaskedCadences(t *testing.T) {
 	k := sim.DefaultKnobs()
 	for _, spec := range specs(202) {
-		r, err := sim.Generate(spec, k)
-		if err != nil {
-			t.Fatal(err)
-		}
+		r := generate(t, spec, k)
 		c := r.Curve
 		if err := c.Validate(); err != nil {
 			t.Fatal(err)
@@ -245,10 +243,7 @@ func TestAnswersFollowTheSpec(t *testing.T) {
 	k := sim.DefaultKnobs()
 	for s := range 5 {
 		for _, spec := range specs(uint64(300 + 10*s)) {
-			r, err := sim.Generate(spec, k)
-			if err != nil {
-				t.Fatal(err)
-			}
+			r := generate(t, spec, k)
 			a := r.Answer
 			if a.ID != spec.ID || a.Category != spec.Category || a.Population != spec.Population {
 				t.Errorf("answer %+v does not echo the spec %+v", a, spec)
@@ -302,10 +297,7 @@ func TestCountedEBShare(t *testing.T) {
 	counted := 0
 	reasons := map[string]int{}
 	for i := range 150 {
-		r, err := sim.Generate(sim.Spec{Set: "ebs", Index: i, Seed: uint64(7000 + i), Category: data.CategoryEB, ID: "eb"}, k)
-		if err != nil {
-			t.Fatal(err)
-		}
+		r := generate(t, sim.Spec{Set: "ebs", Index: i, Seed: uint64(7000 + i), Category: data.CategoryEB, ID: "eb"}, k)
 		if r.Answer.EB.Counted {
 			counted++
 		}
@@ -329,10 +321,7 @@ func TestQuietStarCDPP(t *testing.T) {
 		k.Star.Kepmag = sim.Range{Lo: lo, Hi: hi}
 		var v []float64
 		for i := range 24 {
-			r, err := sim.Generate(sim.Spec{Seed: uint64(400 + i), Category: data.CategoryUntouched, Population: data.PopulationRandom}, k)
-			if err != nil {
-				t.Fatal(err)
-			}
+			r := generate(t, sim.Spec{Seed: uint64(400 + i), Category: data.CategoryUntouched, Population: data.PopulationRandom}, k)
 			v = append(v, r.Star.CDPPppm["6.0"])
 		}
 		slices.Sort(v)
@@ -383,10 +372,7 @@ func TestGenerateConcurrently(t *testing.T) {
 	sp := specs(77)
 	want := make([]string, len(sp))
 	for i, s := range sp {
-		r, err := sim.Generate(s, k)
-		if err != nil {
-			t.Fatal(err)
-		}
+		r := generate(t, s, k)
 		want[i] = digest(t, r)
 	}
 	got := make([][]string, 4)
@@ -418,17 +404,11 @@ func TestGenerateConcurrently(t *testing.T) {
 func TestMESQuantile(t *testing.T) {
 	k := sim.DefaultKnobs()
 	base := specs(0xabc)[0]
-	free, err := sim.Generate(base, k)
-	if err != nil {
-		t.Fatal(err)
-	}
+	free := generate(t, base, k)
 	for _, q := range []float64{0.1, 0.5, 0.9} {
 		spec := base
 		spec.MESQuantile = q
-		r, err := sim.Generate(spec, k)
-		if err != nil {
-			t.Fatal(err)
-		}
+		r := generate(t, spec, k)
 		want := k.Planet.MES.Lo + q*(k.Planet.MES.Hi-k.Planet.MES.Lo)
 		if got := r.Answer.Planet.MES; math.Abs(got/want-1) > 0.05 {
 			t.Errorf("quantile %v: MES %.3f, want %.3f ± 5 %%", q, got, want)

@@ -46,39 +46,28 @@ type ClassicalOptions struct {
 	MaxFAP float64
 }
 
+// orDefault sets *v to def when *v is not positive (a NaN stays).
+func orDefault[T int | float64](v *T, def T) {
+	if *v <= 0 {
+		*v = def
+	}
+}
+
 func (o *ClassicalOptions) defaults(d *Data) {
-	if o.MaxPlanets <= 0 {
-		o.MaxPlanets = 7
-	}
-	if o.PeakBranch <= 0 {
-		o.PeakBranch = 4
-	}
-	if o.Restarts <= 0 {
-		o.Restarts = 3
-	}
-	if o.MinPeriodDays <= 0 {
-		o.MinPeriodDays = 2
-	}
+	orDefault(&o.MaxPlanets, 7)
+	orDefault(&o.PeakBranch, 4)
+	orDefault(&o.Restarts, 3)
+	orDefault(&o.MinPeriodDays, 2)
 	if o.MaxPeriodDays <= 0 {
 		span := math.Max(d.Span(), 3*o.MinPeriodDays)
 		o.MaxPeriodDays = math.Min(math.Max(300, 1.5*span), 5000)
 	}
 	o.MaxPeriodDays = math.Max(o.MaxPeriodDays, 1.5*o.MinPeriodDays)
-	if o.MinBICImprovement <= 0 {
-		o.MinBICImprovement = 6 * math.Log(float64(d.Len()))
-	}
-	if o.SamplesPerPeak <= 0 {
-		o.SamplesPerPeak = 8
-	}
-	if o.MinLogSeparation <= 0 {
-		o.MinLogSeparation = 0.08
-	}
-	if o.EccentricKeep <= 0 {
-		o.EccentricKeep = 2
-	}
-	if o.JointRestarts <= 0 {
-		o.JointRestarts = 4
-	}
+	orDefault(&o.MinBICImprovement, 6*math.Log(float64(d.Len())))
+	orDefault(&o.SamplesPerPeak, 8)
+	orDefault(&o.MinLogSeparation, 0.08)
+	orDefault(&o.EccentricKeep, 2)
+	orDefault(&o.JointRestarts, 4)
 }
 
 // NullFit returns the offsets-only model: one weighted mean per instrument, BIC with k = instruments.

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"math"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -12,6 +11,7 @@ import (
 
 	"transitbench/data/stargazer"
 	"transitbench/engine/rv"
+	"transitbench/internal/testutil"
 )
 
 // sharedDir is the published task folder, beside the repository (never copied into it).
@@ -19,11 +19,7 @@ const sharedDir = "../../../shared/data/stargazer"
 
 func load(t *testing.T, id string) *stargazer.Task {
 	t.Helper()
-	sub := "synthetic"
-	if strings.HasPrefix(id, "real_") {
-		sub = "real"
-	}
-	task, err := stargazer.ReadFile(filepath.Join(sharedDir, sub, id+".json"))
+	task, err := stargazer.ReadFile(testutil.StargazerTaskPath(sharedDir, id))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"transitbench/internal/testutil"
 )
 
 // shippedV1SHA256 is the SHA-256 of migrations[0] as the first release shipped it. TestShippedMigrationUnchanged
@@ -155,10 +157,7 @@ func TestNewDatabaseIsPrivate(t *testing.T) {
 // and finished runs refuse it.
 func TestHiddenOutcomesSealed(t *testing.T) {
 	s, path := openTemp(t)
-	run, err := s.CreateRun(ctx, Run{Kind: KindGrade, Set: "A", Hidden: true, Grading: 1, Stars: 3})
-	if err != nil {
-		t.Fatal(err)
-	}
+	run := createRun(t, s, Run{Kind: KindGrade, Set: "A", Hidden: true, Grading: 1, Stars: 3})
 	states := map[string]string{
 		"A-0007": `{"population":"false_alarm","category":"injected","credit":1,"exit":"ok"}`,
 		"A-0042": `{"population":"random","category":"untouched","false":1,"exit":"ok"}`,
@@ -249,20 +248,17 @@ func TestNextGrading(t *testing.T) {
 // workspace writes) per iteration, each in its own transaction, as a hidden run does when a star finishes.
 func BenchmarkPutHiddenOutcome(b *testing.B) {
 	s, _ := openTemp(b)
-	run, err := s.CreateRun(ctx, Run{Kind: KindGrade, Set: "A", Hidden: true, Grading: 1})
-	if err != nil {
-		b.Fatal(err)
-	}
+	run := createRun(b, s, Run{Kind: KindGrade, Set: "A", Hidden: true, Grading: 1})
 	state := []byte(`{"scored":true,"category":"injected","population":"false_alarm","rows":2,"credit":1,"false":1,` +
 		`"planets":[{"bin":1,"credit":1}],"exit":"ok","runtime_ms":41234}`)
 	i := 0
 	b.ReportAllocs()
-	start := processCPU()
+	start := testutil.ProcessCPU()
 	for b.Loop() {
 		if err := s.PutHiddenOutcome(ctx, run, fmt.Sprintf("A-%04d", i), state); err != nil {
 			b.Fatal(err)
 		}
 		i++
 	}
-	reportCPU(b, start)
+	testutil.ReportCPU(b, start)
 }

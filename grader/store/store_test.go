@@ -14,9 +14,21 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"transitbench/internal/testutil"
 )
 
 var ctx = context.Background()
+
+// createRun creates the run r in s, failing the test when the store refuses, and returns its ID.
+func createRun(t testing.TB, s *Store, r Run) int64 {
+	t.Helper()
+	id, err := s.CreateRun(ctx, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return id
+}
 
 func openTemp(t testing.TB) (*Store, string) {
 	t.Helper()
@@ -108,10 +120,7 @@ func TestRunRoundTrip(t *testing.T) {
 func TestRunsFilter(t *testing.T) {
 	s, _ := openTemp(t)
 	mk := func(kind, set, label string) int64 {
-		id, err := s.CreateRun(ctx, Run{Kind: kind, Set: set, Label: label})
-		if err != nil {
-			t.Fatal(err)
-		}
+		id := createRun(t, s, Run{Kind: kind, Set: set, Label: label})
 		return id
 	}
 	d1 := mk(KindDev, "dev", "")
@@ -146,10 +155,7 @@ func TestRunsFilter(t *testing.T) {
 
 func TestOutcomeRoundTripAndUpsert(t *testing.T) {
 	s, _ := openTemp(t)
-	run, err := s.CreateRun(ctx, Run{Kind: KindDev, Set: "dev"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	run := createRun(t, s, Run{Kind: KindDev, Set: "dev"})
 	o := outcomeFor(run, "dev-0042", "half", 0.5, 1)
 	o.StderrTail = "traceback…\x00 binary bytes \xff survive"
 	if err := s.PutOutcome(ctx, o); err != nil {
@@ -535,15 +541,12 @@ func TestFailingStars(t *testing.T) {
 // each in its own transaction, as a run does when a star finishes.
 func BenchmarkPutOutcome(b *testing.B) {
 	s, _ := openTemp(b)
-	run, err := s.CreateRun(ctx, Run{Kind: KindGrade, Set: "A"})
-	if err != nil {
-		b.Fatal(err)
-	}
+	run := createRun(b, s, Run{Kind: KindGrade, Set: "A"})
 	o := outcomeFor(run, "", "hit", 1, 0)
 	o.StderrTail = strings.Repeat("warning: something\n", 100)
 	i := 0
 	b.ReportAllocs()
-	start := processCPU()
+	start := testutil.ProcessCPU()
 	for b.Loop() {
 		o.StarID = fmt.Sprintf("a-%07d", i)
 		i++
@@ -551,7 +554,7 @@ func BenchmarkPutOutcome(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
-	reportCPU(b, start)
+	testutil.ReportCPU(b, start)
 }
 
 func TestOpenOddPath(t *testing.T) {

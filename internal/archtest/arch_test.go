@@ -44,7 +44,12 @@ var rules = []rule{
 		mayNot: []string{"cmd/..."}},
 	{pkg: "cmd/transitbench", words: "cmd/transitbench imports anything", may: anything},
 	{pkg: "internal/archtest", words: "this check imports nothing of the project"},
+	{pkg: "internal/testutil", words: "the tests' shared helpers import nothing of the project; only _test.go files import them"},
 }
+
+// testOnly are the packages that exist for tests: only _test.go files, and the other packages here, may import
+// them; a non-test file of any other package importing one breaks the rules whatever its package's rule allows.
+var testOnly = []string{"internal/testutil", "workspace/internal/taskfixture"}
 
 // exceptions are the known breaks of the rules: each names the change that ends it, and the test fails once
 // the import is gone, so that the line goes with it.
@@ -118,6 +123,10 @@ func check(pkgs []pkgInfo) (violations []string, used map[int]bool) {
 			}
 			target, ok := inModule(imp)
 			if !ok || target == rel {
+				continue
+			}
+			if slices.Contains(testOnly, target) && !slices.Contains(testOnly, rel) {
+				violations = append(violations, fmt.Sprintf("%s imports %s in a non-test file: only _test.go files may import it", rel, target))
 				continue
 			}
 			if matchAny(r.may, target) && !matchAny(r.mayNot, target) {
@@ -209,6 +218,9 @@ func TestCheckFindsViolations(t *testing.T) {
 		{ImportPath: "transitbench/tui", Imports: []string{"transitbench/workspace", "transitbench/tui/plot"}},
 		{ImportPath: "transitbench/cmd/transitbench", Imports: []string{"transitbench/tui", "transitbench/sandbox"}},
 		{ImportPath: "transitbench/stars", Imports: []string{"transitbench/engine/lc"}},
+		{ImportPath: "transitbench/workspace/rvtrack", Imports: []string{"transitbench/sandbox", "transitbench/internal/testutil"}},
+		{ImportPath: "transitbench/internal/testutil", Imports: []string{"testing", "transitbench/engine/lc"}},
+		{ImportPath: "transitbench/workspace/internal/taskfixture", Imports: []string{"transitbench/internal/testutil"}}, // allowed
 		{ImportPath: "github.com/other/module", Imports: []string{"transitbench/tui"}},
 	}
 	want := []string{
@@ -220,6 +232,8 @@ func TestCheckFindsViolations(t *testing.T) {
 		"workspace imports tui/plot, against the rule",
 		"workspace/starter/go imports engine/bls, against the rule",
 		"stars has no rule",
+		"workspace/rvtrack imports internal/testutil in a non-test file",
+		"internal/testutil imports engine/lc, against the rule",
 	}
 	got, used := check(pkgs)
 	if len(got) != len(want) {

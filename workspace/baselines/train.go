@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"sync"
 	"time"
 
 	"transitbench/data"
@@ -13,6 +12,7 @@ import (
 	"transitbench/engine/gbt"
 	"transitbench/engine/pipeline"
 	"transitbench/grader"
+	"transitbench/workspace/internal/pool"
 )
 
 // TrainOptions configure TrainVetter.
@@ -80,35 +80,11 @@ func LabelPeak(ans data.Answer, valid []float64, periodDays, t0Days float64) boo
 func Examples(ctx context.Context, set *sets.Set, ids []string, workers int, progress func(done, total int)) ([]Example, error) {
 	per := make([][]Example, len(ids))
 	errs := make([]error, len(ids))
-	next := make(chan int)
-	var wg sync.WaitGroup
-	var mu sync.Mutex
-	done := 0
-	for range max(workers, 1) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				per[i], errs[i] = starExamples(set, ids[i])
-				mu.Lock()
-				done++
-				if progress != nil {
-					progress(done, len(ids))
-				}
-				mu.Unlock()
-			}
-		}()
+	var after func(i, done int)
+	if progress != nil {
+		after = func(_, done int) { progress(done, len(ids)) }
 	}
-feed:
-	for i := range ids {
-		select {
-		case next <- i:
-		case <-ctx.Done():
-			break feed
-		}
-	}
-	close(next)
-	wg.Wait()
+	pool.Each(ctx, len(ids), workers, func(i int) { per[i], errs[i] = starExamples(set, ids[i]) }, after)
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}

@@ -3,12 +3,12 @@ package rvbaselines
 import (
 	"context"
 	"runtime"
-	"sync"
 	"time"
 
 	"transitbench/data/stargazer"
 	"transitbench/engine/rv"
 	"transitbench/grader/rvgate"
+	"transitbench/workspace/internal/pool"
 	"transitbench/workspace/rvtrack"
 )
 
@@ -32,46 +32,24 @@ func RunBaseline(ctx context.Context, tasks []*stargazer.Task, solve Solver, wor
 		workers = runtime.GOMAXPROCS(0)
 	}
 	start := time.Now()
-	jobs := make(chan int)
 	out := make([]rvtrack.TaskOutcome, len(tasks))
 	ran := make([]bool, len(tasks))
-	var mu sync.Mutex
-	done := 0
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range jobs {
-				t := tasks[i]
-				t0 := time.Now()
-				planets, jit := solve(t.Data(), t.Config.Star.MStarSun, uint64(i))
-				res := rvgate.Evaluate(t, planets, jit)
-				o := rvtrack.TaskOutcome{Task: t.TaskID, Tier: t.Tier(), Solvable: rvgate.CheckTruth(t).Solvable, NTruth: len(t.Config.Planets),
-					Result: res, Seconds: time.Since(t0).Seconds()}
-				for _, p := range planets {
-					o.Periods = append(o.Periods, p.PeriodDays)
-				}
-				mu.Lock()
-				out[i], ran[i] = o, true
-				done++
-				if progress != nil {
-					progress(done, len(tasks), o)
-				}
-				mu.Unlock()
-			}
-		}()
+	var after func(i, done int)
+	if progress != nil {
+		after = func(i, done int) { progress(done, len(tasks), out[i]) }
 	}
-feed:
-	for i := range tasks {
-		select {
-		case jobs <- i:
-		case <-ctx.Done():
-			break feed
+	pool.Each(ctx, len(tasks), workers, func(i int) {
+		t := tasks[i]
+		t0 := time.Now()
+		planets, jit := solve(t.Data(), t.Config.Star.MStarSun, uint64(i))
+		res := rvgate.Evaluate(t, planets, jit)
+		o := rvtrack.TaskOutcome{Task: t.TaskID, Tier: t.Tier(), Solvable: rvgate.CheckTruth(t).Solvable, NTruth: len(t.Config.Planets),
+			Result: res, Seconds: time.Since(t0).Seconds()}
+		for _, p := range planets {
+			o.Periods = append(o.Periods, p.PeriodDays)
 		}
-	}
-	close(jobs)
-	wg.Wait()
+		out[i], ran[i] = o, true
+	}, after)
 	rep := &BaselineReport{Workers: workers}
 	for i, o := range out {
 		if ran[i] {

@@ -17,6 +17,7 @@ import (
 
 	"transitbench/data/stargazer"
 	"transitbench/grader/rvgate"
+	"transitbench/internal/testutil"
 )
 
 // easy is the Easy tier's budget: 200k tokens, 600 s, 3 submissions (SPEC B1).
@@ -273,17 +274,7 @@ func TestLedgerConcurrentGoroutines(t *testing.T) {
 		wg.Go(func() { errs[i] = submitOnce(path, "task", hard) })
 	}
 	wg.Wait()
-	ok, spent := 0, 0
-	for _, err := range errs {
-		switch {
-		case err == nil:
-			ok++
-		case errors.Is(err, ErrBudgetSpent):
-			spent++
-		default:
-			t.Errorf("unexpected error: %v", err)
-		}
-	}
+	ok, spent := testutil.CountErrors(t, errs, ErrBudgetSpent)
 	if ok != hard.Submissions || spent != len(errs)-hard.Submissions {
 		t.Errorf("%d recorded, %d refused; want %d and %d", ok, spent, hard.Submissions, len(errs)-hard.Submissions)
 	}

@@ -3,7 +3,6 @@ package rvtrack
 import (
 	"context"
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -12,6 +11,7 @@ import (
 
 	"transitbench/data/stargazer"
 	"transitbench/grader/rvgate"
+	"transitbench/internal/testutil"
 	"transitbench/sandbox"
 	"transitbench/workspace/internal/taskfixture"
 )
@@ -40,20 +40,7 @@ func sharedTasks(t *testing.T) []*stargazer.Task {
 // solutionDir writes a solution folder holding the given files ("run" is made executable).
 func solutionDir(t *testing.T, files map[string]string) *sandbox.Solution {
 	t.Helper()
-	dir := filepath.Join(t.TempDir(), "solution")
-	if err := os.Mkdir(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	for name, body := range files {
-		mode := os.FileMode(0o644)
-		if name == "run" {
-			mode = 0o755
-		}
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), mode); err != nil {
-			t.Fatal(err)
-		}
-	}
-	sol, err := sandbox.Detect(dir)
+	sol, err := sandbox.Detect(testutil.NewSolution(t, files))
 	if err != nil {
 		t.Fatal(err)
 	}

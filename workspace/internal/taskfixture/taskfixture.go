@@ -2,11 +2,10 @@
 package taskfixture
 
 import (
-	"path/filepath"
-	"strings"
 	"testing"
 
 	"transitbench/data/stargazer"
+	"transitbench/internal/testutil"
 )
 
 // Dir is the published task folder, beside the repository (never copied into it), as the tests of a package
@@ -17,11 +16,7 @@ const Dir = "../../../shared/data/stargazer"
 // Dir/synthetic. It fails t when the task cannot be read.
 func Load(t testing.TB, id string) *stargazer.Task {
 	t.Helper()
-	sub := "synthetic"
-	if strings.HasPrefix(id, "real_") {
-		sub = "real"
-	}
-	task, err := stargazer.ReadFile(filepath.Join(Dir, sub, id+".json"))
+	task, err := stargazer.ReadFile(testutil.StargazerTaskPath(Dir, id))
 	if err != nil {
 		t.Fatal(err)
 	}
