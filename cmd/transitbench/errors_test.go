@@ -71,6 +71,7 @@ func TestJSONErrorContract(t *testing.T) {
 		{"baselines train-vetter", []string{"baselines", "train-vetter", "--stars", "0"}, codeUsage},
 		{"bls", []string{"bls", missing}, codeNotFound},
 		{"bls", []string{"bls", garbage}, codeBadInput},
+		{"bls", []string{"bls", garbage, "--mask", "3,1"}, codeUsage},
 		{"fold", []string{"fold", missing, "--period", "3", "--t0", "1"}, codeNotFound},
 		{"plot", []string{"plot", "--star", "dev-0000", "--out", "x.txt"}, codeUsage},
 		{"plot", []string{"plot", "--star", "A-0000", "--set", "A", "--out", "x.png"}, codeHidden},
