@@ -29,4 +29,3 @@ func Planets(a *Analysis, n, workers int) ([]multi.Planet, error) {
 	}
 	return multi.Iterate(t, y, search, multi.Options{Planets: n})
 }
-
