@@ -278,6 +278,8 @@ func (r *Real) meta(id string) (StarMeta, error) {
 			m.MES = a.Planet.MES
 		case len(a.Confirmed) > 0:
 			m.MES = a.Confirmed[0].MES
+		case len(a.Labelled) > 0:
+			m.MES = a.Labelled[0].MES
 		}
 	}
 	return m, nil

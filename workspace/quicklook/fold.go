@@ -23,7 +23,7 @@ type Ephemeris struct {
 const DefaultDurationDays = 0.125
 
 // Truth is the labelled signal of answer a, labelled "truth": its injected planet, the primary eclipse of an EB,
-// or a confirmed host's first planet; false when a is nil or has no signal. TruthSignal says which it is.
+// a confirmed host's or a labelled star's first planet; false when a is nil or has no signal. TruthSignal says which it is.
 func Truth(a *data.Answer) (Ephemeris, bool) {
 	switch {
 	case a == nil:
@@ -33,6 +33,9 @@ func Truth(a *data.Answer) (Ephemeris, bool) {
 		return Ephemeris{"truth", a.EB.PeriodDays, a.EB.T0Days, a.EB.PrimaryDurationDays}, true
 	case len(a.Confirmed) > 0:
 		p := a.Confirmed[0]
+		return Ephemeris{"truth", p.PeriodDays, p.T0Days, p.DurationDays}, true
+	case len(a.Labelled) > 0:
+		p := a.Labelled[0]
 		return Ephemeris{"truth", p.PeriodDays, p.T0Days, p.DurationDays}, true
 	}
 	return Ephemeris{}, false
@@ -49,6 +52,8 @@ func TruthSignal(a *data.Answer) string {
 		return "EB primary"
 	case len(a.Confirmed) > 0:
 		return "confirmed planet"
+	case len(a.Labelled) > 0:
+		return "labelled planet"
 	}
 	return ""
 }
