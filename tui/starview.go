@@ -521,8 +521,8 @@ func foldedLines(st *Styles, f *folded, mode foldMode, w, h int) []string {
 	switch mode {
 	case foldPrimary:
 		lines = plot.Folded(w, chartH, f.All.X, f.All.Y, f.All.BX, f.All.BY, f.All.BE, f.HalfHours).Lines(st.Paint)
-		info = fmt.Sprintf("P %.4f d  depth %.0f±%.0f ppm  MES %.1f  N %d  o/e %.1fσ",
-			f.Eph.PeriodDays, v.Depth*1e6, v.DepthErr*1e6, v.MES, v.NTransits, v.OddEvenSigma)
+		info = fmt.Sprintf("P %.4f d  depth %.0f±%.0f ppm  MES %.1f  N %d  T14 %.1f h",
+			f.Eph.PeriodDays, v.Depth*1e6, v.DepthErr*1e6, v.MES, v.NTransits, 24*f.Refined.DurationDays)
 	case foldOddEven:
 		left := plot.Folded(w/2, chartH, f.Odd.X, f.Odd.Y, f.Odd.BX, f.Odd.BY, f.Odd.BE, f.HalfHours)
 		right := plot.Folded(w-w/2, chartH, f.Even.X, f.Even.Y, f.Even.BX, f.Even.BY, f.Even.BE, f.HalfHours)
@@ -533,11 +533,14 @@ func foldedLines(st *Styles, f *folded, mode foldMode, w, h int) []string {
 		for i := range l {
 			lines = append(lines, fit(l[i], w/2)+r[i])
 		}
-		info = fmt.Sprintf("odd %.0f ppm (left)  even %.0f ppm  differ by %.1fσ", v.OddDepth*1e6, v.EvenDepth*1e6, v.OddEvenSigma)
+		rf := f.Refined
+		info = fmt.Sprintf("odd %.0f ppm (left)  even %.0f ppm  ratio %.3f±%.3f, %.1fσ (box %.1fσ)", rf.OddDepth*1e6, rf.EvenDepth*1e6,
+			rf.OddEvenRatio, rf.OddEvenRatioErr, rf.OddEvenSigma, v.OddEvenSigma)
 	case foldSecondary:
 		lines = plot.Folded(w, chartH, f.Secondary.X, f.Secondary.Y, f.Secondary.BX, f.Secondary.BY, f.Secondary.BE, f.HalfHours).Lines(st.Paint)
-		info = fmt.Sprintf("secondary at phase %.2f: %.0f±%.0f ppm  MES %.1f",
-			v.SecondaryPhase, v.SecondaryDepth*1e6, v.SecondaryDepthErr*1e6, v.SecondaryMES)
+		rf := f.Refined
+		info = fmt.Sprintf("secondary at phase %.2f: %.0f±%.0f ppm  MES %.1f (box %.1f)",
+			rf.SecondaryPhase, rf.SecondaryDepth*1e6, rf.SecondaryDepthErr*1e6, rf.SecondaryMES, v.SecondaryMES)
 	}
 	return append(lines, st.Dim.Render(info))
 }

@@ -113,7 +113,9 @@ type Curve struct {
 }
 
 // Fold is the fold of an analysis at one ephemeris: the whole fold, the odd and even transits apart, the fold
-// around the secondary eclipse, and the vetting features. Every curve spans ±HalfHours.
+// around the secondary eclipse, and the vetting features: Compute's at the ephemeris' duration (what the
+// learned vetter sees) and Refine's at the fitted T14 (the reported duration, the secondary searched clear of
+// the whole transit, odd/even as a ratio with a systematic floor). Every curve spans ±HalfHours.
 type Fold struct {
 	Eph       Ephemeris
 	HalfHours float64
@@ -121,6 +123,7 @@ type Fold struct {
 	Odd, Even Curve
 	Secondary Curve
 	Vet       vet.Features
+	Refined   vet.Refined
 }
 
 // FoldBins is the number of bins across a fold's window.
@@ -160,8 +163,8 @@ func PrimaryFold(a *Analysis, e Ephemeris) Curve {
 }
 
 // FoldAt folds the valid detrended cadences of a at e within ±WindowHours(e) and vets the signal
-// (engine/vet.Compute, with a.Star's radius and mass when known). The secondary fold is centred at the phase
-// of the deepest secondary box vet found (0.5 when it found none). Without valid cadences or a period only
+// (engine/vet.Compute, with a.Star's radius and mass when known, and engine/vet.Refine). The secondary fold is
+// centred at the phase of the deepest secondary box Refine found (0.5 when it found none). Without valid cadences or a period only
 // Eph and HalfHours are set.
 func FoldAt(a *Analysis, e Ephemeris) *Fold {
 	t, f := a.valid()
@@ -175,6 +178,7 @@ func FoldAt(a *Analysis, e Ephemeris) *Fold {
 		return out
 	}
 	out.Vet = vet.Compute(t, f, e.PeriodDays, e.T0Days, e.DurationDays, star)
+	out.Refined = vet.Refine(t, f, e.PeriodDays, e.T0Days, e.DurationDays)
 
 	phase := fold.Phase(t, e.PeriodDays, e.T0Days)
 	epochs := fold.Epochs(t, e.PeriodDays, e.T0Days)
@@ -195,8 +199,8 @@ func FoldAt(a *Analysis, e Ephemeris) *Fold {
 	binCurve(&out.Even, half)
 
 	secPhase := 0.5
-	if out.Vet.SecondaryPhase > 0 {
-		secPhase = out.Vet.SecondaryPhase
+	if out.Refined.SecondaryPhase > 0 {
+		secPhase = out.Refined.SecondaryPhase
 	}
 	for i, ph := range fold.Phase(t, e.PeriodDays, e.T0Days+secPhase*e.PeriodDays) {
 		if x := ph * 24; math.Abs(x) <= half {
