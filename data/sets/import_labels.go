@@ -113,4 +113,3 @@ func (r labelRow) planet(c *lc.LightCurve) (data.Planet, error) {
 	}
 	return p, nil
 }
-
