@@ -41,6 +41,7 @@ func TestJSONErrorContract(t *testing.T) {
 		{"transitbench", []string{"no-such-command"}, codeUsage},
 		{"version", []string{"version", "extra"}, codeUsage},
 		{"init", []string{"init", filepath.Join(tmp, "ws"), "--preset", "huge"}, codeUsage},
+		{"init", []string{"init", filepath.Join(tmp, "ws3"), "--set", "A"}, codeUsage},
 		{"dev", []string{"dev", "--limit", "-5"}, codeUsage},
 		{"grade", []string{"grade", "--workers", "-1"}, codeUsage},
 		{"runs", []string{"runs", "--limit", "-5"}, codeUsage},
@@ -58,6 +59,7 @@ func TestJSONErrorContract(t *testing.T) {
 		{"data show", []string{"data", "show", "--set", "nosuch", "--star", "x"}, codeNotFound},
 		{"data mini", []string{"data", "mini", "--task", "mini-nothing-1"}, codeUsage},
 		{"data import", []string{"data", "import", "--fits", missing, "--labels", garbage, "--set", "real"}, codeNotFound},
+		{"data import", []string{"data", "import", "--fits", tmp, "--labels", garbage, "--set", "real", "--category", "eb"}, codeUsage},
 		{"score", []string{"score", "--rows", tmp, "--set", "dev"}, codeUsage}, // a directory, not a file
 		{"score", []string{"score", "--rows", garbage, "--set", "nosuch"}, codeUsage},
 		{"score", []string{"score", "--rows", garbage, "--set", "A"}, codeHidden},

@@ -78,6 +78,9 @@ func runInit(_ context.Context, s streams, opts *initOptions) error {
 	if opts.Task != "" && opts.Preset != "mini" {
 		return usageErrorf("--task goes with --preset mini")
 	}
+	if opts.Set != "" && (opts.Preset != "survey" || sets.IsHidden(opts.Set) || opts.Set == sets.Train) {
+		return usageErrorf("--set %q: give a public set built by 'data import' (hidden sets and the train pool never fill a workspace), with --preset survey", opts.Set)
+	}
 	home, err := data.Home()
 	if err != nil {
 		return err
