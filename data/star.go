@@ -19,6 +19,9 @@ const (
 	CategoryUntouched = "untouched"
 	CategoryEB        = "eb"
 	CategoryConfirmed = "confirmed"
+	// CategoryLabelled is a real star imported with its known planets (data import, one label row per planet):
+	// scored like an injected star, each planet claimable once (SPEC A5). The simulated sets have none.
+	CategoryLabelled = "labelled"
 )
 
 // Populations of injected and untouched stars (SPEC A2).
@@ -74,11 +77,16 @@ type Answer struct {
 	EB         *EB         `json:"eb,omitempty"`
 	Confirmed  []Planet    `json:"confirmed,omitempty"`
 	FalseAlarm *FalseAlarm `json:"false_alarm,omitempty"`
+	// Labelled are the planets of a labelled star (CategoryLabelled), by period.
+	Labelled []Planet `json:"labelled,omitempty"`
 }
 
 // ScoredPlanets returns the planets that count for scoring on this star: the injected planet of a scored
-// injected star, none otherwise.
+// injected star, the planets of a scored labelled star, none otherwise (a confirmed host's planets never count).
 func (a *Answer) ScoredPlanets() []Planet {
+	if a.Scored && a.Category == CategoryLabelled {
+		return a.Labelled
+	}
 	if !a.Scored || a.Category != CategoryInjected || a.Planet == nil {
 		return nil
 	}

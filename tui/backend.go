@@ -14,6 +14,7 @@ import (
 	"transitbench/data/sets"
 	"transitbench/engine/bls"
 	"transitbench/engine/lc"
+	"transitbench/engine/multi"
 	"transitbench/engine/rv"
 	"transitbench/grader"
 	"transitbench/grader/rvgate"
@@ -85,8 +86,14 @@ type StarData struct {
 	// distinct peaks, strongest first (quicklook.Analysis's).
 	Periods, Power []float64
 	Peaks          []bls.Peak
-	Answer         *data.Answer       // nil when the star is not labelled
-	Result         *grader.StarResult // the last run's result on the star, nil when it has not been run
+	// Err is the flux error the search weighted each cadence by (quicklook.Analysis's), for the search after
+	// masking.
+	Err []float64
+	// Next is what the star view's "next planet after masking" found (quicklook.Planets: the strongest signal
+	// masked, then the next), nil until asked for.
+	Next   []multi.Planet
+	Answer *data.Answer       // nil when the star is not labelled
+	Result *grader.StarResult // the last run's result on the star, nil when it has not been run
 }
 
 // RunEvent is one finished star of a dev run or a grading, with the running score; on a hidden set only Set,
@@ -137,7 +144,7 @@ func AnalyseStar(c *lc.LightCurve, star *data.Star, workers int) (*StarData, err
 // starData wraps an analysis for the screens, with the light-curve panel's y ranges.
 func starData(a *quicklook.Analysis) *StarData {
 	d := &StarData{Star: a.Star, Time: a.Time, Raw: a.Raw, Flat: a.Flat, Flagged: a.Flagged,
-		Periods: a.Periods, Power: a.Power, Peaks: a.Peaks}
+		Periods: a.Periods, Power: a.Power, Peaks: a.Peaks, Err: a.Err}
 	d.RawRange[0], d.RawRange[1] = chart.RobustRange(d.Raw)
 	d.FlatRange[0], d.FlatRange[1] = chart.RobustRange(d.Flat)
 	return d
@@ -146,7 +153,7 @@ func starData(a *quicklook.Analysis) *StarData {
 // analysis is the quicklook view of d, for its folds.
 func (d *StarData) analysis() *quicklook.Analysis {
 	return &quicklook.Analysis{Star: d.Star, Time: d.Time, Raw: d.Raw, Flat: d.Flat, Flagged: d.Flagged,
-		Periods: d.Periods, Power: d.Power, Peaks: d.Peaks}
+		Periods: d.Periods, Power: d.Power, Peaks: d.Peaks, Err: d.Err}
 }
 
 // Real is the Backend over the real packages: the dev set of the data directory, the engine, and the
@@ -278,6 +285,8 @@ func (r *Real) meta(id string) (StarMeta, error) {
 			m.MES = a.Planet.MES
 		case len(a.Confirmed) > 0:
 			m.MES = a.Confirmed[0].MES
+		case len(a.Labelled) > 0:
+			m.MES = a.Labelled[0].MES
 		}
 	}
 	return m, nil

@@ -16,6 +16,7 @@ const (
 	targetTruth targetKind = iota
 	targetRow
 	targetPeak
+	targetNext // the planet found after masking the strongest signal (StarData.Next)
 )
 
 // foldTarget names the fold target: the truth, row Index (0-based, rank order) or peak Index.
@@ -37,6 +38,15 @@ func resolveTarget(d *StarData, target foldTarget) (ephemeris, bool) {
 		return quicklook.Peak(d.Peaks, target.Index)
 	case targetRow:
 		return quicklook.Row(d.Result, target.Index, d.Answer, d.Peaks)
+	case targetNext:
+		if n := len(d.Next); n > 1 {
+			p := d.Next[n-1]
+			dur := p.Peak.DurationDays
+			if p.Fit.T14Days > 0 {
+				dur = p.Fit.T14Days
+			}
+			return ephemeris{Label: "next", PeriodDays: p.Peak.PeriodDays, T0Days: p.Peak.T0Days + p.Fit.OffsetDays, DurationDays: dur}, true
+		}
 	}
 	return ephemeris{}, false
 }

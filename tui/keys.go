@@ -11,7 +11,7 @@ type KeyMap struct {
 	Search, Category, Population, MES, Outcome, Sort, Reverse key.Binding
 
 	// Star view.
-	PrevStar, NextStar, Panel, Detrended, Row, Truth, Peak, OddEven, Secondary key.Binding
+	PrevStar, NextStar, Panel, Detrended, Row, Truth, Peak, OddEven, Secondary, NextPlanet key.Binding
 
 	// Screens and runs.
 	Dev, Grade, Cancel, Confirm, Again key.Binding
@@ -52,6 +52,8 @@ func DefaultKeyMap() *KeyMap {
 		Peak:      b("p", "fold at peak", "p"),
 		OddEven:   b("o", "odd/even", "o"),
 		Secondary: b("s", "secondary", "s"),
+		// NextPlanet masks the strongest signal's transits, searches again and folds at what comes next.
+		NextPlanet: b("n", "next planet after masking", "n"),
 
 		Dev:     b("d", "dev run", "d"),
 		Grade:   b("g", "grade", "g"),

@@ -11,6 +11,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 
+	"transitbench/engine/multi"
 	"transitbench/workspace/chart"
 	"transitbench/workspace/quicklook"
 )
@@ -56,6 +57,8 @@ type starview struct {
 	width     int
 	height    int
 	loadingID string
+	// searching is the id of the star whose search after masking is running ("": none).
+	searching string
 }
 
 func newStarview(ctx *ProgramContext) starview { return starview{ctx: ctx} }
@@ -80,6 +83,22 @@ func loadStarCmd(ctx *ProgramContext, id string) tea.Cmd {
 		start := time.Now()
 		d, err := ctx.Backend.LoadStar(ctx.Ctx, id)
 		return starLoadedMsg{id: id, data: d, err: err, elapsed: time.Since(start)}
+	}
+}
+
+// nextPlanetMsg carries the planets quicklook.Planets found on a star: the strongest signal masked, then the next.
+type nextPlanetMsg struct {
+	id      string
+	planets []multi.Planet
+	err     error
+}
+
+// nextPlanetCmd masks the strongest signal of d and searches again (quicklook.Planets for two planets).
+func nextPlanetCmd(d *StarData) tea.Cmd {
+	a, id := d.analysis(), d.Meta.ID
+	return func() tea.Msg {
+		planets, err := quicklook.Planets(a, 2, 0)
+		return nextPlanetMsg{id: id, planets: planets, err: err}
 	}
 }
 
@@ -191,6 +210,15 @@ func (s starview) update(msg tea.Msg) (starview, tea.Cmd) {
 			s.fold = msg.fold
 		}
 		return s, nil
+	case nextPlanetMsg:
+		if msg.id == s.searching {
+			s.searching = ""
+		}
+		if s.data == nil || msg.id != s.data.Meta.ID {
+			return s, nil
+		}
+		s.data.Next = append([]multi.Planet{}, msg.planets...) // not nil: searched
+		return s.setTarget(foldTarget{Kind: targetNext})
 	case openStarMsg:
 		return s.open(msg.ids, msg.index)
 	case tea.KeyMsg:
@@ -221,6 +249,15 @@ func (s starview) update(msg tea.Msg) (starview, tea.Cmd) {
 				next = (s.target.Index + 1) % len(s.data.Peaks)
 			}
 			return s.setTarget(foldTarget{Kind: targetPeak, Index: next})
+		case key.Matches(msg, km.NextPlanet):
+			if s.data == nil || s.searching != "" {
+				return s, nil
+			}
+			if s.data.Next != nil {
+				return s.setTarget(foldTarget{Kind: targetNext})
+			}
+			s.searching = s.data.Meta.ID
+			return s, nextPlanetCmd(s.data)
 		case key.Matches(msg, km.OddEven):
 			s.mode = toggleMode(s.mode, foldOddEven)
 		case key.Matches(msg, km.Secondary):
@@ -366,6 +403,15 @@ func (s starview) periodogramPanel(w, h int) string {
 			Current: s.target.Kind == targetPeak && s.target.Index == i})
 	}
 	sub := st.Dim.Render("BLS snr ── peaks ") + st.Paint(chart.InkPeak, "▾")
+	if e, ok := resolveTarget(d, foldTarget{Kind: targetNext}); ok {
+		p := d.Next[len(d.Next)-1]
+		peaks = append(peaks, chart.PeakMark{PeriodDays: e.PeriodDays, Label: "n", Current: s.target.Kind == targetNext})
+		sub += st.Dim.Render(fmt.Sprintf(" ── next after masking %d: %.4f d, snr %.1f", len(d.Next)-1, e.PeriodDays, p.Peak.SNR))
+	} else if s.searching == d.Meta.ID {
+		sub += st.Dim.Render(" ── masking and searching…")
+	} else if d.Next != nil {
+		sub += st.Dim.Render(fmt.Sprintf(" ── nothing above snr %.1f after masking", multi.DefaultMinSNR))
+	}
 	lines := chart.Periodogram(w-2, h-2, d.Periods, d.Power, peaks, st.Paint)
 	return Panel(st, titlePeriodogram, sub, lines, w, h, s.focus == panelPeriodogram)
 }
@@ -475,8 +521,8 @@ func foldedLines(st *Styles, f *folded, mode foldMode, w, h int) []string {
 	switch mode {
 	case foldPrimary:
 		lines = chart.Folded(w, chartH, f.All.X, f.All.Y, f.All.BX, f.All.BY, f.All.BE, f.HalfHours).Lines(st.Paint)
-		info = fmt.Sprintf("P %.4f d  depth %.0f±%.0f ppm  MES %.1f  N %d  o/e %.1fσ",
-			f.Eph.PeriodDays, v.Depth*1e6, v.DepthErr*1e6, v.MES, v.NTransits, v.OddEvenSigma)
+		info = fmt.Sprintf("P %.4f d  depth %.0f±%.0f ppm  MES %.1f  N %d  T14 %.1f h",
+			f.Eph.PeriodDays, v.Depth*1e6, v.DepthErr*1e6, v.MES, v.NTransits, 24*f.Refined.DurationDays)
 	case foldOddEven:
 		left := chart.Folded(w/2, chartH, f.Odd.X, f.Odd.Y, f.Odd.BX, f.Odd.BY, f.Odd.BE, f.HalfHours)
 		right := chart.Folded(w-w/2, chartH, f.Even.X, f.Even.Y, f.Even.BX, f.Even.BY, f.Even.BE, f.HalfHours)
@@ -487,11 +533,14 @@ func foldedLines(st *Styles, f *folded, mode foldMode, w, h int) []string {
 		for i := range l {
 			lines = append(lines, fit(l[i], w/2)+r[i])
 		}
-		info = fmt.Sprintf("odd %.0f ppm (left)  even %.0f ppm  differ by %.1fσ", v.OddDepth*1e6, v.EvenDepth*1e6, v.OddEvenSigma)
+		rf := f.Refined
+		info = fmt.Sprintf("odd %.0f ppm (left)  even %.0f ppm  ratio %.3f±%.3f, %.1fσ (box %.1fσ)", rf.OddDepth*1e6, rf.EvenDepth*1e6,
+			rf.OddEvenRatio, rf.OddEvenRatioErr, rf.OddEvenSigma, v.OddEvenSigma)
 	case foldSecondary:
 		lines = chart.Folded(w, chartH, f.Secondary.X, f.Secondary.Y, f.Secondary.BX, f.Secondary.BY, f.Secondary.BE, f.HalfHours).Lines(st.Paint)
-		info = fmt.Sprintf("secondary at phase %.2f: %.0f±%.0f ppm  MES %.1f",
-			v.SecondaryPhase, v.SecondaryDepth*1e6, v.SecondaryDepthErr*1e6, v.SecondaryMES)
+		rf := f.Refined
+		info = fmt.Sprintf("secondary at phase %.2f: %.0f±%.0f ppm  MES %.1f (box %.1f)",
+			rf.SecondaryPhase, rf.SecondaryDepth*1e6, rf.SecondaryDepthErr*1e6, rf.SecondaryMES, v.SecondaryMES)
 	}
 	return append(lines, st.Dim.Render(info))
 }
@@ -500,11 +549,11 @@ func (s starview) Keys() help.KeyMap {
 	km := s.ctx.Keys
 	return screenKeys{
 		short: []key.Binding{km.PrevStar, km.NextStar, km.Panel, km.Detrended, km.Row, km.Truth,
-			km.Peak, km.OddEven, km.Secondary, km.Back},
+			km.Peak, km.NextPlanet, km.OddEven, km.Secondary, km.Back},
 		full: [][]key.Binding{
 			{km.PrevStar, km.NextStar, km.Up, km.Down},
 			{km.Panel, km.Detrended, km.Back},
-			{km.Row, km.Truth, km.Peak},
+			{km.Row, km.Truth, km.Peak, km.NextPlanet},
 			{km.OddEven, km.Secondary},
 		},
 		km: km,

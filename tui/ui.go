@@ -166,7 +166,7 @@ func owner(msg tea.Msg) (state, bool) {
 		return stateOpening, true
 	case starsLoadedMsg:
 		return stateBrowser, true
-	case starLoadedMsg, foldedMsg:
+	case starLoadedMsg, foldedMsg, nextPlanetMsg:
 		return stateStar, true
 	case gradeInfoMsg:
 		return stateGrade, true

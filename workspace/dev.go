@@ -32,6 +32,9 @@ type InitOptions struct {
 	StarProgress func(done, total int)
 	// Compositions, when set, gives the dev set another composition than SPEC A2's (small sets for tests).
 	Compositions map[string]sets.Composition
+	// Set, when not "", names a public set already in the data directory (such as one 'data import' built from
+	// labelled real stars) whose stars fill data/dev instead of the dev set's (preset survey).
+	Set string
 }
 
 // Init creates a workspace in dir (SPEC A8): TASK.md, data/dev/ with the labelled stars and their answers,
@@ -55,6 +58,9 @@ func Init(dir string, opt InitOptions) (*Workspace, error) {
 	}
 	if opt.Preset != "mini" && opt.Task != "" {
 		return nil, fmt.Errorf("workspace: a task goes with --preset mini")
+	}
+	if opt.Set != "" && (opt.Task != "" || sets.IsHidden(opt.Set) || opt.Set == sets.Train) {
+		return nil, fmt.Errorf("workspace: set %q cannot fill a workspace: give an imported public set, without --task", opt.Set)
 	}
 	root, err := filepath.Abs(dir)
 	if err != nil {
@@ -105,6 +111,16 @@ func devStars(home string, opt InitOptions) (*sets.Set, []string, error) {
 			return nil, nil, err
 		}
 		return m.Set, m.Labelled, nil
+	}
+	if opt.Set != "" {
+		set, err := sets.Open(home, opt.Set, sets.Options{})
+		if err != nil {
+			return nil, nil, err
+		}
+		if set.Hidden() {
+			return nil, nil, fmt.Errorf("workspace: set %s is hidden: hidden sets never enter a workspace", opt.Set)
+		}
+		return set, set.IDs, nil
 	}
 	ro := RunOptions{SetProgress: opt.SetProgress, Compositions: opt.Compositions}
 	set, err := sets.Open(home, sets.Dev, ro.setOptions(sets.Dev))

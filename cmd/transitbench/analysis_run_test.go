@@ -25,7 +25,7 @@ func TestLightCurveRunFunctions(t *testing.T) {
 	js := streams{Out: &out, Err: &errb, JSON: true}
 	box := writeBoxCSV(t)
 
-	opts := &blsOptions{File: box, PMin: 1, PMax: 20, Periods: 3000, Durations: "0.1,0.15,0.2", Objective: "snr",
+	opts := &blsOptions{Files: []string{box}, MinSNR: 7.1, PMin: 1, PMax: 20, Periods: 3000, Durations: "0.1,0.15,0.2", Objective: "snr",
 		Peaks: 2, NoDetrend: true, Workers: 1}
 	if err := runBLS(ctx, js, opts); err != nil {
 		t.Fatal(err)
@@ -41,7 +41,7 @@ func TestLightCurveRunFunctions(t *testing.T) {
 		t.Fatalf("bls with 0 peaks: %v, want code usage", err)
 	}
 
-	fopts := &foldOptions{File: box, Period: 4.2, T0: 171.3, HaveEphem: true, Bins: 21, Window: 0.6}
+	fopts := &foldOptions{Files: []string{box}, Period: 4.2, T0: 171.3, HaveEphem: true, Bins: 21, Window: 0.6}
 	if err := runFold(ctx, streams{Out: &out, Err: &errb}, fopts); err != nil {
 		t.Fatal(err)
 	}
@@ -59,7 +59,7 @@ func TestLightCurveRunFunctions(t *testing.T) {
 	if len(f.Bins) != 21 || mid.Flux == nil || math.Abs((1-*mid.Flux)-1000e-6) > 150e-6 {
 		t.Fatalf("fold: %d bins, middle bin %+v: want the 1000 ppm box at phase 0", len(f.Bins), mid)
 	}
-	if err := runFold(ctx, js, &foldOptions{File: box, Period: 4.2, Bins: 21}); !isCode(err, codeUsage) {
+	if err := runFold(ctx, js, &foldOptions{Files: []string{box}, Period: 4.2, Bins: 21}); !isCode(err, codeUsage) {
 		t.Fatalf("fold without --t0: %v, want code usage", err)
 	}
 

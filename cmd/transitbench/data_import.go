@@ -18,6 +18,8 @@ type dataImportOptions struct {
 	Labels  string // --labels: the label table (CSV)
 	Set     string // --set: the new set's name
 	Force   bool   // --force: replace an existing set of that name
+	// Category is --category: read --labels as a catalogue whose rows take this category (see sets.ImportOptions).
+	Category string
 }
 
 // dataImportResult is the JSON output of 'data import': the new set's summary (sets.Summary, as 'data summary
@@ -25,6 +27,8 @@ type dataImportOptions struct {
 type dataImportResult struct {
 	sets.Summary
 	Unlabelled []int `json:"unlabelled"`
+	// Unfiled counts the stars of a --category catalogue skipped for having no FITS file in --fits.
+	Unfiled int `json:"unfiled,omitempty"`
 }
 
 func newDataImportCmd() *cobra.Command {
@@ -33,8 +37,8 @@ func newDataImportCmd() *cobra.Command {
 		Use:   "import --fits DIR --labels CSV --set NAME",
 		Short: "Build a set from Kepler FITS light curves and a label table",
 		Long: `Build a set from real Kepler data: DIR holds kplr<KIC>-<time>_llc.fits files (any quarters), CSV the
-labels, one row per star (one per planet for confirmed hosts), with a header naming its columns:
-kic, category (injected|untouched|eb|confirmed), and optionally population, period (days), t0 (BKJD days),
+labels, one row per star (one per planet for confirmed hosts and labelled stars), with a header naming its
+columns: kic, category (injected|untouched|eb|confirmed|labelled), and optionally population, period (days), t0 (BKJD days),
 duration (hours), depth (ppm), rp_rs, b, mes, secondary_depth (ppm), counted (true|false, for eclipsing
 binaries), kepmag, teff, logg, radius_rsun, mass_msun. The KOI table's names (kepid, koi_period, koi_time0bk,
 koi_duration, koi_depth, koi_ror, koi_impact) are accepted too.
@@ -46,7 +50,16 @@ period describes a signal already in the data. Star directories are stored in th
 NAME-0001, … in KIC order.
 
 --json prints the set's summary as 'data summary --json' does, plus "unlabelled": the KICs with files but no
-label row, which are left out.`,
+label row, which are left out.
+
+A "labelled" star is a real star with its known planets (one row per planet): it is scored, each planet
+claimable once (SPEC A5), unlike a "confirmed" host, which is never scored; planets without a transit in the
+year kept are left out. --category NAME reads CSV as a catalogue such as the KOI table: rows without a category
+column take NAME, FALSE POSITIVE rows (koi_disposition) are dropped and the catalogue's stars without files in
+DIR are skipped. Example (Kepler-90's quarters and the KOI table):
+
+  transitbench data import --fits ../shared/data/kepler/fits/kic011442793 \
+      --labels ../shared/data/kepler/tables/koi_cumulative.csv --category labelled --set kepler90`,
 		Args: cobra.NoArgs,
 		RunE: runWithOpts(runDataImport, opts),
 	}
@@ -54,6 +67,7 @@ label row, which are left out.`,
 	cmd.Flags().StringVar(&opts.Labels, "labels", "", "label table (CSV)")
 	cmd.Flags().StringVar(&opts.Set, "set", "", "name of the new set")
 	cmd.Flags().BoolVar(&opts.Force, "force", false, "replace an existing set of that name")
+	cmd.Flags().StringVar(&opts.Category, "category", "", "read --labels as a catalogue (e.g. the KOI table) whose stars take this category (e.g. labelled)")
 	return cmd
 }
 
@@ -69,12 +83,17 @@ func runDataImport(_ context.Context, s streams, opts *dataImportOptions) error 
 	if err := isRegularFileArg("--labels", opts.Labels, "the label table (a CSV file)"); err != nil {
 		return err
 	}
+	switch opts.Category {
+	case "", data.CategoryLabelled, data.CategoryConfirmed:
+	default:
+		return usageErrorf("--category %q: use labelled (scored, one row per planet) or confirmed (never scored)", opts.Category)
+	}
 	home, err := data.Home()
 	if err != nil {
 		return err
 	}
 	res, err := sets.Import(home, opts.Set, sets.ImportOptions{FITSDir: opts.FITSDir, Labels: opts.Labels,
-		Force: opts.Force, Progress: newProgressPrinter(s.Err, "importing").update})
+		Force: opts.Force, Category: opts.Category, Progress: newProgressPrinter(s.Err, "importing").update})
 	if err != nil {
 		if errors.Is(err, sets.ErrBadName) {
 			return usageErrorf("%v", err)
@@ -83,7 +102,7 @@ func runDataImport(_ context.Context, s streams, opts *dataImportOptions) error 
 	}
 	sum := res.Set.Summary()
 	if s.JSON {
-		return writeJSON(s.Out, dataImportResult{Summary: sum, Unlabelled: append([]int{}, res.Unlabelled...)})
+		return writeJSON(s.Out, dataImportResult{Summary: sum, Unlabelled: append([]int{}, res.Unlabelled...), Unfiled: res.Unfiled})
 	}
 	fmt.Fprintf(s.Out, "imported set %s: %d stars (%d scored, %d planets), fingerprint %s\n",
 		sum.Set, sum.Stars, sum.ScoredStars, sum.Planets, sum.Fingerprint)

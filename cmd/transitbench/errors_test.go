@@ -41,6 +41,7 @@ func TestJSONErrorContract(t *testing.T) {
 		{"transitbench", []string{"no-such-command"}, codeUsage},
 		{"version", []string{"version", "extra"}, codeUsage},
 		{"init", []string{"init", filepath.Join(tmp, "ws"), "--preset", "huge"}, codeUsage},
+		{"init", []string{"init", filepath.Join(tmp, "ws3"), "--set", "A"}, codeUsage},
 		{"dev", []string{"dev", "--limit", "-5"}, codeUsage},
 		{"grade", []string{"grade", "--workers", "-1"}, codeUsage},
 		{"runs", []string{"runs", "--limit", "-5"}, codeUsage},
@@ -58,6 +59,7 @@ func TestJSONErrorContract(t *testing.T) {
 		{"data show", []string{"data", "show", "--set", "nosuch", "--star", "x"}, codeNotFound},
 		{"data mini", []string{"data", "mini", "--task", "mini-nothing-1"}, codeUsage},
 		{"data import", []string{"data", "import", "--fits", missing, "--labels", garbage, "--set", "real"}, codeNotFound},
+		{"data import", []string{"data", "import", "--fits", tmp, "--labels", garbage, "--set", "real", "--category", "eb"}, codeUsage},
 		{"score", []string{"score", "--rows", tmp, "--set", "dev"}, codeUsage}, // a directory, not a file
 		{"score", []string{"score", "--rows", garbage, "--set", "nosuch"}, codeUsage},
 		{"score", []string{"score", "--rows", garbage, "--set", "A"}, codeHidden},
@@ -71,6 +73,7 @@ func TestJSONErrorContract(t *testing.T) {
 		{"baselines train-vetter", []string{"baselines", "train-vetter", "--stars", "0"}, codeUsage},
 		{"bls", []string{"bls", missing}, codeNotFound},
 		{"bls", []string{"bls", garbage}, codeBadInput},
+		{"bls", []string{"bls", garbage, "--mask", "3,1"}, codeUsage},
 		{"fold", []string{"fold", missing, "--period", "3", "--t0", "1"}, codeNotFound},
 		{"plot", []string{"plot", "--star", "dev-0000", "--out", "x.txt"}, codeUsage},
 		{"plot", []string{"plot", "--star", "A-0000", "--set", "A", "--out", "x.png"}, codeHidden},

@@ -10,10 +10,10 @@ import (
 	"github.com/guptarohit/asciigraph"
 	"github.com/spf13/cobra"
 
-	"transitbench/data"
 	"transitbench/engine/detrend"
 	"transitbench/engine/fold"
 	"transitbench/engine/lc"
+	"transitbench/engine/vet"
 )
 
 func init() { register(newFoldCmd) }
@@ -35,36 +35,48 @@ type foldJSON struct {
 	NPoints    int           `json:"n_points"`
 	Detrended  bool          `json:"detrended"`
 	Bins       []foldBinJSON `json:"bins"`
+	// Refined is vet.Refine at the ephemeris with the --duration box (absent without --duration).
+	Refined *vet.Refined `json:"refined,omitempty"`
 }
 
 // foldOptions are the inputs of 'transitbench fold'.
 type foldOptions struct {
-	File      string  // the light curve (the argument)
-	Period    float64 // --period: days (required)
-	T0        float64 // --t0: a mid-transit time, BKJD days (required)
-	HaveEphem bool    // both --period and --t0 were given
-	Bins      int     // --bins: number of phase bins
-	Window    float64 // --window: width in days of the phase range, centred on the transit (0: the whole period)
-	NoDetrend bool    // --no-detrend: fold the flux as read
+	Files     []string // the light curve, several Kepler FITS files of one star or a folder of quarters (the arguments)
+	Duration  float64  // --duration: the box duration, days (0: no vetting statistics)
+	Period    float64  // --period: days (required)
+	T0        float64  // --t0: a mid-transit time, BKJD days (required)
+	HaveEphem bool     // both --period and --t0 were given
+	Bins      int      // --bins: number of phase bins
+	Window    float64  // --window: width in days of the phase range, centred on the transit (0: the whole period)
+	NoDetrend bool     // --no-detrend: fold the flux as read
 }
 
 func newFoldCmd() *cobra.Command {
 	opts := &foldOptions{}
 	cmd := &cobra.Command{
-		Use:   "fold FILE --period P --t0 T",
+		Use:   "fold FILE... --period P --t0 T",
 		Short: "Fold a light curve on an ephemeris and bin it",
 		Long: `Fold a light curve on a period and mid-transit time (days, BKJD) and print the binned flux against the
 distance from mid-transit, over the whole period or over ±window/2.
 
-FILE is anything the readers take (Kepler FITS, IPAC table, CSV, star directory). Cadences flagged by the default
+FILE is anything the readers take (Kepler FITS, IPAC table, CSV, star directory); several Kepler FITS files of
+one star, or a folder of them, are stitched as quarters. With --duration (days, e.g. a bls peak's box) the
+transit's trapezoid is fitted and the refined vetting statistics are printed (engine/vet.Refine: T14, the
+secondary at T14, odd/even as a ratio). Cadences flagged by the default
 quality mask are dropped and the flux is detrended with the default 1.5 d biweight unless --no-detrend is given.
 
 --json prints {"period_days", "t0_days", "n_points", "detrended", "bins": [{"phase_days", "flux", "err",
-"count"}]} with "flux" and "err" null for a bin without enough points.`,
+"count"}], "refined"} with "flux" and "err" null for a bin without enough points and "refined"
+(engine/vet.Refined) only with --duration.`,
 		Example: "  transitbench fold lc.csv --period 12.3456 --t0 172.96 --bins 60 --window 1",
-		Args:    cobra.ExactArgs(1),
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return usageErrorf("%s needs a light-curve FILE (or several Kepler FITS files of one star, or a folder of them)", "fold")
+			}
+			return nil
+		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.File = args[0]
+			opts.Files = args
 			opts.HaveEphem = cmd.Flags().Changed("period") && cmd.Flags().Changed("t0")
 			return runFold(cmd.Context(), streamsOf(cmd), opts)
 		},
@@ -75,6 +87,7 @@ quality mask are dropped and the flux is detrended with the default 1.5 d biweig
 	f.IntVar(&opts.Bins, "bins", 100, "number of phase bins")
 	f.Float64Var(&opts.Window, "window", 0, "width in days of the phase range shown, centred on the transit (default the whole period)")
 	f.BoolVar(&opts.NoDetrend, "no-detrend", false, "fold the flux as read, without the biweight detrending")
+	f.Float64Var(&opts.Duration, "duration", 0, "box duration in days: also fit the transit's T14 and print the refined vetting statistics")
 	return cmd
 }
 
@@ -96,6 +109,9 @@ func checkFold(opts *foldOptions) (float64, error) {
 	if window < 0 || math.IsNaN(window) {
 		return 0, usageErrorf("--window %g: give a positive width in days (0 = the whole period)", window)
 	}
+	if !(opts.Duration >= 0) || opts.Duration >= period {
+		return 0, usageErrorf("--duration %g: give a positive number of days below the period", opts.Duration)
+	}
 	if window == 0 || window > period {
 		window = period
 	}
@@ -108,16 +124,13 @@ func runFold(_ context.Context, s streams, opts *foldOptions) error {
 	if err != nil {
 		return err
 	}
-	if err := checkInputs(opts.File); err != nil {
-		return err
-	}
-	c, err := data.ReadLightCurve(opts.File)
+	c, name, err := readInputs(opts.Files)
 	if err != nil {
-		return withCode(codeBadInput, err)
+		return err
 	}
 	c = c.Clean(lc.DefaultQualityMask)
 	if c.Len() == 0 {
-		return fmt.Errorf("%s: no cadence passes the default quality mask; check the quality column", opts.File)
+		return fmt.Errorf("%s: no cadence passes the default quality mask; check the quality column", name)
 	}
 	flux := c.Flux
 	if !opts.NoDetrend {
@@ -136,10 +149,14 @@ func runFold(_ context.Context, s streams, opts *foldOptions) error {
 		}
 		out.Bins = append(out.Bins, b)
 	}
+	if opts.Duration > 0 {
+		r := vet.Refine(c.Time, flux, opts.Period, opts.T0, opts.Duration)
+		out.Refined = &r
+	}
 	if s.JSON {
 		return writeJSON(s.Out, out)
 	}
-	return printFold(s.Out, opts.File, out, mean)
+	return printFold(s.Out, name, out, mean)
 }
 
 // printFold prints the fold's bins as a plot and a table.
@@ -172,5 +189,11 @@ func printFold(w io.Writer, name string, out foldJSON, mean []float64) error {
 		}
 		fmt.Fprintf(tw, "%.4f\t%s\t%s\t%d\t\n", b.PhaseDays, fl, e, b.Count)
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil || out.Refined == nil {
+		return err
+	}
+	for _, l := range refinedLines(*out.Refined) {
+		fmt.Fprintf(w, "%s: %s\n", l[0], l[1])
+	}
+	return nil
 }

@@ -21,6 +21,7 @@ type initOptions struct {
 	Preset string // --preset: survey or mini
 	Lang   string // --lang: the starter's language, go or python
 	Task   string // --task: the mini task (with --preset mini)
+	Set    string // --set: an imported public set whose stars fill data/dev
 	// Compositions, when set, gives the dev set another composition than SPEC A2's (small sets in tests); the
 	// command line leaves it nil.
 	Compositions map[string]sets.Composition
@@ -48,7 +49,9 @@ search in Go, or in Python with numpy) and the state directory .transitbench/. T
 needed. Hidden sets never enter a workspace.
 
 --preset mini makes a mini-task workspace (--task, default mini-dev-00000000): its data/dev holds the task's 12
-labelled stars; 'transitbench mini run' scores the task's hidden stars.
+labelled stars; 'transitbench mini run' scores the task's hidden stars. --set NAME fills data/dev with the
+stars of a public set already built, such as one 'data import' made from real labelled stars; 'dev' then
+scores the solution on them.
 
 --json prints {"workspace", "preset", "lang", "task", "dev_stars"}.`,
 		Args: cobra.ExactArgs(1),
@@ -60,6 +63,7 @@ labelled stars; 'transitbench mini run' scores the task's hidden stars.
 	cmd.Flags().StringVar(&opts.Preset, "preset", "survey", "budget preset: survey or mini")
 	cmd.Flags().StringVar(&opts.Lang, "lang", "go", "the starter's language: go or python")
 	cmd.Flags().StringVar(&opts.Task, "task", "", "the mini task (with --preset mini)")
+	cmd.Flags().StringVar(&opts.Set, "set", "", "fill data/dev with this imported set's stars instead of the dev set's (see 'data import')")
 	return cmd
 }
 
@@ -74,6 +78,9 @@ func runInit(_ context.Context, s streams, opts *initOptions) error {
 	if opts.Task != "" && opts.Preset != "mini" {
 		return usageErrorf("--task goes with --preset mini")
 	}
+	if opts.Set != "" && (opts.Preset != "survey" || sets.IsHidden(opts.Set) || opts.Set == sets.Train) {
+		return usageErrorf("--set %q: give a public set built by 'data import' (hidden sets and the train pool never fill a workspace), with --preset survey", opts.Set)
+	}
 	home, err := data.Home()
 	if err != nil {
 		return err
@@ -81,7 +88,7 @@ func runInit(_ context.Context, s streams, opts *initOptions) error {
 	build := newProgressPrinter(s.Err, "building")
 	write := newProgressPrinter(s.Err, "writing")
 	ws, err := workspace.Init(opts.Dir, workspace.InitOptions{Home: home, Preset: opts.Preset, Lang: opts.Lang,
-		Task: opts.Task, Compositions: opts.Compositions, SetProgress: build.update,
+		Task: opts.Task, Set: opts.Set, Compositions: opts.Compositions, SetProgress: build.update,
 		StarProgress: func(done, total int) {
 			write.update(sets.Progress{Set: "data/dev", Done: done, Total: total})
 		}})

@@ -6,7 +6,6 @@ import (
 	"io"
 	"math"
 	"os"
-	"strings"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
@@ -33,6 +32,10 @@ type vetReport struct {
 	// RawModulation is the modulation at the period measured on the flux before detrending (normalised by its
 	// median), where a binary's ellipsoidal variation survives.
 	RawModulation vet.Modulation `json:"raw_modulation"`
+	// Refined is vet.Refine at the candidate: the trapezoid's T14 (the reported duration), the secondary
+	// searched clear of the whole transit and odd/even as a depth ratio with a systematic floor. features keeps
+	// the statistics at the given duration, which the learned vetter was trained on.
+	Refined vet.Refined `json:"refined"`
 }
 
 // vetOptions are the inputs of 'transitbench vet'.
@@ -108,10 +111,7 @@ func runVet(_ context.Context, s streams, opts *vetOptions) error {
 	if len(opts.Files) == 0 {
 		return usageErrorf("vet needs a light-curve FILE (or several Kepler FITS files of one star)")
 	}
-	if err := checkInputs(opts.Files...); err != nil {
-		return err
-	}
-	c, path, err := vetInput(opts.Files)
+	c, path, err := readInputs(opts.Files)
 	if err != nil {
 		return err
 	}
@@ -133,29 +133,12 @@ func runVet(_ context.Context, s streams, opts *vetOptions) error {
 	}
 	rep := vetReport{File: path, ValidCadences: c.Len(), DetrendWindowDays: window, RadiusRsun: radius, MassMsun: mass,
 		Features:      vet.Compute(c.Time, flat, period, t0, duration, star),
-		RawModulation: vet.MeasureModulation(c.Time, normalised(c.Flux), period, t0, duration)}
+		RawModulation: vet.MeasureModulation(c.Time, normalised(c.Flux), period, t0, duration),
+		Refined:       vet.Refine(c.Time, flat, period, t0, duration)}
 	if s.JSON {
 		return writeJSON(s.Out, rep)
 	}
 	return printVet(s.Out, rep)
-}
-
-// vetInput reads one light curve, or stitches several Kepler FITS files, and returns it with the name it is
-// reported under (the files joined by spaces).
-func vetInput(files []string) (*lc.LightCurve, string, error) {
-	path := files[0]
-	var c *lc.LightCurve
-	var err error
-	if len(files) == 1 {
-		c, err = data.ReadLightCurve(path)
-	} else {
-		path = strings.Join(files, " ")
-		c, err = data.ReadKeplerFITS(files...)
-	}
-	if err != nil {
-		return nil, path, withCode(codeBadInput, err)
-	}
-	return c, path, nil
 }
 
 // printVet writes the features as a two-column table with units.
@@ -186,6 +169,7 @@ func printVet(out io.Writer, rep vetReport) error {
 	lines = append(lines,
 		[2]string{"ellipsoidal (raw)", fmt.Sprintf("%s  (SNR %.1f; detrended: SNR %.1f)", ppm(m.EllipsoidalAmp), m.EllipsoidalSNR, f.EllipsoidalSNR)},
 		[2]string{"reflection (raw)", fmt.Sprintf("%s  (SNR %.1f; detrended: SNR %.1f)", ppm(m.ReflectionAmp), m.ReflectionSNR, f.ReflectionSNR)})
+	lines = append(lines, refinedLines(rep.Refined)...)
 	for _, l := range lines {
 		fmt.Fprintf(w, "%s\t%s\n", l[0], l[1])
 	}
@@ -206,4 +190,23 @@ func normalised(flux []float64) []float64 {
 		out[i] = f / med
 	}
 	return out
+}
+
+// refinedLines are the lines of vet.Refine's statistics in vet's and bls's tables.
+func refinedLines(r vet.Refined) [][2]string {
+	ppm := func(x float64) string { return fmt.Sprintf("%.1f ppm", x*1e6) }
+	if r.Fit.T14Days == 0 {
+		return [][2]string{{"fitted T14", "no fit (too few cadences near the transit)"}}
+	}
+	ratio := "—"
+	if r.OddEvenRatio > 0 {
+		ratio = fmt.Sprintf("%.3f ± %.3f", r.OddEvenRatio, r.OddEvenRatioErr)
+	}
+	return [][2]string{
+		{"fitted T14", fmt.Sprintf("%.2f h (trapezoid: depth %s, ingress fraction %.2f, mid-time %+.1f min)",
+			24*r.Fit.T14Days, ppm(r.Fit.Depth), r.Fit.IngressFraction, 1440*r.Fit.OffsetDays)},
+		{"secondary at T14", fmt.Sprintf("%s ± %s at phase %.3f  (MES %.1f)", ppm(r.SecondaryDepth), ppm(r.SecondaryDepthErr), r.SecondaryPhase, r.SecondaryMES)},
+		{"odd / even ratio", fmt.Sprintf("%s  (%.1fσ with a %.1f %% floor; %d outlier transits left out)",
+			ratio, r.OddEvenSigma, 100*vet.OddEvenFloor, r.RejectedTransits)},
+	}
 }

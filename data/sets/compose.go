@@ -14,10 +14,13 @@ type Composition struct {
 	Untouched int `json:"untouched"`
 	EB        int `json:"eb"`
 	Confirmed int `json:"confirmed"`
+	// Labelled counts the real stars imported with their planets (data.CategoryLabelled); only imported sets
+	// have them.
+	Labelled int `json:"labelled,omitempty"`
 }
 
 // Total returns the number of stars.
-func (c Composition) Total() int { return c.Injected + c.Untouched + c.EB + c.Confirmed }
+func (c Composition) Total() int { return c.Injected + c.Untouched + c.EB + c.Confirmed + c.Labelled }
 
 func (c Composition) valid() error {
 	if c.Injected < 0 || c.Untouched < 0 || c.EB < 0 || c.Confirmed < 0 {
@@ -164,5 +167,7 @@ func (c *Composition) add(category string) {
 		c.EB++
 	case data.CategoryConfirmed:
 		c.Confirmed++
+	case data.CategoryLabelled:
+		c.Labelled++
 	}
 }

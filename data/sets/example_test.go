@@ -11,8 +11,8 @@ func ExampleTrainComposition() {
 	fmt.Printf("%+v\n", sets.TrainComposition(2000))
 	fmt.Printf("%+v\n", sets.TrainComposition(30))
 	// Output:
-	// {Injected:800 Untouched:700 EB:300 Confirmed:200}
-	// {Injected:12 Untouched:11 EB:4 Confirmed:3}
+	// {Injected:800 Untouched:700 EB:300 Confirmed:200 Labelled:0}
+	// {Injected:12 Untouched:11 EB:4 Confirmed:3 Labelled:0}
 }
 
 // Mini task ids name their pool and number.

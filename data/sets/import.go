@@ -1,10 +1,8 @@
 package sets
 
 import (
-	"cmp"
 	"encoding/csv"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -41,6 +39,10 @@ type ImportOptions struct {
 	Force bool
 	// Progress, when set, is called after every imported star.
 	Progress func(Progress)
+	// Category, when not "", makes Labels a catalogue (such as the KOI table): rows without a category take
+	// this one, FALSE POSITIVE rows (koi_disposition) are left out, and stars without FITS files in FITSDir are
+	// left out instead of refused (ImportResult.Unfiled counts them).
+	Category string
 }
 
 // ImportResult is an imported set and what was left out.
@@ -48,6 +50,8 @@ type ImportResult struct {
 	Set *Set
 	// Unlabelled lists the KIC numbers that have FITS files but no label row; they are not imported.
 	Unlabelled []int
+	// Unfiled counts the stars of a catalogue (ImportOptions.Category) left out for having no FITS file.
+	Unfiled int
 }
 
 // Import builds the set name from real Kepler data (SPEC A2, "real data path"): for every star of the label
@@ -66,7 +70,8 @@ type ImportResult struct {
 // table's names are accepted as aliases:
 //
 //	kic (kepid)             Kepler Input Catalog number (required)
-//	category                injected | untouched | eb | confirmed (required)
+//	category                injected | untouched | eb | confirmed | labelled (required unless
+//	                        ImportOptions.Category gives it)
 //	population              random | false_alarm (injected and untouched stars; default random)
 //	period (koi_period)     days
 //	t0 (koi_time0bk)        mid-transit or primary eclipse, BKJD days
@@ -75,8 +80,10 @@ type ImportResult struct {
 //	rp_rs (koi_ror), b (koi_impact), mes, secondary_depth (ppm), counted (true/false, eclipsing binaries),
 //	kepmag, teff, logg, radius_rsun, mass_msun (override the FITS header's stellar parameters)
 //
-// A star takes one row, except a confirmed host, which takes one row per planet. Injected and untouched stars
-// are scored; an eclipsing binary is scored when counted; confirmed hosts never. Where mes is not given it is
+// A star takes one row, except a confirmed host and a labelled star, which take one row per planet. Injected,
+// untouched and labelled stars are scored (a labelled star's planets as SPEC A5 scores several planets: each
+// claimable once; those without a transit with data in the year kept are left out); an eclipsing binary is
+// scored when counted; confirmed hosts never. Where mes is not given it is
 // measured as SPEC A4 defines it, with a box of the row's depth and duration as the transit model. star.json's
 // CDPP values are measured on the year kept (engine/noise.CDPP on the flux flattened by engine/detrend).
 // Stellar parameters missing from both the header and the table are written as 0; a missing mass is derived
@@ -93,7 +100,7 @@ func Import(home, name string, opt ImportOptions) (res *ImportResult, err error)
 	if _, err := os.Stat(filepath.Join(setDir(home, name), manifestFile)); err == nil && !opt.Force {
 		return nil, fmt.Errorf("sets: set %s already exists in %s; give --force to replace it", name, home)
 	}
-	labels, err := readLabels(opt.Labels)
+	labels, err := readLabels(opt.Labels, opt.Category)
 	if err != nil {
 		return nil, err
 	}
@@ -102,6 +109,17 @@ func Import(home, name string, opt ImportOptions) (res *ImportResult, err error)
 		return nil, err
 	}
 	res = &ImportResult{}
+	if opt.Category != "" {
+		for kic := range labels {
+			if len(files[kic]) == 0 {
+				delete(labels, kic)
+				res.Unfiled++
+			}
+		}
+		if len(labels) == 0 {
+			return nil, fmt.Errorf("sets: no star of the label table has a kplr*_llc.fits file in %s", opt.FITSDir)
+		}
+	}
 	kics, err := labelledKICs(labels, files, opt.FITSDir, res)
 	if err != nil {
 		return nil, err
@@ -375,93 +393,6 @@ func flattened(c *lc.LightCurve) (t, flat []float64) {
 	return c.Time, flat
 }
 
-// labelAnswer makes a star's answer from its label rows.
-func labelAnswer(id string, rows []labelRow, c *lc.LightCurve) (data.Answer, error) {
-	r := rows[0]
-	a := data.Answer{ID: id, Category: r.str("category")}
-	bad := func(format string, v ...any) (data.Answer, error) {
-		return data.Answer{}, fmt.Errorf("sets: label table, KIC %d (line %d): %s", r.kic, r.line, fmt.Sprintf(format, v...))
-	}
-	if len(rows) > 1 && a.Category != data.CategoryConfirmed {
-		return bad("%d rows for a %s star; only confirmed hosts take one row per planet", len(rows), a.Category)
-	}
-	switch a.Category {
-	case data.CategoryInjected, data.CategoryUntouched:
-		a.Population = r.str("population")
-		if a.Population == "" {
-			a.Population = data.PopulationRandom
-		}
-		if a.Population != data.PopulationRandom && a.Population != data.PopulationFalseAlarm {
-			return bad("population %q; use random or false_alarm", a.Population)
-		}
-		a.Scored = true
-		if a.Category == data.CategoryInjected && stat.Finite(r.num("period")) {
-			p, err := r.planet(c)
-			if err != nil {
-				return bad("%v", err)
-			}
-			a.Planet = &p
-		}
-	case data.CategoryEB:
-		per, t0, dur, dep := r.num("period"), r.num("t0"), r.num("duration"), r.num("depth")
-		if !(per > 0) || !stat.Finite(t0) {
-			return bad("an eclipsing binary needs period and t0")
-		}
-		counted := strings.EqualFold(r.str("counted"), "true")
-		a.Scored = counted
-		a.EB = &data.EB{PeriodDays: per, T0Days: t0, PrimaryDepth: orZero(dep) / 1e6,
-			SecondaryDepth: orZero(r.num("secondary_depth")) / 1e6, PrimaryDurationDays: orZero(dur) / 24,
-			Counted: counted, Giveaway: []string{}}
-		if counted {
-			a.EB.Giveaway = []string{"label"}
-		}
-	case data.CategoryConfirmed:
-		for _, row := range rows {
-			p, err := row.planet(c)
-			if err != nil {
-				return data.Answer{}, fmt.Errorf("sets: label table, KIC %d (line %d): %v", row.kic, row.line, err)
-			}
-			a.Confirmed = append(a.Confirmed, p)
-		}
-		slices.SortFunc(a.Confirmed, func(x, y data.Planet) int { return cmp.Compare(x.PeriodDays, y.PeriodDays) })
-	default:
-		return bad("category %q; use injected, untouched, eb or confirmed", a.Category)
-	}
-	return a, nil
-}
-
-func orZero(x float64) float64 {
-	if stat.Finite(x) {
-		return x
-	}
-	return 0
-}
-
-// planet makes a planet's truth from a label row: depth from ppm to a fraction, duration from hours to days,
-// n_transits and (unless given) MES measured on the light curve.
-func (r labelRow) planet(c *lc.LightCurve) (data.Planet, error) {
-	p := data.Planet{PeriodDays: r.num("period"), T0Days: r.num("t0"), DurationDays: r.num("duration") / 24,
-		Depth: r.num("depth") / 1e6, RpRs: orZero(r.num("rp_rs")), B: orZero(r.num("b")), MES: r.num("mes")}
-	if !(p.PeriodDays > 0) || !stat.Finite(p.T0Days) || !(p.DurationDays > 0) || !(p.Depth > 0) {
-		return data.Planet{}, errors.New("a planet needs period > 0, t0, duration > 0 (hours) and depth > 0 (ppm)")
-	}
-	t, flat := flattened(c)
-	model := make([]float64, len(t))
-	for i, x := range t {
-		model[i] = 1
-		k := math.Round((x - p.T0Days) / p.PeriodDays)
-		if math.Abs(x-p.T0Days-k*p.PeriodDays) <= p.DurationDays/2 {
-			model[i] = 1 - p.Depth
-		}
-	}
-	sig := noise.MES(t, flat, model, p.PeriodDays, p.T0Days, p.DurationDays)
-	p.NTransits = sig.NTransits
-	if !stat.Finite(p.MES) {
-		p.MES = orZero(math.Round(sig.MES*100) / 100)
-	}
-	return p, nil
-}
-
 // labelRow is one row of the label table, by lower-case column name (aliases resolved).
 type labelRow struct {
 	kic, line int
@@ -494,8 +425,9 @@ var numericLabels = []string{"period", "t0", "duration", "depth", "rp_rs", "b", 
 // maxLabelBytes bounds the label table: the whole KOI table (9,564 rows, 150 columns) is about 10 MB.
 const maxLabelBytes = 256 << 20
 
-// readLabels reads the label table at path, grouping rows by KIC (parseLabels).
-func readLabels(path string) (map[int][]labelRow, error) {
+// readLabels reads the label table at path, grouping rows by KIC (parseLabels; category, when not "", is the
+// category of rows that name none).
+func readLabels(path, category string) (map[int][]labelRow, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("sets: cannot read the label table: %w", err)
@@ -504,13 +436,20 @@ func readLabels(path string) (map[int][]labelRow, error) {
 	if fi, err := f.Stat(); err == nil && fi.Size() > maxLabelBytes {
 		return nil, fmt.Errorf("sets: label table %s is %d bytes, more than %d; give a CSV of one row per star", path, fi.Size(), maxLabelBytes)
 	}
-	return parseLabels(f, path)
+	return parseLabelsAs(f, path, category)
 }
 
 // parseLabels reads a label table (described at Import) from r, grouping rows by KIC in file order; path labels
 // errors. Every row has a positive kic and a lower-case category; every numeric column that is not empty holds
 // a finite number (an unknown value is left empty, never "nan").
 func parseLabels(r io.Reader, path string) (map[int][]labelRow, error) {
+	return parseLabelsAs(r, path, "")
+}
+
+// parseLabelsAs is parseLabels with a default category: when category is not "", the table may lack the
+// category column, rows with an empty category take it, and rows whose koi_disposition is FALSE POSITIVE are
+// left out (a catalogue such as the KOI table).
+func parseLabelsAs(r io.Reader, path, category string) (map[int][]labelRow, error) {
 	cr := csv.NewReader(r)
 	cr.Comment = '#'
 	cr.FieldsPerRecord = -1
@@ -527,7 +466,7 @@ func parseLabels(r io.Reader, path string) (map[int][]labelRow, error) {
 		}
 		names[i] = h
 	}
-	if !slices.Contains(names, "kic") || !slices.Contains(names, "category") {
+	if !slices.Contains(names, "kic") || (category == "" && !slices.Contains(names, "category")) {
 		return nil, fmt.Errorf("sets: label table %s needs the columns kic and category (it has %q)", path,
 			truncateList(head, 20))
 	}
@@ -554,6 +493,12 @@ func parseLabels(r io.Reader, path string) (map[int][]labelRow, error) {
 		}
 		r.kic = kic
 		r.cols["category"] = strings.ToLower(r.str("category"))
+		if category != "" && r.cols["category"] == "" {
+			r.cols["category"] = category
+		}
+		if category != "" && strings.EqualFold(r.str("koi_disposition"), "FALSE POSITIVE") {
+			continue
+		}
 		for _, k := range numericLabels {
 			if s := r.str(k); s != "" {
 				v, err := strconv.ParseFloat(s, 64)

@@ -79,7 +79,7 @@ func TestPlanCompositions(t *testing.T) {
 }
 
 func TestTrainComposition(t *testing.T) {
-	if got, want := TrainComposition(2000), (Composition{800, 700, 300, 200}); got != want {
+	if got, want := TrainComposition(2000), (Composition{Injected: 800, Untouched: 700, EB: 300, Confirmed: 200}); got != want {
 		t.Errorf("TrainComposition(2000) = %+v, want %+v", got, want)
 	}
 	for _, n := range []int{1, 7, 13, 999, 1001} {

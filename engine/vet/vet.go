@@ -478,16 +478,23 @@ func (c *curve) oddEven(f *Features) {
 		// Σ w (δ − δ̄)² = Σ wδ² − (Σ wδ)²/Σ w.
 		f.EventChi2 = math.Max(0, swd2-swd*swd/sw) / float64(nEvents-1)
 	}
-	var depth, err [2]float64
+	depth, err := parityDepths(parity[0].sy, parity[0].ss, parity[1].sy, parity[1].ss, c.m, f.SigmaD, single)
+	f.EvenDepth, f.OddDepth = depth[0], depth[1]
+	f.OddEvenSigma = math.Abs(depth[1]-depth[0]) / math.Hypot(err[0], err[1])
+}
+
+// parityDepths returns the even (index 0) and odd (1) template depths Σ s·y / Σ s² and their errors (see
+// oddEven), given each parity's sums and single-transit depths.
+func parityDepths(sy0, ss0, sy1, ss1, m, sigmaD float64, single [2][]float64) (depth, err [2]float64) {
+	sy, ss := [2]float64{sy0, sy1}, [2]float64{ss0, ss1}
 	for p := range 2 {
-		depth[p] = parity[p].sy / parity[p].ss
-		err[p] = f.SigmaD * math.Sqrt(c.m/parity[p].ss)
+		depth[p] = sy[p] / ss[p]
+		err[p] = sigmaD * math.Sqrt(m/ss[p])
 		if n := len(single[p]); n >= 3 {
 			err[p] = math.Max(err[p], stat.MADToSigma*stat.MAD(single[p])/math.Sqrt(float64(n)))
 		}
 	}
-	f.EvenDepth, f.OddDepth = depth[0], depth[1]
-	f.OddEvenSigma = math.Abs(depth[1]-depth[0]) / math.Hypot(err[0], err[1])
+	return depth, err
 }
 
 // smoothedTrapezoid is the unit-depth trapezoid of total duration total and ingress fraction ingress

@@ -208,14 +208,15 @@ func runRow(ctx context.Context, set *sets.Set, sol *sandbox.Solution, ids []str
 		Seconds: rep.Seconds, RunID: rep.RunID}, nil
 }
 
-// ReferenceRows are the reference detector's rows for a star: every planet of the answer (injected, or a
-// confirmed host's) with MES ≥ ReferenceMES at its true period and mid-time, scored by its MES.
+// ReferenceRows are the reference detector's rows for a star: every planet of the answer (injected, a
+// confirmed host's or a labelled star's) with MES ≥ ReferenceMES at its true period and mid-time, scored by its MES.
 func ReferenceRows(ans data.Answer) []grader.Row {
 	var ps []data.Planet
 	if ans.Planet != nil {
 		ps = append(ps, *ans.Planet)
 	}
 	ps = append(ps, ans.Confirmed...)
+	ps = append(ps, ans.Labelled...)
 	var rows []grader.Row
 	for _, p := range ps {
 		if p.MES >= ReferenceMES {

@@ -23,7 +23,7 @@ type Ephemeris struct {
 const DefaultDurationDays = 0.125
 
 // Truth is the labelled signal of answer a, labelled "truth": its injected planet, the primary eclipse of an EB,
-// or a confirmed host's first planet; false when a is nil or has no signal. TruthSignal says which it is.
+// a confirmed host's or a labelled star's first planet; false when a is nil or has no signal. TruthSignal says which it is.
 func Truth(a *data.Answer) (Ephemeris, bool) {
 	switch {
 	case a == nil:
@@ -33,6 +33,9 @@ func Truth(a *data.Answer) (Ephemeris, bool) {
 		return Ephemeris{"truth", a.EB.PeriodDays, a.EB.T0Days, a.EB.PrimaryDurationDays}, true
 	case len(a.Confirmed) > 0:
 		p := a.Confirmed[0]
+		return Ephemeris{"truth", p.PeriodDays, p.T0Days, p.DurationDays}, true
+	case len(a.Labelled) > 0:
+		p := a.Labelled[0]
 		return Ephemeris{"truth", p.PeriodDays, p.T0Days, p.DurationDays}, true
 	}
 	return Ephemeris{}, false
@@ -49,6 +52,8 @@ func TruthSignal(a *data.Answer) string {
 		return "EB primary"
 	case len(a.Confirmed) > 0:
 		return "confirmed planet"
+	case len(a.Labelled) > 0:
+		return "labelled planet"
 	}
 	return ""
 }
@@ -108,7 +113,9 @@ type Curve struct {
 }
 
 // Fold is the fold of an analysis at one ephemeris: the whole fold, the odd and even transits apart, the fold
-// around the secondary eclipse, and the vetting features. Every curve spans ±HalfHours.
+// around the secondary eclipse, and the vetting features: Compute's at the ephemeris' duration (what the
+// learned vetter sees) and Refine's at the fitted T14 (the reported duration, the secondary searched clear of
+// the whole transit, odd/even as a ratio with a systematic floor). Every curve spans ±HalfHours.
 type Fold struct {
 	Eph       Ephemeris
 	HalfHours float64
@@ -116,6 +123,7 @@ type Fold struct {
 	Odd, Even Curve
 	Secondary Curve
 	Vet       vet.Features
+	Refined   vet.Refined
 }
 
 // FoldBins is the number of bins across a fold's window.
@@ -155,8 +163,8 @@ func PrimaryFold(a *Analysis, e Ephemeris) Curve {
 }
 
 // FoldAt folds the valid detrended cadences of a at e within ±WindowHours(e) and vets the signal
-// (engine/vet.Compute, with a.Star's radius and mass when known). The secondary fold is centred at the phase
-// of the deepest secondary box vet found (0.5 when it found none). Without valid cadences or a period only
+// (engine/vet.Compute, with a.Star's radius and mass when known, and engine/vet.Refine). The secondary fold is
+// centred at the phase of the deepest secondary box Refine found (0.5 when it found none). Without valid cadences or a period only
 // Eph and HalfHours are set.
 func FoldAt(a *Analysis, e Ephemeris) *Fold {
 	t, f := a.valid()
@@ -170,6 +178,7 @@ func FoldAt(a *Analysis, e Ephemeris) *Fold {
 		return out
 	}
 	out.Vet = vet.Compute(t, f, e.PeriodDays, e.T0Days, e.DurationDays, star)
+	out.Refined = vet.Refine(t, f, e.PeriodDays, e.T0Days, e.DurationDays)
 
 	phase := fold.Phase(t, e.PeriodDays, e.T0Days)
 	epochs := fold.Epochs(t, e.PeriodDays, e.T0Days)
@@ -190,8 +199,8 @@ func FoldAt(a *Analysis, e Ephemeris) *Fold {
 	binCurve(&out.Even, half)
 
 	secPhase := 0.5
-	if out.Vet.SecondaryPhase > 0 {
-		secPhase = out.Vet.SecondaryPhase
+	if out.Refined.SecondaryPhase > 0 {
+		secPhase = out.Refined.SecondaryPhase
 	}
 	for i, ph := range fold.Phase(t, e.PeriodDays, e.T0Days+secPhase*e.PeriodDays) {
 		if x := ph * 24; math.Abs(x) <= half {

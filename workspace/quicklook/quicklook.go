@@ -27,6 +27,9 @@ type Analysis struct {
 	// strongest distinct peaks, strongest first, each refined on the unbinned light curve.
 	Periods, Power []float64
 	Peaks          []bls.Peak
+	// Err is the flux error of each cadence as the search weighted it (1 where c had none; NaN where not
+	// valid), for the searches after masking (Planets).
+	Err []float64
 }
 
 // PeakCount is how many BLS peaks Analyse keeps.
@@ -55,7 +58,7 @@ const (
 // (0: GOMAXPROCS). star may be nil. The analysis shares c's Time and Flux slices.
 func Analyse(c *lc.LightCurve, star *data.Star, workers int) (*Analysis, error) {
 	n := len(c.Time)
-	a := &Analysis{Star: star, Time: c.Time, Raw: c.Flux, Flagged: make([]bool, n), Flat: make([]float64, n)}
+	a := &Analysis{Star: star, Time: c.Time, Raw: c.Flux, Flagged: make([]bool, n), Flat: make([]float64, n), Err: make([]float64, n)}
 	masked := make([]float64, n)
 	for i := range c.Time {
 		bad := (i < len(c.Quality) && c.Quality[i]&lc.DefaultQualityMask != 0) || math.IsNaN(c.Flux[i]) ||
@@ -70,6 +73,7 @@ func Analyse(c *lc.LightCurve, star *data.Star, workers int) (*Analysis, error) 
 	copy(a.Flat, flat)
 	var vt, vf, ve []float64
 	for i := range c.Time {
+		a.Err[i] = math.NaN()
 		if a.Flagged[i] || math.IsNaN(flat[i]) {
 			continue
 		}
@@ -77,6 +81,7 @@ func Analyse(c *lc.LightCurve, star *data.Star, workers int) (*Analysis, error) 
 		if i < len(c.FluxErr) && c.FluxErr[i] > 0 && !math.IsNaN(c.FluxErr[i]) {
 			e = c.FluxErr[i]
 		}
+		a.Err[i] = e
 		vt, vf, ve = append(vt, c.Time[i]), append(vf, flat[i]), append(ve, e)
 	}
 	var err error
