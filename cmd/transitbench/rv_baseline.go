@@ -89,7 +89,7 @@ func runRVBaseline(ctx context.Context, opts rvBaselineOptions, out io.Writer) e
 	if err != nil {
 		return err
 	}
-	tasks := inTier(all, opts.Tier)
+	tasks := gradable(inTier(all, opts.Tier))
 	errw := opts.stderr()
 	rep := rvbaselines.RunBaseline(ctx, tasks, solve, opts.Workers, func(done, total int, o rvtrack.TaskOutcome) {
 		if !opts.Quiet {

@@ -97,6 +97,7 @@ func runRVGrade(ctx context.Context, opts rvGradeOptions, out io.Writer) error {
 	if err != nil {
 		return err
 	}
+	tasks = gradable(tasks)
 	sol, err := sandbox.Detect(solDir)
 	if err != nil {
 		return usageErrorf("%v", err)

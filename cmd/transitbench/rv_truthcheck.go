@@ -51,6 +51,7 @@ func runRVTruthcheck(_ context.Context, opts rvTruthcheckOptions, out io.Writer)
 	if err != nil {
 		return err
 	}
+	tasks = gradable(tasks)
 	res := rvTruthcheckJSON{Tasks: []rvgate.TruthCheck{}, Tiers: map[string]*rvTruthTierCount{}}
 	for _, t := range tasks {
 		c := rvgate.CheckTruth(t)

@@ -159,7 +159,7 @@ func TestImportedTaskRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := WriteImported(dir, task, false); !errors.Is(err, os.ErrExist) {
+	if _, err := WriteImported(dir, task, false); !errors.Is(err, ErrTaskExists) {
 		t.Fatalf("second write: %v, want a refusal", err)
 	}
 	tasks, skipped := LoadUserDir(dir)

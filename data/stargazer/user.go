@@ -120,11 +120,14 @@ func LoadUserDir(dir string) (tasks []*Task, skipped []Skipped) {
 	return tasks, skipped
 }
 
+// ErrTaskExists is returned by WriteImported when the task is already imported.
+var ErrTaskExists = errors.New("stargazer: task already imported")
+
 // WriteImported writes an imported task to dir/ID.json, refusing to replace an existing file unless replace.
 func WriteImported(dir string, t *Task, replace bool) (string, error) {
 	path := filepath.Join(dir, t.TaskID+".json")
 	if _, err := os.Stat(path); err == nil && !replace {
-		return "", fmt.Errorf("%w: task %s already exists (%s); give another --name, or --replace to overwrite it", os.ErrExist, t.TaskID, path)
+		return "", fmt.Errorf("%w: %s (%s); give another --name, or --replace to overwrite it", ErrTaskExists, t.TaskID, path)
 	}
 	return path, WriteFile(path, t)
 }
