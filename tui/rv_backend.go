@@ -155,6 +155,9 @@ func (r *Real) FitRV(ctx context.Context, id string, init []rv.Planet) (*RVFit, 
 	if err != nil {
 		return nil, err
 	}
+	if t.Imported && len(init) == 0 {
+		return rvtrack.HonestFit(t.Data()), nil
+	}
 	return rvtrack.FitData(t.Data(), init)
 }
 

@@ -20,6 +20,7 @@ var rvSolvers = map[string]rvbaselines.Solver{
 	"classical":          rvbaselines.ClassicalSolver,
 	"classical-thorough": rvbaselines.ClassicalThoroughSolver,
 	"search":             rvbaselines.SearchSolver,
+	"honest":             rvbaselines.HonestSolver,
 }
 
 func solverNames() []string {

@@ -77,6 +77,22 @@ func TestRVImportListsBesideThePublished(t *testing.T) {
 	if out, err = runRV(t, "", "rv", "submit", "hd164922", "--planets", sub, "--dry-run", "--json"); err != nil || !strings.Contains(out, "rms") {
 		t.Fatalf("dry run: %v %s", err, out)
 	}
+	// rv fit on an imported task runs the honest search by default: HD 164922's two planets.
+	out, err = runRV(t, "", "rv", "fit", "hd164922", "--json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var fit struct {
+		Planets []struct {
+			P float64 `json:"P_days"`
+		} `json:"planets"`
+	}
+	if err := json.Unmarshal([]byte(out), &fit); err != nil || len(fit.Planets) != 2 {
+		t.Fatalf("fit: %v %s", err, out)
+	}
+	if out, err = runRV(t, "", "rv", "fit", "hd164922"); err != nil || !strings.Contains(out, "(honest)") || !strings.Contains(out, "no significant peak") {
+		t.Fatalf("fit text: %v\n%s", err, out)
+	}
 	if _, err := runRV(t, "", "rv", "truthcheck", "--tier", "user", "--json"); err != nil {
 		t.Fatalf("truthcheck --tier user: %v", err)
 	}
