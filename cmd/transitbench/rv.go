@@ -114,7 +114,7 @@ func newRVTierCmd(c *cobra.Command, common *rvCommon, run, def func(context.Cont
 	c, opts := rvSubcommand(c, run, def, func(o *rvTierOptions, cmd *cobra.Command, _ []string) {
 		o.rvCommon = common.at(cmd)
 	})
-	c.Flags().StringVar(&opts.Tier, "tier", "", "only this tier: easy, medium, hard or real")
+	c.Flags().StringVar(&opts.Tier, "tier", "", "only this tier: easy, medium, hard, real or user (imported)")
 	return c
 }
 
