@@ -121,4 +121,3 @@ func HonestSolver(d *rv.Data, _ float64, _ uint64) ([]rv.Planet, float64) {
 	res := rv.Honest(d, rv.HonestOptions{})
 	return res.Planets, rv.BestJitter(d, res.Planets)
 }
-
