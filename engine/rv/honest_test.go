@@ -122,3 +122,22 @@ func TestHonestNoPlanetInNoise(t *testing.T) {
 		}
 	}
 }
+
+// TestHonestSparseTwoPlanets: 32 points over 120 days (quoted σ 1 m/s, jitters 1 and 2 m/s) of two planets near
+// 20.9 d and 42.4 d with K = 5 m/s, the kind of series on which a least-squares search returned 2–3 d planets at
+// e = 0.95 and K ≈ 80 m/s. Whatever the honest search reports must be physical: no orbit at e > 0.6, no K above
+// twice the largest true one, no period outside the two true ones' within 3 %.
+func TestHonestSparseTwoPlanets(t *testing.T) {
+	truth := []Planet{{PeriodDays: 20.9, KMS: 5, E: 0.1, OmegaRad: 0.5, M0Rad: 1}, {PeriodDays: 42.4, KMS: 5, E: 0.05, OmegaRad: 2, M0Rad: 4}}
+	for seed := range uint64(6) {
+		d := synthJitter(200+seed, 32, 120, 1, 2, truth)
+		res := Honest(d, HonestOptions{})
+		for _, p := range res.Planets {
+			near := math.Abs(p.PeriodDays/20.9-1) < 0.03 || math.Abs(p.PeriodDays/42.4-1) < 0.03
+			if p.E > 0.6 || p.KMS > 10 || !near {
+				t.Errorf("seed %d: reported %+v; steps %+v", seed, p, res.Steps)
+			}
+		}
+		t.Logf("seed %d: %d planets", seed, len(res.Planets))
+	}
+}
