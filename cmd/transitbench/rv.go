@@ -184,6 +184,14 @@ func (c rvCommon) home() (string, error) {
 	return data.Home()
 }
 
+// checkGradableTier refuses --tier user for the commands that grade against the truth.
+func checkGradableTier(tier string) error {
+	if tier == stargazer.TierUser {
+		return usageErrorf("--tier user: imported tasks have no truth to grade against; fit them with 'transitbench rv fit TASK'")
+	}
+	return nil
+}
+
 // gradable drops the imported tasks (tier user), which have no truth to grade against.
 func gradable(tasks []*stargazer.Task) []*stargazer.Task {
 	var out []*stargazer.Task

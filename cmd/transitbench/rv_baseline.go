@@ -84,6 +84,9 @@ func runRVBaseline(ctx context.Context, opts rvBaselineOptions, out io.Writer) e
 	if !ok {
 		return usageErrorf("unknown pipeline %q: choose one of %v", opts.Pipeline, solverNames())
 	}
+	if err := checkGradableTier(opts.Tier); err != nil {
+		return err
+	}
 	if err := checkRVTier(opts.Tier); err != nil {
 		return err
 	}

@@ -93,8 +93,11 @@ func TestRVImportListsBesideThePublished(t *testing.T) {
 	if out, err = runRV(t, "", "rv", "fit", "hd164922"); err != nil || !strings.Contains(out, "(honest)") || !strings.Contains(out, "no significant peak") {
 		t.Fatalf("fit text: %v\n%s", err, out)
 	}
-	if _, err := runRV(t, "", "rv", "truthcheck", "--tier", "user", "--json"); err != nil {
-		t.Fatalf("truthcheck --tier user: %v", err)
+	for _, c := range [][]string{{"truthcheck"}, {"baseline", "honest"}} {
+		args := append(append([]string{"rv"}, c...), "--tier", "user")
+		if _, err := runRV(t, "", args...); err == nil || !strings.Contains(err.Error(), "no truth") {
+			t.Fatalf("%v --tier user: %v, want a refusal", c, err)
+		}
 	}
 }
 

@@ -47,6 +47,9 @@ JSON: {"tasks": [{"task", "tier", "solvable", "ok_rms", "ok_delta_bic", ...}], "
 
 // runRVTruthcheck grades each task's truth and counts the results per tier.
 func runRVTruthcheck(_ context.Context, opts rvTruthcheckOptions, out io.Writer) error {
+	if err := checkGradableTier(opts.Tier); err != nil {
+		return err
+	}
 	tasks, _, _, err := opts.tierTasks(opts.Tier)
 	if err != nil {
 		return err
