@@ -2,9 +2,11 @@ package tui
 
 import (
 	"context"
+	"fmt"
 	"sync"
 	"time"
 
+	"transitbench/data"
 	"transitbench/data/stargazer"
 	"transitbench/engine/rv"
 	"transitbench/grader/rvgate"
@@ -47,16 +49,38 @@ type rvStore struct {
 	err   error
 }
 
-// rvTasks reads the task folder (stargazer.LocateDir with r.RVDir) once.
+// rvTasks reads the task folder (stargazer.LocateDir with r.RVDir) and the imported tasks of the data
+// directory's user task folder (stargazer.UserDir) once. Without a published folder the imported tasks alone
+// are listed when there are any.
 func (r *Real) rvTasks() ([]*stargazer.Task, error) {
 	r.rv.once.Do(func() {
 		dir, err := stargazer.LocateDir(r.RVDir)
-		if err != nil {
+		if err == nil {
+			// A task file that does not load is left out; 'transitbench rv list' names it and says why.
+			r.rv.tasks, _, err = stargazer.LoadDir(dir)
+		}
+		var user []*stargazer.Task
+		home := r.Home
+		if home == "" {
+			home, _ = data.Home()
+		}
+		if home != "" {
+			user, _ = stargazer.LoadUserDir(stargazer.UserDir(home))
+		}
+		if err != nil && len(user) == 0 {
 			r.rv.err = err
 			return
 		}
-		// A task file that does not load is left out; 'transitbench rv list' names it and says why.
-		r.rv.tasks, _, r.rv.err = stargazer.LoadDir(dir)
+		seen := map[string]bool{}
+		for _, t := range r.rv.tasks {
+			seen[t.TaskID] = true
+		}
+		for _, t := range user {
+			if !seen[t.TaskID] { // an imported task with a published id is left out ('rv list' warns)
+				r.rv.tasks = append(r.rv.tasks, t)
+			}
+		}
+		stargazer.SortTasks(r.rv.tasks)
 	})
 	return r.rv.tasks, r.rv.err
 }
@@ -131,6 +155,9 @@ func (r *Real) FitRV(ctx context.Context, id string, init []rv.Planet) (*RVFit, 
 	if err != nil {
 		return nil, err
 	}
+	if t.Imported && len(init) == 0 {
+		return rvtrack.HonestFit(t.Data()), nil
+	}
 	return rvtrack.FitData(t.Data(), init)
 }
 
@@ -139,6 +166,9 @@ func (r *Real) SubmitRV(ctx context.Context, id string, planets []rv.Planet, jit
 	t, err := r.rvTask(id)
 	if err != nil {
 		return rvgate.Feedback{}, err
+	}
+	if t.Imported {
+		return rvgate.Feedback{}, fmt.Errorf("task %s was imported from your own data and has no truth to grade a submission against; its fit and metrics are shown here", id)
 	}
 	var fb rvgate.Feedback
 	err = r.withLedger(func(l *rvtrack.Ledger) (err error) {

@@ -13,6 +13,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 
+	"transitbench/data/stargazer"
 	"transitbench/engine/rv"
 	"transitbench/grader/rvgate"
 	"transitbench/workspace/chart"
@@ -140,6 +141,9 @@ func (v rvTask) update(msg tea.Msg) (rvTask, tea.Cmd) {
 		if msg.fit.GP {
 			v.status += " (rotation noise found)"
 		}
+		if h := msg.fit.HonestSummary(v.task.Data.Instruments); h != "" {
+			v.status += " · honest search: " + h
+		}
 		return v.analyse()
 	case rvSubmittedMsg:
 		if msg.id != v.id {
@@ -223,6 +227,9 @@ func (v rvTask) handleKey(msg tea.KeyMsg) (rvTask, tea.Cmd) {
 		v.fitting = "fitting…"
 		if search {
 			v.fitting = "searching (rv.SearchGP)…"
+			if v.task.Meta.Tier == stargazer.TierUser {
+				v.fitting = "searching (rv.Honest)…"
+			}
 		}
 		return v, v.fitCmd(search)
 	case key.Matches(msg, km.Submit):

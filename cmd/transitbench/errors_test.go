@@ -92,6 +92,9 @@ func TestJSONErrorContract(t *testing.T) {
 		{"rv baseline", []string{"rv", "baseline", "classical", "--workers", "-1", "--tasks", rvTasksDir}, codeUsage},
 		{"rv fit", []string{"rv", "fit", task, "--pipeline", "nosuch", "--tasks", rvTasksDir}, codeUsage},
 		{"rv grade", []string{"rv", "grade", "--solution", missing, "--tasks", rvTasksDir}, codeNotFound},
+		{"rv import", []string{"rv", "import", missing, "--tasks", rvTasksDir}, codeNotFound},
+		{"rv import", []string{"rv", "import", garbage, "--tasks", rvTasksDir}, codeBadInput},
+		{"rv import", []string{"rv", "import", garbage, "--name", "../x", "--tasks", rvTasksDir}, codeUsage},
 	}
 	covered := map[string]bool{}
 	for _, c := range cases {

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
 
 	"github.com/spf13/cobra"
 
@@ -15,7 +16,7 @@ import (
 )
 
 // The RV track's commands, one file each (rv_list.go, rv_show.go, rv_truthcheck.go, rv_submit.go,
-// rv_generate.go, rv_baseline.go, rv_fit.go, rv_grade.go). Each has an options struct its flags are bound to
+// rv_generate.go, rv_baseline.go, rv_fit.go, rv_grade.go, rv_import.go). Each has an options struct its flags are bound to
 // and a runRVX(ctx, opts, out) function holding the work, which the tests call without cobra. Every --json
 // output is a named Go type, documented beside its command and listed in docs/ARCHITECTURE.md:
 //
@@ -27,6 +28,7 @@ import (
 //	rv baseline    rvbaselines.BaselineReport
 //	rv fit         rvgate.Submission
 //	rv grade       rvtrack.SolutionReport
+//	rv import      rvImportJSON
 
 func init() { register(newRVCmd) }
 
@@ -74,7 +76,7 @@ Submissions are recorded against each tier's budget in $TRANSITBENCH_HOME/rv/sub
 	rvCmd.PersistentFlags().StringVar(&common.TasksDir, "tasks", "", "folder of task JSON files (default: $TRANSITBENCH_STARGAZER or ../shared/data/stargazer)")
 	rvCmd.AddCommand(newRVListCmd(common, nil), newRVShowCmd(common, nil), newRVTruthcheckCmd(common, nil),
 		newRVSubmitCmd(common, nil), newRVGenerateCmd(common, nil), newRVBaselineCmd(common, nil), newRVFitCmd(common, nil),
-		newRVGradeCmd(common, nil))
+		newRVGradeCmd(common, nil), newRVImportCmd(common, nil))
 	return rvCmd
 }
 
@@ -112,7 +114,7 @@ func newRVTierCmd(c *cobra.Command, common *rvCommon, run, def func(context.Cont
 	c, opts := rvSubcommand(c, run, def, func(o *rvTierOptions, cmd *cobra.Command, _ []string) {
 		o.rvCommon = common.at(cmd)
 	})
-	c.Flags().StringVar(&opts.Tier, "tier", "", "only this tier: easy, medium, hard or real")
+	c.Flags().StringVar(&opts.Tier, "tier", "", "only this tier: easy, medium, hard, real or user (imported)")
 	return c
 }
 
@@ -129,21 +131,76 @@ func (c rvCommon) tierTasks(tier string) (tasks []*stargazer.Task, skipped []sta
 	return inTier(all, tier), skipped, dir, nil
 }
 
-// loadTasks reads the tasks of the task folder and the folder's path. A task file that does not load is left
-// out with a warning on Stderr and listed in skipped (never nil).
+// loadTasks reads the tasks of the task folder, then the imported tasks of the data directory's user task folder
+// (stargazer.UserDir), and returns them with the task folder's path. A task file that does not load, or an
+// imported task whose id is a published one's, is left out with a warning on Stderr and listed in skipped
+// (never nil). When no published task folder is found, the imported tasks alone are returned if there are any
+// and --tasks was not given.
 func (c rvCommon) loadTasks() (tasks []*stargazer.Task, skipped []stargazer.Skipped, dir string, err error) {
 	dir, err = stargazer.LocateDir(c.TasksDir)
-	if err != nil {
+	if err == nil {
+		tasks, skipped, err = stargazer.LoadDir(dir)
+	}
+	var user []*stargazer.Task
+	userDir := ""
+	if home, herr := c.home(); herr == nil {
+		var uskipped []stargazer.Skipped
+		userDir = stargazer.UserDir(home)
+		user, uskipped = stargazer.LoadUserDir(userDir)
+		skipped = append(skipped, uskipped...)
+	}
+	if err != nil && (len(user) == 0 || c.TasksDir != "") {
 		return nil, nil, "", err
 	}
-	tasks, skipped, err = stargazer.LoadDir(dir)
+	err = nil
+	seen := map[string]bool{}
+	for _, t := range tasks {
+		seen[t.TaskID] = true
+	}
+	for _, t := range user {
+		if seen[t.TaskID] {
+			skipped = append(skipped, stargazer.Skipped{Path: filepath.Join(userDir, t.TaskID+".json"),
+				Error: fmt.Sprintf("imported task %s has the id of a published task; import it again with another --name", t.TaskID)})
+			continue
+		}
+		seen[t.TaskID] = true
+		tasks = append(tasks, t)
+	}
+	stargazer.SortTasks(tasks)
 	for _, s := range skipped {
 		fmt.Fprintf(c.stderr(), "transitbench: warning: %s; the file is left out, the other tasks load\n", s.Error)
 	}
 	if skipped == nil {
 		skipped = []stargazer.Skipped{}
 	}
-	return tasks, skipped, dir, err
+	return tasks, skipped, dir, nil
+}
+
+// home returns the data directory: Home, else $TRANSITBENCH_HOME or the XDG data directory (data.Home).
+func (c rvCommon) home() (string, error) {
+	if c.Home != "" {
+		return c.Home, nil
+	}
+	return data.Home()
+}
+
+// checkGradableTier refuses --tier user for the commands that grade against the truth.
+func checkGradableTier(tier string) error {
+	if tier == stargazer.TierUser {
+		return usageErrorf("--tier user: imported tasks have no truth to grade against; fit them with 'transitbench rv fit TASK'")
+	}
+	return nil
+}
+
+// gradable drops the imported tasks (tier user), which have no truth to grade against.
+func gradable(tasks []*stargazer.Task) []*stargazer.Task {
+	var out []*stargazer.Task
+	for _, t := range tasks {
+		if !t.Imported {
+			out = append(out, t)
+		}
+	}
+	return out
 }
 
 // findTask loads the tasks and returns the one named id (not_found when there is none).
@@ -162,12 +219,9 @@ func (c rvCommon) findTask(id string) (*stargazer.Task, error) {
 // withLedger runs fn on the submission ledger of the data directory (Home, else $TRANSITBENCH_HOME or the XDG
 // data directory)/rv/submissions.json, locked against every other program using it (rvtrack.WithLedger).
 func (c rvCommon) withLedger(fn func(*rvtrack.Ledger) error) error {
-	home := c.Home
-	if home == "" {
-		var err error
-		if home, err = data.Home(); err != nil {
-			return err
-		}
+	home, err := c.home()
+	if err != nil {
+		return err
 	}
 	return rvtrack.WithLedger(rvtrack.LedgerPath(home), fn)
 }

@@ -18,7 +18,7 @@ import (
 type rvFitOptions struct {
 	rvCommon
 	Task     string // the task id (argument)
-	Pipeline string // --pipeline: a key of rvSolvers
+	Pipeline string // --pipeline: a key of rvSolvers ("": honest for an imported task, classical otherwise)
 }
 
 // newRVFitCmd builds the command; runF, when not nil, replaces runRVFit (tests check the options the flags
@@ -28,42 +28,83 @@ func newRVFitCmd(common *rvCommon, runF func(context.Context, rvFitOptions, io.W
 		Short: "Fit a task's data with a reference pipeline and print the planets as a submission",
 		Long: `Fit a task's data with a reference pipeline (it sees only the data and the star mass) and print the
 planets in the submission format, ready for 'rv submit TASK --planets -'. No submission is spent, but the
-task is opened: its clock against the tier's time budget starts unless it started before.
+task is opened: its clock against the tier's time budget starts unless it started before. The default pipeline
+is honest for imported tasks (tier user) and classical for the others; honest also prints each instrument's
+offset and jitter and, for each step of its search, the strongest residual peak, its false-alarm
+probabilities and whether a planet was added.
 
 JSON: {"planets": [{"P_days", "K_ms", "e", "omega_rad", "M0_rad"}], "jitter_ms"}.`,
 	}, runF, runRVFit, func(o *rvFitOptions, cmd *cobra.Command, args []string) {
 		o.rvCommon, o.Task = common.at(cmd), args[0]
 	})
-	c.Flags().StringVar(&opts.Pipeline, "pipeline", "classical", "pipeline to run")
+	c.Flags().StringVar(&opts.Pipeline, "pipeline", "", "pipeline to run (default: honest for imported tasks, else classical)")
 	return c
 }
 
 // runRVFit opens task opts.Task, fits its data with pipeline opts.Pipeline and prints the planets.
 func runRVFit(_ context.Context, opts rvFitOptions, out io.Writer) error {
-	solve, ok := rvSolvers[opts.Pipeline]
-	if !ok {
+	if _, ok := rvSolvers[opts.Pipeline]; !ok && opts.Pipeline != "" {
 		return usageErrorf("unknown pipeline %q: choose one of %v", opts.Pipeline, solverNames())
 	}
 	t, err := opts.findTask(opts.Task)
 	if err != nil {
 		return err
 	}
+	pipeline := opts.Pipeline
+	if pipeline == "" {
+		pipeline = "classical"
+		if t.Imported {
+			pipeline = "honest"
+		}
+	}
 	if err := opts.withLedger(func(l *rvtrack.Ledger) error { _, err := l.Start(t.TaskID); return err }); err != nil {
 		return err
 	}
 	d := t.Data()
-	planets, jit := solve(d, t.Config.Star.MStarSun, 0)
+	var planets []rv.Planet
+	var jit float64
+	var honest *rv.HonestResult
+	if pipeline == "honest" {
+		honest = rv.Honest(d, rv.HonestOptions{})
+		planets, jit = honest.Planets, rv.BestJitter(d, honest.Planets)
+	} else {
+		planets, jit = rvSolvers[pipeline](d, t.Config.Star.MStarSun, 0)
+	}
 	sub := rvgate.FromPlanets(planets, jit)
 	if opts.JSON {
 		return writeJSON(out, sub)
 	}
 	m := rvgate.Metrics(d, planets, jit, t.MedianSigma())
-	fmt.Fprintf(out, "%s: %d planets, rms %.3f m/s (limit %.3f), ΔBIC/N %.3f\n", t.TaskID, len(planets), m.RMSMS, m.MaxRMSMS, m.DeltaBICPerPoint)
+	fmt.Fprintf(out, "%s (%s): %d planets, rms %.3f m/s (limit %.3f), ΔBIC/N %.3f\n", t.TaskID, pipeline, len(planets), m.RMSMS, m.MaxRMSMS, m.DeltaBICPerPoint)
 	w := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(w, "P_DAYS\tK_MS\tM_SIN_I_MJUP\tE\tOMEGA_RAD\tM0_RAD")
 	for _, p := range planets {
 		fmt.Fprintf(w, "%.5f\t%.3f\t%.4f\t%.3f\t%.3f\t%.3f\n", p.PeriodDays, p.KMS,
 			rv.MSinI(p.KMS, p.PeriodDays, p.E, t.Config.Star.MStarSun), p.E, p.OmegaRad, p.M0Rad)
+	}
+	if err := w.Flush(); err != nil || honest == nil {
+		return err
+	}
+	return writeHonestDetails(out, d, honest)
+}
+
+// writeHonestDetails prints what the honest search adds: each instrument's offset and jitter, and its steps.
+func writeHonestDetails(out io.Writer, d *rv.Data, h *rv.HonestResult) error {
+	w := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(w, "INSTRUMENT\tPOINTS\tOFFSET_MS\tJITTER_MS")
+	for k, name := range d.Instruments {
+		n := 0
+		for _, i := range d.Inst {
+			if i == k {
+				n++
+			}
+		}
+		fmt.Fprintf(w, "%s\t%d\t%.3f\t%.3f\n", name, n, h.Offsets[k], h.InstJitter[k])
+	}
+	fmt.Fprintln(w, "STEP\tPEAK_P_DAYS\tFAP\tEMPIRICAL_FAP\tFITTED_P_DAYS\tDEVIANCE_GAIN\tDECISION")
+	for i, st := range h.Steps {
+		fmt.Fprintf(w, "%d\t%.4f\t%.2g\t%.2g\t%.4f\t%.1f\t%s\n", i+1, st.PeakPeriodDays, st.PeakFAP, st.EmpiricalFAP,
+			st.PeriodDays, st.DevianceGain, st.Reason)
 	}
 	return w.Flush()
 }

@@ -68,7 +68,15 @@ func TestRVFlagsBindOptions(t *testing.T) {
 		{"fit", []string{"fit", "seed1"}, func(c *rvCommon, args []string) (any, error) {
 			var o rvFitOptions
 			return &o, execRV(c, newRVFitCmd(c, capture(&o)), args)
-		}, &rvFitOptions{rvCommon: base, Task: "seed1", Pipeline: "classical"}},
+		}, &rvFitOptions{rvCommon: base, Task: "seed1"}},
+		{"fit", []string{"fit", "seed1", "--pipeline", "honest"}, func(c *rvCommon, args []string) (any, error) {
+			var o rvFitOptions
+			return &o, execRV(c, newRVFitCmd(c, capture(&o)), args)
+		}, &rvFitOptions{rvCommon: base, Task: "seed1", Pipeline: "honest"}},
+		{"import", []string{"import", "a.csv", "b.txt", "--name", "star", "--mstar", "0.9", "--replace"}, func(c *rvCommon, args []string) (any, error) {
+			var o rvImportOptions
+			return &o, execRV(c, newRVImportCmd(c, capture(&o)), args)
+		}, &rvImportOptions{rvCommon: base, Files: []string{"a.csv", "b.txt"}, Name: "star", MStarSun: 0.9, Replace: true}},
 		{"grade", []string{"grade", "--solution", "sol", "--timeout", "2.5", "--fresh", "--workers", "2"}, func(c *rvCommon, args []string) (any, error) {
 			var o rvGradeOptions
 			return &o, execRV(c, newRVGradeCmd(c, capture(&o)), args)

@@ -24,7 +24,7 @@ type rvListJSON struct {
 // rvTaskRow is one task of 'rv list'.
 type rvTaskRow struct {
 	Task        string           `json:"task"`
-	Tier        string           `json:"tier"`          // easy, medium, hard or real
+	Tier        string           `json:"tier"`          // easy, medium, hard, real or user (imported)
 	NObs        int              `json:"n_obs"`         // number of observations
 	Instruments int              `json:"n_instruments"` // number of instruments
 	SpanDays    float64          `json:"span_days"`     // last minus first observation time

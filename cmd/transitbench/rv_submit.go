@@ -110,6 +110,10 @@ func runRVSubmit(_ context.Context, opts rvSubmitOptions, out io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if t.Imported && !opts.DryRun {
+		return usageErrorf("task %s was imported from your own data and has no truth to grade a submission against; "+
+			"use --dry-run for the truth-free metrics, or 'transitbench rv fit %s --pipeline honest'", t.TaskID, t.TaskID)
+	}
 	planets, err := sub.Resolve(t.Config.Star.MStarSun, t.Observations.TimesDays[0])
 	if err != nil {
 		return withCode(codeBadInput, err)

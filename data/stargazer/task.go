@@ -27,6 +27,9 @@ type Task struct {
 	// Real is true for tasks built from published observations (file real_*.json, or meta.rv_semantics
 	// "rv_only"); they are used as stored.
 	Real bool `json:"-"`
+	// Imported is true for tasks imported from the user's own RV files (meta.source "imported", or read
+	// from the user task folder): they have no truth and their tier is TierUser.
+	Imported bool `json:"-"`
 	// Converted is true once the load-time conversion (Convert) has been applied.
 	Converted bool `json:"-"`
 }
@@ -214,6 +217,9 @@ func Parse(b []byte, name string) (*Task, error) {
 	}
 	sem, _ := t.Meta["rv_semantics"].(string)
 	t.Real = strings.HasPrefix(t.TaskID, "real_") || sem == "rv_only"
+	if src, _ := t.Meta["source"].(string); src == SourceImported {
+		t.Real, t.Imported = true, true
+	}
 	return &t, nil
 }
 

@@ -10,8 +10,8 @@ const (
 	TierReal   = "real"
 )
 
-// Tiers lists the tiers in display order.
-var Tiers = []string{TierEasy, TierMedium, TierHard, TierReal}
+// Tiers lists the tiers in display order (TierUser, imported tasks with no truth, last).
+var Tiers = []string{TierEasy, TierMedium, TierHard, TierReal, TierUser}
 
 // TierOf returns the tier of a synthetic task's difficulty: easy 1–2, medium 3–6, hard 7–10.
 func TierOf(difficulty int) string {
@@ -25,8 +25,11 @@ func TierOf(difficulty int) string {
 	}
 }
 
-// Tier returns the task's tier: "real" for real tasks, else by TruthDifficulty.
+// Tier returns the task's tier: "user" for imported tasks, "real" for real tasks, else by TruthDifficulty.
 func (t *Task) Tier() string {
+	if t.Imported {
+		return TierUser
+	}
 	if t.Real {
 		return TierReal
 	}
@@ -36,10 +39,10 @@ func (t *Task) Tier() string {
 // ValidTier checks a tier name given on the command line ("" means all).
 func ValidTier(s string) error {
 	switch s {
-	case "", TierEasy, TierMedium, TierHard, TierReal:
+	case "", TierEasy, TierMedium, TierHard, TierReal, TierUser:
 		return nil
 	}
-	return fmt.Errorf("unknown tier %q: use easy, medium, hard or real", s)
+	return fmt.Errorf("unknown tier %q: use easy, medium, hard, real or user", s)
 }
 
 func tierRank(s string) int {

@@ -14,6 +14,14 @@ type FitOptions struct {
 	Jitter                       float64 // fixed jitter (m/s) when FitJitter is false; the start otherwise
 	ESigma                       float64 // when > 0, a Gaussian shrinkage prior on (e cos ω, e sin ω) of this width
 	Circular                     []bool  // planets (by index) held on circular orbits (e = 0)
+	// InstJitter, when not nil, gives one jitter per instrument (m/s, indexed as d.Instruments) in place of
+	// Jitter; with FitInstJitter they are the start and are fitted, each by maximum likelihood on its
+	// instrument's points, alternating with the orbit fit.
+	InstJitter    []float64
+	FitInstJitter bool
+	// Kipping adds the eccentricity prior of Kipping (2013), Beta(0.867, 3.03), to the objective (see
+	// kippingPenalty); ESigma may be 0 then.
+	Kipping bool
 	// Whiten, when set, replaces the diagonal weights by a full noise covariance (a Gaussian process): the
 	// least squares run on L⁻¹(y − model) with generalised-least-squares offsets; Jitter and FitJitter are
 	// then ignored (the whitener carries the white terms).
@@ -28,6 +36,9 @@ type FitResult struct {
 	BIC     float64 // −2 lnL + (5·planets + instruments) ln N
 	// LnLGP is the log-likelihood under the Whiten covariance (0 without one).
 	LnLGP float64
+	// InstJitter is the per-instrument jitter of a fit with FitOptions.InstJitter (nil otherwise); Eval is then
+	// evaluated with it.
+	InstJitter []float64
 }
 
 // ErrNoPlanets is returned by Fit when it is given no starting planets.
@@ -64,30 +75,37 @@ func Fit(d *Data, init []Planet, opt FitOptions) (*FitResult, error) {
 	jit := math.Max(0, opt.Jitter)
 	rounds := 1
 	if opt.Whiten != nil {
-		opt.FitJitter = false
-		f.opt.FitJitter = false
+		opt.FitJitter, opt.InstJitter = false, nil
+		f.opt = opt
 		jit = 0
 	}
-	if opt.FitJitter {
+	if opt.FitJitter || opt.InstJitter != nil && opt.FitInstJitter {
 		rounds = 3
 	}
+	model := make([]float64, d.Len())
 	for range rounds {
 		f.setJitter(jit)
 		f.lm(theta)
-		if !opt.FitJitter {
+		if rounds == 1 {
 			break
 		}
-		planets := f.decodeAll(theta)
-		model := make([]float64, d.Len())
-		ModelRV(model, d.Times, d.TRef, planets)
-		jit = bestJitter(d, model)
+		ModelRV(model, d.Times, d.TRef, f.decodeAll(theta))
+		if opt.InstJitter != nil {
+			f.opt.InstJitter = bestInstJitter(d, model)
+		} else {
+			jit = bestJitter(d, model)
+		}
 	}
 	planets := f.decodeAll(theta)
-	model := make([]float64, d.Len())
 	ModelRV(model, d.Times, d.TRef, planets)
-	ev := d.Evaluate(model, jit)
+	var ev Eval
+	if f.opt.InstJitter != nil {
+		ev = d.EvaluateInst(model, f.opt.InstJitter)
+	} else {
+		ev = d.Evaluate(model, jit)
+	}
 	res := &FitResult{
-		Planets: planets, Jitter: jit, Eval: ev,
+		Planets: planets, Jitter: jit, Eval: ev, InstJitter: f.opt.InstJitter,
 		BIC: BIC(ev.LnL, NumParams(len(planets), len(d.Instruments)), d.Len()),
 	}
 	if opt.Whiten != nil {
@@ -174,6 +192,9 @@ func (f *fitter) setJitter(s float64) {
 		f.wInst[k] = 0
 	}
 	for i, sg := range f.d.Sigmas {
+		if f.opt.InstJitter != nil {
+			s = f.opt.InstJitter[f.d.Inst[i]]
+		}
 		f.w[i] = 1 / math.Sqrt(sg*sg+s*s)
 		f.wInst[f.d.Inst[i]] += f.w[i] * f.w[i]
 	}
@@ -354,6 +375,9 @@ func (f *fitter) lm(theta []float64) {
 				}
 			}
 		}
+		if f.opt.Kipping {
+			f.kippingNormal(theta)
+		}
 		improved := false
 		for range 12 {
 			copy(rsave, f.r)
@@ -392,17 +416,22 @@ func (f *fitter) lm(theta []float64) {
 	}
 }
 
-// penalty returns the eccentricity prior's term Σ_j e_j² / ESigma² (0 without a prior).
+// penalty returns the eccentricity priors' terms: Σ_j e_j² / ESigma² (ESigma > 0) plus Σ_j kippingPenalty(e_j) (Kipping).
 func (f *fitter) penalty(theta []float64) float64 {
-	if f.opt.ESigma <= 0 {
-		return 0
-	}
 	s := 0.0
+	if f.opt.Kipping {
+		for j := range f.np {
+			s += kippingPenalty(math.Hypot(theta[5*j+2], theta[5*j+3]))
+		}
+	}
+	if f.opt.ESigma <= 0 {
+		return s
+	}
 	for j := range f.np {
 		h, k := theta[5*j+2], theta[5*j+3]
-		s += h*h + k*k
+		s += (h*h + k*k) / (f.opt.ESigma * f.opt.ESigma)
 	}
-	return s / (f.opt.ESigma * f.opt.ESigma)
+	return s
 }
 
 // solveDamped solves (A + λ diag(A)) x = g for x by Cholesky, with A symmetric m×m given in its lower triangle

@@ -91,3 +91,11 @@ func SearchSolver(d *rv.Data, _ float64, _ uint64) ([]rv.Planet, float64) {
 	fit, _ := rv.SearchGP(d, rv.SearchOptions{RMSLimitFactor: rvgate.MaxRMSFactor})
 	return fit.Planets, rv.BestJitter(d, fit.Planets)
 }
+
+// HonestSolver runs rv.Honest (per-instrument offsets and jitters, Kipping's eccentricity prior, a false-alarm
+// test before each planet; "no planet" when nothing is significant) and submits the single jitter of
+// greatest likelihood for its planets, as the gate takes one.
+func HonestSolver(d *rv.Data, _ float64, _ uint64) ([]rv.Planet, float64) {
+	res := rv.Honest(d, rv.HonestOptions{})
+	return res.Planets, rv.BestJitter(d, res.Planets)
+}

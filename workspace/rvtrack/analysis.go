@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strings"
 
 	"transitbench/engine/rv"
 	"transitbench/engine/stat"
@@ -97,6 +98,39 @@ type AutoFit struct {
 	Planets  []rv.Planet
 	JitterMS float64
 	GP       bool // the search kept a stellar-rotation Gaussian process for the noise
+	// Honest is set by HonestFit: the model of rv.Honest, with one jitter per instrument (InstJitter, indexed
+	// as the data's instruments) and the steps of its search; JitterMS is then the one jitter of greatest
+	// likelihood for its planets, as a submission takes.
+	Honest     bool
+	InstJitter []float64
+	Steps      []rv.HonestStep
+}
+
+// HonestFit runs the honest search (rv.Honest: per-instrument offsets and jitters, Kipping's eccentricity
+// prior, a false-alarm test before each planet); it is what the terminal UI's search runs on imported tasks.
+func HonestFit(d *rv.Data) *AutoFit {
+	res := rv.Honest(d, rv.HonestOptions{})
+	return &AutoFit{Planets: res.Planets, JitterMS: rv.BestJitter(d, res.Planets), Honest: true,
+		InstJitter: res.InstJitter, Steps: res.Steps}
+}
+
+// HonestSummary is one line on an honest fit: each instrument's jitter and why the search stopped.
+func (f *AutoFit) HonestSummary(instruments []string) string {
+	if f == nil || !f.Honest {
+		return ""
+	}
+	var parts []string
+	for k, j := range f.InstJitter {
+		if k < len(instruments) {
+			parts = append(parts, fmt.Sprintf("%s %.2f", instruments[k], j))
+		}
+	}
+	stop := "the planet cap"
+	if n := len(f.Steps); n > 0 && !f.Steps[n-1].Added {
+		st := f.Steps[n-1]
+		stop = fmt.Sprintf("%s at %.2f d (FAP %.2g)", st.Reason, st.PeakPeriodDays, math.Max(st.PeakFAP, st.EmpiricalFAP))
+	}
+	return fmt.Sprintf("jitters m/s: %s; stopped: %s", strings.Join(parts, ", "), stop)
 }
 
 // FitData refines init on d by least squares with a fitted jitter (rv.Fit, e < 0.95), or, when init is empty,

@@ -1,0 +1,104 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// hd164922File is HD 164922's published series beside the repository (../shared/data/rv-public).
+const hd164922File = "../../../shared/data/rv-public/hd164922_radvel.txt"
+
+// TestRVImportListsBesideThePublished imports HD 164922's radvel file and a reduced-BJD CSV, and checks that
+// the task is written to the user folder, listed in tier user beside the 120 published tasks, shown, left out
+// of the baselines, and refused by submit (no truth) while a dry run answers.
+func TestRVImportListsBesideThePublished(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("TRANSITBENCH_HOME", home)
+	out, err := runRV(t, "", "rv", "import", hd164922File, "--name", "hd164922", "--mstar", "0.874", "--json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var imp rvImportJSON
+	if err := json.Unmarshal([]byte(out), &imp); err != nil {
+		t.Fatal(err)
+	}
+	if imp.NObs != 401 || len(imp.Instruments) != 3 || imp.Files[0].Format != "radvel" || imp.Files[0].TimeSystem.Name != "BJD" || imp.MStarAssumed {
+		t.Fatalf("import %+v", imp)
+	}
+	if imp.Path != filepath.Join(home, "rv", "tasks", "hd164922.json") {
+		t.Fatalf("written to %s", imp.Path)
+	}
+	csv := filepath.Join(t.TempDir(), "mine.csv")
+	var b strings.Builder
+	b.WriteString("# my own series\ntime,rv,err\n")
+	for i := range 30 {
+		b.WriteString(strings.Join([]string{ftoa(6000 + 3.1*float64(i)), ftoa(float64(i%7) - 3), "1.5"}, ",") + "\n")
+	}
+	if err := os.WriteFile(csv, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, err = runRV(t, "", "rv", "import", csv)
+	if err != nil || !strings.Contains(out, "BJD - 2450000 detected") || !strings.Contains(out, "M★ 1.000 M☉ (assumed; give --mstar)") {
+		t.Fatalf("import mine.csv: %v\n%s", err, out)
+	}
+	if _, err := runRV(t, "", "rv", "import", csv); err == nil || !strings.Contains(err.Error(), "--replace") {
+		t.Fatalf("second import: %v", err)
+	}
+	out, err = runRV(t, "", "rv", "list", "--json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var list rvListJSON
+	if err := json.Unmarshal([]byte(out), &list); err != nil {
+		t.Fatal(err)
+	}
+	users := 0
+	for _, r := range list.Tasks {
+		if r.Tier == "user" {
+			users++
+		}
+	}
+	if len(list.Tasks) != 122 || users != 2 || list.Tasks[121].Tier != "user" {
+		t.Fatalf("%d tasks, %d user; want 120 published + 2 imported, imported last", len(list.Tasks), users)
+	}
+	if out, err = runRV(t, "", "rv", "show", "hd164922", "--json"); err != nil || !strings.Contains(out, `"tier": "user"`) {
+		t.Fatalf("show: %v %s", err, out)
+	}
+	sub := filepath.Join(t.TempDir(), "p.json")
+	if err := os.WriteFile(sub, []byte(`{"planets": [{"P_days": 1201, "K_ms": 7, "e": 0.1, "omega_rad": 0, "M0_rad": 0}]}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := runRV(t, "", "rv", "submit", "hd164922", "--planets", sub); err == nil || !strings.Contains(err.Error(), "no truth") {
+		t.Fatalf("submit on an imported task: %v", err)
+	}
+	if out, err = runRV(t, "", "rv", "submit", "hd164922", "--planets", sub, "--dry-run", "--json"); err != nil || !strings.Contains(out, "rms") {
+		t.Fatalf("dry run: %v %s", err, out)
+	}
+	// rv fit on an imported task runs the honest search by default: HD 164922's two planets.
+	out, err = runRV(t, "", "rv", "fit", "hd164922", "--json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var fit struct {
+		Planets []struct {
+			P float64 `json:"P_days"`
+		} `json:"planets"`
+	}
+	if err := json.Unmarshal([]byte(out), &fit); err != nil || len(fit.Planets) != 2 {
+		t.Fatalf("fit: %v %s", err, out)
+	}
+	if out, err = runRV(t, "", "rv", "fit", "hd164922"); err != nil || !strings.Contains(out, "(honest)") || !strings.Contains(out, "no significant peak") {
+		t.Fatalf("fit text: %v\n%s", err, out)
+	}
+	for _, c := range [][]string{{"truthcheck"}, {"baseline", "honest"}} {
+		args := append(append([]string{"rv"}, c...), "--tier", "user")
+		if _, err := runRV(t, "", args...); err == nil || !strings.Contains(err.Error(), "no truth") {
+			t.Fatalf("%v --tier user: %v, want a refusal", c, err)
+		}
+	}
+}
+
+func ftoa(x float64) string { b, _ := json.Marshal(x); return string(b) }
