@@ -76,6 +76,7 @@ func TestJSONErrorContract(t *testing.T) {
 		{"plot", []string{"plot", "--star", "A-0000", "--set", "A", "--out", "x.png"}, codeHidden},
 		{"vet", []string{"vet", missing, "--period", "3", "--t0", "1", "--duration", "0.1"}, codeNotFound},
 		{"tui", []string{"tui"}, codeUsage},
+		{"worker", []string{"worker", "--work", missing, "--task", "0"}, codeNotFound},
 		{"rv", []string{"rv"}, codeUsage},
 		{"rv list", []string{"rv", "list", "--tasks", missing}, codeNotFound},
 		{"rv list", []string{"rv", "list", "--tier", "extreme", "--tasks", rvTasksDir}, codeUsage},
