@@ -72,7 +72,11 @@ type logLines struct {
 
 func (l *logLines) add(s string) { l.mu.Lock(); l.lines = append(l.lines, s); l.mu.Unlock() }
 
-func (l *logLines) String() string { l.mu.Lock(); defer l.mu.Unlock(); return strings.Join(l.lines, "\n") }
+func (l *logLines) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return strings.Join(l.lines, "\n")
+}
 
 // devRun runs a dev run of ws with opt; onEvent sees every event (and may cancel).
 func devRun(t *testing.T, ctx context.Context, ws *workspace.Workspace, opt workspace.RunOptions, onEvent func(workspace.Event)) (*workspace.Report, error) {
@@ -154,10 +158,13 @@ func TestSlurmMatchesLocal(t *testing.T) {
 	}
 	ctx := context.Background()
 	opt := workspace.RunOptions{Home: home, Limit: 40, Workers: 2}
+	start := time.Now()
 	local, err := devRun(t, ctx, ws, opt, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Logf("local: 40 stars in %.1f s", time.Since(start).Seconds())
+	start = time.Now()
 	var log logLines
 	opt.Backend, opt.Fresh = testBackend(10, &log), true
 	var once sync.Once
@@ -173,6 +180,7 @@ func TestSlurmMatchesLocal(t *testing.T) {
 	if err != nil {
 		t.Fatalf("%v\n%s", err, log.String())
 	}
+	t.Logf("slurm: 40 stars, one task lost, in %.1f s", time.Since(start).Seconds())
 	if err := <-cancelled; err != nil {
 		t.Fatal(err)
 	}

@@ -48,7 +48,9 @@ func resultPath(dir string, i int) string {
 }
 
 // errorPath is where task i writes why it could not run its chunk (not a star's failure: the task's own).
-func errorPath(dir string, i int) string { return filepath.Join(dir, "results", fmt.Sprintf("task-%d.err", i)) }
+func errorPath(dir string, i int) string {
+	return filepath.Join(dir, "results", fmt.Sprintf("task-%d.err", i))
+}
 
 // writeFileSync writes b to path (mode perm) through a temporary file, fsync'd and renamed into place.
 func writeFileSync(path string, b []byte, perm os.FileMode) error {
