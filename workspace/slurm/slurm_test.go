@@ -42,7 +42,7 @@ const workerEnv = "TRANSITBENCH_SLURM_TEST_WORKER"
 
 // needCluster skips the test without root (the sandbox's full isolation and the test cluster need it) and
 // without a cluster; under CI, which runs as root and starts the cluster, both are failures.
-func needCluster(t *testing.T) {
+func needCluster(t testing.TB) {
 	t.Helper()
 	ci := os.Getenv("CI") != ""
 	if os.Geteuid() != 0 {
@@ -79,7 +79,7 @@ func (l *logLines) String() string {
 }
 
 // devRun runs a dev run of ws with opt; onEvent sees every event (and may cancel).
-func devRun(t *testing.T, ctx context.Context, ws *workspace.Workspace, opt workspace.RunOptions, onEvent func(workspace.Event)) (*workspace.Report, error) {
+func devRun(t testing.TB, ctx context.Context, ws *workspace.Workspace, opt workspace.RunOptions, onEvent func(workspace.Event)) (*workspace.Report, error) {
 	t.Helper()
 	events := make(chan workspace.Event)
 	done := make(chan struct{})

@@ -1,0 +1,52 @@
+package slurm
+
+import (
+	"context"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"transitbench/workspace"
+)
+
+// BenchmarkDevLocalVsSlurm runs the Go starter on all 196 dev stars locally (two stars at once on this
+// machine) and as a job array (chunks of 25 stars, one star at a time per task), and reports both wall times,
+// their ratio and the overhead per star the backend adds. Run it once, on a machine with the test cluster:
+//
+//	go test -run '^$' -bench DevLocalVsSlurm -benchtime 1x ./workspace/slurm/
+func BenchmarkDevLocalVsSlurm(b *testing.B) {
+	needCluster(b)
+	home := b.TempDir()
+	ws, err := workspace.Init(filepath.Join(b.TempDir(), "ws"), workspace.InitOptions{Home: home})
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	var log logLines
+	for range b.N {
+		// A first short run builds the Go solution, so neither timed run pays for the build.
+		if _, err := devRun(b, ctx, ws, workspace.RunOptions{Home: home, Limit: 1, Fresh: true}, nil); err != nil {
+			b.Fatal(err)
+		}
+		start := time.Now()
+		local, err := devRun(b, ctx, ws, workspace.RunOptions{Home: home, Workers: 2, Fresh: true}, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		localWall := time.Since(start)
+		start = time.Now()
+		sl, err := devRun(b, ctx, ws, workspace.RunOptions{Home: home, Fresh: true, Backend: testBackend(DefaultChunk, &log)}, nil)
+		if err != nil {
+			b.Fatalf("%v\n%s", err, log.String())
+		}
+		slurmWall := time.Since(start)
+		if sl.S != local.S || sl.StarsRun != local.StarsRun {
+			b.Fatalf("slurm S %.6f on %d stars, local S %.6f on %d", sl.S, sl.StarsRun, local.S, local.StarsRun)
+		}
+		n := float64(local.StarsRun)
+		b.ReportMetric(localWall.Seconds(), "local-s")
+		b.ReportMetric(slurmWall.Seconds(), "slurm-s")
+		b.ReportMetric(slurmWall.Seconds()/localWall.Seconds(), "slurm/local")
+		b.ReportMetric((slurmWall-localWall).Seconds()*1000/n, "overhead-ms/star")
+	}
+}
