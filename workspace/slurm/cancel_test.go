@@ -13,7 +13,7 @@ import (
 	"transitbench/workspace"
 )
 
-// testCancelResume cancels a slurm run on 12 of the stars once 3 are done (Ctrl-C), checks that its array left
+// testCancelResume cancels a slurm run on 8 of the stars once 3 are done (Ctrl-C), checks that its array left
 // the queue and the finished stars were kept, resumes it and compares every star with the local outcomes lo.
 func testCancelResume(t *testing.T, ws *workspace.Workspace, home string, lo map[string]store.Outcome) {
 	stars := make([]string, 0, len(lo))
@@ -21,9 +21,9 @@ func testCancelResume(t *testing.T, ws *workspace.Workspace, home string, lo map
 		stars = append(stars, id)
 	}
 	sort.Strings(stars)
-	stars = stars[len(stars)-12:]
+	stars = stars[len(stars)-8:]
 	var log logLines
-	opt := workspace.RunOptions{Home: home, Stars: stars, Backend: testBackend(6, &log)}
+	opt := workspace.RunOptions{Home: home, Stars: stars, Backend: testBackend(4, &log)}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	var once sync.Once

@@ -146,7 +146,7 @@ func sameOutcomes(t *testing.T, what string, a, b map[string]store.Outcome, star
 
 // TestSlurmMatchesLocal runs the Go starter on 40 dev stars locally and as a job array of four chunks, one of
 // whose tasks is cancelled mid-run (a lost node): the chunk is submitted again, and every star's row, match
-// and outcome, and the summary, are the local run's. Then a run on 12 stars is cancelled after a few stars
+// and outcome, and the summary, are the local run's. Then a run on 8 stars is cancelled after a few stars
 // (Ctrl-C): the array is cancelled, the finished stars are kept, and the resumed run completes with the
 // local run's outcomes.
 func TestSlurmMatchesLocal(t *testing.T) {
