@@ -71,7 +71,7 @@ func (b *Backend) Run(ctx context.Context, job workspace.BackendJob, results cha
 	c := &controller{b: b, dir: dir, hidden: job.Set.Hidden(), results: results,
 		name: fmt.Sprintf("transitbench-%d-%s", job.RunID, randomHex(3))}
 	wl := WorkList{Version: workListVersion, Home: home, Set: job.Set.Name, Fingerprint: job.Set.Fingerprint,
-		Hidden: job.Set.Hidden(), Solution: solDir, SolutionHash: job.SolutionHash, Workers: b.workers(),
+		Composition: job.Set.Composition, Hidden: job.Set.Hidden(), Solution: solDir, SolutionHash: job.SolutionHash, Workers: b.workers(),
 		Limits: job.Runner.Limits, AllowDegraded: job.Runner.AllowDegraded}
 	for i := 0; i < len(job.Stars); i += b.chunk() {
 		chunk := job.Stars[i:min(i+b.chunk(), len(job.Stars))]

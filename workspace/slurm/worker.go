@@ -38,7 +38,7 @@ func work(ctx context.Context, path string, task int) error {
 	if task < 0 || task >= len(wl.Chunks) {
 		return fmt.Errorf("slurm: task %d: the work list has tasks 0 to %d", task, len(wl.Chunks)-1)
 	}
-	set, err := sets.Open(wl.Home, wl.Set, sets.Options{})
+	set, err := sets.Open(wl.Home, wl.Set, sets.Options{Composition: &wl.Composition})
 	if err != nil {
 		return err
 	}

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"transitbench/data/sets"
 	"transitbench/sandbox"
 )
 
@@ -19,7 +20,9 @@ type WorkList struct {
 	Home        string `json:"home"` // the data directory, on a filesystem the nodes share
 	Set         string `json:"set"`
 	Fingerprint string `json:"fingerprint"`
-	Hidden      bool   `json:"hidden"`
+	// Composition is the set's, so that a node opens the set as built (small sets in tests).
+	Composition sets.Composition `json:"composition"`
+	Hidden      bool             `json:"hidden"`
 	// Solution is the solution's copy on the shared filesystem, SolutionHash its content hash.
 	Solution      string         `json:"solution"`
 	SolutionHash  string         `json:"solution_hash"`
