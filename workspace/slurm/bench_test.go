@@ -65,3 +65,28 @@ func benchChunk() int {
 	}
 	return DefaultChunk
 }
+
+// BenchmarkSubmitLatency measures what a chunk costs before and after its stars: the time from sbatch to the
+// end of a one-task array that does nothing, as the controller sees it (squeue polled every 100 ms).
+func BenchmarkSubmitLatency(b *testing.B) {
+	needCluster(b)
+	ctx := context.Background()
+	for range b.N {
+		name := "transitbench-latency-" + randomHex(3)
+		start := time.Now()
+		if _, err := sbatch(ctx, []string{"--job-name=" + name, "--array=0", "--mem=16M", "--time=1", "--output=/dev/null", "--wrap=true"}, ""); err != nil {
+			b.Fatal(err)
+		}
+		for {
+			q, err := queued(ctx, name)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if len(q) == 0 {
+				break
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+		b.ReportMetric(float64(time.Since(start).Milliseconds()), "ms/task")
+	}
+}

@@ -32,9 +32,14 @@ func Available(ctx context.Context) error {
 	return err
 }
 
-// sbatch submits script with args and returns the job id (--parsable prints "ID" or "ID;cluster").
+// sbatch submits script (none: args hold --wrap) with args and returns the job id (--parsable prints "ID" or
+// "ID;cluster").
 func sbatch(ctx context.Context, args []string, script string) (string, error) {
-	out, err := slurmCommand(ctx, "sbatch", append(append([]string{"--parsable"}, args...), script)...)
+	args = append([]string{"--parsable"}, args...)
+	if script != "" {
+		args = append(args, script)
+	}
+	out, err := slurmCommand(ctx, "sbatch", args...)
 	if err != nil {
 		return "", err
 	}

@@ -41,11 +41,10 @@ func probe(ctx context.Context, b *Backend, home string) error {
 		}
 	}
 	args = append(args, b.Extra...)
-	out2, err := slurmCommand(ctx, "sbatch", append([]string{"--parsable"}, args...)...)
+	id, err := sbatch(ctx, args, "")
 	if err != nil {
 		return err
 	}
-	id, _, _ := strings.Cut(strings.TrimSpace(out2), ";")
 	for {
 		if b, err := os.ReadFile(out); err == nil && string(b) == token {
 			return writeFileSync(ok, []byte(time.Now().UTC().Format(time.RFC3339)+"\n"), 0o600)
