@@ -2,6 +2,7 @@ package slurm
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -55,7 +56,7 @@ func (c *controller) run(ctx context.Context) error {
 	}
 	tick := time.NewTicker(poll)
 	defer tick.Stop()
-	lastQueue := time.Now()
+	lastQueue, queueOK := time.Now(), time.Now()
 	for {
 		select {
 		case <-ctx.Done():
@@ -72,11 +73,26 @@ func (c *controller) run(ctx context.Context) error {
 			continue
 		}
 		lastQueue = time.Now()
-		if err := c.checkQueue(ctx); err != nil {
+		err := c.checkQueue(ctx)
+		var qe *queueError
+		switch {
+		case errors.As(err, &qe) && time.Since(queueOK) < queueOutage:
+			c.b.log("slurm: %v (asking again)", qe.err) // a busy or restarting controller
+		case err != nil:
 			return c.cancel(err)
+		default:
+			queueOK = time.Now()
 		}
 	}
 }
+
+// queueOutage is how long squeue may fail before the run gives up (and cancels its array).
+const queueOutage = 5 * time.Minute
+
+// queueError is a failure to read the queue, which the controller tolerates for a while.
+type queueError struct{ err error }
+
+func (e *queueError) Error() string { return e.err.Error() }
 
 func indices(n int) []int {
 	out := make([]int, n)
@@ -141,7 +157,7 @@ func (c *controller) ingest() error {
 func (c *controller) checkQueue(ctx context.Context) error {
 	q, err := queued(ctx, c.name)
 	if err != nil {
-		return err
+		return &queueError{err}
 	}
 	var lost []int
 	for i, s := range c.chunks {
