@@ -182,7 +182,11 @@ func (c *controller) checkQueue(ctx context.Context) error {
 		}
 		state := finalState(ctx, s.task)
 		if b, err := os.ReadFile(errorPath(c.dir, i)); err == nil {
-			return fmt.Errorf("slurm: task %s (%s) could not run its stars: %s", s.task, state, strings.TrimSpace(string(b)))
+			msg := strings.TrimSpace(string(b))
+			if rest, ok := strings.CutPrefix(msg, degradedPrefix); ok {
+				return fmt.Errorf("%w on a node (task %s): %s", sandbox.ErrDegraded, s.task, rest)
+			}
+			return fmt.Errorf("slurm: task %s (%s) could not run its stars: %s", s.task, state, msg)
 		}
 		if s.attempts > c.b.retries() {
 			return fmt.Errorf("slurm: task %s ended %s with %d of %d stars after %d submissions; its log is in %s",

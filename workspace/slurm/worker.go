@@ -24,11 +24,18 @@ import (
 func Work(ctx context.Context, path string, task int) error {
 	err := work(ctx, path, task)
 	if err != nil && ctx.Err() == nil {
-		dir := filepath.Dir(path)
-		_ = writeFileSync(errorPath(dir, task), []byte(err.Error()), 0o600)
+		msg := err.Error()
+		if errors.Is(err, sandbox.ErrDegraded) {
+			msg = degradedPrefix + msg
+		}
+		_ = writeFileSync(errorPath(filepath.Dir(path), task), []byte(msg), 0o600)
 	}
 	return err
 }
+
+// degradedPrefix starts a task's error file when the sandbox refused to run a hidden set degraded, so that the
+// controller reports sandbox.ErrDegraded (a refusal) rather than a failure.
+const degradedPrefix = "degraded: "
 
 func work(ctx context.Context, path string, task int) error {
 	wl, err := readWorkList(path)
