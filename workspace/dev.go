@@ -259,13 +259,15 @@ func interruptedRun(ctx context.Context, st *store.Store, kind, set, label, hash
 // Grading is the grading's ordinal among the workspace's gradings (1 for its first, counting every grading of
 // any solution, re-gradings included); Resumed is set when the grading continued an interrupted one.
 type GradeReport struct {
-	Frozen  string  `json:"frozen"`
-	Again   bool    `json:"again"`
-	Grading int     `json:"grading"`
-	Resumed bool    `json:"resumed"`
-	A       *Report `json:"A"`
-	B       *Report `json:"B"`
-	Dev     *Report `json:"dev"`
+	Frozen string `json:"frozen"`
+	// FrozenFile is the SHA-256 of the frozen tar graded (grade --frozen); "" when solution/ was frozen.
+	FrozenFile string  `json:"frozen_file,omitempty"`
+	Again      bool    `json:"again"`
+	Grading    int     `json:"grading"`
+	Resumed    bool    `json:"resumed"`
+	A          *Report `json:"A"`
+	B          *Report `json:"B"`
+	Dev        *Report `json:"dev"`
 }
 
 // ErrAlreadyGraded is returned by Grade for a frozen solution graded before, unless RunOptions.Again is set.
@@ -277,7 +279,12 @@ func FrozenDir(home, hash string) string { return filepath.Join(home, "frozen", 
 // Freeze hashes solution/ and stores its frozen copy and snapshot record; it returns the hash and the
 // snapshot as stored (with the gradings done so far).
 func (w *Workspace) Freeze(ctx context.Context, home string, st *store.Store) (string, store.Snapshot, error) {
-	hash, entries, err := HashTree(w.SolutionDir())
+	return freezeFrom(ctx, home, st, w.SolutionDir())
+}
+
+// freezeFrom is Freeze of the solution tree at src.
+func freezeFrom(ctx context.Context, home string, st *store.Store, src string) (string, store.Snapshot, error) {
+	hash, entries, err := HashTree(src)
 	if err != nil {
 		return "", store.Snapshot{}, err
 	}
@@ -290,7 +297,7 @@ func (w *Workspace) Freeze(ctx context.Context, home string, st *store.Store) (s
 		if err != nil {
 			return "", store.Snapshot{}, err
 		}
-		if err := CopyTree(w.SolutionDir(), tmp, entries); err != nil {
+		if err := CopyTree(src, tmp, entries); err != nil {
 			os.RemoveAll(tmp)
 			return "", store.Snapshot{}, err
 		}
@@ -381,12 +388,17 @@ func doneRun(runs []store.Run, set string) *store.Run {
 // it was on resumes from its finished stars, and it keeps its ordinal. One process grades a workspace at a
 // time: another one gets ErrRunBusy. Limit and Stars are ignored: grading covers every star.
 func (w *Workspace) Grade(ctx context.Context, opt RunOptions, events chan<- Event) (*GradeReport, error) {
+	return w.grade(ctx, w.SolutionDir(), "", opt, events)
+}
+
+// grade is Grade of the solution tree at src; fileFlag, when set, is added to the runs' flags.
+func (w *Workspace) grade(ctx context.Context, src, fileFlag string, opt RunOptions, events chan<- Event) (*GradeReport, error) {
 	home, st, err := openRunStore(opt)
 	if err != nil {
 		return nil, err
 	}
 	defer st.Close()
-	hash, snap, err := w.Freeze(ctx, home, st)
+	hash, snap, err := freezeFrom(ctx, home, st, src)
 	if err != nil {
 		return nil, err
 	}
@@ -425,12 +437,15 @@ func (w *Workspace) Grade(ctx context.Context, opt RunOptions, events chan<- Eve
 	} else if slices.ContainsFunc(prior, func(r store.Run) bool { return r.HasFlag(store.FlagAgain) }) {
 		flags = []string{store.FlagAgain}
 	}
+	if fileFlag != "" {
+		flags = append(flags, fileFlag)
+	}
 	sol, err := sandbox.Detect(FrozenDir(home, hash))
 	if err != nil {
 		return nil, err
 	}
 	defer sol.Close()
-	rep := &GradeReport{Frozen: hash, Again: len(flags) > 0, Grading: grading, Resumed: len(prior) > 0}
+	rep := &GradeReport{Frozen: hash, Again: slices.Contains(flags, store.FlagAgain), Grading: grading, Resumed: len(prior) > 0}
 	opt.Limit, opt.Stars = 0, nil
 	for _, name := range GradeSets {
 		r, err := w.gradeSet(ctx, st, home, name, sol, hash, grading, flags, prior, opt, events)

@@ -49,6 +49,8 @@ type RunOptions struct {
 	Limits sandbox.Limits
 	// SetProgress reports the progress of building a data set the first time it is needed.
 	SetProgress func(sets.Progress)
+	// Backend runs the stars: nil is Local, this machine's sandbox; workspace/slurm's runs them on a cluster.
+	Backend Backend
 	// Compositions, when set, gives sets other than the standard compositions of SPEC A2 (small sets for
 	// tests and quick demonstrations); a set already built with another composition is refused.
 	Compositions map[string]sets.Composition
@@ -233,6 +235,7 @@ type runner struct {
 	set      *sets.Set
 	sol      *sandbox.Solution
 	opt      RunOptions
+	hash     string
 	runID    int64
 	results  map[string]grader.StarResult
 	runtimes map[string]time.Duration
@@ -350,13 +353,11 @@ func (r *runner) takeOver(ctx context.Context, id int64, ids []string) error {
 // sending an event per star. It returns ctx.Err() when cancelled; finished stars are kept. The solution's
 // stdout and stderr on a star of a hidden set go no further than this function.
 func (r *runner) run(ctx context.Context, ids []string, events chan<- Event) error {
-	var jobs []sandbox.Job
+	var todo []string
 	for _, id := range ids {
-		if _, done := r.results[id]; done {
-			continue
+		if _, done := r.results[id]; !done {
+			todo = append(todo, id)
 		}
-		id := id
-		jobs = append(jobs, sandbox.Job{StarID: id, Prepare: func(dir string) error { return r.set.WriteStarDir(id, dir) }})
 	}
 	// The data directory holds every set's answers and the secret seed: the sandbox masks the run's
 	// (Runner.Home), and a run on another data directory (RunOptions.Home) masks the default one too.
@@ -368,10 +369,15 @@ func (r *runner) run(ctx context.Context, ids []string, events chan<- Event) err
 	if def, err := data.Home(); err == nil && def != home {
 		limits.Mask = append(slices.Clone(limits.Mask), def)
 	}
-	sr := &sandbox.Runner{Workers: r.opt.Workers, Limits: limits, AllowDegraded: r.opt.AllowDegraded, Hidden: r.set.Hidden(), Home: home}
+	job := BackendJob{RunID: r.runID, Set: r.set, Solution: r.sol, SolutionHash: r.hash, Stars: todo,
+		Runner: sandbox.Runner{Workers: r.opt.Workers, Limits: limits, AllowDegraded: r.opt.AllowDegraded, Hidden: r.set.Hidden(), Home: home}}
+	backend := r.opt.Backend
+	if backend == nil {
+		backend = Local{}
+	}
 	results := make(chan sandbox.Result)
 	errc := make(chan error, 1)
-	go func() { errc <- sr.Run(ctx, r.sol, jobs, results) }()
+	go func() { errc <- backend.Run(ctx, job, results) }()
 	var firstErr error
 	for {
 		select {
@@ -534,7 +540,7 @@ func runSet(ctx context.Context, st *store.Store, set *sets.Set, sol *sandbox.So
 	if err != nil {
 		return nil, err
 	}
-	r := &runner{st: st, set: set, sol: sol, opt: opt, results: map[string]grader.StarResult{},
+	r := &runner{st: st, set: set, sol: sol, opt: opt, hash: spec.hash, results: map[string]grader.StarResult{},
 		runtimes: map[string]time.Duration{}, exits: map[string]int{}, iso: sandbox.Probe().String(),
 		prot: sandbox.Probe().Protections()}
 	release, err := r.claim(ctx, home, spec, ids)

@@ -33,6 +33,7 @@ type baselinesOptions struct {
 	Out           string // --out: where to write the table ("": nowhere)
 	Merge         bool   // --merge: keep the rows and cells of --out that this run does not run
 	MergeFrom     string // --merge-from: comma-separated tables to keep rows and cells from
+	backendFlags
 }
 
 func newBaselinesCmd() *cobra.Command {
@@ -71,6 +72,7 @@ file, wins over the same cell of a later one).
 	f.StringVar(&opts.Out, "out", filepath.Join("results", "baselines.json"), "where to write the table (empty: nowhere)")
 	f.BoolVar(&opts.Merge, "merge", false, "keep the rows of --out that this run does not run (same generator and sets)")
 	f.StringVar(&opts.MergeFrom, "merge-from", "", "comma-separated tables whose rows this run does not run are kept (earlier files win)")
+	opts.backendFlags.add(cmd)
 	cmd.AddCommand(newTrainVetterCmd())
 	return cmd
 }
@@ -114,6 +116,9 @@ func runBaselines(ctx context.Context, s streams, opts *baselinesOptions) error 
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt)
 	defer stop()
 	errw := s.Err
+	if opt.Backend, err = opts.backend(errw); err != nil {
+		return err
+	}
 	opt.SetProgress = func(p sets.Progress) {}
 	opt.Progress = func(row string, ev workspace.Event) {
 		if ev.Done%25 == 0 || ev.Done == ev.Total {

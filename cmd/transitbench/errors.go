@@ -104,7 +104,7 @@ func classify(err error) (string, int) {
 	case errors.Is(err, rvgate.ErrBadSubmission), errors.Is(err, data.ErrTimeUnits), errors.Is(err, data.ErrFluxScale),
 		errors.Is(err, stargazer.ErrBadTask), errors.Is(err, bls.ErrGridTooLarge):
 		code = codeBadInput
-	case errors.Is(err, workspace.ErrAlreadyGraded), errors.Is(err, sandbox.ErrDegraded):
+	case errors.Is(err, workspace.ErrAlreadyGraded), errors.Is(err, sandbox.ErrDegraded), errors.Is(err, workspace.ErrFrozenMismatch):
 		code = codeRefused
 	case errors.Is(err, rvtrack.ErrBudgetSpent):
 		code = codeBudget

@@ -6,6 +6,8 @@ import (
 	"fmt"
 
 	"github.com/spf13/cobra"
+
+	"transitbench/workspace"
 )
 
 func init() { register(newGradeCmd) }
@@ -13,7 +15,9 @@ func init() { register(newGradeCmd) }
 // gradeOptions are the inputs of 'transitbench grade'.
 type gradeOptions struct {
 	runFlags
-	Again bool // --again: grade a solution that was graded before (recorded as a re-run)
+	Again  bool   // --again: grade a solution that was graded before (recorded as a re-run)
+	Frozen string // --frozen: grade this frozen tar ('transitbench freeze --out') instead of solution/
+	Hash   string // --hash: the SHA-256 (or content hash) the --frozen file must have
 }
 
 func newGradeCmd() *cobra.Command {
@@ -33,26 +37,47 @@ matched. Every grading of the workspace is numbered ("grading #2 of this workspa
 An interrupted grading (Ctrl-C) keeps its finished stars: running grade again with the same solution resumes it
 under its number. One process grades a workspace at a time; another one exits with status 1.
 
---json prints {"frozen", "again", "grading", "resumed", "A": {…as dev --json, with "hidden": true}, "B": {…},
+--frozen FILE grades a tar written by 'transitbench freeze --out' (a contestant's, on a machine they do not
+control) instead of solution/: its files must have the content hash its manifest gives and, with --hash, the
+file must have that SHA-256 (or content hash); otherwise it is refused before anything runs. The grading is
+numbered among this workspace's gradings like any other, and its runs and report name the file's SHA-256
+("frozen_file"; the runs' flag "file:SHA256").
+
+--json prints {"frozen", "frozen_file" (--frozen), "again", "grading", "resumed", "A": {…as dev --json, with "hidden": true}, "B": {…},
 "dev": {…}}.`,
 		Args: cobra.NoArgs,
 		RunE: runWithOpts(runGrade, opts),
 	}
 	opts.runFlags.add(cmd)
 	cmd.Flags().BoolVar(&opts.Again, "again", false, "grade a solution that was graded before (recorded as a re-run)")
+	cmd.Flags().StringVar(&opts.Frozen, "frozen", "", "grade this frozen tar (from 'transitbench freeze --out') instead of solution/")
+	cmd.Flags().StringVar(&opts.Hash, "hash", "", "with --frozen: the SHA-256 the file must have (as the contestant submitted it)")
 	return cmd
 }
 
 // runGrade freezes and grades the workspace's solution and prints the workspace.GradeReport (the JSON document
 // of --json, also on a failure once set A has a result), with the run's progress on s.Err.
 func runGrade(ctx context.Context, s streams, opts *gradeOptions) error {
+	if opts.Hash != "" && opts.Frozen == "" {
+		return usageErrorf("--hash goes with --frozen FILE")
+	}
+	if opts.Frozen != "" {
+		if err := isRegularFileArg("--frozen", opts.Frozen, "a tar written by 'transitbench freeze --out'"); err != nil {
+			return err
+		}
+	}
 	r, err := opts.runFlags.start(ctx, s.Err)
 	if err != nil {
 		return err
 	}
 	defer r.stop()
 	r.opt.Again = opts.Again
-	rep, err := r.ws.Grade(r.ctx, r.opt, r.events)
+	var rep *workspace.GradeReport
+	if opts.Frozen != "" {
+		rep, err = r.ws.GradeFrozen(r.ctx, opts.Frozen, opts.Hash, r.opt, r.events)
+	} else {
+		rep, err = r.ws.Grade(r.ctx, r.opt, r.events)
+	}
 	r.wait()
 	if errors.Is(err, context.Canceled) && rep != nil {
 		err = fmt.Errorf("interrupted: grading #%d keeps its finished stars; run 'transitbench grade' again to resume it: %w", rep.Grading, err)

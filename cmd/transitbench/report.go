@@ -21,6 +21,9 @@ func printGradeReport(w io.Writer, rep *workspace.GradeReport, asJSON bool) erro
 	again := map[bool]string{true: ", a re-grade"}[rep.Again]
 	resumed := map[bool]string{true: ", resumed"}[rep.Resumed]
 	fmt.Fprintf(w, "frozen %s: grading #%d of this workspace%s%s\n", rep.Frozen, rep.Grading, again, resumed)
+	if rep.FrozenFile != "" {
+		fmt.Fprintf(w, "graded from the frozen file with SHA-256 %s\n", rep.FrozenFile)
+	}
 	for _, r := range []*workspace.Report{rep.A, rep.B, rep.Dev} {
 		if r != nil {
 			printReport(w, r)

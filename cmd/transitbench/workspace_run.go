@@ -54,6 +54,7 @@ type runFlags struct {
 	Workers       int     // --workers: stars run at once (0: one per CPU)
 	AllowDegraded bool    // --allow-degraded: run hidden sets under degraded isolation
 	Timeout       float64 // --timeout: wall-clock seconds per star
+	backendFlags
 	// Compositions, when set, gives the sets other compositions than SPEC A2's (small sets in tests); the
 	// command line leaves it nil.
 	Compositions map[string]sets.Composition
@@ -65,6 +66,7 @@ func (f *runFlags) add(cmd *cobra.Command) {
 	cmd.Flags().IntVar(&f.Workers, "workers", 0, "stars run at once (default: the number of CPUs)")
 	cmd.Flags().BoolVar(&f.AllowDegraded, "allow-degraded", false, "run hidden sets even when the sandbox cannot isolate fully")
 	cmd.Flags().Float64Var(&f.Timeout, "timeout", 60, "wall-clock seconds per star")
+	f.backendFlags.add(cmd)
 }
 
 func (f *runFlags) options(home string) (workspace.RunOptions, error) {
@@ -98,6 +100,9 @@ func (f *runFlags) start(ctx context.Context, errw io.Writer) (*runStart, error)
 	}
 	opt, err := f.options(home)
 	if err != nil {
+		return nil, err
+	}
+	if opt.Backend, err = f.backend(errw); err != nil {
 		return nil, err
 	}
 	ws, err := openWorkspace(errw, f.Workspace, home)

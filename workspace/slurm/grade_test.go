@@ -1,0 +1,70 @@
+package slurm
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+
+	"transitbench/data/sets"
+	"transitbench/workspace"
+)
+
+// smallSets keep the grading test quick: the real hidden sets are 1,000 stars each.
+var smallSets = map[string]sets.Composition{
+	sets.Dev: {Injected: 4, Untouched: 3, EB: 2, Confirmed: 1},
+	sets.A:   {Injected: 3, Untouched: 2, EB: 2, Confirmed: 1},
+	sets.B:   {Injected: 3, Untouched: 2, EB: 2, Confirmed: 1},
+}
+
+// TestSlurmGradeMatchesLocal grades the same solution locally and with the slurm backend on small sets: A, B
+// and dev get the same aggregates, and nothing of the hidden sets' results (the solution's output on them) is
+// left in the data directory once the grading is done.
+func TestSlurmGradeMatchesLocal(t *testing.T) {
+	needCluster(t)
+	home := t.TempDir()
+	mk := func(name string) *workspace.Workspace {
+		ws, err := workspace.Init(filepath.Join(t.TempDir(), name), workspace.InitOptions{Home: home, Lang: "python", Compositions: smallSets})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.RemoveAll(ws.SolutionDir()); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.MkdirAll(ws.SolutionDir(), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		// One row everywhere, at a period that the star's id picks, and a line on stderr.
+		script := "#!/bin/sh\nid=$(sed -n 's/.*\"id\": *\"[A-Za-z]*-0*\\([0-9]*\\)\".*/\\1/p' \"$1/star.json\")\n" +
+			"echo \"working on $id\" >&2\necho period_days,t0_days,score\necho 3.$id,171.0,5\n"
+		if err := os.WriteFile(filepath.Join(ws.SolutionDir(), "run"), []byte(script), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		return ws
+	}
+	opt := workspace.RunOptions{Home: home, Workers: 2, Compositions: smallSets}
+	local, err := mk("local").Grade(context.Background(), opt, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var log logLines
+	opt.Backend, opt.Again = testBackend(3, &log), true
+	sl, err := mk("slurm").Grade(context.Background(), opt, nil)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, log.String())
+	}
+	for _, p := range [][2]*workspace.Report{{local.A, sl.A}, {local.B, sl.B}, {local.Dev, sl.Dev}} {
+		a, b := p[0], p[1]
+		if !reflect.DeepEqual(a.Summary, b.Summary) || !reflect.DeepEqual(a.Exits, b.Exits) || !b.Complete || b.ScoreWithheld {
+			t.Errorf("set %s: local %+v\nslurm %+v", a.Set, a.Summary, b.Summary)
+		}
+	}
+	if local.A.S == 0 && local.A.F == 0 && local.Dev.F == 0 {
+		t.Errorf("the solution scored nothing anywhere: the comparison shows nothing")
+	}
+	runs, _ := filepath.Glob(filepath.Join(home, "slurm", "run-*"))
+	if len(runs) != 0 {
+		t.Errorf("run directories left in the data directory: %v", runs)
+	}
+}
