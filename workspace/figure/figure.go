@@ -12,8 +12,6 @@ import (
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
-	"gonum.org/v1/plot/vg/vgimg"
-	"gonum.org/v1/plot/vg/vgsvg"
 
 	"transitbench/data"
 	"transitbench/workspace/chart"
@@ -64,39 +62,11 @@ func DefaultEphemeris(s *Star) quicklook.Ephemeris {
 // Write draws the star's four plots stacked, widthIn inches wide and 1.1 times as high, folded at e, and writes
 // them to w in the format f.
 func Write(w io.Writer, s *Star, e quicklook.Ephemeris, widthIn float64, f Format) error {
-	if !(widthIn > 0) || math.IsInf(widthIn, 0) {
-		return ErrWidth
+	var rows [][]*plot.Plot
+	for _, p := range Plots(s, e) {
+		rows = append(rows, []*plot.Plot{p})
 	}
-	width := vg.Length(widthIn) * vg.Inch
-	var c vg.CanvasSizer
-	var out io.WriterTo
-	switch f {
-	case PNG:
-		img := vgimg.NewWith(vgimg.UseWH(width, width*1.1), vgimg.UseDPI(DPI))
-		c, out = img, vgimg.PngCanvas{Canvas: img}
-	case SVG:
-		svg := vgsvg.New(width, width*1.1)
-		c, out = svg, svg
-	default:
-		return fmt.Errorf("figure: unknown format %d", f)
-	}
-	drawStacked(draw.New(c), Plots(s, e))
-	_, err := out.WriteTo(w)
-	return err
-}
-
-// drawStacked draws the plots one above the other on dc, their axes aligned.
-func drawStacked(dc draw.Canvas, plots []*plot.Plot) {
-	tiles := draw.Tiles{Rows: len(plots), Cols: 1, PadTop: vg.Points(4), PadBottom: vg.Points(4),
-		PadLeft: vg.Points(6), PadRight: vg.Points(10), PadY: vg.Points(10)}
-	grid := make([][]*plot.Plot, len(plots))
-	for i, p := range plots {
-		grid[i] = []*plot.Plot{p}
-	}
-	canvases := plot.Align(grid, tiles, dc)
-	for i, p := range plots {
-		p.Draw(canvases[i][0])
-	}
+	return WriteGrid(w, rows, widthIn, widthIn*1.1, f)
 }
 
 var (
@@ -191,30 +161,7 @@ func PeriodogramPlot(s *Star) *plot.Plot {
 // FoldedPlot is the detrended light curve folded at e (hours from mid-transit, ppm) with its binned means, in
 // the y range of the terminal UI's folded panel: the transit fills the plot, outliers are left out.
 func FoldedPlot(s *Star, e quicklook.Ephemeris) *plot.Plot {
-	fp := plot.New()
-	fp.X.Label.Text, fp.Y.Label.Text = "hours from mid-transit", "detrended flux − 1 (ppm)"
-	fp.Title.Text = "folded: nothing to fold at"
-	fp.Y.Tick.Marker = ticks{}
-	if e.PeriodDays <= 0 {
-		return fp
-	}
-	half := quicklook.WindowHours(e)
-	fp.Title.Text = fmt.Sprintf("folded at %s: P = %.5f d, T0 = %.4f, T14 = %.2f h", e.Label, e.PeriodDays, e.T0Days, e.DurationDays*24)
-	c := quicklook.PrimaryFold(s.Analysis, e)
-	fp.Add(scatter(finiteXYs(c.X, c.Y, nil), colData, 0.6))
-	if len(c.X) > 0 {
-		if pts := finiteXYs(c.BX, c.BY, nil); len(pts) > 1 {
-			if l, err := plotter.NewLine(pts); err == nil {
-				l.LineStyle.Width = vg.Points(1.5)
-				l.LineStyle.Color = colBinned
-				fp.Add(l)
-			}
-		}
-	}
-	fp.X.Min, fp.X.Max = -half, half
-	yr := chart.Folded(80, 20, c.X, c.Y, nil, nil, nil, half)
-	fp.Y.Min, fp.Y.Max = yr.Y.Lo, yr.Y.Hi
-	return fp
+	return FoldCurvePlot(e, quicklook.PrimaryFold(s.Analysis, e), 0)
 }
 
 // scatter is a scatter of small dots.
