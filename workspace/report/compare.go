@@ -54,11 +54,11 @@ type ComparePage struct {
 
 // Change is a star's outcome in both runs.
 type Change struct {
-	ID, From, To           string
-	CreditFrom, CreditTo   float64
-	FalseFrom, FalseTo     int
-	Page                   string
-	Better, Worse          bool
+	ID, From, To         string
+	CreditFrom, CreditTo float64
+	FalseFrom, FalseTo   int
+	Page                 string
+	Better, Worse        bool
 }
 
 // comparePage compares two public runs; a hidden run is refused (its stars are not shown).

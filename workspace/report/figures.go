@@ -3,10 +3,10 @@ package report
 import (
 	"bytes"
 	"fmt"
-	"regexp"
-	"strconv"
 	"html/template"
+	"regexp"
 	"sort"
+	"strconv"
 
 	"gonum.org/v1/plot"
 

@@ -143,8 +143,8 @@ func starPaged(r store.Run, id string) bool {
 	return public(r) && r.Set == "dev" && !workspace.IsHiddenStar(id)
 }
 
-func runHref(id int64) string      { return "run-" + strconv.FormatInt(id, 10) + ".html" }
-func starHref(id string) string    { return "star-" + id + ".html" }
+func runHref(id int64) string       { return "run-" + strconv.FormatInt(id, 10) + ".html" }
+func starHref(id string) string     { return "star-" + id + ".html" }
 func compareHref(a, b int64) string { return fmt.Sprintf("compare-%d-%d.html", a, b) }
 
 func baseName(label string) string {

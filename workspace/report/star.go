@@ -157,4 +157,3 @@ func (s *Site) starFigures(p *StarPage, st *figure.Star, res *grader.StarResult)
 			OddEvenSigma: v.OddEvenSigma, SecMES: v.SecondaryMES, NTransits: v.NTransits})
 	}
 }
-
