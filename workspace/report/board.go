@@ -179,12 +179,6 @@ func gradingRows(runs []store.Run) []BoardRow {
 	for _, k := range order {
 		row := byKey[k]
 		row.Detail = "grading #" + strconv.Itoa(k.grading)
-		if row.First {
-			row.Detail += " (first)"
-		}
-		if row.Again {
-			row.Detail += ", a re-grade"
-		}
 		out = append(out, *row)
 	}
 	return out
@@ -230,6 +224,9 @@ func scorePoints(rows []BoardRow) []figure.ScorePoint {
 		switch r.Kind {
 		case KindGrading:
 			label += " " + r.Detail
+			if r.First {
+				label += " (first)"
+			}
 		case KindPublished:
 			label += " (TransitBench)"
 		}

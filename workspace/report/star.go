@@ -93,7 +93,8 @@ func (s *Site) starPage(ctx context.Context, id string) (*StarPage, error) {
 	return p, nil
 }
 
-// starRuns adds the star's outcome in every public run of the dev set, newest first.
+// starRuns adds the star's outcome in every public run of the dev set, newest first, and picks the run whose rows
+// the page shows: the latest dev run or grading, else the latest baseline.
 func (s *Site) starRuns(ctx context.Context, p *StarPage) error {
 	runs, err := s.runs(ctx)
 	if err != nil {
@@ -113,7 +114,13 @@ func (s *Site) starRuns(ctx context.Context, p *StarPage) error {
 		}
 		p.Runs = append(p.Runs, sr)
 	}
-	if len(p.Runs) > 0 {
+	for i := range p.Runs { // the latest run of a contestant's solution, else the latest of any
+		if k := p.Runs[i].Run.Kind; k == store.KindDev || k == store.KindGrade {
+			p.Latest = &p.Runs[i]
+			break
+		}
+	}
+	if p.Latest == nil && len(p.Runs) > 0 {
 		p.Latest = &p.Runs[0]
 	}
 	return nil
