@@ -122,7 +122,7 @@ func (f *fixture) make() error {
 
 // open opens the fixture's site.
 func (f *fixture) open() (*Site, error) {
-	return Open(Options{Home: f.home, Baselines: filepath.Join("..", "..", "results", "baselines.json"), Compositions: testSets})
+	return Open(Options{Home: f.home, Baselines: filepath.Join("..", "..", "results", "baselines.json")})
 }
 
 // oracle writes a solution (an executable `run`) that prints the true ephemeris of the planet of every

@@ -20,8 +20,6 @@ type Options struct {
 	Home string
 	// Baselines is results/baselines.json, the ladder the leaderboard shows beside the gradings ("": none).
 	Baselines string
-	// Compositions gives sets built with other compositions than the standard ones (as workspace.RunOptions).
-	Compositions map[string]sets.Composition
 	// Workers is how many star pages are drawn at once (0: 2).
 	Workers int
 	// Columns is how many columns of time the light curves and folds are thinned to (0: DefaultColumns).
@@ -77,18 +75,10 @@ func Open(opt Options) (*Site, error) {
 // Close closes the results store.
 func (s *Site) Close() error { return s.st.Close() }
 
-// devSet opens the dev set once (nil when it is not built: its stars then get no figures).
+// devSet opens the dev set as it was built, once; it builds nothing.
 func (s *Site) devSet() (*sets.Set, error) {
 	s.devOnce.Do(func() {
-		if _, err := os.Stat(filepath.Join(s.opt.Home, "sets", sets.Dev)); err != nil {
-			s.devErr = fmt.Errorf("report: the dev set is not built in %s", s.opt.Home)
-			return
-		}
-		so := sets.Options{}
-		if c, ok := s.opt.Compositions[sets.Dev]; ok {
-			so.Composition = &c
-		}
-		s.dev, s.devErr = sets.Open(s.opt.Home, sets.Dev, so)
+		s.dev, s.devErr = sets.Open(s.opt.Home, sets.Dev, sets.Options{AsBuilt: true})
 	})
 	return s.dev, s.devErr
 }
