@@ -12,6 +12,8 @@ import (
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgimg"
+	"gonum.org/v1/plot/vg/vgsvg"
 
 	"transitbench/data"
 	"transitbench/workspace/chart"
@@ -67,6 +69,33 @@ func Write(w io.Writer, s *Star, e quicklook.Ephemeris, widthIn float64, f Forma
 		rows = append(rows, []*plot.Plot{p})
 	}
 	return WriteGrid(w, rows, widthIn, widthIn*1.1, f)
+}
+
+// canvas is a w×h canvas of the format f and what writes it out.
+func canvas(w, h vg.Length, f Format) (vg.CanvasSizer, io.WriterTo, error) {
+	switch f {
+	case PNG:
+		img := vgimg.NewWith(vgimg.UseWH(w, h), vgimg.UseDPI(DPI))
+		return img, vgimg.PngCanvas{Canvas: img}, nil
+	case SVG:
+		svg := vgsvg.New(w, h)
+		return svg, svg, nil
+	}
+	return nil, nil, fmt.Errorf("figure: unknown format %d", f)
+}
+
+// drawStacked draws the plots one above the other on dc, their axes aligned.
+func drawStacked(dc draw.Canvas, plots []*plot.Plot) {
+	tiles := draw.Tiles{Rows: len(plots), Cols: 1, PadTop: vg.Points(4), PadBottom: vg.Points(4),
+		PadLeft: vg.Points(6), PadRight: vg.Points(10), PadY: vg.Points(10)}
+	grid := make([][]*plot.Plot, len(plots))
+	for i, p := range plots {
+		grid[i] = []*plot.Plot{p}
+	}
+	canvases := plot.Align(grid, tiles, dc)
+	for i, p := range plots {
+		p.Draw(canvases[i][0])
+	}
 }
 
 var (

@@ -10,8 +10,6 @@ import (
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
-	"gonum.org/v1/plot/vg/vgimg"
-	"gonum.org/v1/plot/vg/vgsvg"
 
 	"transitbench/workspace/chart"
 	"transitbench/workspace/quicklook"
@@ -33,18 +31,9 @@ func WriteGrid(w io.Writer, rows [][]*plot.Plot, widthIn, heightIn float64, f Fo
 	if len(rows) == 0 || len(rows[0]) == 0 {
 		return fmt.Errorf("figure: no plots to write")
 	}
-	width, height := vg.Length(widthIn)*vg.Inch, vg.Length(heightIn)*vg.Inch
-	var c vg.CanvasSizer
-	var out io.WriterTo
-	switch f {
-	case PNG:
-		img := vgimg.NewWith(vgimg.UseWH(width, height), vgimg.UseDPI(DPI))
-		c, out = img, vgimg.PngCanvas{Canvas: img}
-	case SVG:
-		svg := vgsvg.New(width, height)
-		c, out = svg, svg
-	default:
-		return fmt.Errorf("figure: unknown format %d", f)
+	c, out, err := canvas(vg.Length(widthIn)*vg.Inch, vg.Length(heightIn)*vg.Inch, f)
+	if err != nil {
+		return err
 	}
 	tiles := draw.Tiles{Rows: len(rows), Cols: len(rows[0]), PadTop: vg.Points(4), PadBottom: vg.Points(4),
 		PadLeft: vg.Points(6), PadRight: vg.Points(10), PadY: vg.Points(10), PadX: vg.Points(14)}
@@ -56,7 +45,7 @@ func WriteGrid(w io.Writer, rows [][]*plot.Plot, widthIn, heightIn float64, f Fo
 			}
 		}
 	}
-	_, err := out.WriteTo(w)
+	_, err = out.WriteTo(w)
 	return err
 }
 
