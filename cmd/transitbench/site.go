@@ -24,6 +24,7 @@ type siteOptions struct {
 	Serve     string // --serve: the address pages are served on live (host:port)
 	Baselines string // --baselines: results/baselines.json
 	Workers   int    // --workers: star pages drawn at once
+	Tasks     string // --tasks: the Stargazer tasks, for the RV fit plots
 
 	baselinesGiven bool // --baselines was given (a missing default table is not an error)
 	ready          func(addr string)
@@ -43,7 +44,8 @@ ladder (--baselines, default results/baselines.json when it exists) and TransitB
 plot of S on A against S on B; a page per run (score, breakdowns by population, MES bin and category, outcomes
 by exit reason, runtimes; a dev run's stars); a page per dev star (light curve, periodogram, folds at each row,
 the truth and the top peak, odd/even and secondary, rows with their match status, stderr); comparisons of each
-run with the one before it on the same set; the RV runs' pass rates per tier.
+run with the one before it on the same set; the pass rates per tier of every 'rv grade' run (finished runs are
+kept in <data dir>/rv/runs) and of the 'rv submit' ledger beside the truth ceiling, with each task's fit.
 
 --out DIR writes it as static HTML that opens from the file system (every style and figure inline, no
 network). --serve 127.0.0.1:8080 serves the same pages live from the store (a running dev run's page refreshes
@@ -62,6 +64,7 @@ listens.`,
 	cmd.Flags().StringVar(&opts.Serve, "serve", "", "serve the site live on this address, e.g. 127.0.0.1:8080")
 	cmd.Flags().StringVar(&opts.Baselines, "baselines", defaultBaselines, "the baseline ladder table to show")
 	cmd.Flags().IntVar(&opts.Workers, "workers", 2, "star pages drawn at once")
+	cmd.Flags().StringVar(&opts.Tasks, "tasks", "", "folder of the Stargazer tasks, for the RV fit plots (default: $TRANSITBENCH_STARGAZER or ../shared/data/stargazer)")
 	return cmd
 }
 
@@ -87,7 +90,7 @@ func runSite(ctx context.Context, s streams, opts *siteOptions) error {
 	if err != nil {
 		return err
 	}
-	ropt := report.Options{Home: home, Workers: opts.Workers}
+	ropt := report.Options{Home: home, Workers: opts.Workers, RVTasks: opts.Tasks}
 	if _, err := os.Stat(opts.Baselines); err == nil || opts.baselinesGiven {
 		if err != nil {
 			return notFoundf("--baselines %s: %v", opts.Baselines, err)

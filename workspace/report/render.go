@@ -27,7 +27,7 @@ var funcs = template.FuncMap{
 var pages = func() map[string]*template.Template {
 	base := template.Must(template.New("base").Funcs(funcs).ParseFS(templateFS, "templates/base.html", "templates/figure.html"))
 	out := map[string]*template.Template{}
-	for _, name := range []string{"board", "run", "star", "compare", "rv", "error"} {
+	for _, name := range []string{"board", "run", "star", "compare", "rv", "rvrun", "error"} {
 		out[name] = template.Must(template.Must(base.Clone()).ParseFS(templateFS, "templates/"+name+".html"))
 	}
 	return out

@@ -88,6 +88,8 @@ func (s *Site) writePage(ctx context.Context, b *bytes.Buffer, name string) erro
 			return errNoPage
 		}
 		return s.writeRun(ctx, b, id, true)
+	case strings.HasPrefix(base, "rv-"):
+		return s.writeRVRun(ctx, b, base[len("rv-"):], true)
 	case strings.HasPrefix(base, "star-"):
 		return s.writeStar(ctx, b, base[len("star-"):], true)
 	case strings.HasPrefix(base, "compare-"):

@@ -22,6 +22,8 @@ type Options struct {
 	Baselines string
 	// Workers is how many star pages are drawn at once (0: 2).
 	Workers int
+	// RVTasks is the folder of the Stargazer tasks ("": stargazer.LocateDir's search), for the RV fit plots.
+	RVTasks string
 	// Columns is how many columns of time the light curves and folds are thinned to (0: DefaultColumns).
 	Columns int
 }
@@ -40,6 +42,8 @@ type Site struct {
 	devOnce sync.Once
 	dev     *sets.Set
 	devErr  error
+
+	rvState
 }
 
 // Open opens the results store of opt.Home (it must exist: a site of a data directory with no runs has nothing

@@ -25,7 +25,7 @@ type BuildResult struct {
 
 // Build writes the whole site into dir (created if needed; pages already there are replaced): index.html (the
 // leaderboard and the runs), run-N.html per run, compare-A-B.html per run beside the one before it on the same
-// public set, star-ID.html per dev star of a public run and rv.html. progress, when set, is told of each star
+// public set, star-ID.html per dev star of a public run, rv.html and rv-NAME.html per RV run. progress, when set, is told of each star
 // page written (the slow part: each star's analysis takes about a second).
 func (s *Site) Build(ctx context.Context, dir string, progress func(done, total int)) (*BuildResult, error) {
 	start := time.Now()
@@ -54,6 +54,15 @@ func (s *Site) Build(ctx context.Context, dir string, progress func(done, total 
 	}
 	if err := write("rv.html", func(b *bytes.Buffer) error { return s.writeRV(ctx, b, false) }); err != nil {
 		return nil, err
+	}
+	rvRuns, err := s.rvRuns()
+	if err != nil {
+		return nil, err
+	}
+	for _, r := range rvRuns {
+		if err := write(r.Href(), func(b *bytes.Buffer) error { return s.writeRVRun(ctx, b, r.Name, false) }); err != nil {
+			return nil, err
+		}
 	}
 	stars := map[string]bool{}
 	for _, r := range runs {
