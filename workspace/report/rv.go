@@ -231,4 +231,3 @@ type rvState struct {
 	rvTaskMap map[string]*stargazer.Task
 	rvErr     error
 }
-
