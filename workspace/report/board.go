@@ -107,6 +107,7 @@ type Board struct {
 	Plot      Figure
 	LadderGen string
 	HasRV     bool
+	Live      bool // served: the page offers a form to compare any two runs
 }
 
 // Link is a page link with its text.

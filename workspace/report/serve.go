@@ -22,6 +22,7 @@ func (s *Site) writeBoard(ctx context.Context, w io.Writer, live bool) error {
 	if err != nil {
 		return err
 	}
+	b.Live = live
 	return render(w, "board", "Leaderboard", b, live, 0)
 }
 
@@ -54,12 +55,22 @@ func (s *Site) writeCompare(ctx context.Context, w io.Writer, a, b int64, live b
 }
 
 // Handler serves the site's pages live from the store, under the names Build gives them: /, /index.html,
-// /run-N.html, /star-ID.html, /compare-A-B.html (any two public runs) and /rv.html. A hidden star or a
+// /run-N.html, /star-ID.html, /compare-A-B.html (any two public runs; /compare?a=A&b=B, the leaderboard's
+// form, redirects there), /rv.html and /rv-NAME.html. A hidden star or a
 // comparison with a hidden run is refused (403), an unknown page or run is 404.
 func (s *Site) Handler() http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) {
 		s.serve(w, r, func(b *bytes.Buffer) error { return s.writeBoard(r.Context(), b, true) })
+	})
+	mux.HandleFunc("GET /compare", func(w http.ResponseWriter, r *http.Request) {
+		a, errA := strconv.ParseInt(r.FormValue("a"), 10, 64)
+		b, errB := strconv.ParseInt(r.FormValue("b"), 10, 64)
+		if errA != nil || errB != nil {
+			s.serve(w, r, func(*bytes.Buffer) error { return fmt.Errorf("compare needs two run numbers, a and b: %w", errNoPage) })
+			return
+		}
+		http.Redirect(w, r, compareHref(a, b), http.StatusSeeOther)
 	})
 	mux.HandleFunc("GET /{page}", func(w http.ResponseWriter, r *http.Request) {
 		name := r.PathValue("page")

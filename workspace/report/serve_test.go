@@ -84,6 +84,10 @@ func TestServedRunPageFollowsARunningRun(t *testing.T) {
 		t.Errorf("a hidden star's page: %.300s", body)
 	}
 	page(compareHref(hidden, id), http.StatusForbidden)
+	page("compare?a=x", http.StatusNotFound)
+	if body := page("compare?a=1&b=1", http.StatusOK); !strings.Contains(body, "0 stars changed") {
+		t.Errorf("the compare form's redirect gave %.300s", body)
+	}
 	page("run-999.html", http.StatusNotFound)
 	page("nothing.html", http.StatusNotFound)
 	page("secrets", http.StatusNotFound)

@@ -57,8 +57,12 @@ func (s *Site) starPage(ctx context.Context, id string) (*StarPage, error) {
 		return nil, fmt.Errorf("star %s: %w", id, workspace.ErrHiddenStar)
 	}
 	set, err := s.devSet()
-	if err != nil {
-		return nil, err
+	if err != nil { // the runs still say how the star fared
+		p := &StarPage{ID: id, Err: fmt.Sprintf("the dev set cannot be read (%v)", err)}
+		if err := s.starRuns(ctx, p); err != nil || len(p.Runs) == 0 {
+			return nil, fmt.Errorf("star %s: %w", id, store.ErrNotFound)
+		}
+		return p, nil
 	}
 	ans, ok := set.Answers[id]
 	if !ok {
