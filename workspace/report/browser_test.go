@@ -229,9 +229,7 @@ func TestStaticSiteInBrowser(t *testing.T) {
 	f := sharedFixture(t)
 	ctx, consoleErrors := browser(t)
 	checkSite(t, ctx, "file://"+f.out+"/", shotsDir(t, "static"), f)
-	if errs := consoleErrors(); len(errs) > 0 {
-		t.Errorf("console errors: %q", errs)
-	}
+	checkConsole(t, ctx, consoleErrors)
 }
 
 // TestServedSiteInBrowser opens the site served live from the store in Chromium.
@@ -246,7 +244,35 @@ func TestServedSiteInBrowser(t *testing.T) {
 	defer srv.Close()
 	ctx, consoleErrors := browser(t)
 	checkSite(t, ctx, srv.URL+"/", shotsDir(t, "served"), f)
-	if errs := consoleErrors(); len(errs) > 0 {
-		t.Errorf("console errors: %q", errs)
+	checkConsole(t, ctx, consoleErrors)
+}
+
+// checkConsole fails the test on any console error or uncaught exception the pages gave, after a control: an
+// error the test writes to the console itself must be seen, or the listener would see nothing.
+func checkConsole(t *testing.T, ctx context.Context, consoleErrors func() []string) {
+	t.Helper()
+	const control = "transitbench-console-control"
+	eval[bool](t, ctx, `console.error("`+control+`"), true`)
+	var errs []string
+	for range 50 {
+		if errs = consoleErrors(); slices.ContainsFunc(errs, func(e string) bool { return strings.Contains(e, control) }) {
+			break
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	var pages []string
+	seen := false
+	for _, e := range errs {
+		if strings.Contains(e, control) {
+			seen = true
+		} else {
+			pages = append(pages, e)
+		}
+	}
+	if !seen {
+		t.Error("the control failed: the console listener did not see an error written to the console")
+	}
+	if len(pages) > 0 {
+		t.Errorf("console errors: %q", pages)
 	}
 }
