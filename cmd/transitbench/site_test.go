@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -12,6 +14,7 @@ import (
 	"testing"
 
 	"transitbench/data"
+	"transitbench/grader/store"
 	"transitbench/workspace"
 	"transitbench/workspace/report"
 )
@@ -104,5 +107,56 @@ func TestSiteRefusesBadArguments(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("report %+v: %v, want an error saying %q", c.opts, err, c.want)
 		}
+	}
+}
+
+// TestSiteWritesAndServes runs 'report --out --json' and 'report --serve' on a data directory with one run:
+// the JSON names the pages written, and the server answers the leaderboard until its context ends.
+func TestSiteWritesAndServes(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("TRANSITBENCH_HOME", home)
+	st, err := workspace.OpenStore(home)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.CreateRun(t.Context(), store.Run{Kind: store.KindDev, Set: "dev", Label: "ws", Stars: 2}); err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
+	var out, errb bytes.Buffer
+	dir := filepath.Join(t.TempDir(), "site")
+	if err := runSite(t.Context(), streams{Out: &out, Err: &errb, JSON: true}, &siteOptions{Out: dir, Workers: 1, Baselines: defaultBaselines}); err != nil {
+		t.Fatal(err)
+	}
+	var res report.BuildResult
+	if err := json.Unmarshal(out.Bytes(), &res); err != nil || res.Dir != dir || res.Pages != 3 || res.Stars != 0 {
+		t.Errorf("report --out --json: %v, %+v (want index, rv and the run's page)", err, res)
+	}
+	ctx, cancel := context.WithCancel(t.Context())
+	served := make(chan error, 1)
+	ready := make(chan string, 1)
+	out.Reset()
+	go func() {
+		served <- runSite(ctx, streams{Out: &out, Err: &errb}, &siteOptions{Serve: "127.0.0.1:0", Workers: 1,
+			Baselines: defaultBaselines, ready: func(addr string) { ready <- addr }})
+	}()
+	var addr string
+	select {
+	case addr = <-ready:
+	case err := <-served:
+		t.Fatalf("report --serve ended before listening: %v", err)
+	}
+	resp, err := http.Get("http://" + addr + "/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK || !strings.Contains(string(body), `href="run-1.html"`) {
+		t.Errorf("GET / from report --serve: %d %.200s", resp.StatusCode, body)
+	}
+	cancel()
+	if err := <-served; err != nil {
+		t.Errorf("report --serve after its context ended: %v", err)
 	}
 }
