@@ -44,6 +44,8 @@ func TestJSONErrorContract(t *testing.T) {
 		{"init", []string{"init", filepath.Join(tmp, "ws3"), "--set", "A"}, codeUsage},
 		{"dev", []string{"dev", "--limit", "-5"}, codeUsage},
 		{"grade", []string{"grade", "--workers", "-1"}, codeUsage},
+		{"report", []string{"report", "--out", missing, "--serve", "127.0.0.1:0"}, codeUsage},
+		{"report", []string{"report", "--out", filepath.Join(tmp, "site")}, codeNotFound},
 		{"runs", []string{"runs", "--limit", "-5"}, codeUsage},
 		{"runs", []string{"runs", "--kind", "nosuch"}, codeUsage},
 		{"runs", []string{"runs", "--set", "nosuch"}, codeUsage},

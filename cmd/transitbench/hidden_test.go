@@ -142,7 +142,8 @@ func cliRun(t *testing.T, home string, args ...string) (stdout, stderr []byte, c
 
 // TestHiddenTruthNeverShown grades a solution that prints every star's true ephemerides and a mark on stderr,
 // then reads everything a contestant can read about the grading — the grade report as the command prints it
-// (table and JSON), 'runs', 'failing', 'star' on hidden stars and hidden runs, and the bytes of results.db —
+// (table and JSON), 'runs', 'failing', 'star' on hidden stars and hidden runs, every page of the results site
+// (written with 'report --out' and served), and the bytes of results.db —
 // and finds neither the hidden sets' periods (in any printed form) nor the mark the solution wrote on their
 // stars. The same search on a dev run finds the dev set's periods and mark: the control that it would see a leak.
 func TestHiddenTruthNeverShown(t *testing.T) {
@@ -173,6 +174,13 @@ func TestHiddenTruthNeverShown(t *testing.T) {
 	}
 	outputs := gradeOutputs(t, home, rep)
 	checkHiddenRefused(t, home, hiddenRefusals(devStar, rep, answers), outputs)
+	site := siteOutputs(t, home, rep, append(sortedIDs(answers[sets.A]), sortedIDs(answers[sets.B])...))
+	checkSiteControl(t, site, answers[sets.Dev])
+	for name, b := range site {
+		if !strings.HasPrefix(name, "served star-A-") && !strings.HasPrefix(name, "served star-B-") {
+			outputs[name] = b // a refusal names the star it refuses, as 'star A-0000' does
+		}
+	}
 	for name, out := range outputs {
 		if got := leaks(out, hiddenPeriods, "A-"); len(got) > 0 {
 			t.Errorf("%s shows %v", name, got)

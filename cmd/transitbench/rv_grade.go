@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"syscall"
 	"text/tabwriter"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -20,6 +21,7 @@ import (
 	"transitbench/data/stargazer"
 	"transitbench/sandbox"
 	"transitbench/workspace"
+	"transitbench/workspace/report"
 	"transitbench/workspace/rvtrack"
 )
 
@@ -159,7 +161,8 @@ func runRVGrade(ctx context.Context, opts rvGradeOptions, out io.Writer) error {
 // rvGradeProgress keeps the outcomes of an 'rv grade' run in <data directory>/rv/grade/KEY.jsonl, one line per
 // finished task, written and synced as each task finishes, so that an interrupted or killed run loses nothing:
 // the next run of the same solution (content hash) over the same tasks, tier filter and timeout resumes it.
-// The file is removed when the run completes.
+// When the run completes the file moves to <data directory>/rv/runs/TIME-KEY.jsonl (report.RVRunsDir), where
+// the results site reads the finished runs.
 type rvGradeProgress struct {
 	path string
 	f    *os.File
@@ -233,11 +236,16 @@ func (p *rvGradeProgress) record(o rvtrack.TaskOutcome) error {
 	return p.f.Sync()
 }
 
-// finish removes the progress file of a completed run: the next run starts afresh.
+// finish moves the progress file of a completed run among the finished runs: the next run starts afresh.
 func (p *rvGradeProgress) finish() error {
 	p.close()
-	if err := os.Remove(p.path); err != nil && !errors.Is(err, os.ErrNotExist) {
-		return fmt.Errorf("cannot remove the progress file of the finished run: %w", err)
+	home := filepath.Dir(filepath.Dir(filepath.Dir(p.path)))
+	dst := filepath.Join(report.RVRunsDir(home), time.Now().UTC().Format("20060102T150405Z")+"-"+filepath.Base(p.path))
+	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+		return fmt.Errorf("cannot keep the finished run: %w", err)
+	}
+	if err := os.Rename(p.path, dst); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return fmt.Errorf("cannot keep the finished run: %w", err)
 	}
 	return nil
 }

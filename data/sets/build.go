@@ -42,6 +42,9 @@ type Options struct {
 	Composition *Composition
 	// Workers is the number of stars made at once; 0 means GOMAXPROCS.
 	Workers int
+	// AsBuilt opens a built set whatever its composition, and builds nothing (ErrNotBuilt when it is not
+	// built): for readers of what a data directory holds, such as the results site.
+	AsBuilt bool
 
 	gen generator // the star generator; nil means the simulator
 }

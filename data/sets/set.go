@@ -97,7 +97,7 @@ func Open(home, name string, opt Options) (*Set, error) {
 		if err == nil {
 			return s.checked(opt)
 		}
-		if !errors.Is(err, ErrNotBuilt) {
+		if !errors.Is(err, ErrNotBuilt) || opt.AsBuilt {
 			return nil, err
 		}
 	} else if m, err := readManifest(setDir(home, name), name); err == nil && m.Kind == KindImported {
@@ -151,7 +151,7 @@ func (s *Set) checked(opt Options) (*Set, error) {
 // check compares a loaded set with what opt asks for.
 func (s *Set) check(opt Options) error {
 	want, ok := wantedComposition(s.Name, opt)
-	if s.Name == Train && opt.Stars == 0 && opt.Composition == nil || s.Kind == KindImported {
+	if s.Name == Train && opt.Stars == 0 && opt.Composition == nil || s.Kind == KindImported || opt.AsBuilt {
 		ok = false // any pool size will do; an imported set is what its label table made it
 	}
 	if ok && want != s.Composition {

@@ -421,6 +421,15 @@ func TestCompositionMismatch(t *testing.T) {
 	if !errors.Is(err, ErrMismatch) || got != nil {
 		t.Errorf("opening a small dev as the standard one gave %v, want ErrMismatch", err)
 	}
+	if s, err := Open(home, Dev, Options{gen: &fakeGen{}, AsBuilt: true}); err != nil || s.Composition != small {
+		t.Errorf("opening the small dev as built gave %v, %v", s, err)
+	}
+	if _, err := Open(home, A, Options{gen: &fakeGen{}, AsBuilt: true}); !errors.Is(err, ErrNotBuilt) {
+		t.Errorf("opening an unbuilt A as built gave %v, want ErrNotBuilt", err)
+	}
+	if _, err := os.Stat(filepath.Join(home, "sets", A)); !os.IsNotExist(err) {
+		t.Errorf("opening an unbuilt set as built built it: %v", err)
+	}
 	tc := TrainComposition(30)
 	openFake(t, home, Train, Options{Stars: 30})
 	if s := openFake(t, home, Train, Options{}); s.Composition != tc || s.IDs[0] != "train-000000" {

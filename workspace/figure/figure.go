@@ -64,25 +64,24 @@ func DefaultEphemeris(s *Star) quicklook.Ephemeris {
 // Write draws the star's four plots stacked, widthIn inches wide and 1.1 times as high, folded at e, and writes
 // them to w in the format f.
 func Write(w io.Writer, s *Star, e quicklook.Ephemeris, widthIn float64, f Format) error {
-	if !(widthIn > 0) || math.IsInf(widthIn, 0) {
-		return ErrWidth
+	var rows [][]*plot.Plot
+	for _, p := range Plots(s, e) {
+		rows = append(rows, []*plot.Plot{p})
 	}
-	width := vg.Length(widthIn) * vg.Inch
-	var c vg.CanvasSizer
-	var out io.WriterTo
+	return WriteGrid(w, rows, widthIn, widthIn*1.1, f)
+}
+
+// canvas is a w×h canvas of the format f and what writes it out.
+func canvas(w, h vg.Length, f Format) (vg.CanvasSizer, io.WriterTo, error) {
 	switch f {
 	case PNG:
-		img := vgimg.NewWith(vgimg.UseWH(width, width*1.1), vgimg.UseDPI(DPI))
-		c, out = img, vgimg.PngCanvas{Canvas: img}
+		img := vgimg.NewWith(vgimg.UseWH(w, h), vgimg.UseDPI(DPI))
+		return img, vgimg.PngCanvas{Canvas: img}, nil
 	case SVG:
-		svg := vgsvg.New(width, width*1.1)
-		c, out = svg, svg
-	default:
-		return fmt.Errorf("figure: unknown format %d", f)
+		svg := vgsvg.New(w, h)
+		return svg, svg, nil
 	}
-	drawStacked(draw.New(c), Plots(s, e))
-	_, err := out.WriteTo(w)
-	return err
+	return nil, nil, fmt.Errorf("figure: unknown format %d", f)
 }
 
 // drawStacked draws the plots one above the other on dc, their axes aligned.
@@ -191,30 +190,7 @@ func PeriodogramPlot(s *Star) *plot.Plot {
 // FoldedPlot is the detrended light curve folded at e (hours from mid-transit, ppm) with its binned means, in
 // the y range of the terminal UI's folded panel: the transit fills the plot, outliers are left out.
 func FoldedPlot(s *Star, e quicklook.Ephemeris) *plot.Plot {
-	fp := plot.New()
-	fp.X.Label.Text, fp.Y.Label.Text = "hours from mid-transit", "detrended flux − 1 (ppm)"
-	fp.Title.Text = "folded: nothing to fold at"
-	fp.Y.Tick.Marker = ticks{}
-	if e.PeriodDays <= 0 {
-		return fp
-	}
-	half := quicklook.WindowHours(e)
-	fp.Title.Text = fmt.Sprintf("folded at %s: P = %.5f d, T0 = %.4f, T14 = %.2f h", e.Label, e.PeriodDays, e.T0Days, e.DurationDays*24)
-	c := quicklook.PrimaryFold(s.Analysis, e)
-	fp.Add(scatter(finiteXYs(c.X, c.Y, nil), colData, 0.6))
-	if len(c.X) > 0 {
-		if pts := finiteXYs(c.BX, c.BY, nil); len(pts) > 1 {
-			if l, err := plotter.NewLine(pts); err == nil {
-				l.LineStyle.Width = vg.Points(1.5)
-				l.LineStyle.Color = colBinned
-				fp.Add(l)
-			}
-		}
-	}
-	fp.X.Min, fp.X.Max = -half, half
-	yr := chart.Folded(80, 20, c.X, c.Y, nil, nil, nil, half)
-	fp.Y.Min, fp.Y.Max = yr.Y.Lo, yr.Y.Hi
-	return fp
+	return FoldCurvePlot(e, quicklook.PrimaryFold(s.Analysis, e), 0)
 }
 
 // scatter is a scatter of small dots.

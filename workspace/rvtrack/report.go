@@ -12,6 +12,9 @@ type TaskOutcome struct {
 	Result   rvgate.Result `json:"result"`
 	Periods  []float64     `json:"periods_days"`
 	Seconds  float64       `json:"seconds"`
+	// Submission is the answer graded, as the solution gave it (nil when it gave none that parsed): the
+	// results site draws each task's fit from it.
+	Submission *rvgate.Submission `json:"submission,omitempty"`
 	// Set for solutions run in the sandbox (RunSolution): how the process ended (a sandbox exit reason),
 	// why its output was refused ("" when it parsed), and the end of its stderr.
 	Exit       string `json:"exit,omitempty"`

@@ -164,7 +164,7 @@ func gradeRun(t *stargazer.Task, res sandbox.Result) TaskOutcome {
 	if err == nil {
 		ps, rerr := sub.Resolve(t.Config.Star.MStarSun, t.Observations.TimesDays[0])
 		if rerr == nil {
-			o.Result = rvgate.Evaluate(t, ps, sub.JitterMS)
+			o.Result, o.Submission = rvgate.Evaluate(t, ps, sub.JitterMS), sub
 			for _, p := range ps {
 				o.Periods = append(o.Periods, p.PeriodDays)
 			}

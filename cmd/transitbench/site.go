@@ -1,0 +1,160 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"transitbench/data"
+	"transitbench/workspace/report"
+)
+
+func init() { register(newSiteCmd) }
+
+// siteOptions are the inputs of 'transitbench report'.
+type siteOptions struct {
+	Out       string // --out: the directory the static site is written to
+	Serve     string // --serve: the address pages are served on live (host:port)
+	Baselines string // --baselines: results/baselines.json
+	Workers   int    // --workers: star pages drawn at once
+	Tasks     string // --tasks: the Stargazer tasks, for the RV fit plots
+
+	baselinesGiven bool // --baselines was given (a missing default table is not an error)
+	ready          func(addr string)
+}
+
+// defaultBaselines is where the ladder table lies in the repository.
+var defaultBaselines = filepath.Join("results", "baselines.json")
+
+func newSiteCmd() *cobra.Command {
+	opts := &siteOptions{}
+	cmd := &cobra.Command{
+		Use:   "report (--out DIR | --serve HOST:PORT)",
+		Short: "Write the results site (leaderboard, runs, stars, comparisons, RV) or serve it live",
+		Long: `Write the results site from the results store of the data directory: a leaderboard of every grading
+(first gradings marked, re-gradings shown as such) with S on A, B and dev, C, F and EB share beside the baseline
+ladder (--baselines, default results/baselines.json when it exists) and TransitBench's published values, with a
+plot of S on A against S on B; a page per run (score, breakdowns by population, MES bin and category, outcomes
+by exit reason, runtimes; a dev run's stars); a page per dev star (light curve, periodogram, folds at each row,
+the truth and the top peak, odd/even and secondary, rows with their match status, stderr); comparisons of each
+run with the one before it on the same set; the pass rates per tier of every 'rv grade' run (finished runs are
+kept in <data dir>/rv/runs) and of the 'rv submit' ledger beside the truth ceiling, with each task's fit.
+
+--out DIR writes it as static HTML that opens from the file system (every style and figure inline, no
+network). --serve 127.0.0.1:8080 serves the same pages live from the store (a running dev run's page refreshes
+itself as stars finish) until interrupted. Runs on the hidden sets show aggregates only; no page names a
+hidden star.
+
+--json prints {"dir", "pages", "star_pages", "bytes", "seconds"} after --out, and {"address"} once --serve
+listens.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.baselinesGiven = cmd.Flags().Changed("baselines")
+			return runSite(cmd.Context(), streamsOf(cmd), opts)
+		},
+	}
+	cmd.Flags().StringVar(&opts.Out, "out", "", "write the static site into this directory")
+	cmd.Flags().StringVar(&opts.Serve, "serve", "", "serve the site live on this address, e.g. 127.0.0.1:8080")
+	cmd.Flags().StringVar(&opts.Baselines, "baselines", defaultBaselines, "the baseline ladder table to show")
+	cmd.Flags().IntVar(&opts.Workers, "workers", 2, "star pages drawn at once")
+	cmd.Flags().StringVar(&opts.Tasks, "tasks", "", "folder of the Stargazer tasks, for the RV fit plots (default: $TRANSITBENCH_STARGAZER or ../shared/data/stargazer)")
+	return cmd
+}
+
+// siteServeJSON is what --serve --json prints once it listens.
+type siteServeJSON struct {
+	Address string `json:"address"`
+}
+
+// runSite writes the site (--out) or serves it (--serve).
+func runSite(ctx context.Context, s streams, opts *siteOptions) error {
+	if (opts.Out == "") == (opts.Serve == "") {
+		return usageErrorf("report needs exactly one of --out DIR and --serve HOST:PORT")
+	}
+	if opts.Workers < 1 {
+		return usageErrorf("--workers %d: give at least 1", opts.Workers)
+	}
+	if opts.Out != "" {
+		if fi, err := os.Stat(opts.Out); err == nil && !fi.IsDir() {
+			return usageErrorf("--out %s is a file: give a directory", opts.Out)
+		}
+	}
+	home, err := data.Home()
+	if err != nil {
+		return err
+	}
+	ropt := report.Options{Home: home, Workers: opts.Workers, RVTasks: opts.Tasks}
+	if _, err := os.Stat(opts.Baselines); err == nil || opts.baselinesGiven {
+		if err != nil {
+			return notFoundf("--baselines %s: %v", opts.Baselines, err)
+		}
+		ropt.Baselines = opts.Baselines
+	}
+	site, err := report.Open(ropt)
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return notFoundf("%v", err)
+		}
+		return err
+	}
+	defer site.Close()
+	ctx, stop := interruptible(ctx)
+	defer stop()
+	if opts.Serve != "" {
+		return serveSite(ctx, s, site, opts)
+	}
+	res, err := site.Build(ctx, opts.Out, func(done, total int) {
+		if !s.JSON {
+			fmt.Fprintf(s.Err, "\rstar pages %d/%d", done, total)
+			if done == total {
+				fmt.Fprintln(s.Err)
+			}
+		}
+	})
+	if err != nil {
+		return err
+	}
+	if s.JSON {
+		return writeJSON(s.Out, res)
+	}
+	fmt.Fprintf(s.Out, "wrote %d pages (%d stars, %.1f MB) to %s in %.1f s; open %s\n", res.Pages, res.Stars,
+		float64(res.Bytes)/1e6, res.Dir, res.Seconds, filepath.Join(res.Dir, "index.html"))
+	return nil
+}
+
+// serveSite serves the site on opts.Serve until ctx ends.
+func serveSite(ctx context.Context, s streams, site *report.Site, opts *siteOptions) error {
+	ln, err := net.Listen("tcp", opts.Serve)
+	if err != nil {
+		return usageErrorf("--serve %s: %v", opts.Serve, err)
+	}
+	srv := &http.Server{Handler: site.Handler(), ReadHeaderTimeout: 10 * time.Second}
+	addr := ln.Addr().String()
+	if s.JSON {
+		if err := writeJSON(s.Out, siteServeJSON{Address: addr}); err != nil {
+			return err
+		}
+	} else {
+		fmt.Fprintf(s.Out, "serving the results site on http://%s/ (Ctrl-C stops)\n", addr)
+	}
+	if opts.ready != nil {
+		opts.ready(addr)
+	}
+	go func() {
+		<-ctx.Done()
+		shut, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+		defer cancel()
+		srv.Shutdown(shut)
+	}()
+	if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}

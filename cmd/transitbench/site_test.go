@@ -1,0 +1,162 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"transitbench/data"
+	"transitbench/grader/store"
+	"transitbench/workspace"
+	"transitbench/workspace/report"
+)
+
+// siteOutputs writes the results site of home with 'transitbench report --out', serves it with the report
+// package's handler, and returns every page of both by name. Each hidden star's page and a comparison with a
+// hidden run must be refused by the server (403).
+func siteOutputs(t *testing.T, home string, rep *workspace.GradeReport, hidden []string) map[string][]byte {
+	t.Helper()
+	out := filepath.Join(t.TempDir(), "site")
+	cliRunOK(t, home, "report", "--out", out, "--baselines", filepath.Join("..", "..", "results", "baselines.json"))
+	pages := map[string][]byte{}
+	entries, err := os.ReadDir(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		b, err := os.ReadFile(filepath.Join(out, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		pages["report "+e.Name()] = b
+	}
+	if len(pages) < 5 {
+		t.Fatalf("report --out wrote only %d pages", len(pages))
+	}
+	site, err := report.Open(report.Options{Home: home})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer site.Close()
+	srv := httptest.NewServer(site.Handler())
+	defer srv.Close()
+	get := func(name string, want int) {
+		t.Helper()
+		resp, err := http.Get(srv.URL + "/" + name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != want {
+			t.Errorf("GET /%s: status %d, want %d", name, resp.StatusCode, want)
+		}
+		pages["served "+name] = b
+	}
+	for _, e := range entries {
+		get(e.Name(), http.StatusOK)
+	}
+	for _, id := range hidden {
+		get("star-"+id+".html", http.StatusForbidden)
+	}
+	get(fmt.Sprintf("compare-%d-%d.html", rep.A.RunID, rep.Dev.RunID), http.StatusForbidden)
+	return pages
+}
+
+// checkSiteControl is the control of the site's leak test: its dev star pages show the dev truth and the
+// solution's stderr on dev stars, so the same search on its pages would find a hidden star's.
+func checkSiteControl(t *testing.T, pages map[string][]byte, dev map[string]data.Answer) {
+	t.Helper()
+	var all []byte
+	for name, b := range pages {
+		if strings.Contains(name, "star-dev-") {
+			all = append(all, b...)
+		}
+	}
+	if got := leaks(all, truthPeriods(dev), "dev-"); len(got) < 2 {
+		t.Errorf("the control failed: the site's dev star pages show only %v of the dev truth and stderr mark", got)
+	}
+}
+
+// TestSiteRefusesBadArguments checks report's usage errors.
+func TestSiteRefusesBadArguments(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("TRANSITBENCH_HOME", home)
+	file := filepath.Join(home, "file")
+	os.WriteFile(file, nil, 0o644)
+	for _, c := range []struct {
+		opts siteOptions
+		want string
+	}{
+		{siteOptions{Workers: 1}, "exactly one of"},
+		{siteOptions{Out: "x", Serve: "127.0.0.1:0", Workers: 1}, "exactly one of"},
+		{siteOptions{Out: "x"}, "--workers 0"},
+		{siteOptions{Out: file, Workers: 1}, "is a file"},
+		{siteOptions{Out: filepath.Join(home, "site"), Workers: 1, Baselines: defaultBaselines}, "no results database"},
+	} {
+		var out, errb bytes.Buffer
+		err := runSite(t.Context(), streams{Out: &out, Err: &errb}, &c.opts)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("report %+v: %v, want an error saying %q", c.opts, err, c.want)
+		}
+	}
+}
+
+// TestSiteWritesAndServes runs 'report --out --json' and 'report --serve' on a data directory with one run:
+// the JSON names the pages written, and the server answers the leaderboard until its context ends.
+func TestSiteWritesAndServes(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("TRANSITBENCH_HOME", home)
+	st, err := workspace.OpenStore(home)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.CreateRun(t.Context(), store.Run{Kind: store.KindDev, Set: "dev", Label: "ws", Stars: 2}); err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
+	var out, errb bytes.Buffer
+	dir := filepath.Join(t.TempDir(), "site")
+	if err := runSite(t.Context(), streams{Out: &out, Err: &errb, JSON: true}, &siteOptions{Out: dir, Workers: 1, Baselines: defaultBaselines}); err != nil {
+		t.Fatal(err)
+	}
+	var res report.BuildResult
+	if err := json.Unmarshal(out.Bytes(), &res); err != nil || res.Dir != dir || res.Pages != 3 || res.Stars != 0 {
+		t.Errorf("report --out --json: %v, %+v (want index, rv and the run's page)", err, res)
+	}
+	ctx, cancel := context.WithCancel(t.Context())
+	served := make(chan error, 1)
+	ready := make(chan string, 1)
+	out.Reset()
+	go func() {
+		served <- runSite(ctx, streams{Out: &out, Err: &errb}, &siteOptions{Serve: "127.0.0.1:0", Workers: 1,
+			Baselines: defaultBaselines, ready: func(addr string) { ready <- addr }})
+	}()
+	var addr string
+	select {
+	case addr = <-ready:
+	case err := <-served:
+		t.Fatalf("report --serve ended before listening: %v", err)
+	}
+	resp, err := http.Get("http://" + addr + "/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK || !strings.Contains(string(body), `href="run-1.html"`) {
+		t.Errorf("GET / from report --serve: %d %.200s", resp.StatusCode, body)
+	}
+	cancel()
+	if err := <-served; err != nil {
+		t.Errorf("report --serve after its context ended: %v", err)
+	}
+}

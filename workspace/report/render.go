@@ -1,0 +1,55 @@
+package report
+
+import (
+	"embed"
+	"fmt"
+	"html/template"
+	"io"
+	"time"
+)
+
+//go:embed templates/*.html
+var templateFS embed.FS
+
+var funcs = template.FuncMap{
+	"f0":      func(v float64) string { return fmt.Sprintf("%.0f", v) },
+	"f1":      func(v float64) string { return fmt.Sprintf("%.1f", v) },
+	"f2":      func(v float64) string { return fmt.Sprintf("%.2f", v) },
+	"f3":      func(v float64) string { return fmt.Sprintf("%.3f", v) },
+	"f4":      func(v float64) string { return fmt.Sprintf("%.4f", v) },
+	"f5":      func(v float64) string { return fmt.Sprintf("%.5f", v) },
+	"pct":     func(v float64) string { return fmt.Sprintf("%.0f %%", 100*v) },
+	"hours":   func(days float64) float64 { return days * 24 },
+	"runHref": runHref,
+}
+
+// pages are the templates, one per kind of page, each the base layout with its "content".
+var pages = func() map[string]*template.Template {
+	base := template.Must(template.New("base").Funcs(funcs).ParseFS(templateFS, "templates/base.html", "templates/figure.html"))
+	out := map[string]*template.Template{}
+	for _, name := range []string{"board", "run", "star", "compare", "rv", "rvrun", "error"} {
+		out[name] = template.Must(template.Must(base.Clone()).ParseFS(templateFS, "templates/"+name+".html"))
+	}
+	return out
+}()
+
+// frame is what the base layout needs besides the page.
+type frame struct {
+	Title     string
+	Page      any
+	Live      bool   // served live
+	Refresh   int    // seconds between reloads of a served running run's page (0: none)
+	Generated string // when a static site was written
+}
+
+// render writes page (a *Board, *RunPage, …) with the template name.
+func render(w io.Writer, name, title string, page any, live bool, refresh int) error {
+	f := frame{Title: title, Page: page, Live: live, Refresh: refresh}
+	if !live {
+		f.Generated = time.Now().UTC().Format("2006-01-02 15:04 UTC")
+	}
+	return pages[name].ExecuteTemplate(w, "base", f)
+}
+
+// errorPage is the page of a request that cannot be shown.
+type errorPage struct{ Title, Message string }

@@ -1,0 +1,93 @@
+package report
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+
+	"transitbench/data/sets"
+	"transitbench/grader/store"
+	"transitbench/workspace"
+	"transitbench/workspace/baselines"
+)
+
+// Options say where a site's data comes from.
+type Options struct {
+	// Home is the data directory: its results.db, its dev set and its RV ledger and grade journals.
+	Home string
+	// Baselines is results/baselines.json, the ladder the leaderboard shows beside the gradings ("": none).
+	Baselines string
+	// Workers is how many star pages are drawn at once (0: 2).
+	Workers int
+	// RVTasks is the folder of the Stargazer tasks ("": stargazer.LocateDir's search), for the RV fit plots.
+	RVTasks string
+	// Columns is how many columns of time the light curves and folds are thinned to (0: DefaultColumns).
+	Columns int
+}
+
+// DefaultColumns is the number of columns a light curve's points are thinned to (folds: half as many): each
+// column keeps its lowest and highest points and a few between (figure.ThinXY), so a figure of a year of Kepler
+// cadences draws a few thousand points, not 17,000.
+const DefaultColumns = 400
+
+// Site reads what the pages show: the results store, the dev set and the baseline table.
+type Site struct {
+	opt    Options
+	st     *store.Store
+	ladder *baselines.Table
+
+	devOnce sync.Once
+	dev     *sets.Set
+	devErr  error
+
+	rvState
+}
+
+// Open opens the results store of opt.Home (it must exist: a site of a data directory with no runs has nothing
+// to show) and reads the baseline table when one is named.
+func Open(opt Options) (*Site, error) {
+	if opt.Home == "" {
+		return nil, errors.New("report: no data directory given")
+	}
+	if opt.Columns <= 0 {
+		opt.Columns = DefaultColumns
+	}
+	if opt.Workers <= 0 {
+		opt.Workers = 2
+	}
+	db := filepath.Join(opt.Home, store.FileName)
+	if _, err := os.Stat(db); err != nil {
+		return nil, fmt.Errorf("report: no results database in %s (%w): run 'transitbench dev' or 'grade' first", opt.Home, err)
+	}
+	st, err := workspace.OpenStore(opt.Home)
+	if err != nil {
+		return nil, err
+	}
+	s := &Site{opt: opt, st: st}
+	if opt.Baselines != "" {
+		if s.ladder, err = readLadder(opt.Baselines); err != nil {
+			st.Close()
+			return nil, err
+		}
+	}
+	return s, nil
+}
+
+// Close closes the results store.
+func (s *Site) Close() error { return s.st.Close() }
+
+// devSet opens the dev set as it was built, once; it builds nothing.
+func (s *Site) devSet() (*sets.Set, error) {
+	s.devOnce.Do(func() {
+		s.dev, s.devErr = sets.Open(s.opt.Home, sets.Dev, sets.Options{AsBuilt: true})
+	})
+	return s.dev, s.devErr
+}
+
+// runs lists every run, newest first.
+func (s *Site) runs(ctx context.Context) ([]store.Run, error) {
+	return s.st.Runs(ctx, store.RunFilter{})
+}

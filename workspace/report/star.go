@@ -1,0 +1,170 @@
+package report
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"gonum.org/v1/plot"
+
+	"transitbench/grader"
+	"transitbench/grader/store"
+	"transitbench/workspace"
+	"transitbench/workspace/figure"
+	"transitbench/workspace/quicklook"
+)
+
+// StarPage is a dev star's page: what it is, its truth, its outcome in every public run, the latest run's rows
+// with their match status and stderr, and the terminal UI's views as figures.
+type StarPage struct {
+	ID, Category, Population string
+	Truth                    []Ephem
+	Runs                     []StarRun
+	Latest                   *StarRun
+	Rows                     []grader.RowResult
+	Planets                  []grader.PlanetResult
+	Dropped                  []grader.DroppedLine
+	Figures                  []Figure
+	Vetting                  []Vetting
+	Err                      string
+}
+
+// Ephem is an ephemeris as the page prints it.
+type Ephem struct {
+	Label                            string
+	PeriodDays, T0Days, DurationDays float64
+}
+
+// StarRun is the star's outcome in one run.
+type StarRun struct {
+	Run      RunLine
+	Outcome  store.Outcome
+	RuntimeS float64
+	Rows     int
+}
+
+// Vetting is the vetting of one fold (engine/vet's features at an ephemeris).
+type Vetting struct {
+	Label                                         string
+	DepthPPM, DepthSNR, MES, OddEvenSigma, SecMES float64
+	NTransits                                     int
+}
+
+// starPage builds the page of dev star id: its outcomes in the public runs of the dev set (newest first) and
+// its figures, folded at each counted row of the latest run, the truth and the strongest BLS peak.
+func (s *Site) starPage(ctx context.Context, id string) (*StarPage, error) {
+	if workspace.IsHiddenStar(id) {
+		return nil, fmt.Errorf("star %s: %w", id, workspace.ErrHiddenStar)
+	}
+	set, err := s.devSet()
+	if err != nil { // the runs still say how the star fared
+		p := &StarPage{ID: id, Err: fmt.Sprintf("the dev set cannot be read (%v)", err)}
+		if err := s.starRuns(ctx, p); err != nil || len(p.Runs) == 0 {
+			return nil, fmt.Errorf("star %s: %w", id, store.ErrNotFound)
+		}
+		return p, nil
+	}
+	ans, ok := set.Answers[id]
+	if !ok {
+		return nil, fmt.Errorf("star %s: %w", id, store.ErrNotFound)
+	}
+	p := &StarPage{ID: id, Category: ans.Category, Population: ans.Population}
+	if e, ok := quicklook.Truth(&ans); ok {
+		p.Truth = append(p.Truth, Ephem{quicklook.TruthSignal(&ans), e.PeriodDays, e.T0Days, e.DurationDays})
+	}
+	if err := s.starRuns(ctx, p); err != nil {
+		return nil, err
+	}
+	var res *grader.StarResult
+	if p.Latest != nil {
+		if sr, err := workspace.StarResultOf(p.Latest.Outcome); err == nil {
+			res = &sr
+			p.Rows, p.Planets = sr.Rows, sr.Planets
+		}
+		var parsed struct {
+			Dropped []grader.DroppedLine `json:"dropped"`
+		}
+		if json.Unmarshal(p.Latest.Outcome.Rows, &parsed) == nil {
+			p.Dropped = parsed.Dropped
+		}
+	}
+	a, err := quicklook.Star(set, id, 1)
+	if err != nil {
+		p.Err = err.Error()
+		return p, nil
+	}
+	s.starFigures(p, &figure.Star{Analysis: a, ID: id, Category: ans.Category, Population: ans.Population, Answer: &ans}, res)
+	return p, nil
+}
+
+// starRuns adds the star's outcome in every public run of the dev set, newest first, and picks the run whose rows
+// the page shows: the latest dev run or grading, else the latest baseline.
+func (s *Site) starRuns(ctx context.Context, p *StarPage) error {
+	runs, err := s.runs(ctx)
+	if err != nil {
+		return err
+	}
+	for _, r := range runs {
+		if !starPaged(r, p.ID) {
+			continue
+		}
+		o, err := s.st.Outcome(ctx, r.ID, p.ID)
+		if err != nil {
+			continue // the run did not reach the star
+		}
+		sr := StarRun{Run: runLine(r), Outcome: o, RuntimeS: float64(o.RuntimeMS) / 1000}
+		if res, err := workspace.StarResultOf(o); err == nil {
+			sr.Rows = res.RowsGiven
+		}
+		p.Runs = append(p.Runs, sr)
+	}
+	for i := range p.Runs { // the latest run of a contestant's solution, else the latest of any
+		if k := p.Runs[i].Run.Kind; k == store.KindDev || k == store.KindGrade {
+			p.Latest = &p.Runs[i]
+			break
+		}
+	}
+	if p.Latest == nil && len(p.Runs) > 0 {
+		p.Latest = &p.Runs[0]
+	}
+	return nil
+}
+
+// MaxRowFolds is how many of the latest run's counted rows get a fold.
+const MaxRowFolds = 3
+
+// starFigures draws the light curve (raw and detrended), the periodogram, and at each ephemeris (the counted
+// rows, the truth, the strongest peak) the fold and the odd/even and secondary folds.
+func (s *Site) starFigures(p *StarPage, st *figure.Star, res *grader.StarResult) {
+	cols := s.opt.Columns
+	thin := figure.Thin(st, cols)
+	def := figure.DefaultEphemeris(st)
+	p.Figures = append(p.Figures,
+		gridFigure("lightcurve", "Light curve: raw flux (flagged cadences in orange) and detrended flux with the transits of the "+def.Label+" marked",
+			[][]*plot.Plot{{figure.RawPlot(thin)}, {figure.DetrendedPlot(thin, def)}}, 9, 5.5),
+		svgFigure("periodogram", "BLS periodogram of the detrended light curve", figure.PeriodogramPlot(thin), 9, 3.2))
+	var ephs []quicklook.Ephemeris
+	for i := 0; i < MaxRowFolds; i++ {
+		if e, ok := quicklook.Row(res, i, st.Answer, st.Peaks); ok {
+			ephs = append(ephs, e)
+		}
+	}
+	if e, ok := quicklook.Truth(st.Answer); ok {
+		ephs = append(ephs, e)
+	}
+	if e, ok := quicklook.Peak(st.Peaks, 0); ok {
+		ephs = append(ephs, e)
+	}
+	foldCols := max(cols/2, 1)
+	for i, e := range ephs {
+		f := quicklook.FoldAt(st.Analysis, e)
+		id := fmt.Sprintf("fold-%d", i+1)
+		p.Figures = append(p.Figures,
+			svgFigure(id, "Folded at "+e.Label, figure.FoldCurvePlot(e, f.All, foldCols), 9, 3.2),
+			gridFigure(id+"-vet", "Odd and even transits, and the secondary eclipse, at "+e.Label,
+				[][]*plot.Plot{{figure.OddEvenPlot(f, foldCols), figure.SecondaryPlot(f, foldCols)}}, 9, 3.2))
+		v := f.Vet
+		p.Vetting = append(p.Vetting, Vetting{Label: e.Label, DepthPPM: v.Depth * 1e6, DepthSNR: v.DepthSNR, MES: v.MES,
+			OddEvenSigma: v.OddEvenSigma, SecMES: v.SecondaryMES, NTransits: v.NTransits})
+	}
+}
