@@ -68,21 +68,26 @@ func Write(w io.Writer, s *Star, e quicklook.Ephemeris, widthIn float64, f Forma
 		return ErrWidth
 	}
 	width := vg.Length(widthIn) * vg.Inch
-	var c vg.CanvasSizer
-	var out io.WriterTo
-	switch f {
-	case PNG:
-		img := vgimg.NewWith(vgimg.UseWH(width, width*1.1), vgimg.UseDPI(DPI))
-		c, out = img, vgimg.PngCanvas{Canvas: img}
-	case SVG:
-		svg := vgsvg.New(width, width*1.1)
-		c, out = svg, svg
-	default:
-		return fmt.Errorf("figure: unknown format %d", f)
+	c, out, err := canvas(width, width*1.1, f)
+	if err != nil {
+		return err
 	}
 	drawStacked(draw.New(c), Plots(s, e))
-	_, err := out.WriteTo(w)
+	_, err = out.WriteTo(w)
 	return err
+}
+
+// canvas is a w×h canvas of the format f and what writes it out.
+func canvas(w, h vg.Length, f Format) (vg.CanvasSizer, io.WriterTo, error) {
+	switch f {
+	case PNG:
+		img := vgimg.NewWith(vgimg.UseWH(w, h), vgimg.UseDPI(DPI))
+		return img, vgimg.PngCanvas{Canvas: img}, nil
+	case SVG:
+		svg := vgsvg.New(w, h)
+		return svg, svg, nil
+	}
+	return nil, nil, fmt.Errorf("figure: unknown format %d", f)
 }
 
 // drawStacked draws the plots one above the other on dc, their axes aligned.

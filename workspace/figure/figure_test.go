@@ -148,4 +148,3 @@ func countColour(img image.Image, x0, y0, y1 int, match func(r, g, b uint32) boo
 	}
 	return n
 }
-
