@@ -3,14 +3,17 @@ package mcpserver
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"sync"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"transitbench/data"
 	"transitbench/data/sets"
 	"transitbench/workspace"
 )
@@ -96,14 +99,20 @@ func callOK(t *testing.T, cs *mcp.ClientSession, tool string, args, out any) *mc
 	if res.IsError {
 		t.Fatalf("%s(%v) failed: %s", tool, args, text(res))
 	}
+	decode(t, res, out)
+	return res
+}
+
+// decode decodes a result's structured content into out.
+func decode(t *testing.T, res *mcp.CallToolResult, out any) {
+	t.Helper()
 	b, err := json.Marshal(res.StructuredContent)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if err := json.Unmarshal(b, out); err != nil {
-		t.Fatalf("%s: %v in %s", tool, err, b)
+		t.Fatalf("%v in %s", err, b)
 	}
-	return res
 }
 
 // callErr calls tool and returns its error text, failing the test when the call succeeds.
@@ -139,4 +148,27 @@ func writeRunScript(t *testing.T, dir, script string) {
 	if err := os.WriteFile(filepath.Join(dir, "run"), []byte(script), 0o755); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// oracleSolution writes an executable `run` that looks its star's id up in star.json and prints the true
+// ephemeris of the star's planet, taken from answers the test knows, and on every star one row at a period no
+// planet has: every planet gets full credit and every star one false candidate.
+func oracleSolution(t *testing.T, dir string, answers map[string]data.Answer) {
+	t.Helper()
+	var cases strings.Builder
+	ids := make([]string, 0, len(answers))
+	for id := range answers {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	for _, id := range ids {
+		if a := answers[id]; a.Planet != nil {
+			fmt.Fprintf(&cases, "  %s) echo %.8f,%.8f,10 ;;\n", id, a.Planet.PeriodDays, a.Planet.T0Days)
+		}
+	}
+	writeRunScript(t, dir, "#!/bin/sh\n"+
+		"id=$(sed -n 's/.*\"id\": *\"\\([^\"]*\\)\".*/\\1/p' \"$1/star.json\")\n"+
+		"echo period_days,t0_days,score\n"+
+		"case \"$id\" in\n"+cases.String()+"esac\n"+
+		"echo 1.2345678,170.5,1\n")
 }

@@ -2,9 +2,11 @@ package mcpserver
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -101,10 +103,22 @@ type StarOutcomeIn struct {
 	Run  int64  `json:"run,omitempty" jsonschema:"run id (default: the latest run that has the star)"`
 }
 
-// StarOutcomeOut is the star's stored outcome with the grader's match of its rows.
+// StarOutcomeOut is the star's stored outcome (store.Outcome, as 'transitbench star --json' prints it) with the
+// grader's match of its rows.
 type StarOutcomeOut struct {
-	store.Outcome
-	Result grader.StarResult `json:"result"`
+	RunID      int64             `json:"run_id"`
+	StarID     string            `json:"star_id"`
+	Status     string            `json:"status"`
+	Credit     float64           `json:"credit"`
+	False      int               `json:"false"`
+	RuntimeMS  int64             `json:"runtime_ms"`
+	ExitReason string            `json:"exit_reason,omitempty"`
+	StderrTail string            `json:"stderr_tail,omitempty"`
+	Isolation  string            `json:"isolation,omitempty"`
+	Rows       any               `json:"rows,omitempty" jsonschema:"the rows the solution printed, as the grader parsed them"`
+	Matches    any               `json:"matches,omitempty" jsonschema:"how each row matched"`
+	Updated    time.Time         `json:"updated"`
+	Result     grader.StarResult `json:"result"`
 }
 
 func (s *Server) starOutcome(ctx context.Context, _ *mcp.CallToolRequest, in StarOutcomeIn) (*mcp.CallToolResult, StarOutcomeOut, error) {
@@ -143,7 +157,19 @@ func (s *Server) starOutcome(ctx context.Context, _ *mcp.CallToolRequest, in Sta
 		return nil, StarOutcomeOut{}, notFound(fmt.Sprintf("star %s in run %d: %v", in.Star, run, err))
 	}
 	sr, _ := workspace.StarResultOf(o)
-	out := StarOutcomeOut{Outcome: o, Result: sr}
+	out := StarOutcomeOut{RunID: o.RunID, StarID: o.StarID, Status: o.Status, Credit: o.Credit, False: o.False,
+		RuntimeMS: o.RuntimeMS, ExitReason: o.ExitReason, StderrTail: o.StderrTail, Isolation: o.Isolation,
+		Updated: o.Updated, Result: sr}
+	for _, raw := range []struct {
+		b   json.RawMessage
+		dst *any
+	}{{o.Rows, &out.Rows}, {o.Matches, &out.Matches}} {
+		if len(raw.b) > 0 {
+			if err := json.Unmarshal(raw.b, raw.dst); err != nil {
+				return nil, StarOutcomeOut{}, fmt.Errorf("star %s in run %d: stored rows: %w", in.Star, run, err)
+			}
+		}
+	}
 	zeroNonFinite(&out)
 	return nil, out, nil
 }
@@ -185,7 +211,7 @@ func (s *Server) failing(ctx context.Context, _ *mcp.CallToolRequest, in Failing
 
 // GradeIn confirms a grading.
 type GradeIn struct {
-	Confirm bool `json:"confirm" jsonschema:"must be true: grading freezes solution/ and spends a grading"`
+	Confirm bool `json:"confirm,omitempty" jsonschema:"must be true: grading freezes solution/ and spends a grading"`
 	Again   bool `json:"again,omitempty" jsonschema:"grade a frozen solution that was graded before (recorded as a re-grade)"`
 }
 
