@@ -89,6 +89,9 @@ func TestJSONErrorContract(t *testing.T) {
 		{"rv baseline", []string{"rv", "baseline", "classical", "--workers", "-1", "--tasks", rvTasksDir}, codeUsage},
 		{"rv fit", []string{"rv", "fit", task, "--pipeline", "nosuch", "--tasks", rvTasksDir}, codeUsage},
 		{"rv grade", []string{"rv", "grade", "--solution", missing, "--tasks", rvTasksDir}, codeNotFound},
+		{"mcp", []string{"mcp", "--http", "0.0.0.0:8765"}, codeUsage},
+		{"mcp", []string{"mcp", "--preset", "huge"}, codeUsage},
+		{"mcp", []string{"mcp", "--ladder", missing}, codeNotFound},
 	}
 	covered := map[string]bool{}
 	for _, c := range cases {
