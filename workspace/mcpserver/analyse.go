@@ -7,12 +7,15 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"runtime"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"transitbench/data"
+	"transitbench/data/sets"
 	"transitbench/engine/bls"
 	"transitbench/engine/detrend"
 	"transitbench/engine/lc"
@@ -32,6 +35,7 @@ type BLSIn struct {
 	DurMaxHours float64 `json:"dur_max_hours,omitempty" jsonschema:"longest duration in hours (default 12)"`
 	Objective   string  `json:"objective,omitempty" jsonschema:"snr (default) or likelihood"`
 	Peaks       int     `json:"peaks,omitempty" jsonschema:"how many peaks to return (default 5, at most 20)"`
+	Workers     int     `json:"workers,omitempty" jsonschema:"goroutines sharing the periods (default 1, at most the CPUs)"`
 }
 
 // PeakOut is one BLS peak.
@@ -80,31 +84,36 @@ func (s *Server) bls(_ context.Context, _ *mcp.CallToolRequest, in BLSIn) (*mcp.
 	if in.Peaks < 1 || in.Peaks > MaxPeaks {
 		return nil, BLSOut{}, badInput("peaks %d: give 1 to %d", in.Peaks, MaxPeaks)
 	}
+	if in.Workers == 0 {
+		in.Workers = 1
+	}
+	if in.Workers < 0 || in.Workers > runtime.GOMAXPROCS(0) {
+		return nil, BLSOut{}, badInput("workers %d: give 1 to %d", in.Workers, runtime.GOMAXPROCS(0))
+	}
 	set, err := s.checkStar(in.StarIn)
 	if err != nil {
 		return nil, BLSOut{}, err
 	}
-	c, star, err := set.Star(in.Star)
+	maxDur := detrend.DefaultMaxDurationDays
+	if in.DurMaxHours > 0 {
+		maxDur = in.DurMaxHours / 24
+	}
+	d, err := s.detrended(set, in.Star, maxDur)
 	if err != nil {
 		return nil, BLSOut{}, err
 	}
-	c = c.Clean(lc.DefaultQualityMask)
 	opt := bls.GridOptions{PMinDays: in.PMinDays, PMaxDays: in.PMaxDays, Oversample: in.Oversample,
-		DurMinDays: in.DurMinHours / 24, DurMaxDays: in.DurMaxHours / 24, RStarRsun: star.RadiusRsun, MStarMsun: star.MassMsun}
-	maxDur := detrend.DefaultMaxDurationDays
-	if opt.DurMaxDays > 0 {
-		maxDur = opt.DurMaxDays
-	}
-	flat, _ := detrend.Flatten(c.Time, c.Flux, detrend.Options{WindowDays: detrend.WindowFor(maxDur)})
-	g, err := bls.DefaultGrid(c.Time, opt)
+		DurMinDays: in.DurMinHours / 24, DurMaxDays: in.DurMaxHours / 24, RStarRsun: d.star.RadiusRsun, MStarMsun: d.star.MassMsun}
+	g, err := bls.DefaultGrid(d.t, opt)
 	if err != nil {
 		if errors.Is(err, bls.ErrGridTooLarge) || errors.Is(err, bls.ErrBadGrid) {
 			return nil, BLSOut{}, badInput("%v: narrow the period range (pmin_days, pmax_days) or lower oversample", err)
 		}
 		return nil, BLSOut{}, err
 	}
+	g.Workers = in.Workers
 	start := time.Now()
-	res, err := bls.Search(c.Time, flat, nil, g, obj)
+	res, err := bls.Search(d.t, d.flat, d.dy, g, obj)
 	if err != nil {
 		return nil, BLSOut{}, fmt.Errorf("%s: %w", in.Star, err)
 	}
@@ -116,6 +125,53 @@ func (s *Server) bls(_ context.Context, _ *mcp.CallToolRequest, in BLSIn) (*mcp.
 	}
 	zeroNonFinite(&out)
 	return nil, out, nil
+}
+
+// detrendedCurve is a star's valid cadences detrended for a search of transits up to maxDur days: the times,
+// the flux divided by its trend and the errors divided likewise (nil when the star has none).
+type detrendedCurve struct {
+	set, id     string
+	maxDur      float64
+	star        *data.Star
+	t, flat, dy []float64
+}
+
+// detrended is star id of set cleaned (lc.DefaultQualityMask) and detrended (engine/detrend.Flatten with the
+// window for maxDur) as 'transitbench bls' detrends a light curve, from the cache when recent: a star is
+// regenerated from its seed on first use, which costs more than the search.
+func (s *Server) detrended(set *sets.Set, id string, maxDur float64) (*detrendedCurve, error) {
+	s.mu.Lock()
+	for _, d := range s.curves {
+		if d.set == set.Name && d.id == id && d.maxDur == maxDur {
+			s.mu.Unlock()
+			return d, nil
+		}
+	}
+	s.mu.Unlock()
+	c, star, err := set.Star(id)
+	if err != nil {
+		return nil, err
+	}
+	c = c.Clean(lc.DefaultQualityMask)
+	flat, trend := detrend.Flatten(c.Time, c.Flux, detrend.Options{WindowDays: detrend.WindowFor(maxDur)})
+	d := &detrendedCurve{set: set.Name, id: id, maxDur: maxDur, star: star, t: c.Time, flat: flat}
+	for i, e := range c.FluxErr {
+		if !(e > 0) || !stat.Finite(e) {
+			d.dy = nil
+			break
+		}
+		if d.dy == nil {
+			d.dy = make([]float64, len(c.FluxErr))
+		}
+		d.dy[i] = e / trend[i]
+	}
+	s.mu.Lock()
+	s.curves = append(s.curves, d)
+	if len(s.curves) > analysisCache {
+		s.curves = s.curves[1:]
+	}
+	s.mu.Unlock()
+	return d, nil
 }
 
 // EphemerisIn names a star and what to fold it at: an ephemeris given in full, or At ("truth", "peak N").

@@ -40,7 +40,7 @@ type fixture struct {
 	events []*mcp.ProgressNotificationParams
 }
 
-func newFixture(t *testing.T, preset string) *fixture {
+func newFixture(t testing.TB, preset string) *fixture {
 	t.Helper()
 	home := t.TempDir()
 	ws, err := workspace.Init(filepath.Join(t.TempDir(), "ws"), workspace.InitOptions{Home: home, Lang: "python",
@@ -60,7 +60,7 @@ func newFixture(t *testing.T, preset string) *fixture {
 }
 
 // connect opens a new client session on the fixture's server, recording its progress notifications.
-func (f *fixture) connect(t *testing.T) *mcp.ClientSession {
+func (f *fixture) connect(t testing.TB) *mcp.ClientSession {
 	t.Helper()
 	ctx := context.Background()
 	st, ct := mcp.NewInMemoryTransports()
@@ -83,7 +83,7 @@ func (f *fixture) connect(t *testing.T) *mcp.ClientSession {
 }
 
 // callTool calls tool with args on cs and returns the result; it fails the test on a protocol error.
-func callTool(t *testing.T, cs *mcp.ClientSession, tool string, args any) *mcp.CallToolResult {
+func callTool(t testing.TB, cs *mcp.ClientSession, tool string, args any) *mcp.CallToolResult {
 	t.Helper()
 	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: tool, Arguments: args})
 	if err != nil {
@@ -93,7 +93,7 @@ func callTool(t *testing.T, cs *mcp.ClientSession, tool string, args any) *mcp.C
 }
 
 // callOK calls tool and decodes its structured result into out, failing the test when the tool reports an error.
-func callOK(t *testing.T, cs *mcp.ClientSession, tool string, args, out any) *mcp.CallToolResult {
+func callOK(t testing.TB, cs *mcp.ClientSession, tool string, args, out any) *mcp.CallToolResult {
 	t.Helper()
 	res := callTool(t, cs, tool, args)
 	if res.IsError {
@@ -104,7 +104,7 @@ func callOK(t *testing.T, cs *mcp.ClientSession, tool string, args, out any) *mc
 }
 
 // decode decodes a result's structured content into out.
-func decode(t *testing.T, res *mcp.CallToolResult, out any) {
+func decode(t testing.TB, res *mcp.CallToolResult, out any) {
 	t.Helper()
 	b, err := json.Marshal(res.StructuredContent)
 	if err != nil {

@@ -49,6 +49,7 @@ type Server struct {
 	mu       sync.Mutex
 	sets     map[string]*sets.Set
 	analyses []cachedAnalysis
+	curves   []*detrendedCurve
 	tasks    []*stargazer.Task
 	sessions map[*mcp.ServerSession]*session
 }
