@@ -228,8 +228,8 @@ func (s *Server) grade(ctx context.Context, req *mcp.CallToolRequest, in GradeIn
 	rep, err := s.ws.Grade(ctx, opt, events)
 	wait()
 	if errors.Is(err, workspace.ErrAlreadyGraded) {
-		return nil, nil, badInput("%v: change solution/ first, or pass again: true to grade it again (recorded as a re-grade)",
-			strings.TrimPrefix(err.Error(), "workspace: "))
+		return nil, nil, &codedError{errRefused, strings.TrimPrefix(err.Error(), "workspace: ") +
+			": change solution/ first, or pass again: true to grade it again (recorded as a re-grade)"}
 	}
 	if err != nil {
 		return nil, nil, err

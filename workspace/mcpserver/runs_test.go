@@ -83,7 +83,7 @@ func TestGradeNeedsConfirmAndGradesOnce(t *testing.T) {
 	if rep.Grading != 1 || rep.A == nil || !rep.A.Hidden || rep.A.StarsRun != 5 || rep.B == nil || rep.Dev == nil {
 		t.Fatalf("grade report: %+v", rep)
 	}
-	if msg := callErr(t, f.cs, "grade", map[string]any{"confirm": true}); !strings.Contains(msg, "again: true") {
+	if msg := callErr(t, f.cs, "grade", map[string]any{"confirm": true}); !strings.HasPrefix(msg, "refused: ") || !strings.Contains(msg, "again: true") {
 		t.Errorf("second grading: %s", msg)
 	}
 	runs, err := f.srv.st.Runs(context.Background(), store.RunFilter{Kind: store.KindGrade})

@@ -43,10 +43,11 @@ var (
 	errHidden     = errors.New("hidden")
 	errNotFound   = errors.New("not_found")
 	errBadInput   = errors.New("bad_input")
+	errRefused    = errors.New("refused")
 )
 
 // codedError is a tool error whose message starts with its code (hidden, not_found, bad_input, budget), as
-// the command line's error object names them.
+// the command line's error object names them (and refused).
 type codedError struct {
 	code error
 	msg  string
