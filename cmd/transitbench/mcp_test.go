@@ -1,12 +1,16 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"math"
+	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"testing"
 	"time"
 
@@ -28,18 +32,7 @@ func TestMCPOverStdio(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds a small dev set and starts the server: not in -short mode")
 	}
-	home := t.TempDir()
-	t.Setenv("TRANSITBENCH_HOME", home)
-	dir := filepath.Join(t.TempDir(), "ws")
-	if _, err := workspace.Init(dir, workspace.InitOptions{Home: home, Lang: "python", Compositions: hiddenTestSets}); err != nil {
-		t.Fatal(err)
-	}
-	c := hiddenTestSets[sets.Dev]
-	dev, err := sets.Open(home, sets.Dev, sets.Options{Composition: &c})
-	if err != nil {
-		t.Fatal(err)
-	}
-
+	home, dir, dev := mcpTestWorkspace(t)
 	cmd := cliCommand("mcp", "--workspace", dir, "--tasks", rvTasksDir)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
@@ -97,6 +90,105 @@ func TestMCPOverStdio(t *testing.T) {
 	}
 	if len(sessions) != 1 || sessions[0].Turns != 2 || sessions[0].Client != "e2e-client 0.1" || sessions[0].Preset != "survey" {
 		t.Errorf("agent sessions: %+v", sessions)
+	}
+}
+
+// mcpTestWorkspace makes a data directory (set as TRANSITBENCH_HOME) with small sets and a workspace in it, and
+// returns them with the dev set.
+func mcpTestWorkspace(t *testing.T) (home, dir string, dev *sets.Set) {
+	t.Helper()
+	home = t.TempDir()
+	t.Setenv("TRANSITBENCH_HOME", home)
+	dir = filepath.Join(t.TempDir(), "ws")
+	if _, err := workspace.Init(dir, workspace.InitOptions{Home: home, Lang: "python", Compositions: hiddenTestSets}); err != nil {
+		t.Fatal(err)
+	}
+	c := hiddenTestSets[sets.Dev]
+	dev, err := sets.Open(home, sets.Dev, sets.Options{Composition: &c})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return home, dir, dev
+}
+
+// TestMCPOverHTTP starts 'transitbench mcp --http 127.0.0.1:0', reads the address it listens on from stderr and
+// calls star_info and rv_list over streamable HTTP; an interrupt stops the server cleanly.
+func TestMCPOverHTTP(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a small dev set and starts the server: not in -short mode")
+	}
+	_, dir, dev := mcpTestWorkspace(t)
+	cmd := cliCommand("mcp", "--workspace", dir, "--tasks", rvTasksDir, "--http", "127.0.0.1:0")
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+	sc := bufio.NewScanner(stderr)
+	var url string
+	for url == "" && sc.Scan() {
+		if _, after, ok := strings.Cut(sc.Text(), "serving MCP (streamable HTTP) on "); ok {
+			url = after
+		}
+	}
+	if url == "" {
+		t.Fatal("the server did not say where it listens")
+	}
+	go io.Copy(io.Discard, stderr)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	client := mcp.NewClient(&mcp.Implementation{Name: "http-client", Version: "0.1"}, nil)
+	cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: url}, nil)
+	if err != nil {
+		t.Fatalf("initialize over HTTP at %s: %v", url, err)
+	}
+	var info struct {
+		ID    string `json:"id"`
+		Truth *struct {
+			Category string `json:"category"`
+		} `json:"truth"`
+	}
+	callStructured(t, ctx, cs, "star_info", map[string]any{"star": dev.IDs[0]}, &info)
+	if info.ID != dev.IDs[0] || info.Truth == nil || info.Truth.Category != dev.Answers[dev.IDs[0]].Category {
+		t.Errorf("star_info over HTTP: %+v", info)
+	}
+	var list struct {
+		Tasks []json.RawMessage `json:"tasks"`
+	}
+	callStructured(t, ctx, cs, "rv_list", map[string]any{"tier": "real"}, &list)
+	if len(list.Tasks) == 0 {
+		t.Error("rv_list over HTTP lists no real task")
+	}
+	cs.Close()
+	if err := cmd.Process.Signal(os.Interrupt); err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Wait(); err != nil {
+		t.Errorf("the server did not stop cleanly on an interrupt: %v", err)
+	}
+}
+
+func TestCheckListenAddr(t *testing.T) {
+	for _, c := range []struct {
+		addr   string
+		remote bool
+		ok     bool
+	}{
+		{"127.0.0.1:8765", false, true},
+		{"[::1]:0", false, true},
+		{"localhost:8765", false, true},
+		{"0.0.0.0:8765", false, false},
+		{"192.168.1.5:8765", false, false},
+		{"0.0.0.0:8765", true, true},
+		{"8765", false, false},
+		{"127.0.0.1:", false, false},
+	} {
+		if err := checkListenAddr(c.addr, c.remote); (err == nil) != c.ok {
+			t.Errorf("checkListenAddr(%q, %v) = %v, want ok %v", c.addr, c.remote, err, c.ok)
+		}
 	}
 }
 
