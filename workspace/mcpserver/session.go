@@ -85,6 +85,14 @@ func (s *Server) session(ctx context.Context, ss *mcp.ServerSession) (*session, 
 		return nil, err
 	}
 	s.sessions[ss] = a
+	if ss != nil {
+		go func() { // forget the account when the client leaves; the store keeps the session
+			ss.Wait()
+			s.mu.Lock()
+			delete(s.sessions, ss)
+			s.mu.Unlock()
+		}()
+	}
 	return a, nil
 }
 
