@@ -5,6 +5,7 @@ import (
 	"math"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -182,5 +183,38 @@ func TestResources(t *testing.T) {
 	r, _ := f.cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: URIFormat})
 	if strings.Contains(r.Contents[0].Text, "## How rows") {
 		t.Error("the output format runs into the next section")
+	}
+}
+
+// TestBudgetRefusesPastTokensAndHours refuses rv_submit in a session whose estimated tokens pass the preset's,
+// and in one whose first call was more hours ago than the preset allows (the server's clock moved on).
+func TestBudgetRefusesPastTokensAndHours(t *testing.T) {
+	f := newFixture(t, "survey")
+	callOK(t, f.cs, "rv_list", map[string]any{}, &RVListOut{})
+	f.srv.mu.Lock()
+	if len(f.srv.sessions) != 1 {
+		t.Fatalf("%d sessions", len(f.srv.sessions))
+	}
+	for _, a := range f.srv.sessions {
+		a.mu.Lock()
+		a.tokens = f.srv.Preset().Tokens + 1 // as if the agent had read that much
+		a.mu.Unlock()
+	}
+	f.srv.mu.Unlock()
+	if msg := callErr(t, f.cs, "rv_submit", truthArgs(t, rvTask, nil)); !strings.Contains(msg, "tokens spent of 200000") {
+		t.Errorf("rv_submit past the token budget: %s", msg)
+	}
+
+	cs2 := f.connect(t)
+	callOK(t, cs2, "rv_list", map[string]any{}, &RVListOut{})
+	later := time.Now().Add(time.Duration(f.srv.Preset().Hours*3600+60) * time.Second)
+	now = func() time.Time { return later }
+	defer func() { now = time.Now }()
+	if msg := callErr(t, cs2, "rv_submit", truthArgs(t, rvTask, nil)); !strings.Contains(msg, "hours spent of 4") {
+		t.Errorf("rv_submit past the time budget: %s", msg)
+	}
+	sessions, err := f.srv.st.AgentSessions(context.Background())
+	if err != nil || len(sessions) != 2 || sessions[0].Refused != 1 || sessions[1].Refused != 1 {
+		t.Errorf("sessions %+v (%v): one refusal each", sessions, err)
 	}
 }

@@ -216,5 +216,5 @@ func (s *Server) logf(format string, args ...any) {
 	}
 }
 
-// now is the server's clock.
-func now() time.Time { return time.Now() }
+// now is the server's clock (tests move it).
+var now = time.Now
