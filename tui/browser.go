@@ -29,19 +29,8 @@ type starFilter struct {
 	Text, Category, Population, Outcome, MES string
 }
 
-// mesBin names the MES bin of a star's planet as SPEC A5 bins them (below 7.1, 7.1 to 10, 10 and above;
-// edges as grader.MESEdgeLow and MESEdgeHigh), "none" when it has no planet.
-func mesBin(mes float64) string {
-	switch {
-	case mes <= 0:
-		return "none"
-	case mes < grader.MESEdgeLow:
-		return "4-7.1"
-	case mes < grader.MESEdgeHigh:
-		return "7.1-10"
-	}
-	return "10-20"
-}
+// mesBin names the MES bin of a star's planet (grader.MESBinName), "none" when it has no planet.
+func mesBin(mes float64) string { return grader.MESBinName(mes) }
 
 // filterStars returns the stars matching f, in their order.
 func filterStars(all []StarMeta, f starFilter) []StarMeta {

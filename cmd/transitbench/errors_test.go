@@ -102,6 +102,9 @@ func TestJSONErrorContract(t *testing.T) {
 		{"rv import", []string{"rv", "import", missing, "--tasks", rvTasksDir}, codeNotFound},
 		{"rv import", []string{"rv", "import", garbage, "--tasks", rvTasksDir}, codeBadInput},
 		{"rv import", []string{"rv", "import", garbage, "--name", "../x", "--tasks", rvTasksDir}, codeUsage},
+		{"mcp", []string{"mcp", "--http", "0.0.0.0:8765"}, codeUsage},
+		{"mcp", []string{"mcp", "--preset", "huge"}, codeUsage},
+		{"mcp", []string{"mcp", "--ladder", missing}, codeNotFound},
 	}
 	covered := map[string]bool{}
 	for _, c := range cases {

@@ -16,9 +16,10 @@ func init() { register(newRunsCmd) }
 
 // runsOptions are the inputs of 'transitbench runs'.
 type runsOptions struct {
-	Set   string // --set: only runs on this set ("": all)
-	Kind  string // --kind: only runs of this kind (dev, grade, mini, baseline; "": all)
-	Limit int    // --limit: at most this many runs (0: all)
+	Set    string // --set: only runs on this set ("": all)
+	Kind   string // --kind: only runs of this kind (dev, grade, mini, baseline; "": all)
+	Limit  int    // --limit: at most this many runs (0: all)
+	Agents bool   // --agents: list the agent sessions of 'transitbench mcp' instead
 }
 
 func newRunsCmd() *cobra.Command {
@@ -32,13 +33,19 @@ A grade run shows the number of its grading among its workspace's gradings (#1 f
 grading of any solution, re-gradings included). A run on a hidden set (A, B) holds aggregates only.
 
 --json prints a list of {"id", "kind", "set", "label" (the workspace), "solution_hash", "started", "finished",
-"status", "isolation", "stars", "summary", "flags", "hidden", "grading"}.`,
+"status", "isolation", "stars", "summary", "flags", "hidden", "grading"}.
+
+--agents lists the agent sessions of 'transitbench mcp' instead, newest first, with their budget and spend:
+tool calls (turns), estimated tokens, seconds in tools, wall hours, refused and failed calls. --json prints a
+list of {"id", "client", "preset", "budget_turns", "budget_tokens", "budget_hours", "started", "turns",
+"tokens", "tool_seconds", "refused", "errors", "last"}.`,
 		Args: cobra.NoArgs,
 		RunE: runWithOpts(runRuns, opts),
 	}
 	cmd.Flags().StringVar(&opts.Set, "set", "", "only runs on this set")
 	cmd.Flags().StringVar(&opts.Kind, "kind", "", "only runs of this kind (dev, grade, mini)")
 	cmd.Flags().IntVar(&opts.Limit, "limit", 20, "at most this many runs (0: all)")
+	cmd.Flags().BoolVar(&opts.Agents, "agents", false, "list the agent sessions of 'transitbench mcp' with their spend")
 	return cmd
 }
 
@@ -52,6 +59,9 @@ func runRuns(ctx context.Context, s streams, opts *runsOptions) error {
 	}
 	if err := checkSetFlag(opts.Set); err != nil {
 		return err
+	}
+	if opts.Agents {
+		return runAgentSessions(ctx, s, opts.Limit)
 	}
 	runs, err := listResults(func(st *store.Store) ([]store.Run, error) {
 		return st.Runs(ctx, store.RunFilter{Set: opts.Set, Kind: opts.Kind, Limit: opts.Limit})
@@ -70,4 +80,26 @@ func runRuns(ctx context.Context, s streams, opts *runsOptions) error {
 		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%d\t%s\t%s\t%.12s\t%s\n", r.ID, r.Kind, grading, r.Set, r.Stars, r.Status,
 			r.Started.Local().Format("2006-01-02 15:04"), r.SolutionHash, r.Label)
 	})
+}
+
+// runAgentSessions lists the agent sessions with their spend against their budget, newest first (at most limit;
+// 0: all): a table, or under JSON a list of store.AgentSession.
+func runAgentSessions(ctx context.Context, s streams, limit int) error {
+	sessions, err := listResults(func(st *store.Store) ([]store.AgentSession, error) { return st.AgentSessions(ctx) })
+	if err != nil {
+		return err
+	}
+	if limit > 0 && len(sessions) > limit {
+		sessions = sessions[:limit]
+	}
+	return printRows(s, sessions, "SESSION\tCLIENT\tPRESET\tTURNS\tTOKENS\tTOOL_S\tHOURS\tREFUSED\tERRORS\tSTARTED",
+		func(tw io.Writer, a store.AgentSession) {
+			hours := 0.0
+			if !a.Last.IsZero() {
+				hours = a.Last.Sub(a.Started).Hours()
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%d/%d\t%d/%d\t%.1f\t%.2f/%g\t%d\t%d\t%s\n", a.ID, a.Client, a.Preset, a.Turns,
+				a.BudgetTurns, a.Tokens, a.BudgetTokens, a.ToolSeconds, hours, a.BudgetHours, a.Refused, a.Errors,
+				a.Started.Local().Format("2006-01-02 15:04"))
+		})
 }

@@ -118,20 +118,14 @@ func runRVSubmit(_ context.Context, opts rvSubmitOptions, out io.Writer) error {
 	if err != nil {
 		return withCode(codeBadInput, err)
 	}
-	budget := t.Budget()
 	var fb rvgate.Feedback
 	err = opts.withLedger(func(l *rvtrack.Ledger) error {
-		if opts.DryRun {
-			if _, err := l.Start(t.TaskID); err != nil {
-				return err
-			}
-			m := rvgate.Metrics(t.Data(), planets, sub.JitterMS, t.MedianSigma())
-			left := max(0, budget.Submissions-l.Used(t.TaskID))
-			fb = rvgate.DryRunFeedback(t.TaskID, left, m, l.Status(t.TaskID, budget, tokens), l.Passed(t.TaskID))
-			return nil
-		}
 		var err error
-		fb, err = l.Submit(t, planets, sub.JitterMS, tokens)
+		if opts.DryRun {
+			fb, err = l.DryRun(t, planets, sub.JitterMS, tokens)
+		} else {
+			fb, err = l.Submit(t, planets, sub.JitterMS, tokens)
+		}
 		return err
 	})
 	if err != nil {

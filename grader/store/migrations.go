@@ -75,6 +75,28 @@ var migrations = []string{
 	UPDATE runs SET grading = (SELECT COUNT(*) FROM runs a
 		WHERE a.kind = 'grade' AND a.set_name = 'A' AND a.label = runs.label AND a.id <= runs.id)
 		WHERE kind = 'grade';`,
+
+	// Version 3: agent sessions of the MCP server (agents.go): one row per session with its budget, one per
+	// tool call with its time, estimated tokens and status (ok, error, refused).
+	`CREATE TABLE agent_sessions (
+		id            TEXT PRIMARY KEY,
+		client        TEXT NOT NULL DEFAULT '',
+		preset        TEXT NOT NULL DEFAULT '',
+		budget_turns  INTEGER NOT NULL DEFAULT 0,
+		budget_tokens INTEGER NOT NULL DEFAULT 0,
+		budget_hours  REAL NOT NULL DEFAULT 0,
+		started       TEXT NOT NULL
+	);
+	CREATE TABLE agent_calls (
+		session_id TEXT NOT NULL REFERENCES agent_sessions (id) ON DELETE CASCADE,
+		seq        INTEGER NOT NULL,
+		tool       TEXT NOT NULL,
+		started    TEXT NOT NULL,
+		millis     INTEGER NOT NULL DEFAULT 0,
+		tokens     INTEGER NOT NULL DEFAULT 0,
+		status     TEXT NOT NULL CHECK (status IN ('ok', 'error', 'refused')),
+		PRIMARY KEY (session_id, seq)
+	);`,
 }
 
 // SchemaVersion is the schema version this program writes.

@@ -1,0 +1,228 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"transitbench/data/sets"
+	"transitbench/data/stargazer"
+	"transitbench/grader/rvgate"
+	"transitbench/grader/store"
+	"transitbench/workspace"
+	"transitbench/workspace/rvtrack"
+)
+
+// TestMCPOverStdio starts this program as 'transitbench mcp' (the test binary re-executed, see TestMain) and
+// talks to it as an agent's client would over stdin and stdout: initialize, list the tools, run bls on a dev
+// star (it finds the injected planet) and submit the true planet of an RV task (it passes, through the data
+// directory's ledger). Then 'runs --agents' shows the session with its two tool calls.
+func TestMCPOverStdio(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a small dev set and starts the server: not in -short mode")
+	}
+	home, dir, dev := mcpTestWorkspace(t)
+	cmd := cliCommand("mcp", "--workspace", dir, "--tasks", rvTasksDir)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	client := mcp.NewClient(&mcp.Implementation{Name: "e2e-client", Version: "0.1"}, nil)
+	cs, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatalf("initialize: %v\n%s", err, stderr.String())
+	}
+	if got := cs.InitializeResult().ServerInfo; got.Name != "transitbench" || got.Version != version {
+		t.Errorf("server info %+v", got)
+	}
+	tools, err := cs.ListTools(ctx, nil)
+	if err != nil || len(tools.Tools) != 15 {
+		t.Fatalf("tools/list: %d tools (%v)", len(tools.Tools), err)
+	}
+
+	id, period := strongestInjected(dev)
+	var b struct {
+		Peaks []struct {
+			PeriodDays float64 `json:"period_days"`
+		} `json:"peaks"`
+	}
+	callStructured(t, ctx, cs, "bls", map[string]any{"star": id, "pmin_days": 0.8 * period, "pmax_days": 1.25 * period}, &b)
+	if len(b.Peaks) == 0 || math.Abs(b.Peaks[0].PeriodDays/period-1) > 0.01 {
+		t.Errorf("bls on %s (P = %.4f d): %+v", id, period, b)
+	}
+
+	task, err := stargazer.ReadFile(filepath.Join(rvTasksDir, "synthetic", "seed1108_diff2.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var fb rvgate.Feedback
+	callStructured(t, ctx, cs, "rv_submit", map[string]any{"task": task.TaskID,
+		"planets": rvgate.FromPlanets(task.TruthPlanets(), 0).Planets}, &fb)
+	if fb.Passed == nil || !*fb.Passed || fb.Submission != 1 {
+		t.Errorf("rv_submit of the truth: %+v", fb)
+	}
+	if err := cs.Close(); err != nil {
+		t.Logf("close: %v", err)
+	}
+	l, err := rvtrack.OpenLedger(rvtrack.LedgerPath(home))
+	if err != nil || l.Used(task.TaskID) != 1 || !l.Passed(task.TaskID) {
+		t.Errorf("the ledger of the data directory: %v", err)
+	}
+
+	var out, errb bytes.Buffer
+	if code := runIO([]string{"runs", "--agents", "--json"}, &out, &errb); code != 0 {
+		t.Fatalf("runs --agents: exit %d: %s", code, errb.String())
+	}
+	var sessions []store.AgentSession
+	if err := json.Unmarshal(out.Bytes(), &sessions); err != nil {
+		t.Fatal(err)
+	}
+	if len(sessions) != 1 || sessions[0].Turns != 2 || sessions[0].Client != "e2e-client 0.1" || sessions[0].Preset != "survey" {
+		t.Errorf("agent sessions: %+v", sessions)
+	}
+}
+
+// mcpTestWorkspace makes a data directory (set as TRANSITBENCH_HOME) with small sets and a workspace in it, and
+// returns them with the dev set.
+func mcpTestWorkspace(t *testing.T) (home, dir string, dev *sets.Set) {
+	t.Helper()
+	home = t.TempDir()
+	t.Setenv("TRANSITBENCH_HOME", home)
+	dir = filepath.Join(t.TempDir(), "ws")
+	if _, err := workspace.Init(dir, workspace.InitOptions{Home: home, Lang: "python", Compositions: hiddenTestSets}); err != nil {
+		t.Fatal(err)
+	}
+	c := hiddenTestSets[sets.Dev]
+	dev, err := sets.Open(home, sets.Dev, sets.Options{Composition: &c})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return home, dir, dev
+}
+
+// TestMCPOverHTTP starts 'transitbench mcp --http 127.0.0.1:0', reads the address it listens on from stderr and
+// calls star_info and rv_list over streamable HTTP; an interrupt stops the server cleanly.
+func TestMCPOverHTTP(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a small dev set and starts the server: not in -short mode")
+	}
+	_, dir, dev := mcpTestWorkspace(t)
+	cmd := cliCommand("mcp", "--workspace", dir, "--tasks", rvTasksDir, "--http", "127.0.0.1:0")
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+	sc := bufio.NewScanner(stderr)
+	var url string
+	for url == "" && sc.Scan() {
+		if _, after, ok := strings.Cut(sc.Text(), "serving MCP (streamable HTTP) on "); ok {
+			url = after
+		}
+	}
+	if url == "" {
+		t.Fatal("the server did not say where it listens")
+	}
+	go io.Copy(io.Discard, stderr)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	client := mcp.NewClient(&mcp.Implementation{Name: "http-client", Version: "0.1"}, nil)
+	cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: url}, nil)
+	if err != nil {
+		t.Fatalf("initialize over HTTP at %s: %v", url, err)
+	}
+	var info struct {
+		ID    string `json:"id"`
+		Truth *struct {
+			Category string `json:"category"`
+		} `json:"truth"`
+	}
+	callStructured(t, ctx, cs, "star_info", map[string]any{"star": dev.IDs[0]}, &info)
+	if info.ID != dev.IDs[0] || info.Truth == nil || info.Truth.Category != dev.Answers[dev.IDs[0]].Category {
+		t.Errorf("star_info over HTTP: %+v", info)
+	}
+	var list struct {
+		Tasks []json.RawMessage `json:"tasks"`
+	}
+	callStructured(t, ctx, cs, "rv_list", map[string]any{"tier": "real"}, &list)
+	if len(list.Tasks) == 0 {
+		t.Error("rv_list over HTTP lists no real task")
+	}
+	cs.Close()
+	if err := cmd.Process.Signal(os.Interrupt); err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Wait(); err != nil {
+		t.Errorf("the server did not stop cleanly on an interrupt: %v", err)
+	}
+}
+
+func TestCheckListenAddr(t *testing.T) {
+	for _, c := range []struct {
+		addr   string
+		remote bool
+		ok     bool
+	}{
+		{"127.0.0.1:8765", false, true},
+		{"[::1]:0", false, true},
+		{"localhost:8765", false, true},
+		{"0.0.0.0:8765", false, false},
+		{"192.168.1.5:8765", false, false},
+		{"0.0.0.0:8765", true, true},
+		{"8765", false, false},
+		{"127.0.0.1:", false, false},
+	} {
+		if err := checkListenAddr(c.addr, c.remote); (err == nil) != c.ok {
+			t.Errorf("checkListenAddr(%q, %v) = %v, want ok %v", c.addr, c.remote, err, c.ok)
+		}
+	}
+}
+
+// strongestInjected is the dev star whose injected planet has the highest MES, and its period.
+func strongestInjected(set *sets.Set) (string, float64) {
+	ids := make([]string, 0, len(set.Answers))
+	for id := range set.Answers {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	best, mes, period := "", 0.0, 0.0
+	for _, id := range ids {
+		if a := set.Answers[id]; a.Planet != nil && a.Planet.MES > mes {
+			best, mes, period = id, a.Planet.MES, a.Planet.PeriodDays
+		}
+	}
+	return best, period
+}
+
+// callStructured calls a tool and decodes its structured result, failing the test on any error.
+func callStructured(t *testing.T, ctx context.Context, cs *mcp.ClientSession, tool string, args, out any) {
+	t.Helper()
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: tool, Arguments: args})
+	if err != nil {
+		t.Fatalf("%s: %v", tool, err)
+	}
+	if res.IsError {
+		t.Fatalf("%s: %v", tool, res.Content)
+	}
+	raw, err := json.Marshal(res.StructuredContent)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(raw, out); err != nil {
+		t.Fatalf("%s: %v in %s", tool, err, raw)
+	}
+}

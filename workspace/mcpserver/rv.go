@@ -1,0 +1,277 @@
+package mcpserver
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"transitbench/data/stargazer"
+	"transitbench/engine/rv"
+	"transitbench/grader/rvgate"
+	"transitbench/workspace/figure"
+	"transitbench/workspace/rvtrack"
+)
+
+func (s *Server) addRVTools() {
+	mcp.AddTool(s.mcp, &mcp.Tool{Name: "rv_list", Description: "List the RV tasks with their tier, number of observations " +
+		"and instruments, span and budget (submissions, seconds, tokens), and how many submissions each has used.",
+		Annotations: readOnly("RV tasks")}, s.rvList)
+	mcp.AddTool(s.mcp, &mcp.Tool{Name: "rv_show", Description: "What a contestant may see of an RV task: the velocities, " +
+		"errors and instruments, the star mass, t_ref, tier and budget (never the truth). Opening a task starts its clock.",
+		Annotations: &mcp.ToolAnnotations{Title: "Show RV task"}}, s.rvShow)
+	mcp.AddTool(s.mcp, &mcp.Tool{Name: "rv_fit", Description: "Fit Keplerian planets to an RV task: refine the given " +
+		"planets by least squares with a fitted jitter, or run the automatic periodogram search when none are given. " +
+		"Returns the planets in the submission format and the dry-run metrics. Starts the task's clock.",
+		Annotations: &mcp.ToolAnnotations{Title: "Fit RV task"}}, s.rvFit)
+	mcp.AddTool(s.mcp, &mcp.Tool{Name: "rv_plot", Description: "The RV task view as a PNG image: velocities by instrument " +
+		"with the model of the given planets, residuals, and the GLS periodogram of the residuals (of the data without planets).",
+		Annotations: readOnly("Plot RV task")}, s.rvPlot)
+	mcp.AddTool(s.mcp, &mcp.Tool{Name: "rv_submit", Description: "Grade planets on an RV task with the four-criterion gate, " +
+		"spending one of the tier's submissions (dry_run: true spends nothing and reports only rms and ΔBIC/N). Feedback " +
+		"as 'transitbench rv submit': pass or fail per criterion, never the truth. Refused past the session's budget.",
+		Annotations: &mcp.ToolAnnotations{Title: "Submit RV planets", DestructiveHint: ptr(false)}}, s.rvSubmit)
+}
+
+// TaskIn names an RV task.
+type TaskIn struct {
+	Task string `json:"task" jsonschema:"task id, e.g. seed1108_diff2 or real_007 (rv_list gives them)"`
+}
+
+// RVTaskRow is one task of rv_list.
+type RVTaskRow struct {
+	Task        string           `json:"task"`
+	Tier        string           `json:"tier"`
+	NObs        int              `json:"n_obs"`
+	Instruments int              `json:"n_instruments"`
+	SpanDays    float64          `json:"span_days"`
+	Budget      stargazer.Budget `json:"budget"`
+	Used        int              `json:"submissions_used"`
+	Passed      bool             `json:"task_passed"`
+}
+
+// RVListIn filters rv_list by tier.
+type RVListIn struct {
+	Tier string `json:"tier,omitempty" jsonschema:"only this tier: easy, medium, hard or real"`
+}
+
+// RVListOut lists the tasks.
+type RVListOut struct {
+	Tasks []RVTaskRow `json:"tasks"`
+}
+
+func (s *Server) rvList(_ context.Context, _ *mcp.CallToolRequest, in RVListIn) (*mcp.CallToolResult, RVListOut, error) {
+	switch in.Tier {
+	case "", "easy", "medium", "hard", "real":
+	default:
+		return nil, RVListOut{}, badInput("tier %q: use easy, medium, hard or real", in.Tier)
+	}
+	tasks, err := s.rvTasks()
+	if err != nil {
+		return nil, RVListOut{}, err
+	}
+	l, err := rvtrack.OpenLedger(rvtrack.LedgerPath(s.home))
+	if err != nil {
+		return nil, RVListOut{}, err
+	}
+	out := RVListOut{Tasks: []RVTaskRow{}}
+	for _, t := range tasks {
+		if in.Tier != "" && t.Tier() != in.Tier {
+			continue
+		}
+		d := t.Data()
+		out.Tasks = append(out.Tasks, RVTaskRow{t.TaskID, t.Tier(), d.Len(), len(d.Instruments), d.Span(), t.Budget(),
+			l.Used(t.TaskID), l.Passed(t.TaskID)})
+	}
+	return nil, out, nil
+}
+
+// task finds a task by id.
+func (s *Server) task(id string) (*stargazer.Task, error) {
+	if id == "" {
+		return nil, badInput("give a task id (rv_list gives them)")
+	}
+	tasks, err := s.rvTasks()
+	if err != nil {
+		return nil, err
+	}
+	t, err := stargazer.Find(tasks, id)
+	if err != nil {
+		return nil, notFound(err.Error())
+	}
+	return t, nil
+}
+
+// startClock starts the task's clock in the ledger unless it started before, as 'rv show' does.
+func (s *Server) startClock(t *stargazer.Task) error {
+	return rvtrack.WithLedger(rvtrack.LedgerPath(s.home), func(l *rvtrack.Ledger) error {
+		_, err := l.Start(t.TaskID)
+		return err
+	})
+}
+
+func (s *Server) rvShow(_ context.Context, _ *mcp.CallToolRequest, in TaskIn) (*mcp.CallToolResult, stargazer.View, error) {
+	t, err := s.task(in.Task)
+	if err != nil {
+		return nil, stargazer.View{}, err
+	}
+	if err := s.startClock(t); err != nil {
+		return nil, stargazer.View{}, err
+	}
+	return nil, t.View(), nil
+}
+
+// PlanetsIn is a task and a planetary configuration in the submission format.
+type PlanetsIn struct {
+	TaskIn
+	Planets  []rvgate.SubmittedPlanet `json:"planets,omitempty" jsonschema:"planets: P_days, K_ms or m_sin_i_mjup, e, omega_rad, and l_rad or M0_rad (mean anomaly at t_ref) or t_peri_days"`
+	JitterMS float64                  `json:"jitter_ms,omitempty" jsonschema:"extra white noise in m/s added to every error"`
+}
+
+// resolve checks the submission as 'rv submit' does (rvgate.ParseSubmission) and resolves it on the task.
+func (in PlanetsIn) resolve(t *stargazer.Task) ([]rv.Planet, *rvgate.Submission, error) {
+	raw, err := json.Marshal(rvgate.Submission{Planets: in.Planets, JitterMS: in.JitterMS})
+	if err != nil {
+		return nil, nil, err
+	}
+	if len(in.Planets) == 0 {
+		raw = []byte(fmt.Sprintf(`{"planets": [], "jitter_ms": %g}`, in.JitterMS))
+	}
+	sub, err := rvgate.ParseSubmission(raw)
+	if err != nil {
+		return nil, nil, badInput("%v", err)
+	}
+	planets, err := sub.Resolve(t.Config.Star.MStarSun, t.Observations.TimesDays[0])
+	if err != nil {
+		return nil, nil, badInput("%v", err)
+	}
+	return planets, sub, nil
+}
+
+// RVFitOut is rv_fit's answer: the fitted planets in the submission format (rv_submit takes them as they are),
+// whether the search kept a stellar-rotation noise model, and the dry-run metrics.
+type RVFitOut struct {
+	Task       string              `json:"task"`
+	Submission rvgate.Submission   `json:"submission"`
+	GP         bool                `json:"gp"`
+	Metrics    rvgate.ModelMetrics `json:"metrics"`
+}
+
+func (s *Server) rvFit(_ context.Context, _ *mcp.CallToolRequest, in PlanetsIn) (*mcp.CallToolResult, RVFitOut, error) {
+	t, err := s.task(in.Task)
+	if err != nil {
+		return nil, RVFitOut{}, err
+	}
+	init, _, err := in.resolve(t)
+	if err != nil {
+		return nil, RVFitOut{}, err
+	}
+	if err := s.startClock(t); err != nil {
+		return nil, RVFitOut{}, err
+	}
+	d := t.Data()
+	fit, err := rvtrack.FitData(d, init)
+	if err != nil {
+		return nil, RVFitOut{}, err
+	}
+	out := RVFitOut{Task: t.TaskID, Submission: *rvgate.FromPlanets(fit.Planets, fit.JitterMS), GP: fit.GP,
+		Metrics: rvgate.Metrics(d, fit.Planets, fit.JitterMS, t.MedianSigma())}
+	if out.Submission.Planets == nil {
+		out.Submission.Planets = []rvgate.SubmittedPlanet{}
+	}
+	zeroNonFinite(&out)
+	return nil, out, nil
+}
+
+// RVPlotIn is a task, a trial configuration and the figure's width.
+type RVPlotIn struct {
+	PlanetsIn
+	WidthIn float64 `json:"width_in,omitempty" jsonschema:"figure width in inches at 150 dpi (default 8, at most 16)"`
+}
+
+// RVPlotOut describes the figure: the periodogram's strongest peaks and the model's dry-run metrics.
+type RVPlotOut struct {
+	Task        string              `json:"task"`
+	OfResiduals bool                `json:"periodogram_of_residuals"`
+	PeakPeriods []float64           `json:"peak_periods_days"`
+	PeakFAP     []float64           `json:"peak_fap"`
+	Metrics     rvgate.ModelMetrics `json:"metrics"`
+	Bytes       int                 `json:"png_bytes"`
+}
+
+func (s *Server) rvPlot(_ context.Context, _ *mcp.CallToolRequest, in RVPlotIn) (*mcp.CallToolResult, RVPlotOut, error) {
+	w, err := figureWidth(in.WidthIn)
+	if err != nil {
+		return nil, RVPlotOut{}, err
+	}
+	t, err := s.task(in.Task)
+	if err != nil {
+		return nil, RVPlotOut{}, err
+	}
+	planets, _, err := in.resolve(t)
+	if err != nil {
+		return nil, RVPlotOut{}, err
+	}
+	d := t.Data()
+	a := rvtrack.Analyse(d, t.MedianSigma(), planets, in.JitterMS, len(planets) > 0)
+	var buf bytes.Buffer
+	if err := figure.WriteRV(&buf, &figure.RVTask{ID: t.TaskID, Data: d, Analysis: a}, w, figure.PNG); err != nil {
+		return nil, RVPlotOut{}, err
+	}
+	out := RVPlotOut{Task: t.TaskID, OfResiduals: a.OfResiduals, PeakPeriods: []float64{}, PeakFAP: []float64{}, Metrics: a.Metrics, Bytes: buf.Len()}
+	for i, p := range a.Peaks {
+		out.PeakPeriods = append(out.PeakPeriods, p.PeriodDays)
+		if i < len(a.FAP) {
+			out.PeakFAP = append(out.PeakFAP, a.FAP[i])
+		}
+	}
+	zeroNonFinite(&out)
+	return imageResult(buf.Bytes(), fmt.Sprintf("%s with %d planet(s): rms %.2f m/s", t.TaskID, len(planets), a.Metrics.RMSMS)), out, nil
+}
+
+// RVSubmitIn is a submission: the planets, the jitter, a dry run or not, and the tokens the harness counts.
+type RVSubmitIn struct {
+	PlanetsIn
+	DryRun     bool `json:"dry_run,omitempty" jsonschema:"report rms and ΔBIC/N only; spends no submission"`
+	TokensUsed *int `json:"tokens_used,omitempty" jsonschema:"tokens spent on this task so far, as the harness counts them"`
+}
+
+func (s *Server) rvSubmit(ctx context.Context, _ *mcp.CallToolRequest, in RVSubmitIn) (*mcp.CallToolResult, rvgate.Feedback, error) {
+	if in.TokensUsed != nil && *in.TokensUsed < 0 {
+		return nil, rvgate.Feedback{}, badInput("tokens_used must be 0 or more")
+	}
+	t, err := s.task(in.Task)
+	if err != nil {
+		return nil, rvgate.Feedback{}, err
+	}
+	planets, sub, err := in.resolve(t)
+	if err != nil {
+		return nil, rvgate.Feedback{}, err
+	}
+	if !in.DryRun {
+		if err := s.spendCheck(ctx, "rv_submit"); err != nil {
+			return nil, rvgate.Feedback{}, err
+		}
+	}
+	var fb rvgate.Feedback
+	err = rvtrack.WithLedger(rvtrack.LedgerPath(s.home), func(l *rvtrack.Ledger) error {
+		var err error
+		if in.DryRun {
+			fb, err = l.DryRun(t, planets, sub.JitterMS, in.TokensUsed)
+		} else {
+			fb, err = l.Submit(t, planets, sub.JitterMS, in.TokensUsed)
+		}
+		return err
+	})
+	if errors.Is(err, rvtrack.ErrBudgetSpent) {
+		return nil, rvgate.Feedback{}, &codedError{ErrOverBudget, fmt.Sprintf("%v: task %s has used its %d submissions", err, t.TaskID, t.Budget().Submissions)}
+	}
+	if err != nil {
+		return nil, rvgate.Feedback{}, err
+	}
+	zeroNonFinite(&fb)
+	return nil, fb, nil
+}

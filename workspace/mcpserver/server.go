@@ -1,0 +1,220 @@
+package mcpserver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"transitbench/data/sets"
+	"transitbench/data/stargazer"
+	"transitbench/grader/store"
+	"transitbench/workspace"
+	"transitbench/workspace/quicklook"
+)
+
+// Options configure a Server.
+type Options struct {
+	// Workspace is the contestant's workspace: its dev stars, solution and TASK.md. Required.
+	Workspace *workspace.Workspace
+	// Run gives the data directory (Run.Home, required), the sets' compositions and the sandbox's limits for
+	// run_dev and grade, as the dev and grade commands do.
+	Run workspace.RunOptions
+	// TasksDir is the folder of the RV tasks ("" lets stargazer.LocateDir find it).
+	TasksDir string
+	// Preset names the budget preset of workspace.Presets ("": the workspace's own, else "survey").
+	Preset string
+	// LadderFile is the baseline ladder's table (results/baselines.json) served as a resource ("": none found).
+	LadderFile string
+	// Version is the server's version in the MCP handshake.
+	Version string
+	// Log receives the server's warnings (nil: discarded); never the solution's output.
+	Log io.Writer
+}
+
+// Server is the agent operator's server: the tools and resources of both tracks over one workspace, with the
+// sets, tasks and star analyses loaded once and each MCP session's spend accounted in the results store.
+type Server struct {
+	opts   Options
+	ws     *workspace.Workspace
+	home   string
+	preset workspace.Preset
+	st     *store.Store
+	mcp    *mcp.Server
+
+	mu       sync.Mutex
+	sets     map[string]*sets.Set
+	analyses []cachedAnalysis
+	curves   []*detrendedCurve
+	tasks    []*stargazer.Task
+	sessions map[*mcp.ServerSession]*session
+}
+
+// cachedAnalysis is one star's quick-look analysis, kept for fold, vet and plot_star.
+type cachedAnalysis struct {
+	set, id string
+	a       *quicklook.Analysis
+}
+
+// analysisCache is how many star analyses the server keeps.
+const analysisCache = 8
+
+// New opens the results store of the data directory and builds the MCP server with every tool and resource.
+// The caller closes it.
+func New(opts Options) (*Server, error) {
+	if opts.Workspace == nil {
+		return nil, errors.New("mcpserver: no workspace: run 'transitbench init DIR' and start the server inside it")
+	}
+	if opts.Run.Home == "" {
+		return nil, errors.New("mcpserver: no data directory (Options.Run.Home)")
+	}
+	name := opts.Preset
+	if name == "" {
+		name = opts.Workspace.Config.Preset
+	}
+	if name == "" {
+		name = "survey"
+	}
+	preset, ok := workspace.Presets[name]
+	if !ok {
+		return nil, fmt.Errorf("mcpserver: unknown budget preset %q: use survey or mini", name)
+	}
+	st, err := workspace.OpenStore(opts.Run.Home)
+	if err != nil {
+		return nil, err
+	}
+	s := &Server{opts: opts, ws: opts.Workspace, home: opts.Run.Home, preset: preset, st: st,
+		sets: map[string]*sets.Set{}, sessions: map[*mcp.ServerSession]*session{}}
+	version := opts.Version
+	if version == "" {
+		version = "dev"
+	}
+	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "transitbench", Title: "TransitBench", Version: version},
+		&mcp.ServerOptions{Instructions: instructions})
+	s.mcp.AddReceivingMiddleware(s.account)
+	s.addTransitTools()
+	s.addRunTools()
+	s.addRVTools()
+	s.addResources()
+	return s, nil
+}
+
+// instructions is what the server tells a client about itself in the handshake.
+const instructions = `TransitBench: find transiting planets in Kepler-like light curves (transit track) and fit Keplerian
+orbits to radial velocities (RV track). Read the resource transitbench://task/TASK.md first. Transit track:
+list_stars, star_info, bls, fold, vet, plot_star (a PNG figure), then edit solution/ in the workspace and
+run_dev, star_outcome and failing; grade (confirm: true) grades the frozen solution once on the hidden sets.
+RV track: rv_list, rv_show (starts the task's clock), rv_fit, rv_plot (a PNG figure), rv_submit (spends one of
+the task's submissions). Every tool call counts against this session's budget (turns, tokens, hours); past
+it, grade and rv_submit are refused.`
+
+// MCP is the protocol server, to run over a transport (Run, Connect) or an HTTP handler.
+func (s *Server) MCP() *mcp.Server { return s.mcp }
+
+// Preset is the budget every session of the server gets.
+func (s *Server) Preset() workspace.Preset { return s.preset }
+
+// Run serves one client over t (stdio: &mcp.StdioTransport{}) until it disconnects or ctx ends.
+func (s *Server) Run(ctx context.Context, t mcp.Transport) error { return s.mcp.Run(ctx, t) }
+
+// Close closes the results store.
+func (s *Server) Close() error { return s.st.Close() }
+
+// set opens (once) the public set name; hidden sets are refused before anything of them is read.
+func (s *Server) set(name string) (*sets.Set, error) {
+	if name == "" {
+		name = s.devSetName()
+	}
+	if sets.IsHidden(name) {
+		return nil, hiddenError(fmt.Sprintf("set %s is hidden: its stars, light curves and answers are not shown; use the dev set", name))
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if set, ok := s.sets[name]; ok {
+		return set, nil
+	}
+	var set *sets.Set
+	var err error
+	if name == s.devSetName() {
+		set, err = s.ws.OpenDevSet(s.opts.Run)
+	} else {
+		set, err = workspace.OpenSet(name, s.opts.Run)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if set.Hidden() {
+		return nil, hiddenError(fmt.Sprintf("set %s is hidden: its stars are not shown", name))
+	}
+	s.sets[name] = set
+	return set, nil
+}
+
+// devSetName is the workspace's set of labelled stars.
+func (s *Server) devSetName() string {
+	if n := s.ws.Config.DevSet; n != "" {
+		return n
+	}
+	return sets.Dev
+}
+
+// analysis is star id of set analysed as the terminal UI does (quicklook.Star), from the cache when recent.
+func (s *Server) analysis(set *sets.Set, id string) (*quicklook.Analysis, error) {
+	s.mu.Lock()
+	for _, c := range s.analyses {
+		if c.set == set.Name && c.id == id {
+			s.mu.Unlock()
+			return c.a, nil
+		}
+	}
+	s.mu.Unlock()
+	if _, err := set.Info(id); err != nil {
+		return nil, notFound(fmt.Sprintf("%v (list_stars gives the ids)", err))
+	}
+	a, err := quicklook.Star(set, id, 0)
+	if err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	s.analyses = append(s.analyses, cachedAnalysis{set.Name, id, a})
+	if len(s.analyses) > analysisCache {
+		s.analyses = s.analyses[1:]
+	}
+	s.mu.Unlock()
+	return a, nil
+}
+
+// rvTasks loads the RV tasks once.
+func (s *Server) rvTasks() ([]*stargazer.Task, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.tasks != nil {
+		return s.tasks, nil
+	}
+	dir, err := stargazer.LocateDir(s.opts.TasksDir)
+	if err != nil {
+		return nil, err
+	}
+	tasks, skipped, err := stargazer.LoadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	for _, sk := range skipped {
+		s.logf("warning: %s; the file is left out", sk.Error)
+	}
+	s.tasks = tasks
+	return tasks, nil
+}
+
+func (s *Server) logf(format string, args ...any) {
+	if s.opts.Log != nil {
+		fmt.Fprintf(s.opts.Log, "transitbench mcp: "+format+"\n", args...)
+	}
+}
+
+// now is the server's clock (tests move it).
+var now = time.Now

@@ -1,0 +1,189 @@
+package mcpserver
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"image"
+	_ "image/png" // image.DecodeConfig of the figures
+	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"transitbench/grader/store"
+)
+
+// session is one MCP session's account: its id in the results store and its spend so far.
+type session struct {
+	id      string
+	started time.Time
+
+	mu     sync.Mutex
+	turns  int // tool calls so far, this one included
+	tokens int // estimated tokens of the calls so far
+}
+
+// callKey carries a tool call's record through the context, so a handler can mark it refused.
+type callKey struct{}
+
+// call is what the middleware records of one tool call; a handler that refuses it sets refused.
+type call struct {
+	sess    *session
+	seq     int
+	refused bool
+}
+
+// Errors of the server's tools; each message says what to do.
+var (
+	ErrOverBudget = errors.New("budget")
+	errHidden     = errors.New("hidden")
+	errNotFound   = errors.New("not_found")
+	errBadInput   = errors.New("bad_input")
+	errRefused    = errors.New("refused")
+)
+
+// codedError is a tool error whose message starts with its code (hidden, not_found, bad_input, budget), as
+// the command line's error object names them (and refused).
+type codedError struct {
+	code error
+	msg  string
+}
+
+func (e *codedError) Error() string { return e.code.Error() + ": " + e.msg }
+func (e *codedError) Unwrap() error { return e.code }
+
+func hiddenError(msg string) error { return &codedError{errHidden, msg} }
+func notFound(msg string) error    { return &codedError{errNotFound, msg} }
+func badInput(format string, args ...any) error {
+	return &codedError{errBadInput, fmt.Sprintf(format, args...)}
+}
+
+// session returns the account of ss, recording a new session in the store on its first call.
+func (s *Server) session(ctx context.Context, ss *mcp.ServerSession) (*session, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if a, ok := s.sessions[ss]; ok {
+		return a, nil
+	}
+	var b [8]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return nil, err
+	}
+	a := &session{id: hex.EncodeToString(b[:]), started: now()}
+	client := ""
+	if ss != nil {
+		if p := ss.InitializeParams(); p != nil && p.ClientInfo != nil {
+			client = p.ClientInfo.Name + " " + p.ClientInfo.Version
+		}
+	}
+	if err := s.st.StartAgentSession(ctx, store.AgentSession{ID: a.id, Client: client, Preset: s.preset.Name,
+		BudgetTurns: s.preset.Turns, BudgetTokens: s.preset.Tokens, BudgetHours: s.preset.Hours, Started: a.started}); err != nil {
+		return nil, err
+	}
+	s.sessions[ss] = a
+	if ss != nil {
+		go func() { // forget the account when the client leaves; the store keeps the session
+			ss.Wait()
+			s.mu.Lock()
+			delete(s.sessions, ss)
+			s.mu.Unlock()
+		}()
+	}
+	return a, nil
+}
+
+// account is the receiving middleware that counts, times and records every tool call of a session: its turn,
+// its time, its estimated tokens and whether it answered, failed or was refused.
+func (s *Server) account(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		if method != "tools/call" {
+			return next(ctx, method, req)
+		}
+		ss, _ := req.GetSession().(*mcp.ServerSession)
+		sess, err := s.session(ctx, ss)
+		if err != nil {
+			return nil, fmt.Errorf("recording the session: %w", err)
+		}
+		params, _ := req.GetParams().(*mcp.CallToolParamsRaw)
+		tool, in := "", 0
+		if params != nil {
+			tool, in = params.Name, len(params.Arguments)
+		}
+		sess.mu.Lock()
+		sess.turns++
+		c := &call{sess: sess, seq: sess.turns}
+		sess.mu.Unlock()
+		start := now()
+		res, err := next(context.WithValue(ctx, callKey{}, c), method, req)
+		tokens := estimateTokens(in, res)
+		sess.mu.Lock()
+		sess.tokens += tokens
+		sess.mu.Unlock()
+		status := store.CallOK
+		if r, ok := res.(*mcp.CallToolResult); err != nil || ok && r.IsError {
+			status = store.CallError
+		}
+		if c.refused {
+			status = store.CallRefused
+		}
+		rec := store.AgentCall{Session: sess.id, Seq: c.seq, Tool: tool, Started: start,
+			Millis: now().Sub(start).Milliseconds(), Tokens: tokens, Status: status}
+		if rerr := s.st.RecordAgentCall(context.WithoutCancel(ctx), rec); rerr != nil {
+			s.logf("recording call %d of session %s: %v", c.seq, sess.id, rerr)
+		}
+		return res, err
+	}
+}
+
+// estimateTokens is the server's estimate of a call's cost to the agent: a token per 4 bytes of the arguments
+// and of the result's text, and (w·h)/750 tokens per image of w×h pixels (the usual vision-model rate).
+func estimateTokens(argBytes int, res mcp.Result) int {
+	n := argBytes
+	imgTokens := 0
+	if r, ok := res.(*mcp.CallToolResult); ok && r != nil {
+		for _, c := range r.Content {
+			switch v := c.(type) {
+			case *mcp.TextContent:
+				n += len(v.Text)
+			case *mcp.ImageContent:
+				if cfg, _, err := image.DecodeConfig(bytes.NewReader(v.Data)); err == nil {
+					imgTokens += cfg.Width * cfg.Height / 750
+				}
+			}
+		}
+	}
+	return (n+3)/4 + imgTokens
+}
+
+// spendCheck refuses a grading or submitting call of a session past its budget: more turns than the preset's
+// (this call counted), more estimated tokens, or more hours since the session's first call. The refusal is
+// marked on the call, so the store records it as refused.
+func (s *Server) spendCheck(ctx context.Context, what string) error {
+	c, _ := ctx.Value(callKey{}).(*call)
+	if c == nil {
+		return nil
+	}
+	c.sess.mu.Lock()
+	turns, tokens := c.seq, c.sess.tokens
+	c.sess.mu.Unlock()
+	hours := now().Sub(c.sess.started).Hours()
+	p := s.preset
+	var over string
+	switch {
+	case turns > p.Turns:
+		over = fmt.Sprintf("this is turn %d of a %d-turn budget", turns, p.Turns)
+	case tokens > p.Tokens:
+		over = fmt.Sprintf("about %d tokens spent of %d", tokens, p.Tokens)
+	case hours > p.Hours:
+		over = fmt.Sprintf("%.2f hours spent of %g", hours, p.Hours)
+	default:
+		return nil
+	}
+	c.refused = true
+	return &codedError{ErrOverBudget, fmt.Sprintf("this session is past the %s preset's budget (%s): %s is refused; the other tools still answer",
+		p.Name, over, what)}
+}
