@@ -57,6 +57,10 @@ type Backend interface {
 	// SubmitRV grades planets against the task's truth and records the submission in the ledger of the data
 	// directory; it fails (rvtrack.ErrBudgetSpent) when the task has no submission left.
 	SubmitRV(ctx context.Context, id string, planets []rv.Planet, jitterMS float64) (rvgate.Feedback, error)
+
+	// AgentSessions lists the sessions of the agent server (`transitbench mcp`) recorded in the results store,
+	// newest first, each with its spend and its tool calls in order.
+	AgentSessions(ctx context.Context) ([]AgentSession, error)
 }
 
 // StarMeta is one row of the star browser.

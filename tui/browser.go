@@ -253,6 +253,8 @@ func (b browser) update(msg tea.Msg) (browser, tea.Cmd) {
 			b.search.SetValue("")
 		case key.Matches(msg, km.RV):
 			return b, func() tea.Msg { return showMsg{to: stateRVBrowser, enter: true} }
+		case key.Matches(msg, km.Agents):
+			return b, func() tea.Msg { return showMsg{to: stateAgents, enter: true} }
 		case key.Matches(msg, km.Open):
 			if len(b.shown) == 0 {
 				return b, nil
@@ -320,7 +322,7 @@ func (b browser) Keys() help.KeyMap {
 		full: [][]key.Binding{
 			{km.Up, km.Down, km.Open, km.Back},
 			{km.Search, km.Category, km.Population, km.MES},
-			{km.Outcome, km.Sort, km.Reverse, km.RV},
+			{km.Outcome, km.Sort, km.Reverse, km.RV, km.Agents},
 		},
 		km: km,
 	}

@@ -28,6 +28,9 @@ type fakeBackend struct {
 	prefetched []string
 	// block, when set, makes Dev wait for the context to end after the first event.
 	block bool
+	// agents are the agent sessions AgentSessions lists; agentsErr, when set, is its error.
+	agents    []AgentSession
+	agentsErr error
 }
 
 const (
@@ -222,6 +225,12 @@ func (f *fakeBackend) Grade(ctx context.Context, again bool, events chan<- RunEv
 	f.gradedOn = append(f.gradedOn, "A", "B", "dev")
 	f.mu.Unlock()
 	return res, nil
+}
+
+func (f *fakeBackend) AgentSessions(ctx context.Context) ([]AgentSession, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]AgentSession{}, f.agents...), f.agentsErr
 }
 
 // driver feeds a model messages and runs the commands they return, synchronously, the way the bubbletea

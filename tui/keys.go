@@ -18,6 +18,9 @@ type KeyMap struct {
 
 	// RV track: the task browser (RV from the star browser) and the task view's planet table.
 	RV, Tier, Edit, CellLeft, CellRight, AddPlanet, DelPlanet, Fit, SearchRV, Residuals, Submit, Deny key.Binding
+
+	// Agent sessions (a from the star browser): the MCP server's sessions and their tool calls.
+	Agents, Reload key.Binding
 }
 
 // DefaultKeyMap returns the default bindings.
@@ -73,6 +76,9 @@ func DefaultKeyMap() *KeyMap {
 		Residuals: b("r", "data/resid", "r"),
 		Submit:    b("S", "submit", "S"),
 		Deny:      b("n", "no", "n"),
+
+		Agents: b("a", "agent sessions", "a"),
+		Reload: b("r", "reload", "r"),
 	}
 }
 

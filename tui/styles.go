@@ -4,6 +4,7 @@ import (
 	"github.com/charmbracelet/bubbles/table"
 	"github.com/charmbracelet/lipgloss"
 
+	"transitbench/grader/store"
 	"transitbench/workspace/chart"
 )
 
@@ -55,6 +56,8 @@ type Styles struct {
 	BarFrom, BarTo string
 	// Instrument colours the RV plots' data, one style per instrument (Theme.Instruments).
 	Instrument []lipgloss.Style
+	// Call colours the status of an agent's tool call (store.CallOK, CallError, CallRefused).
+	Call map[string]lipgloss.Style
 }
 
 // NewStyles builds the styles of theme t.
@@ -90,6 +93,11 @@ func NewStyles(t Theme) *Styles {
 		BarFrom:    t.BarFrom,
 		BarTo:      t.BarTo,
 		Instrument: instrumentStyles(t.Instruments, fg),
+		Call: map[string]lipgloss.Style{
+			store.CallOK:      fg(t.Hit),
+			store.CallError:   fg(t.Half),
+			store.CallRefused: fg(t.False).Bold(true),
+		},
 	}
 }
 
@@ -123,6 +131,14 @@ func (s *Styles) Paint(ink chart.Ink, text string) string {
 // OutcomeStyle returns the style of an outcome word (hit, half, false, missed, quiet, ignored).
 func (s *Styles) OutcomeStyle(outcome string) lipgloss.Style {
 	if st, ok := s.Outcome[outcome]; ok {
+		return st
+	}
+	return s.Dim
+}
+
+// CallStatus returns the style of an agent tool call's status (ok, error, refused).
+func (s *Styles) CallStatus(status string) lipgloss.Style {
+	if st, ok := s.Call[status]; ok {
 		return st
 	}
 	return s.Dim

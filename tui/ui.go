@@ -26,6 +26,7 @@ const (
 	stateGrade
 	stateRVBrowser
 	stateRVTask
+	stateAgents
 	stateCount
 )
 
@@ -50,6 +51,7 @@ type Model struct {
 	grade     grade
 	rvBrowser rvBrowser
 	rvTask    rvTask
+	agents    agents
 }
 
 // screens gives each state its screen within a model; the screen changes the model it was taken from.
@@ -61,6 +63,7 @@ var screens = [stateCount]func(m *Model) screen{
 	stateGrade:     func(m *Model) screen { return &m.grade },
 	stateRVBrowser: func(m *Model) screen { return rvBrowserScreen{&m.rvBrowser} },
 	stateRVTask:    func(m *Model) screen { return rvTaskScreen{&m.rvTask} },
+	stateAgents:    func(m *Model) screen { return &m.agents },
 }
 
 // screen is the screen of state s.
@@ -76,7 +79,7 @@ func New(open Opener, logger *log.Logger) Model {
 		Width: 80, Height: 24}
 	m := Model{ctx: pc, cancel: cancel, open: open, help: help.New(), opening: opening{ctx: pc, bar: newBar(pc.Styles)}}
 	m.browser, m.star, m.dev, m.grade = newBrowser(pc), newStarview(pc), newDevrun(pc), newGrade(pc)
-	m.rvBrowser, m.rvTask = newRVBrowser(pc), newRVTask(pc)
+	m.rvBrowser, m.rvTask, m.agents = newRVBrowser(pc), newRVTask(pc), newAgents(pc)
 	m.resize(80, 24)
 	return m
 }
@@ -170,6 +173,8 @@ func owner(msg tea.Msg) (state, bool) {
 		return stateStar, true
 	case gradeInfoMsg:
 		return stateGrade, true
+	case agentsLoadedMsg:
+		return stateAgents, true
 	}
 	return 0, false
 }
@@ -330,7 +335,7 @@ func (o *opening) RunKeys() bool     { return false }
 
 // State names for tests and logs.
 func (s state) String() string {
-	return [...]string{"opening", "browser", "star", "dev", "grade", "rv browser", "rv task"}[s]
+	return [...]string{"opening", "browser", "star", "dev", "grade", "rv browser", "rv task", "agents"}[s]
 }
 
 // RunReal runs the interface over the real backend (OpenReal with opt), logging to logPath.
