@@ -91,22 +91,35 @@ func newAgents(ctx *ProgramContext) agents {
 	return agents{ctx: ctx, table: t, calls: calls}
 }
 
-// agentColumns sizes the sessions table's columns for width w; the session id takes what is left.
+// agentColumns sizes the sessions table's columns for width w (80 shows them all); the session id (16 hex
+// digits, cut on narrow terminals) and the client take what is left.
 func agentColumns(w int) []table.Column {
 	cols := []table.Column{
-		{Title: "session", Width: 8}, {Title: "client", Width: 14}, {Title: "preset", Width: 7},
-		{Title: "started", Width: 16}, {Title: "turns", Width: 7}, {Title: "tokens", Width: 15},
-		{Title: "hours", Width: 9}, {Title: "refused", Width: 7},
+		{Title: "session", Width: 6}, {Title: "client", Width: 9}, {Title: "preset", Width: 6},
+		{Title: "started", Width: 11}, {Title: "turns", Width: 7}, {Title: "tokens", Width: 9},
+		{Title: "hours", Width: 8}, {Title: "refused", Width: 7},
 	}
 	used := 0
 	for _, c := range cols {
 		used += c.Width + 2 // the table pads each cell by one on each side
 	}
 	if extra := w - used; extra > 0 {
-		cols[0].Width += min(extra/2, 8)
-		cols[1].Width += extra - min(extra/2, 8)
+		id := min(extra/2, 10)
+		cols[0].Width += id
+		cols[1].Width += extra - id
 	}
 	return cols
+}
+
+// formatTokens writes a token count short: 900, 1.5k, 20k.
+func formatTokens(n int) string {
+	switch {
+	case n < 1000:
+		return fmt.Sprint(n)
+	case n < 10000:
+		return fmt.Sprintf("%.1fk", float64(n)/1000)
+	}
+	return fmt.Sprintf("%.0fk", float64(n)/1000)
 }
 
 func (a *agents) SetSize(w, h int) {
@@ -136,8 +149,8 @@ func (a *agents) refresh(sessions []AgentSession) {
 	rows := make([]table.Row, len(a.sessions))
 	cursor := 0
 	for i, s := range a.sessions {
-		rows[i] = table.Row{s.ID, s.Client, s.Preset, s.Started.Local().Format("2006-01-02 15:04"),
-			fmt.Sprintf("%d/%d", s.Turns, s.BudgetTurns), fmt.Sprintf("%d/%d", s.Tokens, s.BudgetTokens),
+		rows[i] = table.Row{s.ID, s.Client, s.Preset, s.Started.Local().Format("01-02 15:04"),
+			fmt.Sprintf("%d/%d", s.Turns, s.BudgetTurns), formatTokens(s.Tokens) + "/" + formatTokens(s.BudgetTokens),
 			fmt.Sprintf("%.2f/%g", s.Hours(), s.BudgetHours), fmt.Sprint(s.Refused)}
 		if s.ID == sel {
 			cursor = i
@@ -226,7 +239,7 @@ func (a *agents) View() string {
 	}
 	s := a.selected()
 	status := st.Title.Render(fmt.Sprintf("%d sessions", len(a.sessions))) +
-		st.Dim.Render("  turns, tokens and hours spent / budget; hours from the start to the last call")
+		st.Dim.Render("  turns, tokens, hours (start to last call): spent/budget")
 	callsTitle := st.PanelTitle.Render(fmt.Sprintf("tool calls of %s: %d", s.ID, len(s.Calls)))
 	if n := len(s.Calls); n > a.calls.Height-1 {
 		callsTitle += st.Dim.Render(fmt.Sprintf("  (%.0f%%, pgup/pgdn)", a.calls.ScrollPercent()*100))

@@ -47,8 +47,8 @@ func TestAgentSessionsScreen(t *testing.T) {
 	fb.agents = testAgentSessions()
 	d := driverOn(t, fb, "a", stateAgents)
 	v := d.m.View()
-	for _, want := range []string{"2 sessions", "5e55a0de", "claude-code 2.1", "survey", "40/60", "20000/200000",
-		"2.00/4", "0b1d5ea5", "mini", "2/20", "0.50/1", "tool calls of 5e55a0de: 40", "bls_01"} {
+	for _, want := range []string{"2 sessions", "5e55a0de", "claude-code 2.1", "survey", "40/60", "20k/200k",
+		"2.00/4", "0b1d5ea5", "mini", "2/20", "900/50k", "0.50/1", "03-04 10:00", "tool calls of 5e55a0de: 40", "bls_01"} {
 		if !strings.Contains(v, want) {
 			t.Errorf("the agent sessions screen lacks %q:\n%s", want, v)
 		}
@@ -127,6 +127,9 @@ func TestAgentSessionsHelpAndStates(t *testing.T) {
 		d := newDriver(t, fb, size[0], size[1])
 		d.key("a")
 		checkViewFits(t, d, size[0], size[1], "agent sessions")
+		if v := d.m.View(); size[0] >= 80 && !strings.Contains(v, "refused") {
+			t.Errorf("%d columns: the table's last column is cut:\n%s", size[0], v)
+		}
 		d.key("?")
 		checkViewFits(t, d, size[0], size[1], "agent sessions with the full help")
 	}

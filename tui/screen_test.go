@@ -56,9 +56,10 @@ func TestDevRunListScrolls(t *testing.T) {
 }
 
 // TestGlobalKeysOnEveryScreen checks the one global key handling: on every screen ? toggles the full help and
-// q quits, except while a screen takes every key as text; the run keys d and g do nothing on the RV screens.
+// q quits, except while a screen takes every key as text; the run keys d and g do nothing on the RV screens
+// and the agent sessions.
 func TestGlobalKeysOnEveryScreen(t *testing.T) {
-	for _, path := range [][]string{{}, {"enter"}, {"d"}, {"g"}, {"R"}, {"R", "enter"}} {
+	for _, path := range [][]string{{}, {"enter"}, {"d"}, {"g"}, {"R"}, {"R", "enter"}, {"a"}} {
 		d := newDriver(t, newFakeBackend(), 120, 40)
 		d.keys(path...)
 		where := d.m.state
@@ -67,7 +68,7 @@ func TestGlobalKeysOnEveryScreen(t *testing.T) {
 			t.Errorf("%v: ? did not open the full help", where)
 		}
 		d.key("?")
-		if where == stateRVBrowser || where == stateRVTask {
+		if where == stateRVBrowser || where == stateRVTask || where == stateAgents {
 			d.key("d")
 			d.key("g")
 			if d.m.state != where {
