@@ -21,3 +21,27 @@ func Home() (string, error) {
 	}
 	return filepath.Join(u, ".local", "share", "transitbench"), nil
 }
+
+// FindUp looks for rel in the working directory, then in the executable's directory, and in each of their
+// parents, nearest first; it returns the first such path for which ok holds, or "" when there is none. It
+// finds the files that ship beside the repository (the shared data folder, results/) from anywhere inside it.
+func FindUp(rel string, ok func(path string) bool) string {
+	var starts []string
+	if wd, err := os.Getwd(); err == nil {
+		starts = append(starts, wd)
+	}
+	if exe, err := os.Executable(); err == nil {
+		starts = append(starts, filepath.Dir(exe))
+	}
+	for _, s := range starts {
+		for dir := s; ; dir = filepath.Dir(dir) {
+			if cand := filepath.Join(dir, rel); ok(cand) {
+				return cand
+			}
+			if filepath.Dir(dir) == dir {
+				break
+			}
+		}
+	}
+	return ""
+}

@@ -152,23 +152,8 @@ func checkListenAddr(addr string, allowRemote bool) error {
 // findLadder looks for results/baselines.json in the working directory, the executable's and their parents;
 // "" when there is none.
 func findLadder() string {
-	var starts []string
-	if wd, err := os.Getwd(); err == nil {
-		starts = append(starts, wd)
-	}
-	if exe, err := os.Executable(); err == nil {
-		starts = append(starts, filepath.Dir(exe))
-	}
-	for _, s := range starts {
-		for dir := s; ; dir = filepath.Dir(dir) {
-			cand := filepath.Join(dir, "results", "baselines.json")
-			if fi, err := os.Stat(cand); err == nil && fi.Mode().IsRegular() {
-				return cand
-			}
-			if filepath.Dir(dir) == dir {
-				break
-			}
-		}
-	}
-	return ""
+	return data.FindUp(filepath.Join("results", "baselines.json"), func(p string) bool {
+		fi, err := os.Stat(p)
+		return err == nil && fi.Mode().IsRegular()
+	})
 }

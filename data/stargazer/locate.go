@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+
+	"transitbench/data"
 )
 
 // EnvDir names the environment variable that points at the published task folder.
@@ -32,22 +34,8 @@ func LocateDir(flagDir string) (string, error) {
 		}
 		return env, nil
 	}
-	var starts []string
-	if wd, err := os.Getwd(); err == nil {
-		starts = append(starts, wd)
-	}
-	if exe, err := os.Executable(); err == nil {
-		starts = append(starts, filepath.Dir(exe))
-	}
-	for _, s := range starts {
-		for dir := s; ; dir = filepath.Dir(dir) {
-			if cand := filepath.Join(dir, sharedRel); hasTasks(cand) {
-				return cand, nil
-			}
-			if filepath.Dir(dir) == dir {
-				break
-			}
-		}
+	if dir := data.FindUp(sharedRel, hasTasks); dir != "" {
+		return dir, nil
 	}
 	return "", fmt.Errorf("%w: the published tasks were not found (looked for ../shared/data/stargazer from the working directory and the executable); pass --tasks DIR or set $%s, or make new tasks with 'transitbench rv generate'", ErrNoTasks, EnvDir)
 }

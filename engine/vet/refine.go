@@ -66,20 +66,9 @@ func FitTrapezoid(t, flat []float64, periodDays, t0Days, durationDays float64) T
 			return
 		}
 		total := tRel * durationDays
-		var sy, ss float64
-		for j, x := range xs {
-			s[j] = smoothedTrapezoid(x-off*durationDays, total, ingress, c.cadence)
-			sy += ws[j] * s[j] * ys[j]
-			ss += ws[j] * s[j] * s[j]
-		}
-		if ss == 0 {
+		depth, chi2, ok := fitTrapezoidDepth(xs, ys, ws, s, off*durationDays, total, ingress, c.cadence)
+		if !ok {
 			return
-		}
-		depth := sy / ss
-		var chi2 float64
-		for j := range xs {
-			r := ys[j] - depth*s[j]
-			chi2 += ws[j] * r * r
 		}
 		if chi2 < best {
 			best = chi2

@@ -378,20 +378,9 @@ func (c *curve) shape(f *Features) {
 			return
 		}
 		total := tRel * c.duration
-		var sy, ss float64
-		for j, x := range xs {
-			s[j] = smoothedTrapezoid(x, total, ingress, c.cadence)
-			sy += ws[j] * s[j] * ys[j]
-			ss += ws[j] * s[j] * s[j]
-		}
-		if ss == 0 {
+		depth, chi2, ok := fitTrapezoidDepth(xs, ys, ws, s, 0, total, ingress, c.cadence)
+		if !ok {
 			return
-		}
-		depth := sy / ss
-		var chi2 float64
-		for j := range xs {
-			r := ys[j] - depth*s[j]
-			chi2 += ws[j] * r * r
 		}
 		lastChi2 = chi2
 		if chi2 < bestChi2 {
@@ -495,6 +484,27 @@ func parityDepths(sy0, ss0, sy1, ss1, m, sigmaD float64, single [2][]float64) (d
 		}
 	}
 	return depth, err
+}
+
+// fitTrapezoidDepth fills s with the smoothed trapezoid (total T14, ingress fraction, exposure) centred at
+// shift on the folded times xs and fits the depth of ys ≈ depth·s by weighted linear least squares (weights
+// ws), returning the depth and the weighted χ² of the residuals; ok is false when the shape misses every bin.
+func fitTrapezoidDepth(xs, ys, ws, s []float64, shift, total, ingress, exposure float64) (depth, chi2 float64, ok bool) {
+	var sy, ss float64
+	for j, x := range xs {
+		s[j] = smoothedTrapezoid(x-shift, total, ingress, exposure)
+		sy += ws[j] * s[j] * ys[j]
+		ss += ws[j] * s[j] * s[j]
+	}
+	if ss == 0 {
+		return 0, 0, false
+	}
+	depth = sy / ss
+	for j := range xs {
+		r := ys[j] - depth*s[j]
+		chi2 += ws[j] * r * r
+	}
+	return depth, chi2, true
 }
 
 // smoothedTrapezoid is the unit-depth trapezoid of total duration total and ingress fraction ingress
