@@ -5,13 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
-	"sort"
 	"strconv"
 	"strings"
 	"testing"
 
 	"transitbench/data"
 	"transitbench/data/sets"
+	"transitbench/internal/testsets"
 	"transitbench/internal/testutil"
 	"transitbench/workspace"
 )
@@ -23,20 +23,7 @@ const hiddenMark = "TUI-STDERR-MARK-"
 // hiddenMark on stderr.
 func writeOracle(t *testing.T, dir string, answers map[string]data.Answer) {
 	t.Helper()
-	ids := make([]string, 0, len(answers))
-	for id := range answers {
-		ids = append(ids, id)
-	}
-	sort.Strings(ids)
-	var cases strings.Builder
-	for _, id := range ids {
-		if p := answers[id].Planet; p != nil {
-			fmt.Fprintf(&cases, "  %s) echo %.8f,%.8f,10 ;;\n", id, p.PeriodDays, p.T0Days)
-		}
-	}
-	script := "#!/bin/sh\nid=$(sed -n 's/.*\"id\": *\"\\([^\"]*\\)\".*/\\1/p' \"$1/star.json\")\n" +
-		"echo \"" + hiddenMark + "$id\" >&2\necho period_days,t0_days,score\ncase \"$id\" in\n" + cases.String() + "esac\n"
-	testutil.WriteRunScript(t, dir, script)
+	testutil.WriteRunScript(t, dir, testsets.OracleScript(testsets.PlanetRows(answers), "echo \""+hiddenMark+"$id\" >&2\n", ""))
 }
 
 // shown returns the forms of the answers' planet periods (%.4f, %.6f, %.8f, shortest) and the stderr mark of
@@ -79,17 +66,9 @@ func TestGradeScreensShowNoHiddenTruth(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	answers := map[string]map[string]data.Answer{}
-	all := map[string]data.Answer{}
-	for name, c := range comp {
-		s, err := sets.Open(home, name, sets.Options{Composition: &c})
-		if err != nil {
-			t.Fatal(err)
-		}
-		answers[name] = s.Answers
-		for id, a := range s.Answers {
-			all[id] = a
-		}
+	answers, all, err := testsets.Open(home, comp)
+	if err != nil {
+		t.Fatal(err)
 	}
 	writeOracle(t, ws.SolutionDir(), all)
 	r, err := OpenReal(context.Background(), OpenOptions{Home: home, Workspace: dir}, nil)

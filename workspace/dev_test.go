@@ -9,12 +9,12 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"sort"
 	"strings"
 	"testing"
 
 	"transitbench/data"
 	"transitbench/data/sets"
+	"transitbench/internal/testsets"
 	"transitbench/internal/testutil"
 	"transitbench/sandbox"
 )
@@ -42,23 +42,7 @@ var small = map[string]sets.Composition{
 // period no planet has. So every planet gets full credit and every scored star one false candidate.
 func oracleSolution(t *testing.T, dir string, answers map[string]data.Answer) {
 	t.Helper()
-	var cases strings.Builder
-	ids := make([]string, 0, len(answers))
-	for id := range answers {
-		ids = append(ids, id)
-	}
-	sort.Strings(ids)
-	for _, id := range ids {
-		if ps := answers[id]; ps.Planet != nil {
-			fmt.Fprintf(&cases, "  %s) echo %.8f,%.8f,10 ;;\n", id, ps.Planet.PeriodDays, ps.Planet.T0Days)
-		}
-	}
-	script := "#!/bin/sh\n" +
-		"id=$(sed -n 's/.*\"id\": *\"\\([^\"]*\\)\".*/\\1/p' \"$1/star.json\")\n" +
-		"echo period_days,t0_days,score\n" +
-		"case \"$id\" in\n" + cases.String() + "esac\n" +
-		"echo 1.2345678,170.5,1\n"
-	testutil.WriteRunScript(t, dir, script)
+	testutil.WriteRunScript(t, dir, testsets.OracleScript(testsets.PlanetRows(answers), "", "echo 1.2345678,170.5,1\n"))
 }
 
 func openSmall(home, name string) (*sets.Set, error) {

@@ -17,6 +17,7 @@ import (
 	"transitbench/data"
 	"transitbench/data/sets"
 	"transitbench/grader/store"
+	"transitbench/internal/testsets"
 	"transitbench/internal/testutil"
 	"transitbench/workspace"
 )
@@ -94,31 +95,20 @@ func leaks(b []byte, periods []float64, prefix string) []string {
 // ephemeris of each of its planets and binaries, and its id after stderrMark on stderr.
 func oracleRun(t *testing.T, dir string, answers map[string]data.Answer) {
 	t.Helper()
-	ids := sortedIDs(answers)
-	var cases strings.Builder
-	for _, id := range ids {
-		a := answers[id]
-		var rows []string
+	rows := map[string][]string{}
+	for id, a := range answers {
 		if a.Planet != nil {
-			rows = append(rows, fmt.Sprintf("echo %.8f,%.8f,10", a.Planet.PeriodDays, a.Planet.T0Days))
+			rows[id] = append(rows[id], fmt.Sprintf("%.8f,%.8f,10", a.Planet.PeriodDays, a.Planet.T0Days))
 		}
 		for _, p := range a.Confirmed {
-			rows = append(rows, fmt.Sprintf("echo %.8f,%.8f,9", p.PeriodDays, p.T0Days))
+			rows[id] = append(rows[id], fmt.Sprintf("%.8f,%.8f,9", p.PeriodDays, p.T0Days))
 		}
 		if a.EB != nil {
-			rows = append(rows, fmt.Sprintf("echo %.8f,%.8f,8", a.EB.PeriodDays, a.EB.T0Days))
-		}
-		if len(rows) > 0 {
-			fmt.Fprintf(&cases, "  %s) %s ;;\n", id, strings.Join(rows, "; "))
+			rows[id] = append(rows[id], fmt.Sprintf("%.8f,%.8f,8", a.EB.PeriodDays, a.EB.T0Days))
 		}
 	}
-	script := "#!/bin/sh\n" +
-		"id=$(sed -n 's/.*\"id\": *\"\\([^\"]*\\)\".*/\\1/p' \"$1/star.json\")\n" +
-		"echo \"" + stderrMark + "$id\" >&2\n" +
-		"head -c 300 \"$1/lightcurve.csv\" >&2\n" +
-		"echo period_days,t0_days,score\n" +
-		"case \"$id\" in\n" + cases.String() + "esac\n"
-	testutil.WriteRunScript(t, dir, script)
+	before := "echo \"" + stderrMark + "$id\" >&2\n" + "head -c 300 \"$1/lightcurve.csv\" >&2\n"
+	testutil.WriteRunScript(t, dir, testsets.OracleScript(rows, before, ""))
 }
 
 // cliRun runs this test binary as 'transitbench args...' on the data directory home and returns its stdout,
@@ -210,18 +200,9 @@ func TestHiddenTruthNeverShown(t *testing.T) {
 // all answers together.
 func openHiddenTestSets(t *testing.T, home string) (answers map[string]map[string]data.Answer, all map[string]data.Answer) {
 	t.Helper()
-	answers = map[string]map[string]data.Answer{}
-	all = map[string]data.Answer{}
-	for _, name := range []string{sets.Dev, sets.A, sets.B} {
-		c := hiddenTestSets[name]
-		s, err := sets.Open(home, name, sets.Options{Composition: &c})
-		if err != nil {
-			t.Fatal(err)
-		}
-		answers[name] = s.Answers
-		for id, a := range s.Answers {
-			all[id] = a
-		}
+	answers, all, err := testsets.Open(home, hiddenTestSets)
+	if err != nil {
+		t.Fatal(err)
 	}
 	return answers, all
 }

@@ -45,11 +45,13 @@ var rules = []rule{
 	{pkg: "cmd/transitbench", words: "cmd/transitbench imports anything", may: anything},
 	{pkg: "internal/archtest", words: "this check imports nothing of the project"},
 	{pkg: "internal/testutil", words: "the tests' shared helpers import nothing of the project; only _test.go files import them"},
+	{pkg: "internal/testsets", words: "the tests' set fixtures import only engine/... and data/...; only _test.go files import them",
+		may: []string{"engine/...", "data/..."}},
 }
 
 // testOnly are the packages that exist for tests: only _test.go files, and the other packages here, may import
 // them; a non-test file of any other package importing one breaks the rules whatever its package's rule allows.
-var testOnly = []string{"internal/testutil", "workspace/internal/taskfixture"}
+var testOnly = []string{"internal/testutil", "internal/testsets", "workspace/internal/taskfixture"}
 
 // exceptions are the known breaks of the rules: each names the change that ends it, and the test fails once
 // the import is gone, so that the line goes with it.

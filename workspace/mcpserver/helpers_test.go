@@ -3,10 +3,7 @@ package mcpserver
 import (
 	"context"
 	"encoding/json"
-	"fmt"
-	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"sync"
 	"testing"
@@ -15,6 +12,8 @@ import (
 
 	"transitbench/data"
 	"transitbench/data/sets"
+	"transitbench/internal/testsets"
+	"transitbench/internal/testutil"
 	"transitbench/workspace"
 )
 
@@ -136,39 +135,10 @@ func text(res *mcp.CallToolResult) string {
 	return b.String()
 }
 
-// writeRunScript makes dir a solution holding only the executable script run.
-func writeRunScript(t *testing.T, dir, script string) {
-	t.Helper()
-	if err := os.RemoveAll(dir); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "run"), []byte(script), 0o755); err != nil {
-		t.Fatal(err)
-	}
-}
-
 // oracleSolution writes an executable `run` that looks its star's id up in star.json and prints the true
 // ephemeris of the star's planet, taken from answers the test knows, and on every star one row at a period no
 // planet has: every planet gets full credit and every star one false candidate.
 func oracleSolution(t *testing.T, dir string, answers map[string]data.Answer) {
 	t.Helper()
-	var cases strings.Builder
-	ids := make([]string, 0, len(answers))
-	for id := range answers {
-		ids = append(ids, id)
-	}
-	sort.Strings(ids)
-	for _, id := range ids {
-		if a := answers[id]; a.Planet != nil {
-			fmt.Fprintf(&cases, "  %s) echo %.8f,%.8f,10 ;;\n", id, a.Planet.PeriodDays, a.Planet.T0Days)
-		}
-	}
-	writeRunScript(t, dir, "#!/bin/sh\n"+
-		"id=$(sed -n 's/.*\"id\": *\"\\([^\"]*\\)\".*/\\1/p' \"$1/star.json\")\n"+
-		"echo period_days,t0_days,score\n"+
-		"case \"$id\" in\n"+cases.String()+"esac\n"+
-		"echo 1.2345678,170.5,1\n")
+	testutil.WriteRunScript(t, dir, testsets.OracleScript(testsets.PlanetRows(answers), "", "echo 1.2345678,170.5,1\n"))
 }

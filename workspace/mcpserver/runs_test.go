@@ -8,6 +8,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"transitbench/grader/store"
+	"transitbench/internal/testutil"
 	"transitbench/workspace"
 )
 
@@ -74,7 +75,7 @@ func TestRunDevProgress(t *testing.T) {
 // refused with what to do.
 func TestGradeNeedsConfirmAndGradesOnce(t *testing.T) {
 	f := newFixture(t, "survey")
-	writeRunScript(t, f.ws.SolutionDir(), "#!/bin/sh\necho period_days,t0_days,score\n")
+	testutil.WriteRunScript(t, f.ws.SolutionDir(), "#!/bin/sh\necho period_days,t0_days,score\n")
 	if msg := callErr(t, f.cs, "grade", map[string]any{}); !strings.Contains(msg, "confirm: true") {
 		t.Errorf("grade without confirm: %s", msg)
 	}

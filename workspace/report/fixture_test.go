@@ -2,16 +2,15 @@ package report
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
-	"strings"
 	"sync"
 	"testing"
 
 	"transitbench/data"
 	"transitbench/data/sets"
+	"transitbench/internal/testsets"
 	"transitbench/sandbox"
 	"transitbench/workspace"
 	"transitbench/workspace/baselines"
@@ -78,18 +77,9 @@ func (f *fixture) make() error {
 	if err != nil {
 		return err
 	}
-	f.answers = map[string]map[string]data.Answer{}
-	all := map[string]data.Answer{}
-	for _, name := range []string{sets.Dev, sets.A, sets.B} {
-		c := testSets[name]
-		s, err := sets.Open(f.home, name, sets.Options{Composition: &c})
-		if err != nil {
-			return err
-		}
-		f.answers[name] = s.Answers
-		for id, a := range s.Answers {
-			all[id] = a
-		}
+	var all map[string]data.Answer
+	if f.answers, all, err = testsets.Open(f.home, testSets); err != nil {
+		return err
 	}
 	ctx := context.Background()
 	opt := workspace.RunOptions{Home: f.home, Workers: 2, Compositions: testSets}
@@ -134,20 +124,17 @@ func oracle(dir string, answers map[string]data.Answer, every int) error {
 		ids = append(ids, id)
 	}
 	sort.Strings(ids)
-	var cases strings.Builder
+	rows := testsets.PlanetRows(answers)
 	for i, id := range ids {
-		if a := answers[id]; a.Planet != nil && i%every == 0 {
-			fmt.Fprintf(&cases, "  %s) echo %.8f,%.8f,10 ;;\n", id, a.Planet.PeriodDays, a.Planet.T0Days)
+		if i%every != 0 {
+			delete(rows, id)
 		}
 	}
-	script := "#!/bin/sh\n" +
-		"id=$(sed -n 's/.*\"id\": *\"\\([^\"]*\\)\".*/\\1/p' \"$1/star.json\")\n" +
-		"echo \"" + stderrMark + "$id\" >&2\n" +
-		"echo period_days,t0_days,score\n" +
-		"case \"$id\" in\n" + cases.String() + "esac\n"
+	after := ""
 	if every > 1 {
-		script += "echo 1.2345678,170.5,1\n"
+		after = "echo 1.2345678,170.5,1\n"
 	}
+	script := testsets.OracleScript(rows, "echo \""+stderrMark+"$id\" >&2\n", after)
 	if err := os.RemoveAll(dir); err != nil {
 		return err
 	}

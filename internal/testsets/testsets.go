@@ -1,0 +1,83 @@
+package testsets
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+
+	"transitbench/data"
+	"transitbench/data/sets"
+)
+
+// Open builds (or opens) in home each set that comps names, at its composition: dev, A and B first, then any
+// other in name order. It returns each set's answers by set name, and every set's answers together by star id.
+func Open(home string, comps map[string]sets.Composition) (answers map[string]map[string]data.Answer, all map[string]data.Answer, err error) {
+	names := make([]string, 0, len(comps))
+	for name := range comps {
+		names = append(names, name)
+	}
+	first := []string{sets.Dev, sets.A, sets.B}
+	sort.Slice(names, func(i, j int) bool {
+		ri, rj := slices.Index(first, names[i]), slices.Index(first, names[j])
+		if ri < 0 {
+			ri = len(first)
+		}
+		if rj < 0 {
+			rj = len(first)
+		}
+		if ri != rj {
+			return ri < rj
+		}
+		return names[i] < names[j]
+	})
+	answers = map[string]map[string]data.Answer{}
+	all = map[string]data.Answer{}
+	for _, name := range names {
+		c := comps[name]
+		s, err := sets.Open(home, name, sets.Options{Composition: &c})
+		if err != nil {
+			return nil, nil, err
+		}
+		answers[name] = s.Answers
+		for id, a := range s.Answers {
+			all[id] = a
+		}
+	}
+	return answers, all, nil
+}
+
+// PlanetRows returns, for each star of answers that has an injected planet, the row claiming it at its true
+// ephemeris with score 10 ("period,t0,10", %.8f).
+func PlanetRows(answers map[string]data.Answer) map[string][]string {
+	rows := map[string][]string{}
+	for id, a := range answers {
+		if a.Planet != nil {
+			rows[id] = []string{fmt.Sprintf("%.8f,%.8f,10", a.Planet.PeriodDays, a.Planet.T0Days)}
+		}
+	}
+	return rows
+}
+
+// OracleScript returns the run script (sh) of a solution that answers by its star's id: it reads the id from
+// star.json, runs before (shell lines, e.g. writing to stderr), prints the CSV header and the rows that rows
+// holds for the id (stars without rows print none), then runs after (shell lines for every star).
+func OracleScript(rows map[string][]string, before, after string) string {
+	ids := make([]string, 0, len(rows))
+	for id := range rows {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	var b strings.Builder
+	b.WriteString("#!/bin/sh\nid=$(sed -n 's/.*\"id\": *\"\\([^\"]*\\)\".*/\\1/p' \"$1/star.json\")\n")
+	b.WriteString(before)
+	b.WriteString("echo period_days,t0_days,score\ncase \"$id\" in\n")
+	for _, id := range ids {
+		if len(rows[id]) > 0 {
+			fmt.Fprintf(&b, "  %s) echo %s ;;\n", id, strings.Join(rows[id], "; echo "))
+		}
+	}
+	b.WriteString("esac\n")
+	b.WriteString(after)
+	return b.String()
+}
