@@ -173,17 +173,10 @@ func PeriodogramPlot(s *Star) *plot.Plot {
 		}
 	}
 	var peaks plotter.XYs
-	var labels []string
-	for i, pk := range s.Peaks {
+	for _, pk := range s.Peaks {
 		peaks = append(peaks, plotter.XY{X: pk.PeriodDays, Y: pk.Power})
-		labels = append(labels, fmt.Sprintf(" %d", i+1))
 	}
-	if len(peaks) > 0 {
-		pg.Add(scatter(peaks, colPeak, 2.5))
-		if l, err := plotter.NewLabels(plotter.XYLabels{XYs: peaks, Labels: labels}); err == nil {
-			pg.Add(l)
-		}
-	}
+	addNumberedPeaks(pg, peaks)
 	return pg
 }
 
@@ -201,6 +194,21 @@ func scatter(xys plotter.XYs, c color.Color, radius vg.Length) *plotter.Scatter 
 	}
 	s.GlyphStyle = draw.GlyphStyle{Color: c, Radius: radius, Shape: draw.CircleGlyph{}}
 	return s
+}
+
+// addNumberedPeaks marks a periodogram's peaks (period, power), strongest first, with their numbers 1, 2, ….
+func addNumberedPeaks(p *plot.Plot, peaks plotter.XYs) {
+	if len(peaks) == 0 {
+		return
+	}
+	labels := make([]string, len(peaks))
+	for i := range peaks {
+		labels[i] = fmt.Sprintf(" %d", i+1)
+	}
+	p.Add(scatter(peaks, colPeak, 2.5))
+	if l, err := plotter.NewLabels(plotter.XYLabels{XYs: peaks, Labels: labels}); err == nil {
+		p.Add(l)
+	}
 }
 
 // finiteXYs collects the finite points (x[i], y[i]) where keep(i) holds (keep may be nil).

@@ -91,31 +91,9 @@ func TestWriteSVG(t *testing.T) {
 	if err := Write(&buf, d, DefaultEphemeris(d), 8, SVG); err != nil {
 		t.Fatal(err)
 	}
-	dec := xml.NewDecoder(bytes.NewReader(buf.Bytes()))
-	var root string
-	var text strings.Builder
-	for {
-		tok, err := dec.Token()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			t.Fatalf("not well-formed XML: %v", err)
-		}
-		switch v := tok.(type) {
-		case xml.StartElement:
-			if root == "" {
-				root = v.Name.Local
-			}
-		case xml.CharData:
-			text.Write(v)
-		}
-	}
-	if root != "svg" {
-		t.Fatalf("root element %q, want svg", root)
-	}
+	text := svgText(t, buf.Bytes())
 	for _, label := range []string{"time (BKJD)", "relative flux", "period (days)", "SNR", "hours from mid-transit", "(ppm)", "folded at BLS peak 1"} {
-		if !strings.Contains(text.String(), label) {
+		if !strings.Contains(text, label) {
 			t.Errorf("the SVG's text has no %q", label)
 		}
 	}
@@ -147,4 +125,33 @@ func countColour(img image.Image, x0, y0, y1 int, match func(r, g, b uint32) boo
 		}
 	}
 	return n
+}
+
+// svgText checks that doc is a well-formed XML document whose root element is svg and returns its text.
+func svgText(t *testing.T, doc []byte) string {
+	t.Helper()
+	dec := xml.NewDecoder(bytes.NewReader(doc))
+	var root string
+	var text strings.Builder
+	for {
+		tok, err := dec.Token()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatalf("not well-formed XML: %v", err)
+		}
+		switch v := tok.(type) {
+		case xml.StartElement:
+			if root == "" {
+				root = v.Name.Local
+			}
+		case xml.CharData:
+			text.Write(v)
+		}
+	}
+	if root != "svg" {
+		t.Fatalf("root element %q, want svg", root)
+	}
+	return text.String()
 }

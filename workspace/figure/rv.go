@@ -131,19 +131,14 @@ func RVPeriodogramPlot(t *RVTask) *plot.Plot {
 		p.Add(l)
 	}
 	var peaks plotter.XYs
-	var labels []string
 	for i, pk := range a.Peaks {
 		peaks = append(peaks, plotter.XY{X: pk.PeriodDays, Y: pk.Power})
-		labels = append(labels, fmt.Sprintf(" %d", i+1))
 		if i < len(a.FAP) {
 			p.Title.Text += fmt.Sprintf("; %d: %.4g d, FAP %.2g", i+1, pk.PeriodDays, a.FAP[i])
 		}
 	}
-	if peaks = finiteOnly(peaks); len(peaks) > 0 && len(peaks) == len(labels) {
-		p.Add(scatter(peaks, colPeak, 2.5))
-		if l, err := plotter.NewLabels(plotter.XYLabels{XYs: peaks, Labels: labels}); err == nil {
-			p.Add(l)
-		}
+	if finite := finiteOnly(peaks); len(finite) == len(peaks) {
+		addNumberedPeaks(p, finite)
 	}
 	return p
 }
