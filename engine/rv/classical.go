@@ -113,14 +113,7 @@ func Classical(d *Data, opt ClassicalOptions) *FitResult {
 		}
 		if opt.Thorough {
 			top := peaks[0].PeriodDays
-			var extra []float64
-			for _, w := range aliasWindowsDays {
-				for _, sg := range []float64{-1, 1} {
-					if f := 1/top + sg/w; f > 0 {
-						extra = append(extra, 1/f)
-					}
-				}
-			}
+			extra := appendAliases(nil, top)
 			extra = append(extra, 2*top, top/2)
 			cands = distinctPeriods(append(cands, extra...), func(p float64) bool { return true }, d.Span())
 			cands = slices.DeleteFunc(cands, func(p float64) bool { return !inBounds(p) })
@@ -214,13 +207,7 @@ func repeel(d *Data, fit *FitResult, freq []float64, opt ClassicalOptions, fo Fi
 			for _, pk := range peaks {
 				cands = append(cands, pk.PeriodDays)
 			}
-			for _, w := range aliasWindowsDays {
-				for _, sg := range []float64{-1, 1} {
-					if f := 1/peaks[0].PeriodDays + sg/w; f > 0 {
-						cands = append(cands, 1/f)
-					}
-				}
-			}
+			cands = appendAliases(cands, peaks[0].PeriodDays)
 			cands = distinctPeriods(cands, func(p float64) bool { return p >= opt.MinPeriodDays && p <= opt.MaxPeriodDays }, d.Span())
 			for _, p := range cands {
 				if math.Abs(1/p-1/fit.Planets[j].PeriodDays) < 0.25/d.Span() {

@@ -126,12 +126,17 @@ func bestJitter(d *Data, model []float64) float64 {
 	for _, s := range d.Sigmas {
 		hi = math.Max(hi, s)
 	}
+	return minJitter(func(x float64) float64 { return -d.Evaluate(model, x*x).LnL }, hi, 60)
+}
+
+// minJitter minimises neg(x) over x in [0, √(3·hi)] by steps of golden-section search and returns the jitter
+// x² at the minimum, or 0 when x = 0 is no worse. Searching on x = √s resolves small jitters finely.
+func minJitter(neg func(x float64) float64, hi float64, steps int) float64 {
 	a, b := 0.0, math.Sqrt(3*hi)
 	g := (math.Sqrt(5) - 1) / 2
-	neg := func(x float64) float64 { return -d.Evaluate(model, x*x).LnL }
 	c, e := b-g*(b-a), a+g*(b-a)
 	fc, fe := neg(c), neg(e)
-	for range 60 {
+	for range steps {
 		if fc < fe {
 			b, e, fe = e, c, fc
 			c = b - g*(b-a)

@@ -75,18 +75,7 @@ func (d *Data) EvaluateInst(model, jitters []float64) Eval {
 		ev.Offsets[d.Inst[i]] += r / v[i]
 		sw[d.Inst[i]] += 1 / v[i]
 	}
-	for k := range ev.Offsets {
-		ev.Offsets[k] /= sw[k]
-	}
-	ss := 0.0
-	for i := range n {
-		r := ev.Residuals[i] - ev.Offsets[d.Inst[i]]
-		ev.Residuals[i] = r
-		ss += r * r
-		ev.Chi2 += r * r / v[i]
-		ev.LnL -= 0.5 * (r*r/v[i] + math.Log(2*math.Pi*v[i]))
-	}
-	ev.RMS = math.Sqrt(ss / float64(n))
+	ev.removeOffsets(d, sw, func(i int) float64 { return v[i] })
 	return ev
 }
 
@@ -138,26 +127,7 @@ func jitterOf(r, s []float64) float64 {
 	for i := range r {
 		hi = math.Max(hi, math.Abs(r[i]-mean))
 	}
-	a, b := 0.0, math.Sqrt(3*hi)
-	g := (math.Sqrt(5) - 1) / 2
-	c, e := b-g*(b-a), a+g*(b-a)
-	fc, fe := negLnL(c), negLnL(e)
-	for range 50 {
-		if fc < fe {
-			b, e, fe = e, c, fc
-			c = b - g*(b-a)
-			fc = negLnL(c)
-		} else {
-			a, c, fc = c, e, fe
-			e = a + g*(b-a)
-			fe = negLnL(e)
-		}
-	}
-	x := 0.5 * (a + b)
-	if negLnL(0) <= negLnL(x) {
-		return 0
-	}
-	return x * x
+	return minJitter(negLnL, hi, 50)
 }
 
 // effectiveSigmas returns √(σ_i² + s_k²) for every point, s_k its instrument's jitter.

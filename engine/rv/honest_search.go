@@ -107,13 +107,7 @@ func Honest(d *Data, opt HonestOptions) *HonestResult {
 				cands = append(cands, pk.PeriodDays)
 			}
 		}
-		for _, w := range aliasWindowsDays {
-			for _, sg := range []float64{-1, 1} {
-				if f := 1/peaks[0].PeriodDays + sg/w; f > 0 {
-					cands = append(cands, 1/f)
-				}
-			}
-		}
+		cands = appendAliases(cands, peaks[0].PeriodDays)
 		cands = distinctPeriods(cands, func(p float64) bool { return p >= opt.MinPeriodDays && p <= opt.MaxPeriodDays }, d.Span())
 		best := honestCandidates(d, cur, cands, fo)
 		if best == nil {

@@ -92,20 +92,27 @@ func (d *Data) Evaluate(model []float64, jitterMS float64) Eval {
 		ev.Offsets[d.Inst[i]] += w * r
 		sw[d.Inst[i]] += w
 	}
+	ev.removeOffsets(d, sw, func(i int) float64 { return d.Sigmas[i]*d.Sigmas[i] + j2 })
+	return ev
+}
+
+// removeOffsets finishes an evaluation whose Offsets hold each instrument's weighted sum of y − model and sw
+// the sums of the weights: it makes the offsets weighted means, takes them off the residuals and adds up the
+// RMS, χ² and lnL with v(i) the variance of point i.
+func (ev *Eval) removeOffsets(d *Data, sw []float64, v func(i int) float64) {
 	for k := range ev.Offsets {
 		ev.Offsets[k] /= sw[k]
 	}
 	ss := 0.0
-	for i := range n {
+	for i := range ev.Residuals {
 		r := ev.Residuals[i] - ev.Offsets[d.Inst[i]]
 		ev.Residuals[i] = r
-		v := d.Sigmas[i]*d.Sigmas[i] + j2
+		vi := v(i)
 		ss += r * r
-		ev.Chi2 += r * r / v
-		ev.LnL -= 0.5 * (r*r/v + math.Log(2*math.Pi*v))
+		ev.Chi2 += r * r / vi
+		ev.LnL -= 0.5 * (r*r/vi + math.Log(2*math.Pi*vi))
 	}
-	ev.RMS = math.Sqrt(ss / float64(n))
-	return ev
+	ev.RMS = math.Sqrt(ss / float64(len(ev.Residuals)))
 }
 
 // BIC returns the Bayesian information criterion −2 lnL + k ln N.

@@ -54,6 +54,19 @@ func (o *SearchOptions) defaults(d *Data) {
 // Observing windows whose aliases Search tries: the sidereal day, the synodic month and the year (days).
 var aliasWindowsDays = []float64{0.99727, 29.5306, 365.25}
 
+// appendAliases appends to cands the aliases of the period top in the windows of aliasWindowsDays (a sidereal
+// day, a synodic month, a year): the periods 1/(1/top ∓ 1/w) that are positive.
+func appendAliases(cands []float64, top float64) []float64 {
+	for _, w := range aliasWindowsDays {
+		for _, sg := range []float64{-1, 1} {
+			if f := 1/top + sg/w; f > 0 {
+				cands = append(cands, 1/f)
+			}
+		}
+	}
+	return cands
+}
+
 // Search is the classical pipeline with better peak handling and model comparison. At each step it computes
 // the GLS periodogram of the residuals and takes as candidates the PeakBranch strongest distinct peaks, the
 // aliases of the strongest peak against the daily, monthly and yearly windows (1/P′ = |1/P ± 1/P_w|) and its
@@ -89,13 +102,7 @@ func Search(d *Data, opt SearchOptions) *FitResult {
 			cands = append(cands, pk.PeriodDays)
 		}
 		top := peaks[0].PeriodDays
-		for _, w := range aliasWindowsDays {
-			for _, sg := range []float64{-1, 1} {
-				if f := 1/top + sg/w; f > 0 {
-					cands = append(cands, 1/f)
-				}
-			}
-		}
+		cands = appendAliases(cands, top)
 		cands = append(cands, 2*top, top/2)
 		cands = distinctPeriods(cands, inBounds, d.Span())
 
