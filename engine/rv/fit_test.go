@@ -8,7 +8,14 @@ import (
 
 // synth makes a two-instrument series from planets with Gaussian noise σ and offsets 5 and −3 m/s.
 func synth(seed uint64, n int, span, sigma float64, planets []Planet) *Data {
-	r := rand.New(rand.NewPCG(seed, 7))
+	return synthTwo(rand.New(rand.NewPCG(seed, 7)), n, span, planets, [2]float64{sigma, sigma}, [2]float64{5, -3},
+		[2]float64{sigma, sigma})
+}
+
+// synthTwo makes a series of n points at times drawn uniformly over span from planets: every third point is
+// instrument B, the others A; a point of instrument k (0: A, 1: B) has quoted error sigma[k], offset off[k] and
+// Gaussian noise of standard deviation sd[k].
+func synthTwo(r *rand.Rand, n int, span float64, planets []Planet, sigma, off, sd [2]float64) *Data {
 	tt, y, dy := make([]float64, n), make([]float64, n), make([]float64, n)
 	inst := make([]string, n)
 	for i := range n {
@@ -16,13 +23,13 @@ func synth(seed uint64, n int, span, sigma float64, planets []Planet) *Data {
 	}
 	ModelRV(y, tt, tt[0], planets)
 	for i := range n {
-		dy[i] = sigma
+		k := 0
 		inst[i] = "A"
-		off := 5.0
 		if i%3 == 0 {
-			inst[i], off = "B", -3
+			k, inst[i] = 1, "B"
 		}
-		y[i] += off + sigma*r.NormFloat64()
+		dy[i] = sigma[k]
+		y[i] += off[k] + sd[k]*r.NormFloat64()
 	}
 	d, err := NewData(tt, y, dy, inst)
 	if err != nil {

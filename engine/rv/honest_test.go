@@ -9,26 +9,8 @@ import (
 // synthJitter makes a two-instrument series (quoted σ = 1 m/s for both) from planets, with extra white jitter
 // jitA and jitB on instruments A and B (offsets 10 and −5 m/s); every third point is B.
 func synthJitter(seed uint64, n int, span, jitA, jitB float64, planets []Planet) *Data {
-	r := rand.New(rand.NewPCG(seed, 11))
-	tt, y, dy := make([]float64, n), make([]float64, n), make([]float64, n)
-	inst := make([]string, n)
-	for i := range n {
-		tt[i] = span * r.Float64()
-	}
-	ModelRV(y, tt, tt[0], planets)
-	for i := range n {
-		dy[i], inst[i] = 1, "A"
-		off, jit := 10.0, jitA
-		if i%3 == 0 {
-			inst[i], off, jit = "B", -5, jitB
-		}
-		y[i] += off + math.Hypot(1, jit)*r.NormFloat64()
-	}
-	d, err := NewData(tt, y, dy, inst)
-	if err != nil {
-		panic(err)
-	}
-	return d
+	return synthTwo(rand.New(rand.NewPCG(seed, 11)), n, span, planets, [2]float64{1, 1}, [2]float64{10, -5},
+		[2]float64{math.Hypot(1, jitA), math.Hypot(1, jitB)})
 }
 
 func TestKippingPenaltyIsBetaPrior(t *testing.T) {

@@ -131,24 +131,29 @@ type PlanetsIn struct {
 	JitterMS float64                  `json:"jitter_ms,omitempty" jsonschema:"extra white noise in m/s added to every error"`
 }
 
-// resolve checks the submission as 'rv submit' does (rvgate.ParseSubmission) and resolves it on the task.
-func (in PlanetsIn) resolve(t *stargazer.Task) ([]rv.Planet, *rvgate.Submission, error) {
+// resolve opens in's task, checks the submission as 'rv submit' does (rvgate.ParseSubmission) and resolves it on
+// the task.
+func (s *Server) resolve(in PlanetsIn) (*stargazer.Task, []rv.Planet, *rvgate.Submission, error) {
+	t, err := s.task(in.Task)
+	if err != nil {
+		return nil, nil, nil, err
+	}
 	raw, err := json.Marshal(rvgate.Submission{Planets: in.Planets, JitterMS: in.JitterMS})
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	if len(in.Planets) == 0 {
 		raw = []byte(fmt.Sprintf(`{"planets": [], "jitter_ms": %g}`, in.JitterMS))
 	}
 	sub, err := rvgate.ParseSubmission(raw)
 	if err != nil {
-		return nil, nil, badInput("%v", err)
+		return nil, nil, nil, badInput("%v", err)
 	}
 	planets, err := sub.Resolve(t.Config.Star.MStarSun, t.Observations.TimesDays[0])
 	if err != nil {
-		return nil, nil, badInput("%v", err)
+		return nil, nil, nil, badInput("%v", err)
 	}
-	return planets, sub, nil
+	return t, planets, sub, nil
 }
 
 // RVFitOut is rv_fit's answer: the fitted planets in the submission format (rv_submit takes them as they are),
@@ -161,11 +166,7 @@ type RVFitOut struct {
 }
 
 func (s *Server) rvFit(_ context.Context, _ *mcp.CallToolRequest, in PlanetsIn) (*mcp.CallToolResult, RVFitOut, error) {
-	t, err := s.task(in.Task)
-	if err != nil {
-		return nil, RVFitOut{}, err
-	}
-	init, _, err := in.resolve(t)
+	t, init, _, err := s.resolve(in)
 	if err != nil {
 		return nil, RVFitOut{}, err
 	}
@@ -207,11 +208,7 @@ func (s *Server) rvPlot(_ context.Context, _ *mcp.CallToolRequest, in RVPlotIn) 
 	if err != nil {
 		return nil, RVPlotOut{}, err
 	}
-	t, err := s.task(in.Task)
-	if err != nil {
-		return nil, RVPlotOut{}, err
-	}
-	planets, _, err := in.resolve(t)
+	t, planets, _, err := s.resolve(in.PlanetsIn)
 	if err != nil {
 		return nil, RVPlotOut{}, err
 	}
@@ -243,11 +240,7 @@ func (s *Server) rvSubmit(ctx context.Context, _ *mcp.CallToolRequest, in RVSubm
 	if in.TokensUsed != nil && *in.TokensUsed < 0 {
 		return nil, rvgate.Feedback{}, badInput("tokens_used must be 0 or more")
 	}
-	t, err := s.task(in.Task)
-	if err != nil {
-		return nil, rvgate.Feedback{}, err
-	}
-	planets, sub, err := in.resolve(t)
+	t, planets, sub, err := s.resolve(in.PlanetsIn)
 	if err != nil {
 		return nil, rvgate.Feedback{}, err
 	}
