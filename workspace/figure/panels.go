@@ -60,10 +60,7 @@ var (
 // from one per cadence to a few per column. FoldedPlot is FoldCurvePlot of quicklook.PrimaryFold with every
 // point.
 func FoldCurvePlot(e quicklook.Ephemeris, c quicklook.Curve, columns int) *plot.Plot {
-	fp := plot.New()
-	fp.X.Label.Text, fp.Y.Label.Text = "hours from mid-transit", "detrended flux − 1 (ppm)"
-	fp.Title.Text = "folded: nothing to fold at"
-	fp.Y.Tick.Marker = ticks{}
+	fp := foldPanel("hours from mid-transit", "folded")
 	if e.PeriodDays <= 0 {
 		return fp
 	}
@@ -95,10 +92,7 @@ func addBinned(p *plot.Plot, c quicklook.Curve, col color.Color) {
 // OddEvenPlot is the fold f's odd and even transits apart (blue and orange, binned means as lines), in the
 // y range of the whole fold, with the odd/even depth difference's significance in the title.
 func OddEvenPlot(f *quicklook.Fold, columns int) *plot.Plot {
-	p := plot.New()
-	p.X.Label.Text, p.Y.Label.Text = "hours from mid-transit", "detrended flux − 1 (ppm)"
-	p.Y.Tick.Marker = ticks{}
-	p.Title.Text = "odd (blue) and even (orange) transits: nothing to fold at"
+	p := foldPanel("hours from mid-transit", "odd (blue) and even (orange) transits")
 	if f.Eph.PeriodDays <= 0 {
 		return p
 	}
@@ -120,10 +114,7 @@ func OddEvenPlot(f *quicklook.Fold, columns int) *plot.Plot {
 // SecondaryPlot is the fold f around its secondary eclipse's phase (where vet found the deepest other box, else
 // half a period on), in the y range of the primary fold, with the secondary's MES in the title.
 func SecondaryPlot(f *quicklook.Fold, columns int) *plot.Plot {
-	p := plot.New()
-	p.X.Label.Text, p.Y.Label.Text = "hours from the secondary's phase", "detrended flux − 1 (ppm)"
-	p.Y.Tick.Marker = ticks{}
-	p.Title.Text = "secondary eclipse: nothing to fold at"
+	p := foldPanel("hours from the secondary's phase", "secondary eclipse")
 	if f.Eph.PeriodDays <= 0 {
 		return p
 	}
@@ -255,4 +246,14 @@ func Thin(s *Star, columns int) *Star {
 	out := *s
 	out.Analysis = &a
 	return &out
+}
+
+// foldPanel is the empty panel of a fold: detrended flux in ppm against hours (xLabel), titled "what: nothing to
+// fold at" until the caller draws the fold and titles it.
+func foldPanel(xLabel, what string) *plot.Plot {
+	p := plot.New()
+	p.X.Label.Text, p.Y.Label.Text = xLabel, "detrended flux − 1 (ppm)"
+	p.Y.Tick.Marker = ticks{}
+	p.Title.Text = what + ": nothing to fold at"
+	return p
 }
