@@ -140,14 +140,11 @@ type detrendedCurve struct {
 // window for maxDur) as 'transitbench bls' detrends a light curve, from the cache when recent: a star is
 // regenerated from its seed on first use, which costs more than the search.
 func (s *Server) detrended(set *sets.Set, id string, maxDur float64) (*detrendedCurve, error) {
-	s.mu.Lock()
-	for _, d := range s.curves {
-		if d.set == set.Name && d.id == id && d.maxDur == maxDur {
-			s.mu.Unlock()
-			return d, nil
-		}
+	if d, ok := findRecent(&s.mu, &s.curves, func(d *detrendedCurve) bool {
+		return d.set == set.Name && d.id == id && d.maxDur == maxDur
+	}); ok {
+		return d, nil
 	}
-	s.mu.Unlock()
 	c, star, err := set.Star(id)
 	if err != nil {
 		return nil, err
@@ -165,12 +162,7 @@ func (s *Server) detrended(set *sets.Set, id string, maxDur float64) (*detrended
 		}
 		d.dy[i] = e / trend[i]
 	}
-	s.mu.Lock()
-	s.curves = append(s.curves, d)
-	if len(s.curves) > analysisCache {
-		s.curves = s.curves[1:]
-	}
-	s.mu.Unlock()
+	addRecent(&s.mu, &s.curves, d)
 	return d, nil
 }
 

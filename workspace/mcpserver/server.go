@@ -164,14 +164,9 @@ func (s *Server) devSetName() string {
 
 // analysis is star id of set analysed as the terminal UI does (quicklook.Star), from the cache when recent.
 func (s *Server) analysis(set *sets.Set, id string) (*quicklook.Analysis, error) {
-	s.mu.Lock()
-	for _, c := range s.analyses {
-		if c.set == set.Name && c.id == id {
-			s.mu.Unlock()
-			return c.a, nil
-		}
+	if c, ok := findRecent(&s.mu, &s.analyses, func(c cachedAnalysis) bool { return c.set == set.Name && c.id == id }); ok {
+		return c.a, nil
 	}
-	s.mu.Unlock()
 	if _, err := set.Info(id); err != nil {
 		return nil, notFound(fmt.Sprintf("%v (list_stars gives the ids)", err))
 	}
@@ -179,12 +174,7 @@ func (s *Server) analysis(set *sets.Set, id string) (*quicklook.Analysis, error)
 	if err != nil {
 		return nil, err
 	}
-	s.mu.Lock()
-	s.analyses = append(s.analyses, cachedAnalysis{set.Name, id, a})
-	if len(s.analyses) > analysisCache {
-		s.analyses = s.analyses[1:]
-	}
-	s.mu.Unlock()
+	addRecent(&s.mu, &s.analyses, cachedAnalysis{set.Name, id, a})
 	return a, nil
 }
 
@@ -218,3 +208,26 @@ func (s *Server) logf(format string, args ...any) {
 
 // now is the server's clock (tests move it).
 var now = time.Now
+
+// findRecent returns the first item of the cache (s.analyses, s.curves) that matches, holding mu.
+func findRecent[T any](mu *sync.Mutex, cache *[]T, match func(T) bool) (T, bool) {
+	mu.Lock()
+	defer mu.Unlock()
+	for _, v := range *cache {
+		if match(v) {
+			return v, true
+		}
+	}
+	var zero T
+	return zero, false
+}
+
+// addRecent adds v to the cache, dropping the oldest item beyond analysisCache, holding mu.
+func addRecent[T any](mu *sync.Mutex, cache *[]T, v T) {
+	mu.Lock()
+	defer mu.Unlock()
+	*cache = append(*cache, v)
+	if len(*cache) > analysisCache {
+		*cache = (*cache)[1:]
+	}
+}
