@@ -31,11 +31,7 @@ func TestMain(m *testing.M) {
 }
 
 // small compositions keep the tests quick: the real sets are 196 and 1,000 stars.
-var small = map[string]sets.Composition{
-	sets.Dev: {Injected: 4, Untouched: 3, EB: 2, Confirmed: 1},
-	sets.A:   {Injected: 3, Untouched: 2, EB: 2, Confirmed: 1},
-	sets.B:   {Injected: 3, Untouched: 2, EB: 2, Confirmed: 1},
-}
+var small = testsets.Small()
 
 // oracleSolution writes an executable `run` that looks its star's id up in star.json and prints the true
 // ephemeris of the star's scored planet, taken from answers the test knows — and, on every star, one row at a

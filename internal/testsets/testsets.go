@@ -10,6 +10,16 @@ import (
 	"transitbench/data/sets"
 )
 
+// Small returns the compositions of a small dev set (10 stars) and small hidden sets A and B (8 stars each), so
+// that a test's dev run or grading takes seconds: the real sets are 196 and 1,000 stars.
+func Small() map[string]sets.Composition {
+	return map[string]sets.Composition{
+		sets.Dev: {Injected: 4, Untouched: 3, EB: 2, Confirmed: 1},
+		sets.A:   {Injected: 3, Untouched: 2, EB: 2, Confirmed: 1},
+		sets.B:   {Injected: 3, Untouched: 2, EB: 2, Confirmed: 1},
+	}
+}
+
 // Open builds (or opens) in home each set that comps names, at its composition: dev, A and B first, then any
 // other in name order. It returns each set's answers by set name, and every set's answers together by star id.
 func Open(home string, comps map[string]sets.Composition) (answers map[string]map[string]data.Answer, all map[string]data.Answer, err error) {

@@ -2,21 +2,17 @@ package slurm
 
 import (
 	"context"
-	"os"
 	"path/filepath"
 	"reflect"
 	"testing"
 
-	"transitbench/data/sets"
+	"transitbench/internal/testsets"
+	"transitbench/internal/testutil"
 	"transitbench/workspace"
 )
 
 // smallSets keep the grading test quick: the real hidden sets are 1,000 stars each.
-var smallSets = map[string]sets.Composition{
-	sets.Dev: {Injected: 4, Untouched: 3, EB: 2, Confirmed: 1},
-	sets.A:   {Injected: 3, Untouched: 2, EB: 2, Confirmed: 1},
-	sets.B:   {Injected: 3, Untouched: 2, EB: 2, Confirmed: 1},
-}
+var smallSets = testsets.Small()
 
 // TestSlurmGradeMatchesLocal grades the same solution locally and with the slurm backend on small sets: A, B
 // and dev get the same aggregates, and nothing of the hidden sets' results (the solution's output on them) is
@@ -29,18 +25,9 @@ func TestSlurmGradeMatchesLocal(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := os.RemoveAll(ws.SolutionDir()); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.MkdirAll(ws.SolutionDir(), 0o755); err != nil {
-			t.Fatal(err)
-		}
 		// One row everywhere, at a period that the star's id picks, and a line on stderr.
-		script := "#!/bin/sh\nid=$(sed -n 's/.*\"id\": *\"[A-Za-z]*-0*\\([0-9]*\\)\".*/\\1/p' \"$1/star.json\")\n" +
-			"echo \"working on $id\" >&2\necho period_days,t0_days,score\necho 3.$id,171.0,5\n"
-		if err := os.WriteFile(filepath.Join(ws.SolutionDir(), "run"), []byte(script), 0o755); err != nil {
-			t.Fatal(err)
-		}
+		testutil.WriteRunScript(t, ws.SolutionDir(), "#!/bin/sh\nid=$(sed -n 's/.*\"id\": *\"[A-Za-z]*-0*\\([0-9]*\\)\".*/\\1/p' \"$1/star.json\")\n"+
+			"echo \"working on $id\" >&2\necho period_days,t0_days,score\necho 3.$id,171.0,5\n")
 		return ws
 	}
 	opt := workspace.RunOptions{Home: home, Workers: 2, Compositions: smallSets}
