@@ -16,8 +16,7 @@ var FeatureNames = []string{
 	"log_snr", "log_depth", "log_mes", "depth_snr_over_mes", "log_period", "duty_cycle", "duration_ratio",
 	"odd_even_sigma", "odd_even_log_ratio", "secondary_mes", "secondary_depth_ratio", "v_shape",
 	"v_shape_sigma_over_mes", "single_event_fraction", "max_single_snr_over_mes", "log_event_chi2",
-	"gap_edge_fraction", "rp_rs", "n_transits", "desat_fraction", "desat_closeness", "variability_closeness",
-	"variability_power", "log_variability_amp", "ellipsoidal_snr_raw", "reflection_snr_raw", "rank", "snr_over_top",
+	"gap_edge_fraction", "rp_rs", "n_transits", "desat_fraction", "desat_closeness", "variability_power", "log_variability_amp", "ellipsoidal_snr_raw", "reflection_snr_raw", "rank", "snr_over_top",
 	"sde", "shared_events",
 }
 
@@ -298,7 +297,6 @@ func Compute(l *Light, star Star, peak bls.Peak, c Context) Features {
 //	n_transits               transits with data
 //	desat_fraction           share of transits at a desaturation
 //	desat_closeness          |ln| distance of P to a ratio n/m of the desaturation interval
-//	variability_closeness    the same to the star's variability period
 //	variability_power        GLS power of the variability (0–1)
 //	log_variability_amp      log10 of the variability's amplitude (fraction)
 //	ellipsoidal_snr_raw      ellipsoidal modulation SNR at P before detrending
@@ -345,8 +343,7 @@ func (f *Features) Vector() []float64 {
 		lg(math.Min(f.Peak.SNR, StrengthCap)), lg(f.Peak.Depth), lg(math.Min(v.MES, StrengthCap)), ratio(v.DepthSNR, v.MES),
 		lg(f.Peak.PeriodDays), f.Peak.DurationDays / f.Peak.PeriodDays, durRatio, oeSigma, oeRatio, secMES, secRatio,
 		v.VShape, ratio(v.VShapeSigma, v.MES), v.SingleEventFraction, ratio(v.MaxSingleEventSNR, v.MES), chi2,
-		v.GapEdgeFraction, v.RpRs, float64(v.NTransits), f.DesatFraction, f.DesatCloseness, f.VarCloseness,
-		f.VarPower, lg(f.VarAmp), f.RawModulation.EllipsoidalSNR, f.RawModulation.ReflectionSNR, float64(f.Rank),
+		v.GapEdgeFraction, v.RpRs, float64(v.NTransits), f.DesatFraction, f.DesatCloseness, f.VarPower, lg(f.VarAmp), f.RawModulation.EllipsoidalSNR, f.RawModulation.ReflectionSNR, float64(f.Rank),
 		ratio(f.Peak.SNR, f.TopSNR), f.SDE, f.SharedEvents,
 	}
 	for i, x := range out {
