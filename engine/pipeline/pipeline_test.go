@@ -208,13 +208,13 @@ func TestVetterModelMustMatchFeatures(t *testing.T) {
 	if len(m.Model.Trees) == 0 {
 		t.Error("the embedded vetter has no trees")
 	}
-	b, _ := json.Marshal(VetterModel{Model: m.Model})
+	b, _ := json.Marshal(VetterModel{Format: VetterFormat, Model: m.Model})
 	if _, err := ParseVetter(b); err != nil {
 		t.Errorf("a re-encoded embedded model does not parse: %v", err)
 	}
 	bad := m.Model
 	bad.Features = append([]string{"extra"}, bad.Features...)
-	b, _ = json.Marshal(VetterModel{Model: bad})
+	b, _ = json.Marshal(VetterModel{Format: VetterFormat, Model: bad})
 	if _, err := ParseVetter(b); err == nil {
 		t.Error("a model over other features was accepted")
 	}
