@@ -66,7 +66,7 @@ type manifest struct {
 	IDWidth     int         `json:"id_width"`
 	Source      string      `json:"source,omitempty"` // imported sets: the FITS directory and label table
 	// TrainPlanet: the train pool's departure from the default planet knobs (TrainPlanet); nil for other sets.
-	TrainPlanet *TrainPlanetKnobs `json:"train_planet,omitempty"`
+	TrainPlanet TrainPlanetKnobs `json:"train_planet,omitzero"`
 
 	Fingerprint   string `json:"fingerprint,omitempty"`
 	AnswersSHA256 string `json:"answers_sha256,omitempty"`

@@ -212,8 +212,7 @@ func planFor(home, name string, opt Options, gen generator) (*buildPlan, error) 
 	m := manifest{Format: manifestFormat, Set: name, Kind: KindSimulated, Generator: gen.version(), Hidden: hidden,
 		Composition: comp, Stars: comp.Total(), IDWidth: idWidth(name, comp.Total())}
 	if name == Train {
-		tp := TrainPlanet
-		m.TrainPlanet = &tp
+		m.TrainPlanet = TrainPlanet
 	}
 	var seed []byte
 	if hidden {
@@ -284,7 +283,7 @@ func load(home, name string, gen generator) (*Set, error) {
 		return nil, err
 	}
 	switch {
-	case m.Kind == KindSimulated && name == Train && (m.TrainPlanet == nil || *m.TrainPlanet != TrainPlanet):
+	case m.Kind == KindSimulated && name == Train && m.TrainPlanet != TrainPlanet:
 		return nil, fmt.Errorf("%w: set %s was built with other train-only planet knobs (%v) than this program's (%v); %s",
 			ErrStale, name, m.TrainPlanet, TrainPlanet, rebuildHint(name))
 	case m.Kind == KindSimulated && m.Generator != gen.version():
@@ -319,9 +318,13 @@ func load(home, name string, gen generator) (*Set, error) {
 		return nil, fmt.Errorf("%w: the star digests of set %s do not give its fingerprint; %s", ErrCorrupt, name,
 			rebuildHint(name))
 	}
-	s := &Set{Name: name, Kind: m.Kind, Generator: m.Generator, Fingerprint: m.Fingerprint, Composition: m.Composition, TrainPlanet: m.TrainPlanet,
+	s := &Set{Name: name, Kind: m.Kind, Generator: m.Generator, Fingerprint: m.Fingerprint, Composition: m.Composition,
 		IDs: make([]string, m.Stars), Answers: make(map[string]data.Answer, m.Stars), dir: dir, hidden: m.Hidden,
 		infos: make(map[string]*StarInfo, m.Stars), gen: gen, answersSHA: m.AnswersSHA256}
+	if m.TrainPlanet != (TrainPlanetKnobs{}) {
+		tp := m.TrainPlanet
+		s.TrainPlanet = &tp
+	}
 	for i := range infos {
 		id := StarID(name, m.IDWidth, i)
 		if infos[i].ID != id || answers[i].ID != id || infos[i].Index != i {
