@@ -65,6 +65,8 @@ type manifest struct {
 	Stars       int         `json:"stars"`
 	IDWidth     int         `json:"id_width"`
 	Source      string      `json:"source,omitempty"` // imported sets: the FITS directory and label table
+	// TrainPlanet: the train pool's departure from the default planet knobs (TrainPlanet); nil for other sets.
+	TrainPlanet TrainPlanetKnobs `json:"train_planet,omitzero"`
 
 	Fingerprint   string `json:"fingerprint,omitempty"`
 	AnswersSHA256 string `json:"answers_sha256,omitempty"`

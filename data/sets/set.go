@@ -37,6 +37,8 @@ type Set struct {
 	Composition Composition
 	IDs         []string
 	Answers     map[string]data.Answer
+	// TrainPlanet is the train pool's planet knobs (see TrainPlanetKnobs); nil for other sets.
+	TrainPlanet *TrainPlanetKnobs
 
 	dir        string
 	hidden     bool
@@ -209,6 +211,9 @@ func planFor(home, name string, opt Options, gen generator) (*buildPlan, error) 
 	hidden := IsHidden(name)
 	m := manifest{Format: manifestFormat, Set: name, Kind: KindSimulated, Generator: gen.version(), Hidden: hidden,
 		Composition: comp, Stars: comp.Total(), IDWidth: idWidth(name, comp.Total())}
+	if name == Train {
+		m.TrainPlanet = TrainPlanet
+	}
 	var seed []byte
 	if hidden {
 		var err error
@@ -278,6 +283,9 @@ func load(home, name string, gen generator) (*Set, error) {
 		return nil, err
 	}
 	switch {
+	case m.Kind == KindSimulated && name == Train && m.TrainPlanet != TrainPlanet:
+		return nil, fmt.Errorf("%w: set %s was built with other train-only planet knobs (%v) than this program's (%v); %s",
+			ErrStale, name, m.TrainPlanet, TrainPlanet, rebuildHint(name))
 	case m.Kind == KindSimulated && m.Generator != gen.version():
 		return nil, fmt.Errorf("%w: set %s was built by generator %s, this program's is %s, which makes different "+
 			"stars; %s (its stars and fingerprint will change)", ErrStale, name, m.Generator, gen.version(), rebuildHint(name))
@@ -313,6 +321,10 @@ func load(home, name string, gen generator) (*Set, error) {
 	s := &Set{Name: name, Kind: m.Kind, Generator: m.Generator, Fingerprint: m.Fingerprint, Composition: m.Composition,
 		IDs: make([]string, m.Stars), Answers: make(map[string]data.Answer, m.Stars), dir: dir, hidden: m.Hidden,
 		infos: make(map[string]*StarInfo, m.Stars), gen: gen, answersSHA: m.AnswersSHA256}
+	if m.TrainPlanet != (TrainPlanetKnobs{}) {
+		tp := m.TrainPlanet
+		s.TrainPlanet = &tp
+	}
 	for i := range infos {
 		id := StarID(name, m.IDWidth, i)
 		if infos[i].ID != id || answers[i].ID != id || infos[i].Index != i {

@@ -2,16 +2,42 @@ package sets
 
 import "transitbench/data/sim"
 
-// simGenerator makes stars with the simulator (data/sim) and its default knobs: a set is a function of the
-// simulator's version, never of tuning done elsewhere.
-type simGenerator struct{ knobs *sim.Knobs }
+// TrainPlanetKnobs is the train pool's one departure from the simulator's defaults: a share of its injected
+// stars get a planet whose MES is drawn log-uniform in MES (sim.PlanetKnobs.HighMESShare, HighMES) instead of
+// uniform in 4–20. Without it every signal above MES 20 in the pool is a binary or a false alarm, and a vetter
+// trained on it learns that a strong signal is false, which real hot Jupiters (BLS SNR in the hundreds) are
+// not. dev, A and B are untouched. It is recorded in the train pool's manifest (Set.TrainPlanet).
+type TrainPlanetKnobs struct {
+	Share float64   `json:"high_mes_share"`
+	MES   sim.Range `json:"high_mes"`
+}
 
-func newSimGenerator() generator { return simGenerator{knobs: sim.DefaultKnobs()} }
+// TrainPlanet is the train pool's TrainPlanetKnobs: half the injected stars at MES 20–200 (depths up to a few
+// per cent, within Planet.MaxRpRs).
+var TrainPlanet = TrainPlanetKnobs{Share: 0.5, MES: sim.Range{Lo: 20, Hi: 200}}
+
+// simGenerator makes stars with the simulator (data/sim) and its default knobs: a set is a function of the
+// simulator's version, never of tuning done elsewhere. The train pool alone uses train (TrainPlanet).
+type simGenerator struct{ knobs, train *sim.Knobs }
+
+func newSimGenerator() generator {
+	train := sim.DefaultKnobs()
+	train.Planet.HighMESShare, train.Planet.HighMES = TrainPlanet.Share, TrainPlanet.MES
+	return simGenerator{knobs: sim.DefaultKnobs(), train: train}
+}
 
 func (simGenerator) version() string { return sim.Version }
 
+// knobsFor returns the knobs of set name's stars.
+func (g simGenerator) knobsFor(set string) *sim.Knobs {
+	if set == Train && g.train != nil {
+		return g.train
+	}
+	return g.knobs
+}
+
 func (g simGenerator) generate(sp starSpec) (*starResult, error) {
-	r, err := sim.Generate(sim.Spec(sp), g.knobs)
+	r, err := sim.Generate(sim.Spec(sp), g.knobsFor(sp.Set))
 	if err != nil {
 		return nil, err
 	}
@@ -19,5 +45,5 @@ func (g simGenerator) generate(sp starSpec) (*starResult, error) {
 }
 
 func (g simGenerator) cadences(sp starSpec) ([]float64, []int32) {
-	return sim.Cadences(sim.Spec(sp), g.knobs)
+	return sim.Cadences(sim.Spec(sp), g.knobsFor(sp.Set))
 }

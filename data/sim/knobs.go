@@ -102,6 +102,12 @@ type PlanetKnobs struct {
 	MaxRpRs      float64 // largest radius ratio the depth solve may reach; a draw needing more is redrawn
 	Redraws      int     // attempts at (period, b, t0) before the largest-MES feasible draw is accepted
 	MESTolerance float64 // relative tolerance of the depth solve on the measured MES
+	// HighMESShare is the share of injected stars whose planet's MES is drawn log-uniform in HighMES instead
+	// of uniform in MES (stream "planet-high"); 0 in the defaults, so that dev, A and B are unchanged. The
+	// train pool sets it (sets.TrainPlanet) so that the learned vetter sees strong planets as well as strong
+	// binaries and false alarms.
+	HighMESShare float64
+	HighMES      Range
 }
 
 // EBKnobs govern eclipsing binaries drawn from the Villanova catalogue fit (SPEC A3, A4).

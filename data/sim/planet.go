@@ -80,7 +80,7 @@ func drawOrbit(r *rand.Rand, pk *PlanetKnobs, m *meter, st star, prange Range) (
 }
 
 // injectPlanet adds one planet to signal (SPEC A4, stream "planet"): MES uniform in Planet.MES (at quantile q
-// of it when 0 < q < 1), orbit from drawOrbit, limb darkening from the star's Teff and log g, and Rp/R★ solved so
+// of it when 0 < q < 1; log-uniform in Planet.HighMES for a share Planet.HighMESShare of the stars), orbit from drawOrbit, limb darkening from the star's Teff and log g, and Rp/R★ solved so
 // that the MES measured on the planet-free flux equals the drawn MES. A draw needing Rp/R★ above MaxRpRs is
 // redrawn (up to Redraws times).
 func injectPlanet(seed uint64, q float64, k *Knobs, times []float64, st star, m *meter, signal []float64) (*data.Planet, error) {
@@ -89,6 +89,11 @@ func injectPlanet(seed uint64, q float64, k *Knobs, times []float64, st star, m 
 	target := uniform(r, pk.MES.Lo, pk.MES.Hi) // drawn in every case, so the stream's later draws do not depend on q
 	if q > 0 && q < 1 {
 		target = pk.MES.Lo + q*(pk.MES.Hi-pk.MES.Lo)
+	}
+	if pk.HighMESShare > 0 {
+		if h := stream(seed, "planet-high"); h.Float64() < pk.HighMESShare {
+			target = logUniform(h, pk.HighMES.Lo, pk.HighMES.Hi)
+		}
 	}
 	var best transit.Params
 	for try := 0; try <= pk.Redraws; try++ {

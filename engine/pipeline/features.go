@@ -13,12 +13,23 @@ import (
 
 // FeatureNames are the classifier's inputs, in the order of Features.Vector. Each is described at Features.
 var FeatureNames = []string{
-	"snr", "log_depth", "mes", "depth_snr", "log_period", "duty_cycle", "duration_ratio",
-	"odd_even_sigma", "secondary_mes", "secondary_depth_ratio", "v_shape", "v_shape_sigma",
-	"single_event_fraction", "max_single_snr_over_mes", "log_event_chi2", "gap_edge_fraction", "rp_rs",
-	"n_transits", "desat_fraction", "desat_closeness", "variability_closeness", "variability_power",
-	"log_variability_amp", "ellipsoidal_snr_raw", "reflection_snr_raw", "rank", "snr_over_top", "sde", "shared_events",
+	"log_snr", "log_depth", "log_mes", "depth_snr_over_mes", "log_period", "duty_cycle", "duration_ratio",
+	"odd_even_sigma", "odd_even_log_ratio", "secondary_mes", "secondary_depth_ratio", "v_shape",
+	"v_shape_sigma_over_mes", "single_event_fraction", "max_single_snr_over_mes", "log_event_chi2",
+	"gap_edge_fraction", "rp_rs", "n_transits", "desat_fraction", "desat_closeness", "variability_power", "log_variability_amp", "ellipsoidal_snr_raw", "reflection_snr_raw", "rank", "snr_over_top",
+	"sde", "shared_events",
 }
+
+// StrengthCap is the SNR and MES above which log_snr and log_mes stop growing: a signal that strong is simply
+// strong, and what tells a planet from a binary or a false alarm there is its shape, secondary and parity, not
+// how far beyond the cap it lies (the train pool's planets reach MES 200, real hot Jupiters SNR 1,000).
+const StrengthCap = 100
+
+// EventDepthFloor is the systematic floor of a single transit's depth, as a fraction of the depth, by which
+// log_event_chi2 is deflated: event-to-event depth differences of one planet reach about 1–2 % of the depth on
+// Kepler data (detrending, cadence phasing), which for a transit of single-event SNR s is (EventDepthFloor·s)²
+// times the statistical variance. A false alarm's events scatter by tens of per cent and stay far above it.
+const EventDepthFloor = 0.03
 
 // Features are the vetting features of one BLS peak. A feature that cannot be measured is NaN (the trees send
 // NaN to one side, learned like any other value).
@@ -36,6 +47,10 @@ type Features struct {
 	// spot's or a glitch's quasi-periodic events), ≈ (D + D')/P' by chance for an unrelated planet. NaN for the
 	// strongest candidate.
 	SharedEvents float64
+	// Refined is vet.Refine at the peak: the secondary eclipse searched clear of the fitted T14 and odd/even
+	// with a systematic floor, which stay near their noise values on deep real transits where Vet's formal
+	// statistics grow with the depth.
+	Refined vet.Refined
 	// RawModulation is vet.MeasureModulation at the peak on the flux before detrending, where a binary's
 	// ellipsoidal variation survives.
 	RawModulation vet.Modulation
@@ -249,6 +264,7 @@ func Compute(l *Light, star Star, peak bls.Peak, c Context) Features {
 	}
 	f.SharedEvents = sharedEvents(l.T, peak, c.Stronger)
 	f.Vet = vet.Compute(l.T, l.Flat, peak.PeriodDays, peak.T0Days, peak.DurationDays, vs)
+	f.Refined = vet.Refine(l.T, l.Flat, peak.PeriodDays, peak.T0Days, peak.DurationDays)
 	f.RawModulation = vet.MeasureModulation(l.T, l.Flux, peak.PeriodDays, peak.T0Days, peak.DurationDays)
 	f.DesatFraction = desatFraction(l.T, l.DesatTimes, peak.PeriodDays, peak.T0Days, peak.DurationDays)
 	f.DesatCloseness = ratioCloseness(peak.PeriodDays, desatInterval(l.DesatTimes))
@@ -257,26 +273,30 @@ func Compute(l *Light, star Star, peak bls.Peak, c Context) Features {
 	return f
 }
 
-// Vector returns the features in the order of FeatureNames, every value finite or NaN:
+// Vector returns the features in the order of FeatureNames, every value finite or NaN. They are scale-free
+// where they can be, so that the depth or strength of a signal alone does not decide its class:
 //
-//	snr                      BLS SNR of the peak
+//	log_snr                  log10 of the BLS SNR, capped at StrengthCap
 //	log_depth                log10 of the BLS depth (fraction)
-//	mes, depth_snr           vet's MES and depth significance (red noise counted through σ_D)
+//	log_mes                  log10 of vet's MES, capped at StrengthCap
+//	depth_snr_over_mes       vet's depth significance (red noise counted through σ_D) over its MES
 //	log_period, duty_cycle   log10 P (days), D/P
 //	duration_ratio           D over the central-transit T14 for the star's density (NaN unknown)
-//	odd_even_sigma           odd/even depth difference in σ
-//	secondary_mes            significance of the deepest box at another phase, MES scale
-//	secondary_depth_ratio    its depth over the primary's
-//	v_shape, v_shape_sigma   trapezoid ingress fraction and the significance of V over box
+//	odd_even_sigma           refined odd/even depth difference in σ, with vet.OddEvenFloor (vet.Refine)
+//	odd_even_log_ratio       |ln| of the refined odd/even depth ratio (NaN unless both depths are positive)
+//	secondary_mes            refined secondary eclipse's MES, boxes T14 wide clear of the fitted transit
+//	secondary_depth_ratio    its depth over the fitted transit depth
+//	v_shape                  trapezoid ingress fraction (vet.Compute)
+//	v_shape_sigma_over_mes   the significance of V over box over the MES (the shape, not the strength)
 //	single_event_fraction    share of SNR² in the strongest single transit
 //	max_single_snr_over_mes  the strongest single transit's SNR over the MES
-//	log_event_chi2           log10 of the reduced χ² of the single-transit depths
+//	log_event_chi2           log10 of the reduced χ² of the single-transit depths over 1 + (EventDepthFloor·s)²,
+//	                         s = MES/√n_transits the single-event SNR
 //	gap_edge_fraction        share of transits within 1 d after a gap
 //	rp_rs                    √(trapezoid depth)
 //	n_transits               transits with data
 //	desat_fraction           share of transits at a desaturation
 //	desat_closeness          |ln| distance of P to a ratio n/m of the desaturation interval
-//	variability_closeness    the same to the star's variability period
 //	variability_power        GLS power of the variability (0–1)
 //	log_variability_amp      log10 of the variability's amplitude (fraction)
 //	ellipsoidal_snr_raw      ellipsoidal modulation SNR at P before detrending
@@ -286,7 +306,7 @@ func Compute(l *Light, star Star, peak bls.Peak, c Context) Features {
 //	sde                      (SNR − median)/spread of the peak's periodogram
 //	shared_events            share of transits overlapping a stronger peak's (NaN for rank 0)
 func (f *Features) Vector() []float64 {
-	v := f.Vet
+	v, r := f.Vet, f.Refined
 	ratio := func(a, b float64) float64 {
 		if b == 0 {
 			return math.NaN()
@@ -303,12 +323,27 @@ func (f *Features) Vector() []float64 {
 	if durRatio == 0 {
 		durRatio = math.NaN()
 	}
+	oeRatio, oeSigma := math.NaN(), math.NaN()
+	if r.OddEvenRatio > 0 {
+		oeRatio = math.Abs(math.Log(r.OddEvenRatio))
+	}
+	if r.OddDepthErr > 0 {
+		oeSigma = r.OddEvenSigma
+	}
+	secMES, secRatio := math.NaN(), math.NaN()
+	if r.SigmaD > 0 {
+		secMES, secRatio = r.SecondaryMES, ratio(r.SecondaryDepth, r.Fit.Depth)
+	}
+	chi2 := math.NaN()
+	if v.NTransits > 0 {
+		s := EventDepthFloor * v.MES / math.Sqrt(float64(v.NTransits))
+		chi2 = lg(v.EventChi2 / (1 + s*s))
+	}
 	out := []float64{
-		f.Peak.SNR, lg(f.Peak.Depth), v.MES, v.DepthSNR, lg(f.Peak.PeriodDays), f.Peak.DurationDays / f.Peak.PeriodDays,
-		durRatio, v.OddEvenSigma, v.SecondaryMES, ratio(v.SecondaryDepth, v.Depth), v.VShape, v.VShapeSigma,
-		v.SingleEventFraction, ratio(v.MaxSingleEventSNR, v.MES), lg(v.EventChi2), v.GapEdgeFraction, v.RpRs,
-		float64(v.NTransits), f.DesatFraction, f.DesatCloseness, f.VarCloseness, f.VarPower,
-		lg(f.VarAmp), f.RawModulation.EllipsoidalSNR, f.RawModulation.ReflectionSNR, float64(f.Rank),
+		lg(math.Min(f.Peak.SNR, StrengthCap)), lg(f.Peak.Depth), lg(math.Min(v.MES, StrengthCap)), ratio(v.DepthSNR, v.MES),
+		lg(f.Peak.PeriodDays), f.Peak.DurationDays / f.Peak.PeriodDays, durRatio, oeSigma, oeRatio, secMES, secRatio,
+		v.VShape, ratio(v.VShapeSigma, v.MES), v.SingleEventFraction, ratio(v.MaxSingleEventSNR, v.MES), chi2,
+		v.GapEdgeFraction, v.RpRs, float64(v.NTransits), f.DesatFraction, f.DesatCloseness, f.VarPower, lg(f.VarAmp), f.RawModulation.EllipsoidalSNR, f.RawModulation.ReflectionSNR, float64(f.Rank),
 		ratio(f.Peak.SNR, f.TopSNR), f.SDE, f.SharedEvents,
 	}
 	for i, x := range out {

@@ -192,8 +192,8 @@ func TestFeaturesSeparatePlanetBinaryAndGlitch(t *testing.T) {
 		t.Errorf("glitch at the desaturation interval has desat_closeness %.3f, want ≈ 0", glitch["desat_closeness"])
 	}
 	// The planet's MES: 1,000 ppm / 300 ppm · √(6 cadences) per transit · √(≈ 31 transits) ≈ 45.
-	if planet["mes"] < 30 || planet["mes"] > 60 {
-		t.Errorf("planet MES %.1f, want ≈ 45", planet["mes"])
+	if mes := math.Pow(10, planet["log_mes"]); mes < 30 || mes > 60 {
+		t.Errorf("planet MES %.1f, want ≈ 45", mes)
 	}
 	if planet["log_period"] != math.Log10(3.7) || planet["rank"] != 0 || planet["snr_over_top"] != 1 {
 		t.Errorf("bookkeeping features: log_period %g rank %g snr_over_top %g", planet["log_period"], planet["rank"], planet["snr_over_top"])
@@ -208,13 +208,13 @@ func TestVetterModelMustMatchFeatures(t *testing.T) {
 	if len(m.Model.Trees) == 0 {
 		t.Error("the embedded vetter has no trees")
 	}
-	b, _ := json.Marshal(VetterModel{Model: m.Model})
+	b, _ := json.Marshal(VetterModel{Format: VetterFormat, Model: m.Model})
 	if _, err := ParseVetter(b); err != nil {
 		t.Errorf("a re-encoded embedded model does not parse: %v", err)
 	}
 	bad := m.Model
 	bad.Features = append([]string{"extra"}, bad.Features...)
-	b, _ = json.Marshal(VetterModel{Model: bad})
+	b, _ = json.Marshal(VetterModel{Format: VetterFormat, Model: bad})
 	if _, err := ParseVetter(b); err == nil {
 		t.Error("a model over other features was accepted")
 	}

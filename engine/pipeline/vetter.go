@@ -21,9 +21,16 @@ const VetterPeaks = 3
 // positive exactly when p > ½.
 const VetterThreshold = 0.5
 
+// VetterFormat is the format of the vetter model this program reads: 2 since the features became scale-free
+// (FeatureNames: capped log SNR and MES, vet.Refine's odd/even and secondary); a model of another format was
+// trained on other features and is refused.
+const VetterFormat = 2
+
 // VetterModel is the trained classifier as trained by `transitbench baselines train-vetter` (JSON of gbt.Model
 // plus how it was trained).
 type VetterModel struct {
+	// Format is VetterFormat for a model this program can use.
+	Format int `json:"format"`
 	// Training records the command's inputs and outcome (train pool, stars, seed, counts); informative only.
 	Training json.RawMessage `json:"training,omitempty"`
 	Model    gbt.Model       `json:"model"`
@@ -49,6 +56,10 @@ func ParseVetter(b []byte) (*VetterModel, error) {
 	var m VetterModel
 	if err := json.Unmarshal(b, &m); err != nil {
 		return nil, fmt.Errorf("pipeline: vetter model: %w", err)
+	}
+	if m.Format != VetterFormat {
+		return nil, fmt.Errorf("pipeline: the vetter model has format %d, this program reads format %d (other features): retrain it with 'transitbench baselines train-vetter'",
+			m.Format, VetterFormat)
 	}
 	if !slices.Equal(m.Model.Features, FeatureNames) {
 		return nil, fmt.Errorf("pipeline: the vetter model takes features %v, the pipeline computes %v: retrain it with 'transitbench baselines train-vetter'",

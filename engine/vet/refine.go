@@ -146,7 +146,7 @@ type Refined struct {
 // Refine fits the transit's trapezoid (FitTrapezoid) at the candidate (the search's period, mid-time and box
 // duration) and measures the secondary eclipse and odd/even at the fitted mid-time and T14 (see Refined). It
 // is the statistics the vet, bls and fold commands and the star view report beside Compute's; Compute itself
-// is unchanged, since the learned vetter was trained on its values.
+// is unchanged; the learned vetter takes both (engine/pipeline's features).
 func Refine(t, flat []float64, periodDays, t0Days, durationDays float64) Refined {
 	var r Refined
 	if len(t) != len(flat) || !(periodDays > 0) || !(durationDays > 0) {

@@ -46,16 +46,18 @@ const DefaultTrainStars = 3000
 
 // TrainReport describes a training run; it is stored in the model as VetterModel.Training.
 type TrainReport struct {
-	Pool            string  `json:"pool"`
-	PoolGenerator   string  `json:"pool_generator"`
-	PoolFingerprint string  `json:"pool_fingerprint"`
-	PoolStars       int     `json:"pool_stars"`
-	StarsUsed       int     `json:"stars_used"`
-	ScoredStars     int     `json:"scored_stars"`
-	Examples        int     `json:"examples"`
-	Positives       int     `json:"positives"`
-	Seed            uint64  `json:"seed"`
-	TrainAccuracy   float64 `json:"train_accuracy"`
+	Pool            string `json:"pool"`
+	PoolGenerator   string `json:"pool_generator"`
+	PoolFingerprint string `json:"pool_fingerprint"`
+	PoolStars       int    `json:"pool_stars"`
+	// TrainPlanet is the pool's train-only planet knobs (sets.TrainPlanet), as its manifest records them.
+	TrainPlanet   *sets.TrainPlanetKnobs `json:"train_planet,omitempty"`
+	StarsUsed     int                    `json:"stars_used"`
+	ScoredStars   int                    `json:"scored_stars"`
+	Examples      int                    `json:"examples"`
+	Positives     int                    `json:"positives"`
+	Seed          uint64                 `json:"seed"`
+	TrainAccuracy float64                `json:"train_accuracy"`
 	// Seconds is the training's wall time. It is printed but not stored in the model, so that retraining
 	// rewrites the model file byte for byte.
 	Seconds float64 `json:"seconds,omitempty"`
@@ -176,7 +178,7 @@ func TrainVetter(ctx context.Context, opt TrainOptions) (*pipeline.VetterModel, 
 		}
 	}
 	rep := &TrainReport{Pool: set.Name, PoolGenerator: set.Generator, PoolFingerprint: set.Fingerprint,
-		PoolStars: len(set.IDs), StarsUsed: len(ids), Examples: len(ex), Seed: opt.Seed}
+		PoolStars: len(set.IDs), TrainPlanet: set.TrainPlanet, StarsUsed: len(ids), Examples: len(ex), Seed: opt.Seed}
 	for _, id := range ids {
 		if set.Answers[id].Scored {
 			rep.ScoredStars++
@@ -200,7 +202,7 @@ func TrainVetter(ctx context.Context, opt TrainOptions) (*pipeline.VetterModel, 
 	}
 	info, _ := json.Marshal(rep) // before Seconds is set: the model file holds no wall time
 	rep.Seconds = math.Round(time.Since(start).Seconds())
-	return &pipeline.VetterModel{Training: info, Model: *m}, rep, nil
+	return &pipeline.VetterModel{Format: pipeline.VetterFormat, Training: info, Model: *m}, rep, nil
 }
 
 // Fit trains the classifier on labelled examples with the given parameters and seed.

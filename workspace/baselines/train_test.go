@@ -49,7 +49,7 @@ func TestLabelPeakFollowsTheGrader(t *testing.T) {
 // them (here by the MES feature alone) predicts accordingly.
 func TestFitUsesTheFeatureNames(t *testing.T) {
 	var ex []Example
-	mes := indexOf(pipeline.FeatureNames, "mes")
+	mes := indexOf(pipeline.FeatureNames, "log_mes")
 	for i := range 200 {
 		x := make([]float64, len(pipeline.FeatureNames))
 		for j := range x {
