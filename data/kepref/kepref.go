@@ -134,3 +134,18 @@ func EachDV(fn func(kic string, c *lc.LightCurve)) error {
 	}
 	return nil
 }
+
+// Window returns the cadences of c with time in [lo, hi), in order: the real-data tests cut one year (BKJD
+// 170–540) of a whole-mission light curve with it.
+func Window(c *lc.LightCurve, lo, hi float64) *lc.LightCurve {
+	out := &lc.LightCurve{}
+	for i, t := range c.Time {
+		if t >= lo && t < hi {
+			out.Time = append(out.Time, t)
+			out.Flux = append(out.Flux, c.Flux[i])
+			out.FluxErr = append(out.FluxErr, c.FluxErr[i])
+			out.Quality = append(out.Quality, c.Quality[i])
+		}
+	}
+	return out
+}

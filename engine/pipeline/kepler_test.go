@@ -10,20 +10,6 @@ import (
 	"transitbench/engine/pipeline"
 )
 
-// yearOf returns the cadences of c within BKJD [lo, hi).
-func yearOf(c *lc.LightCurve, lo, hi float64) *lc.LightCurve {
-	out := &lc.LightCurve{}
-	for i, t := range c.Time {
-		if t >= lo && t < hi {
-			out.Time = append(out.Time, t)
-			out.Flux = append(out.Flux, c.Flux[i])
-			out.FluxErr = append(out.FluxErr, c.FluxErr[i])
-			out.Quality = append(out.Quality, c.Quality[i])
-		}
-	}
-	return out
-}
-
 // TestLearnedVetterKeepsKeplerDV runs learned_vetter with the embedded model on one year (BKJD 170–540) of the
 // five Kepler DV hot Jupiters (Kepler-8, 40, 77, 427, 696; BLS SNR 120–1,100), with the KOI table's stellar
 // radius and the mass from its log g: each planet must be among the rows, kept at p ≥ 0.5 at its catalogue
@@ -55,7 +41,7 @@ func TestLearnedVetterKeepsKeplerDV(t *testing.T) {
 		period, radius, logg := get("koi_period"), get("koi_srad"), get("koi_slogg")
 		star := pipeline.Star{RadiusRsun: radius, MassMsun: math.Pow(10, logg-4.438) * radius * radius,
 			Teff: get("koi_steff"), Logg: logg}
-		c := yearOf(whole, 170, 540)
+		c := kepref.Window(whole, 170, 540)
 		cands, err := pipeline.Candidates(c, star)
 		if err != nil {
 			t.Fatalf("KIC %s: %v", kic, err)

@@ -10,20 +10,6 @@ import (
 	"transitbench/engine/vet"
 )
 
-// yearOf returns the cadences of c within BKJD [lo, hi).
-func yearOf(c *lc.LightCurve, lo, hi float64) *lc.LightCurve {
-	out := &lc.LightCurve{}
-	for i, t := range c.Time {
-		if t >= lo && t < hi {
-			out.Time = append(out.Time, t)
-			out.Flux = append(out.Flux, c.Flux[i])
-			out.FluxErr = append(out.FluxErr, c.FluxErr[i])
-			out.Quality = append(out.Quality, c.Quality[i])
-		}
-	}
-	return out
-}
-
 // TestRefineKeplerDV measures the refined statistics of the five DV hot Jupiters on one year (BKJD 170–540) at
 // their KOI ephemerides (period, t0, duration): the fitted T14 lies within 15 % of the catalogue's, no
 // secondary reaches MES 7.1 and odd/even stays below 3σ with OddEvenFloor. Compute's statistics at the same
@@ -43,7 +29,7 @@ func TestRefineKeplerDV(t *testing.T) {
 			}
 			return v
 		}
-		c := yearOf(whole, 170, 540).Clean(lc.DefaultQualityMask)
+		c := kepref.Window(whole, 170, 540).Clean(lc.DefaultQualityMask)
 		p, t0, dur := get("koi_period"), get("koi_time0bk"), get("koi_duration")/24
 		flat, _ := detrend.Flatten(c.Time, c.Flux, detrend.Options{WindowDays: detrend.WindowFor(dur)})
 		old := vet.Compute(c.Time, flat, p, t0, dur, nil)
