@@ -28,6 +28,15 @@ type BaselineReport struct {
 // configuration with the gate and summarises per tier. progress, when not nil, is called after each task
 // (from one goroutine at a time). A cancelled context stops handing out tasks; finished ones are kept.
 func RunBaseline(ctx context.Context, tasks []*stargazer.Task, solve Solver, workers int, progress func(done, total int, o rvtrack.TaskOutcome)) *BaselineReport {
+	return RunInteractive(ctx, tasks, OneShot(solve), workers, progress)
+}
+
+// RunInteractive runs solve on every task as RunBaseline does, giving it the task tier's submissions and time
+// (stargazer.Budget: a submission after the tier's seconds, or beyond its count, is not graded) and answering
+// each with the contestant's feedback (rvgate.FeedbackFor). A task's outcome
+// is its first passing submission, or else its last; TaskOutcome.Submissions counts those made. A solver that
+// submits nothing is graded as having submitted no planets.
+func RunInteractive(ctx context.Context, tasks []*stargazer.Task, solve InteractiveSolver, workers int, progress func(done, total int, o rvtrack.TaskOutcome)) *BaselineReport {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
@@ -39,16 +48,7 @@ func RunBaseline(ctx context.Context, tasks []*stargazer.Task, solve Solver, wor
 		after = func(i, done int) { progress(done, len(tasks), out[i]) }
 	}
 	pool.Each(ctx, len(tasks), workers, func(i int) {
-		t := tasks[i]
-		t0 := time.Now()
-		planets, jit := solve(t.Data(), t.Config.Star.MStarSun, uint64(i))
-		res := rvgate.Evaluate(t, planets, jit)
-		o := rvtrack.TaskOutcome{Task: t.TaskID, Tier: t.Tier(), Solvable: rvgate.CheckTruth(t).Solvable, NTruth: len(t.Config.Planets),
-			Result: res, Seconds: time.Since(t0).Seconds()}
-		for _, p := range planets {
-			o.Periods = append(o.Periods, p.PeriodDays)
-		}
-		out[i], ran[i] = o, true
+		out[i], ran[i] = solveTask(tasks[i], solve, uint64(i)), true
 	}, after)
 	rep := &BaselineReport{Workers: workers}
 	for i, o := range out {
@@ -59,6 +59,37 @@ func RunBaseline(ctx context.Context, tasks []*stargazer.Task, solve Solver, wor
 	rep.Tiers = rvtrack.Summarize(rep.Outcomes)
 	rep.Seconds = time.Since(start).Seconds()
 	return rep
+}
+
+// solveTask runs solve on t within its tier's submissions and returns the outcome to report.
+func solveTask(t *stargazer.Task, solve InteractiveSolver, seed uint64) rvtrack.TaskOutcome {
+	t0 := time.Now()
+	budget := t.Budget().Submissions
+	var graded []rv.Planet
+	var res rvgate.Result
+	made, done := 0, false
+	judge := func(planets []rv.Planet, jit float64) rvgate.Feedback {
+		st := rvgate.StatusAt(t.Budget(), time.Since(t0), nil)
+		if made >= budget || !st.WithinBudget {
+			return rvgate.Feedback{Task: t.TaskID, SubmissionsLeft: budget - made, BudgetStatus: st, TaskPassed: done}
+		}
+		made++
+		r := rvgate.Evaluate(t, planets, jit)
+		if !done {
+			graded, res, done = planets, r, r.Passed
+		}
+		return rvgate.FeedbackFor(t.TaskID, made, budget-made, r, st, done)
+	}
+	solve(t.Data(), t.Config.Star.MStarSun, seed, budget, judge)
+	if made == 0 {
+		graded, res = nil, rvgate.Evaluate(t, nil, 0)
+	}
+	o := rvtrack.TaskOutcome{Task: t.TaskID, Tier: t.Tier(), Solvable: rvgate.CheckTruth(t).Solvable, NTruth: len(t.Config.Planets),
+		Result: res, Seconds: time.Since(t0).Seconds(), Submissions: made}
+	for _, p := range graded {
+		o.Periods = append(o.Periods, p.PeriodDays)
+	}
+	return o
 }
 
 // ClassicalSolver is the classical pipeline (rv.Classical) with the original's defaults and two model-selection

@@ -12,6 +12,9 @@ type TaskOutcome struct {
 	Result   rvgate.Result `json:"result"`
 	Periods  []float64     `json:"periods_days"`
 	Seconds  float64       `json:"seconds"`
+	// Submissions is how many submissions a baseline made on the task (rvbaselines.RunInteractive); the outcome
+	// is the first that passed, or else the last. 0 for solutions run in the sandbox, which answer once.
+	Submissions int `json:"submissions,omitempty"`
 	// Submission is the answer graded, as the solution gave it (nil when it gave none that parsed): the
 	// results site draws each task's fit from it.
 	Submission *rvgate.Submission `json:"submission,omitempty"`
