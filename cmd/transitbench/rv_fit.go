@@ -33,7 +33,9 @@ is honest for imported tasks (tier user) and classical for the others; honest al
 offset and jitter and, for each step of its search, the strongest residual peak, its false-alarm
 probabilities and whether a planet was added.
 
-JSON: {"planets": [{"P_days", "K_ms", "e", "omega_rad", "M0_rad"}], "jitter_ms"}.`,
+JSON: {"planets": [{"P_days", "K_ms", "e", "omega_rad", "M0_rad"}], "jitter_ms"}; the honest pipeline adds
+"instruments": [{"name", "points", "offset_ms", "jitter_ms"}] (its per-instrument terms; the gate does not
+grade them and takes the single jitter_ms, the one of greatest likelihood for the planets).`,
 	}, runF, runRVFit, func(o *rvFitOptions, cmd *cobra.Command, args []string) {
 		o.rvCommon, o.Task = common.at(cmd), args[0]
 	})
@@ -71,6 +73,9 @@ func runRVFit(_ context.Context, opts rvFitOptions, out io.Writer) error {
 		planets, jit = rvSolvers[pipeline](d, t.Config.Star.MStarSun, 0)
 	}
 	sub := rvgate.FromPlanets(planets, jit)
+	if honest != nil {
+		sub.Instruments = instrumentFits(d, honest)
+	}
 	if opts.JSON {
 		return writeJSON(out, sub)
 	}
@@ -88,18 +93,24 @@ func runRVFit(_ context.Context, opts rvFitOptions, out io.Writer) error {
 	return writeHonestDetails(out, d, honest)
 }
 
+// instrumentFits lists each instrument's points, offset and jitter in the honest fit h of d.
+func instrumentFits(d *rv.Data, h *rv.HonestResult) []rvgate.InstrumentFit {
+	out := make([]rvgate.InstrumentFit, len(d.Instruments))
+	for k, name := range d.Instruments {
+		out[k] = rvgate.InstrumentFit{Name: name, OffsetMS: h.Offsets[k], JitterMS: h.InstJitter[k]}
+	}
+	for _, k := range d.Inst {
+		out[k].Points++
+	}
+	return out
+}
+
 // writeHonestDetails prints what the honest search adds: each instrument's offset and jitter, and its steps.
 func writeHonestDetails(out io.Writer, d *rv.Data, h *rv.HonestResult) error {
 	w := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(w, "INSTRUMENT\tPOINTS\tOFFSET_MS\tJITTER_MS")
-	for k, name := range d.Instruments {
-		n := 0
-		for _, i := range d.Inst {
-			if i == k {
-				n++
-			}
-		}
-		fmt.Fprintf(w, "%s\t%d\t%.3f\t%.3f\n", name, n, h.Offsets[k], h.InstJitter[k])
+	for _, in := range instrumentFits(d, h) {
+		fmt.Fprintf(w, "%s\t%d\t%.3f\t%.3f\n", in.Name, in.Points, in.OffsetMS, in.JitterMS)
 	}
 	fmt.Fprintln(w, "STEP\tPEAK_P_DAYS\tFAP\tEMPIRICAL_FAP\tFITTED_P_DAYS\tDEVIANCE_GAIN\tDECISION")
 	for i, st := range h.Steps {

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"transitbench/grader/rvgate"
 )
 
 // hd164922File is HD 164922's published series beside the repository (../shared/data/rv-public).
@@ -86,9 +88,28 @@ func TestRVImportListsBesideThePublished(t *testing.T) {
 		Planets []struct {
 			P float64 `json:"P_days"`
 		} `json:"planets"`
+		Instruments []rvgate.InstrumentFit `json:"instruments"`
 	}
 	if err := json.Unmarshal([]byte(out), &fit); err != nil || len(fit.Planets) != 2 {
 		t.Fatalf("fit: %v %s", err, out)
+	}
+	// Each instrument's own jitter comes with the fit (HIRES before and after 2004, APF), and the output
+	// still reads back as a submission.
+	points := 0
+	for _, in := range fit.Instruments {
+		points += in.Points
+		if in.JitterMS <= 0 || in.JitterMS > 10 {
+			t.Errorf("instrument %s: jitter %.2f m/s", in.Name, in.JitterMS)
+		}
+	}
+	if len(fit.Instruments) != 3 || points != 401 {
+		t.Errorf("instruments %+v, want 3 with 401 points", fit.Instruments)
+	}
+	if err := os.WriteFile(sub, []byte(out), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := runRV(t, "", "rv", "submit", "hd164922", "--planets", sub, "--dry-run"); err != nil {
+		t.Errorf("the fit's JSON as a submission: %v", err)
 	}
 	if out, err = runRV(t, "", "rv", "fit", "hd164922"); err != nil || !strings.Contains(out, "(honest)") || !strings.Contains(out, "no significant peak") {
 		t.Fatalf("fit text: %v\n%s", err, out)

@@ -30,6 +30,18 @@ type SubmittedPlanet struct {
 type Submission struct {
 	Planets  []SubmittedPlanet `json:"planets"`
 	JitterMS float64           `json:"jitter_ms,omitempty"`
+	// Instruments, when present, is what a fit found per instrument. It is information for the reader and is
+	// not graded: the gate fits its own offsets and takes the one jitter_ms.
+	Instruments []InstrumentFit `json:"instruments,omitempty"`
+}
+
+// InstrumentFit is one instrument's offset and jitter (m/s) in a fit with per-instrument terms, and its
+// number of points.
+type InstrumentFit struct {
+	Name     string  `json:"name"`
+	Points   int     `json:"points"`
+	OffsetMS float64 `json:"offset_ms"`
+	JitterMS float64 `json:"jitter_ms"`
 }
 
 // ErrBadSubmission wraps every problem with a submission's content.
@@ -52,7 +64,7 @@ func ParseSubmission(b []byte) (*Submission, error) {
 		err = dec.Decode(&s)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v (fields: P_days, K_ms or m_sin_i_mjup, e, omega_rad, l_rad or M0_rad or t_peri_days; optional jitter_ms)", ErrBadSubmission, err)
+		return nil, fmt.Errorf("%w: %v (fields: P_days, K_ms or m_sin_i_mjup, e, omega_rad, l_rad or M0_rad or t_peri_days; optional jitter_ms, and instruments, which is not graded)", ErrBadSubmission, err)
 	}
 	return &s, nil
 }
