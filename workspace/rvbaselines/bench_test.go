@@ -11,7 +11,8 @@ import (
 	"transitbench/workspace/internal/taskfixture"
 )
 
-// BenchmarkSolverTier runs each pipeline over a whole tier of the published tasks on one core (one worker);
+// BenchmarkSolverTier runs each pipeline over a whole tier of the published tasks on one core (one worker; the
+// expert pipeline with the tier's submissions);
 // one op is the whole tier, so ns/op divided by the tier's task count is the time per task. Run it once:
 //
 //	go test -run '^$' -bench 'SolverTier' -benchtime 1x ./workspace/rvbaselines
@@ -20,8 +21,9 @@ func BenchmarkSolverTier(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	for _, name := range []string{"classical", "honest"} {
-		solve := map[string]Solver{"classical": ClassicalSolver, "honest": HonestSolver}[name]
+	for _, name := range []string{"classical", "honest", "expert"} {
+		solve := map[string]InteractiveSolver{"classical": OneShot(ClassicalSolver), "honest": OneShot(HonestSolver),
+			"expert": ExpertSolver}[name]
 		for _, tier := range []string{stargazer.TierEasy, stargazer.TierMedium, stargazer.TierHard, stargazer.TierReal} {
 			var in []*stargazer.Task
 			for _, t := range tasks {
@@ -31,7 +33,7 @@ func BenchmarkSolverTier(b *testing.B) {
 			}
 			b.Run(fmt.Sprintf("%s/%s-%dtasks", name, tier, len(in)), func(b *testing.B) {
 				for range b.N {
-					rep := RunBaseline(context.Background(), in, solve, 1, nil)
+					rep := RunInteractive(context.Background(), in, solve, 1, nil)
 					b.ReportMetric(float64(rep.Tiers[tier].Passed), "passed")
 					b.ReportMetric(rep.Seconds/float64(len(in)), "s/task")
 				}
