@@ -154,8 +154,7 @@ func TestBaselinesRunFunctions(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the sandbox and the vetter's search on six train-pool stars")
 	}
-	home := t.TempDir()
-	t.Setenv("TRANSITBENCH_HOME", home)
+	home := newHome(t)
 	if _, err := sets.Open(home, sets.Train, sets.Options{Stars: 6}); err != nil {
 		t.Fatal(err)
 	}

@@ -29,6 +29,14 @@ func cliCommand(args ...string) *exec.Cmd {
 	return cmd
 }
 
+// newHome gives the test a fresh, empty data directory as TRANSITBENCH_HOME and returns it.
+func newHome(t testing.TB) string {
+	t.Helper()
+	home := t.TempDir()
+	t.Setenv("TRANSITBENCH_HOME", home)
+	return home
+}
+
 func TestExitCodes(t *testing.T) {
 	cases := []struct {
 		args []string

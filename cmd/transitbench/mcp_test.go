@@ -97,8 +97,7 @@ func TestMCPOverStdio(t *testing.T) {
 // returns them with the dev set.
 func mcpTestWorkspace(t *testing.T) (home, dir string, dev *sets.Set) {
 	t.Helper()
-	home = t.TempDir()
-	t.Setenv("TRANSITBENCH_HOME", home)
+	home = newHome(t)
 	dir = filepath.Join(t.TempDir(), "ws")
 	if _, err := workspace.Init(dir, workspace.InitOptions{Home: home, Lang: "python", Compositions: hiddenTestSets}); err != nil {
 		t.Fatal(err)

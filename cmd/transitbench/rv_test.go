@@ -55,7 +55,7 @@ func TestRVListTiers(t *testing.T) {
 }
 
 func TestRVShowHidesTruth(t *testing.T) {
-	t.Setenv("TRANSITBENCH_HOME", t.TempDir())
+	newHome(t)
 	out, err := runRV(t, "", "rv", "show", "seed13_diff10", "--json")
 	if err != nil {
 		t.Fatal(err)
@@ -76,7 +76,7 @@ func TestRVShowHidesTruth(t *testing.T) {
 }
 
 func TestRVSubmitBudget(t *testing.T) {
-	t.Setenv("TRANSITBENCH_HOME", t.TempDir())
+	newHome(t)
 	// A one-planet guess near real_010's published planet is irrelevant here: the budget is what is tested.
 	planets := `[{"P_days": 4.2, "K_ms": 10, "e": 0.1, "omega_rad": 1, "M0_rad": 2}]`
 	out, err := runRV(t, planets, "rv", "submit", "seed1108_diff2", "--planets", "-", "--dry-run", "--json")
@@ -192,8 +192,7 @@ func submitJSON(t *testing.T, planets string, args ...string) map[string]any {
 // TestRVSubmitTimeAndTokens: 'rv show' starts a task's clock; a submission declares its tokens; one over the
 // token budget or after the time budget is graded and recorded with within_budget false.
 func TestRVSubmitTimeAndTokens(t *testing.T) {
-	home := t.TempDir()
-	t.Setenv("TRANSITBENCH_HOME", home)
+	home := newHome(t)
 	const task = "seed1108_diff2" // easy: 200k tokens, 600 s, 3 submissions
 	planets := `[{"P_days": 4.2, "K_ms": 10, "e": 0.1, "omega_rad": 1, "M0_rad": 2}]`
 	if _, err := runRV(t, "", "rv", "show", task, "--json"); err != nil {

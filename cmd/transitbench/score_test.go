@@ -17,8 +17,7 @@ import (
 // scoreTestSet builds a small simulated set in a fresh data directory and returns it.
 func scoreTestSet(t *testing.T) *sets.Set {
 	t.Helper()
-	home := t.TempDir()
-	t.Setenv("TRANSITBENCH_HOME", home)
+	home := newHome(t)
 	s, err := sets.Open(home, "scoretest", sets.Options{
 		Composition: &sets.Composition{Injected: 4, Untouched: 3, EB: 3, Confirmed: 1},
 	})
