@@ -40,30 +40,14 @@ func writeBoxCSV(t *testing.T) string {
 	return path
 }
 
-func runBLSCmd(t *testing.T, args ...string) (string, error) {
-	t.Helper()
-	root := newRootCmd()
-	var out bytes.Buffer
-	root.SetOut(&out)
-	root.SetArgs(args)
-	err := root.Execute()
-	return out.String(), err
-}
-
 func TestBLSCommandJSON(t *testing.T) {
 	path := writeBoxCSV(t)
 	for _, extra := range [][]string{
 		{"--pmin", "1", "--pmax", "20", "--periods", "3000", "--durations", "0.1,0.15,0.2", "--no-detrend"},
 		{"--objective", "likelihood"}, // default grid, detrended
 	} {
-		out, err := runBLSCmd(t, append([]string{"bls", path, "--json", "--peaks", "3"}, extra...)...)
-		if err != nil {
-			t.Fatalf("%v: %v", extra, err)
-		}
 		var v blsJSON
-		if err := json.Unmarshal([]byte(out), &v); err != nil {
-			t.Fatalf("bls --json is not JSON: %v\n%s", err, out)
-		}
+		executeJSON(t, &v, append([]string{"bls", path, "--json", "--peaks", "3"}, extra...)...)
 		if v.NPoints != 4405 || v.NPeriods == 0 || v.NDurations == 0 || !(v.Seconds > 0) || len(v.Peaks) == 0 {
 			t.Fatalf("%v: unexpected summary %+v", extra, v)
 		}
@@ -78,7 +62,7 @@ func TestBLSCommandJSON(t *testing.T) {
 		}
 	}
 	// The same JSON keys as documented.
-	out, _ := runBLSCmd(t, "bls", path, "--json", "--pmin", "1", "--pmax", "20", "--periods", "500", "--durations", "0.15")
+	out, _, _ := execute("bls", path, "--json", "--pmin", "1", "--pmax", "20", "--periods", "500", "--durations", "0.15")
 	for _, key := range []string{`"n_points"`, `"n_periods"`, `"n_durations"`, `"seconds"`, `"peaks"`, `"period_days"`,
 		`"t0_days"`, `"duration_days"`, `"depth"`, `"depth_err"`, `"snr"`, `"power"`, `"n_transits"`} {
 		if !strings.Contains(out, key) {
@@ -118,14 +102,8 @@ func TestBLSAndFoldExitCodes(t *testing.T) {
 
 func TestFoldCommandJSON(t *testing.T) {
 	path := writeBoxCSV(t)
-	out, err := runBLSCmd(t, "fold", path, "--period", "4.2", "--t0", "171.3", "--bins", "20", "--window", "1", "--json")
-	if err != nil {
-		t.Fatal(err)
-	}
 	var v foldJSON
-	if err := json.Unmarshal([]byte(out), &v); err != nil {
-		t.Fatalf("fold --json is not JSON: %v\n%s", err, out)
-	}
+	executeJSON(t, &v, "fold", path, "--period", "4.2", "--t0", "171.3", "--bins", "20", "--window", "1", "--json")
 	if len(v.Bins) != 20 || v.NPoints != 4405 {
 		t.Fatalf("want 20 bins of 4405 points, got %d bins, %d points", len(v.Bins), v.NPoints)
 	}
@@ -159,14 +137,8 @@ func TestBLSPlanetsKepler90(t *testing.T) {
 	args := []string{"bls", folder, "--pmin", "5", "--pmax", "12", "--planets", "2", "--workers", "2", "--json",
 		"--mask", "331.5972732,140.498929,1.2", "--mask", "210.6013843,147.056867,1.0", "--mask", "59.7371443,158.95974,0.67",
 		"--mask", "91.9401253,134.3,0.77", "--mask", "124.922516,129.7295,1.0"}
-	out, err := runBLSCmd(t, args...)
-	if err != nil {
-		t.Fatal(err)
-	}
 	var res blsJSON
-	if err := json.Unmarshal([]byte(out), &res); err != nil {
-		t.Fatal(err)
-	}
+	out := executeJSON(t, &res, args...)
 	if len(res.Masks) != 5 || len(res.Planets) != 2 {
 		t.Fatalf("%d masks, %d planets: %s", len(res.Masks), len(res.Planets), out)
 	}
@@ -179,18 +151,14 @@ func TestBLSPlanetsKepler90(t *testing.T) {
 			t.Errorf("planet %d flagged: %+v", i+1, pl)
 		}
 	}
-	unmasked, err := runBLSCmd(t, "bls", folder, "--pmin", "5", "--pmax", "12", "--workers", "2", "--json")
-	if err != nil {
-		t.Fatal(err)
-	}
 	var plain blsJSON
-	if err := json.Unmarshal([]byte(unmasked), &plain); err != nil || len(plain.Peaks) == 0 {
-		t.Fatalf("%v: %s", err, unmasked)
+	if unmasked := executeJSON(t, &plain, "bls", folder, "--pmin", "5", "--pmax", "12", "--workers", "2", "--json"); len(plain.Peaks) == 0 {
+		t.Fatalf("no peaks: %s", unmasked)
 	}
 	if math.Abs(plain.Peaks[0].PeriodDays/7.00822-1) < 0.002 {
 		t.Errorf("without masks b is already the strongest peak: the masks show nothing")
 	}
-	if _, err := runBLSCmd(t, "bls", folder, "--mask", "1,2"); !isCode(err, codeUsage) {
+	if _, _, err := execute("bls", folder, "--mask", "1,2"); !isCode(err, codeUsage) {
 		t.Errorf("--mask 1,2: %v, want a usage error", err)
 	}
 }
@@ -206,14 +174,8 @@ func TestFoldQuartersRefined(t *testing.T) {
 	files, _ := filepath.Glob(filepath.Join(dir, "fits", "kic011442793", "*.fits"))
 	args := append(append([]string{"fold"}, files...), "--period", "59.7371443", "--t0", "158.95974", "--duration", "0.25",
 		"--window", "2", "--json")
-	out, err := runBLSCmd(t, args...)
-	if err != nil {
-		t.Fatal(err)
-	}
 	var res foldJSON
-	if err := json.Unmarshal([]byte(out), &res); err != nil {
-		t.Fatal(err)
-	}
+	executeJSON(t, &res, args...)
 	if res.NPoints < 9000 || res.Refined == nil || math.Abs(24*res.Refined.DurationDays/8.0-1) > 0.2 {
 		t.Fatalf("%d points, refined %+v", res.NPoints, res.Refined)
 	}
@@ -222,17 +184,8 @@ func TestFoldQuartersRefined(t *testing.T) {
 // vetJSON runs 'transitbench vet ARGS --json' and decodes its output.
 func vetJSON(t *testing.T, args ...string) vetReport {
 	t.Helper()
-	root := newRootCmd()
-	var out bytes.Buffer
-	root.SetOut(&out)
-	root.SetArgs(append([]string{"vet", "--json"}, args...))
-	if err := root.Execute(); err != nil {
-		t.Fatalf("vet %v: %v", args, err)
-	}
 	var rep vetReport
-	if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
-		t.Fatalf("vet --json is not JSON: %v\n%s", err, out.String())
-	}
+	executeJSON(t, &rep, append([]string{"vet", "--json"}, args...)...)
 	return rep
 }
 
@@ -419,12 +372,7 @@ func TestTrainVetterWritesModelAndExamples(t *testing.T) {
 	if rep.StarsUsed != 6 || rep.Examples == 0 || len(ex) != rep.Examples {
 		t.Errorf("report %+v, %d examples in the CSV", rep, len(ex))
 	}
-	root := newRootCmd()
-	var stderr bytes.Buffer
-	root.SetOut(&bytes.Buffer{})
-	root.SetErr(&stderr)
-	root.SetArgs([]string{"baselines", "train-vetter", "--stars", "7", "--out", model})
-	if err := root.Execute(); err == nil || !strings.Contains(err.Error(), "data build --set train --stars 7 --force") {
+	if _, _, err := execute("baselines", "train-vetter", "--stars", "7", "--out", model); err == nil || !strings.Contains(err.Error(), "data build --set train --stars 7 --force") {
 		t.Errorf("training on 7 stars of a 6-star pool: %v, want the rebuild command", err)
 	}
 }

@@ -16,15 +16,11 @@ import (
 // runCmd runs transitbench with args and returns its stdout.
 func runCmd(t *testing.T, args ...string) []byte {
 	t.Helper()
-	root := newRootCmd()
-	var out, errb bytes.Buffer
-	root.SetOut(&out)
-	root.SetErr(&errb)
-	root.SetArgs(args)
-	if err := root.Execute(); err != nil {
-		t.Fatalf("transitbench %s: %v\n%s", strings.Join(args, " "), err, errb.String())
+	out, stderr, err := execute(args...)
+	if err != nil {
+		t.Fatalf("transitbench %s: %v\n%s", strings.Join(args, " "), err, stderr)
 	}
-	return out.Bytes()
+	return []byte(out)
 }
 
 func TestDataCommands(t *testing.T) {

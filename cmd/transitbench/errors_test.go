@@ -252,7 +252,7 @@ func TestBLSGuards(t *testing.T) {
 			"1.31e+07 periods (0.5–29990 d) × up to 16 durations for a 8.997e+04 d span, above the cap of 5000000 (period, duration) pairs; raise --pmin, lower --pmax", 2},
 	}
 	for _, c := range cases {
-		_, err := runBLSCmd(t, append([]string{"bls"}, c.args...)...)
+		_, _, err := execute(append([]string{"bls"}, c.args...)...)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: got %v, want %q", c.name, err, c.want)
 		}
@@ -272,20 +272,16 @@ func TestBLSNormalisesRawFlux(t *testing.T) {
 		}
 		return 15000
 	})
-	root := newRootCmd()
-	var out, errb bytes.Buffer
-	root.SetOut(&out)
-	root.SetErr(&errb)
-	root.SetArgs([]string{"bls", p, "--json", "--no-detrend", "--pmin", "1", "--pmax", "20", "--periods", "4000", "--durations", "0.1,0.15,0.2"})
-	if err := root.Execute(); err != nil {
+	out, stderr, err := execute("bls", p, "--json", "--no-detrend", "--pmin", "1", "--pmax", "20", "--periods", "4000", "--durations", "0.1,0.15,0.2")
+	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(errb.String(), "the flux median is 15000, not ≈ 1; dividing flux and flux_err by it") {
-		t.Errorf("no warning on stderr: %q", errb.String())
+	if !strings.Contains(stderr, "the flux median is 15000, not ≈ 1; dividing flux and flux_err by it") {
+		t.Errorf("no warning on stderr: %q", stderr)
 	}
 	var v blsJSON
-	if err := json.Unmarshal(out.Bytes(), &v); err != nil || len(v.Peaks) == 0 {
-		t.Fatalf("%v: %s", err, out.String())
+	if err := json.Unmarshal([]byte(out), &v); err != nil || len(v.Peaks) == 0 {
+		t.Fatalf("%v: %s", err, out)
 	}
 	if d := v.Peaks[0].Depth; d < 900e-6 || d > 1100e-6 {
 		t.Errorf("depth %g, want the 1000 ppm box", d)
@@ -304,27 +300,23 @@ func TestRVListSkipsBadTask(t *testing.T) {
 	b, _ = json.Marshal(m)
 	os.WriteFile(filepath.Join(dir, "bad_e.json"), b, 0o644)
 
-	root := newRootCmd()
-	var out, errb bytes.Buffer
-	root.SetOut(&out)
-	root.SetErr(&errb)
-	root.SetArgs([]string{"rv", "list", "--json", "--tasks", dir})
-	if err := root.Execute(); err != nil {
+	out, stderr, err := execute("rv", "list", "--json", "--tasks", dir)
+	if err != nil {
 		t.Fatal(err)
 	}
 	var v struct {
 		Tasks    []struct{ Task string } `json:"tasks"`
 		Warnings []struct{ Path, Error string }
 	}
-	if err := json.Unmarshal(out.Bytes(), &v); err != nil {
+	if err := json.Unmarshal([]byte(out), &v); err != nil {
 		t.Fatal(err)
 	}
 	if len(v.Tasks) != 1 || v.Tasks[0].Task != "seed0_diff6" || len(v.Warnings) != 1 ||
 		!strings.HasSuffix(v.Warnings[0].Path, "bad_e.json") || !strings.Contains(v.Warnings[0].Error, "config.planets[0].e = 1 must lie in [0, 1)") {
-		t.Errorf("rv list: %s", out.String())
+		t.Errorf("rv list: %s", out)
 	}
-	if !strings.Contains(errb.String(), "the file is left out, the other tasks load") || !strings.Contains(errb.String(), "bad_e.json") {
-		t.Errorf("stderr: %q", errb.String())
+	if !strings.Contains(stderr, "the file is left out, the other tasks load") || !strings.Contains(stderr, "bad_e.json") {
+		t.Errorf("stderr: %q", stderr)
 	}
 }
 

@@ -21,13 +21,8 @@ const rvTasksDir = "../../../shared/data/stargazer"
 
 func runRV(t *testing.T, stdin string, args ...string) (string, error) {
 	t.Helper()
-	root := newRootCmd()
-	var out bytes.Buffer
-	root.SetOut(&out)
-	root.SetIn(strings.NewReader(stdin))
-	root.SetArgs(append(args, "--tasks", rvTasksDir))
-	err := root.Execute()
-	return out.String(), err
+	out, _, err := executeIn(strings.NewReader(stdin), append(args, "--tasks", rvTasksDir)...)
+	return out, err
 }
 
 func TestRVListTiers(t *testing.T) {
@@ -118,25 +113,12 @@ func TestRVSubmitBudget(t *testing.T) {
 
 func TestRVGenerateAndBaseline(t *testing.T) {
 	dir := t.TempDir()
-	root := newRootCmd()
-	var out bytes.Buffer
-	root.SetOut(&out)
-	root.SetArgs([]string{"rv", "generate", "--tier", "easy", "--count", "2", "--out", dir, "--json"})
-	if err := root.Execute(); err != nil {
-		t.Fatal(err)
-	}
 	var gen struct {
 		Tasks []struct{ Task, Tier, Path string } `json:"tasks"`
 	}
-	if err := json.Unmarshal(out.Bytes(), &gen); err != nil || len(gen.Tasks) != 2 || gen.Tasks[0].Tier != "easy" {
-		t.Fatalf("generate: %v %s", err, out.String())
-	}
-	root = newRootCmd()
-	out.Reset()
-	root.SetOut(&out)
-	root.SetArgs([]string{"rv", "baseline", "classical", "--tasks", dir, "--json", "--quiet"})
-	if err := root.Execute(); err != nil {
-		t.Fatal(err)
+	out := executeJSON(t, &gen, "rv", "generate", "--tier", "easy", "--count", "2", "--out", dir, "--json")
+	if len(gen.Tasks) != 2 || gen.Tasks[0].Tier != "easy" {
+		t.Fatalf("generate: %s", out)
 	}
 	var rep struct {
 		Tiers map[string]struct {
@@ -149,12 +131,10 @@ func TestRVGenerateAndBaseline(t *testing.T) {
 		} `json:"tiers"`
 		Seconds *float64 `json:"seconds"`
 	}
-	if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
-		t.Fatal(err)
-	}
+	out = executeJSON(t, &rep, "rv", "baseline", "classical", "--tasks", dir, "--json", "--quiet")
 	e, ok := rep.Tiers["easy"]
 	if !ok || rep.Seconds == nil || e.Tasks == nil || *e.Tasks != 2 || e.PassRate == nil || e.SolvableTasks == nil || len(e.Criteria) != 4 {
-		t.Errorf("baseline JSON does not follow the schema: %s", out.String())
+		t.Errorf("baseline JSON does not follow the schema: %s", out)
 	}
 	if code := run([]string{"rv", "baseline", "nosuch", "--tasks", dir}); code != 2 {
 		t.Errorf("unknown pipeline: exit %d, want 2", code)

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -29,13 +28,7 @@ func scoreTestSet(t *testing.T) *sets.Set {
 
 func runScore(t *testing.T, args ...string) (stdout, stderr string, err error) {
 	t.Helper()
-	root := newRootCmd()
-	var out, errOut bytes.Buffer
-	root.SetOut(&out)
-	root.SetErr(&errOut)
-	root.SetArgs(append([]string{"score"}, args...))
-	err = root.Execute()
-	return out.String(), errOut.String(), err
+	return execute(append([]string{"score"}, args...)...)
 }
 
 // TestScoreTruthRows scores, on simulated stars, rows at each star's true ephemeris: every scored planet must
