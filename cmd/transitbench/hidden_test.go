@@ -29,6 +29,17 @@ var hiddenTestSets = map[string]sets.Composition{
 	sets.B:   {Injected: 3, Untouched: 2, EB: 2, Confirmed: 1},
 }
 
+// openTestDev opens the dev set of hiddenTestSets in the data directory home.
+func openTestDev(t *testing.T, home string) *sets.Set {
+	t.Helper()
+	c := hiddenTestSets[sets.Dev]
+	dev, err := sets.Open(home, sets.Dev, sets.Options{Composition: &c})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dev
+}
+
 // stderrMark is what the test's solution prints to stderr on every star, followed by the star's id.
 const stderrMark = "SOLUTION-STDERR-MARK-"
 

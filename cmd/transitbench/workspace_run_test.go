@@ -27,9 +27,7 @@ func TestWorkspaceRunFunctions(t *testing.T) {
 	var out, errb bytes.Buffer
 	s := streams{Out: &out, Err: &errb, JSON: true}
 
-	if err := runInit(ctx, s, &initOptions{Dir: dir, Preset: "survey", Lang: "python", Compositions: hiddenTestSets}); err != nil {
-		t.Fatalf("runInit: %v\n%s", err, errb.String())
-	}
+	initTestWorkspace(t, ctx, s, dir)
 	var ini initResult
 	decodeJSON(t, &out, &ini)
 	c := hiddenTestSets[sets.Dev]
@@ -42,10 +40,7 @@ func TestWorkspaceRunFunctions(t *testing.T) {
 	}
 	out.Reset()
 
-	dev, err := sets.Open(home, sets.Dev, sets.Options{Composition: &c})
-	if err != nil {
-		t.Fatal(err)
-	}
+	dev := openTestDev(t, home)
 	ws, err := workspace.Open(dir)
 	if err != nil {
 		t.Fatal(err)
@@ -148,6 +143,14 @@ func checkStarAndFailing(t *testing.T, dev *sets.Set) {
 	}
 }
 
+// initTestWorkspace makes a survey workspace with the Python starter in dir on hiddenTestSets, through runInit.
+func initTestWorkspace(t *testing.T, ctx context.Context, s streams, dir string) {
+	t.Helper()
+	if err := runInit(ctx, s, &initOptions{Dir: dir, Preset: "survey", Lang: "python", Compositions: hiddenTestSets}); err != nil {
+		t.Fatalf("runInit: %v\n%v", err, s.Err)
+	}
+}
+
 // decodeJSON decodes the one JSON document in b into v and empties b.
 func decodeJSON(t *testing.T, b *bytes.Buffer, v any) {
 	t.Helper()
@@ -178,19 +181,10 @@ func TestFreezeAndGradeFrozen(t *testing.T) {
 	var out, errb bytes.Buffer
 	s := streams{Out: &out, Err: &errb, JSON: true}
 	contestant := filepath.Join(t.TempDir(), "contestant")
-	if err := runInit(ctx, s, &initOptions{Dir: contestant, Preset: "survey", Lang: "python", Compositions: hiddenTestSets}); err != nil {
-		t.Fatalf("runInit: %v\n%s", err, errb.String())
-	}
-	c := hiddenTestSets[sets.Dev]
-	dev, err := sets.Open(home, sets.Dev, sets.Options{Composition: &c})
-	if err != nil {
-		t.Fatal(err)
-	}
-	oracleRun(t, filepath.Join(contestant, "solution"), dev.Answers)
+	initTestWorkspace(t, ctx, s, contestant)
+	oracleRun(t, filepath.Join(contestant, "solution"), openTestDev(t, home).Answers)
 	grader := filepath.Join(t.TempDir(), "grader")
-	if err := runInit(ctx, s, &initOptions{Dir: grader, Preset: "survey", Lang: "python", Compositions: hiddenTestSets}); err != nil {
-		t.Fatalf("runInit: %v\n%s", err, errb.String())
-	}
+	initTestWorkspace(t, ctx, s, grader)
 	out.Reset()
 
 	tarPath := filepath.Join(t.TempDir(), "solution.tar.gz")
@@ -204,7 +198,7 @@ func TestFreezeAndGradeFrozen(t *testing.T) {
 	}
 	rf := runFlags{Workspace: grader, Workers: 2, Timeout: 60, Compositions: hiddenTestSets}
 	wrong := strings.Repeat("0", 64)
-	err = runGrade(ctx, s, &gradeOptions{runFlags: rf, Frozen: tarPath, Hash: wrong})
+	err := runGrade(ctx, s, &gradeOptions{runFlags: rf, Frozen: tarPath, Hash: wrong})
 	if !isCode(err, codeRefused) || !strings.Contains(err.Error(), ff.FileSHA) {
 		t.Fatalf("grade --frozen with a hash that is not the file's: %v, want code refused naming the file's SHA-256", err)
 	}
