@@ -51,7 +51,7 @@ func executeIn(stdin io.Reader, args ...string) (stdout, stderr string, err erro
 }
 
 // executeJSON runs 'transitbench args...' in process, fails the test when the command fails, decodes its
-// stdout into v and returns it.
+// stdout into v and returns the stdout as it was printed.
 func executeJSON(t *testing.T, v any, args ...string) string {
 	t.Helper()
 	out, stderr, err := execute(args...)
