@@ -18,9 +18,6 @@ import (
 // TestWorkspaceRunFunctions drives init, dev, runs, star, grade and mini run through their run functions, with
 // options structs and buffers instead of cobra, on small sets and a solution that prints the dev answers.
 func TestWorkspaceRunFunctions(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds small sets and grades on them: not in -short mode")
-	}
 	home := newHome(t)
 	ctx := context.Background()
 	dir := filepath.Join(t.TempDir(), "ws")
@@ -144,8 +141,12 @@ func checkStarAndFailing(t *testing.T, dev *sets.Set) {
 }
 
 // initTestWorkspace makes a survey workspace with the Python starter in dir on hiddenTestSets, through runInit.
+// Its tests build the sets and grade on them: it skips them in -short mode.
 func initTestWorkspace(t *testing.T, ctx context.Context, s streams, dir string) {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("builds small sets and grades on them: not in -short mode")
+	}
 	if err := runInit(ctx, s, &initOptions{Dir: dir, Preset: "survey", Lang: "python", Compositions: hiddenTestSets}); err != nil {
 		t.Fatalf("runInit: %v\n%v", err, s.Err)
 	}
@@ -173,9 +174,6 @@ func isCode(err error, code string) bool {
 // 'grade --frozen FILE --hash H' refuses the file when H is not its hash (code refused, nothing run) and grades it
 // when it is, the report naming the file's SHA-256 and the grading's ordinal.
 func TestFreezeAndGradeFrozen(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds small sets and grades on them: not in -short mode")
-	}
 	home := newHome(t)
 	ctx := context.Background()
 	var out, errb bytes.Buffer
