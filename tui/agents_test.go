@@ -47,12 +47,9 @@ func TestAgentSessionsScreen(t *testing.T) {
 	fb.agents = testAgentSessions()
 	d := driverOn(t, fb, "a", stateAgents)
 	v := d.m.View()
-	for _, want := range []string{"2 sessions", "5e55a0de", "claude-code 2.1", "survey", "40/60", "20k/200k",
-		"2.00/4", "0b1d5ea5", "mini", "2/20", "900/50k", "0.50/1", "03-04 10:00", "tool calls of 5e55a0de: 40", "bls_01"} {
-		if !strings.Contains(v, want) {
-			t.Errorf("the agent sessions screen lacks %q:\n%s", want, v)
-		}
-	}
+	checkViewHas(t, "the agent sessions screen", v,
+		"2 sessions", "5e55a0de", "claude-code 2.1", "survey", "40/60", "20k/200k",
+		"2.00/4", "0b1d5ea5", "mini", "2/20", "900/50k", "0.50/1", "03-04 10:00", "tool calls of 5e55a0de: 40", "bls_01")
 	if strings.Contains(v, "bls_37") || strings.Contains(v, "list_stars") {
 		t.Errorf("the calls panel shows calls beyond its height or of another session:\n%s", v)
 	}
@@ -101,11 +98,7 @@ func TestAgentSessionsHelpAndStates(t *testing.T) {
 	}
 	d.key("?")
 	full := d.m.View()
-	for _, want := range []string{"page up", "page down", "reload", "back", "quit"} {
-		if !strings.Contains(full, want) {
-			t.Errorf("the full help lacks %q:\n%s", want, full)
-		}
-	}
+	checkViewHas(t, "the full help", full, "page up", "page down", "reload", "back", "quit")
 	if strings.Contains(full, "dev run") || strings.Contains(full, "reverse") {
 		t.Errorf("the full help lists keys that do not apply here:\n%s", full)
 	}

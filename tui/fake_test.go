@@ -302,6 +302,16 @@ func checkViewFits(t *testing.T, d *driver, w, h int, where string) {
 	}
 }
 
+// checkViewHas reports each of wants that the view v lacks; what names the view in the message.
+func checkViewHas(t *testing.T, what, v string, wants ...string) {
+	t.Helper()
+	for _, want := range wants {
+		if !strings.Contains(v, want) {
+			t.Errorf("%s lacks %q:\n%s", what, want, v)
+		}
+	}
+}
+
 // driverOn starts a 120×40 driver on fb, presses k and fails the test unless the model is then in state want.
 func driverOn(t *testing.T, fb *fakeBackend, k string, want state) *driver {
 	t.Helper()

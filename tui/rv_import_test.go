@@ -2,11 +2,11 @@ package tui
 
 import (
 	"context"
-	"os"
 	"strings"
 	"testing"
 
 	"transitbench/data/stargazer"
+	"transitbench/internal/testsets"
 )
 
 // TestRealBackendImportedTask imports HD 164922's published series into a data directory and checks that the RV
@@ -14,15 +14,8 @@ import (
 // (its two planets, one jitter per instrument) and that a submission is refused: there is no truth to grade.
 func TestRealBackendImportedTask(t *testing.T) {
 	published := publishedTasks(t)
-	b, err := os.ReadFile("../../shared/data/rv-public/hd164922_radvel.txt")
-	if err != nil {
-		t.Fatalf("reference data missing (expected beside the repository in ../shared/data): %v", err)
-	}
-	s, err := stargazer.ParseSeries(b, "hd164922_radvel.txt", "x")
-	if err != nil {
-		t.Fatal(err)
-	}
-	task, err := stargazer.NewImportedTask("hd164922", []*stargazer.Series{s}, []string{"hd164922_radvel.txt"}, 0.874)
+	s := testsets.HD164922(t)
+	task, err := stargazer.NewImportedTask("hd164922", []*stargazer.Series{s}, []string{testsets.HD164922File}, 0.874)
 	if err != nil {
 		t.Fatal(err)
 	}

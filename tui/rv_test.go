@@ -37,11 +37,7 @@ func TestRVBrowserByTierAndBack(t *testing.T) {
 		t.Fatalf("R: state %v with %d tasks, want the RV browser with 2", d.m.state, len(d.m.rvBrowser.shown))
 	}
 	v := d.m.View()
-	for _, want := range []string{"rv-e-001", "rv-h-001", "easy", "3/3", "10/10"} {
-		if !strings.Contains(v, want) {
-			t.Errorf("RV browser lacks %q:\n%s", want, v)
-		}
-	}
+	checkViewHas(t, "RV browser", v, "rv-e-001", "rv-h-001", "easy", "3/3", "10/10")
 	d.key("tab") // easy
 	if d.m.rvBrowser.tier != "easy" || len(d.m.rvBrowser.shown) != 1 || d.m.rvBrowser.shown[0].ID != "rv-e-001" {
 		t.Errorf("tier %q shows %v", d.m.rvBrowser.tier, d.m.rvBrowser.shown)
@@ -163,11 +159,7 @@ func TestRVSubmitConfirmAndBudget(t *testing.T) {
 		t.Fatalf("submission: %v, feedback %+v", fb.rv().submits, fbk)
 	}
 	v := d.m.View()
-	for _, want := range []string{"submission 1", "PASSED", "2 left", "left 2/3", "passed"} {
-		if !strings.Contains(v, want) {
-			t.Errorf("after submitting the view lacks %q:\n%s", want, v)
-		}
-	}
+	checkViewHas(t, "after submitting the view", v, "submission 1", "PASSED", "2 left", "left 2/3", "passed")
 	if got := d.m.rvBrowser.all[0]; got.Left != 2 || !got.Passed {
 		t.Errorf("the browser's row after a submission: %+v", got)
 	}
@@ -224,11 +216,8 @@ func TestRVViewsFitTheTerminal(t *testing.T) {
 	d := openRVTask(t, newFakeBackend(), 80, 24)
 	d.keys("a", "f")
 	v := d.m.View()
-	for _, want := range []string{"12.29", "rms ", "ΔBIC/N", "FAP", "inst_A", "inst_B", "left 3/3", "S submit", "f fit"} {
-		if !strings.Contains(v, want) {
-			t.Errorf("80×24 task view lacks %q:\n%s", want, v)
-		}
-	}
+	checkViewHas(t, "80×24 task view", v,
+		"12.29", "rms ", "ΔBIC/N", "FAP", "inst_A", "inst_B", "left 3/3", "S submit", "f fit")
 }
 
 func TestSetCell(t *testing.T) {

@@ -180,11 +180,7 @@ func TestGradingHidesTheAnswers(t *testing.T) {
 		script += fmt.Sprintf("if cat %q >/dev/null 2>&1; then echo LEAK %s >&2; exit 3; fi\n", p, p)
 	}
 	script += "echo period_days,t0_days,score\n"
-	if err := os.RemoveAll(ws.SolutionDir()); err != nil {
-		t.Fatal(err)
-	}
-	writeTree(t, ws.SolutionDir(), map[string]string{"run": script})
-	os.Chmod(filepath.Join(ws.SolutionDir(), "run"), 0o755)
+	testutil.WriteRunScript(t, ws.SolutionDir(), script)
 	rep, err := ws.Grade(context.Background(), RunOptions{Home: home, Workers: 2, Compositions: small}, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -206,11 +202,7 @@ func TestGradingHidesTheAnswers(t *testing.T) {
 func TestGradeOnceOnly(t *testing.T) {
 	ws, home := newTestWorkspace(t)
 	// A plain solution: one row everywhere, the same period; its score on each set is whatever it is.
-	if err := os.RemoveAll(ws.SolutionDir()); err != nil {
-		t.Fatal(err)
-	}
-	writeTree(t, ws.SolutionDir(), map[string]string{"run": "#!/bin/sh\necho period_days,t0_days,score\necho 3.3,171.0,5\n"})
-	os.Chmod(filepath.Join(ws.SolutionDir(), "run"), 0o755)
+	testutil.WriteRunScript(t, ws.SolutionDir(), "#!/bin/sh\necho period_days,t0_days,score\necho 3.3,171.0,5\n")
 	opt := RunOptions{Home: home, Workers: 2, Compositions: small}
 	rep, err := ws.Grade(context.Background(), opt, nil)
 	if err != nil {

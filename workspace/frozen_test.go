@@ -14,6 +14,7 @@ import (
 
 	"transitbench/data/sets"
 	"transitbench/grader/store"
+	"transitbench/internal/testutil"
 )
 
 // TestGradeFrozenTar: a contestant's solution frozen to a tar is graded from the tar in another workspace, the
@@ -21,11 +22,7 @@ import (
 // that is not the one whose hash was submitted, are refused before anything runs.
 func TestGradeFrozenTar(t *testing.T) {
 	contestant, home := newTestWorkspace(t)
-	if err := os.RemoveAll(contestant.SolutionDir()); err != nil {
-		t.Fatal(err)
-	}
-	writeTree(t, contestant.SolutionDir(), map[string]string{"run": "#!/bin/sh\necho period_days,t0_days,score\necho 3.3,171.0,5\n"})
-	os.Chmod(filepath.Join(contestant.SolutionDir(), "run"), 0o755)
+	testutil.WriteRunScript(t, contestant.SolutionDir(), "#!/bin/sh\necho period_days,t0_days,score\necho 3.3,171.0,5\n")
 	out := filepath.Join(t.TempDir(), "solution.tar.gz")
 	ff, err := ExportFrozen(contestant.SolutionDir(), out)
 	if err != nil {

@@ -80,36 +80,6 @@ func TestLightCurveRunFunctions(t *testing.T) {
 	}
 }
 
-// TestScoreRunFunction scores rows at the true ephemerides of a small set's planets through runScoreRows, the
-// rows read from the streams' input.
-func TestScoreRunFunction(t *testing.T) {
-	set := scoreTestSet(t)
-	var rows strings.Builder
-	planets := 0
-	for _, id := range set.IDs {
-		if a := set.Answers[id]; a.Scored && a.Planet != nil {
-			fmt.Fprintf(&rows, "%s,%.8f,%.8f,1\n", id, a.Planet.PeriodDays, a.Planet.T0Days)
-			planets++
-		}
-	}
-	var out, errb bytes.Buffer
-	s := streams{In: strings.NewReader(rows.String()), Out: &out, Err: &errb, JSON: true}
-	if err := runScoreRows(context.Background(), s, &scoreOptions{Rows: "-", Set: set.Name}); err != nil {
-		t.Fatal(err)
-	}
-	var rep scoreReport
-	decodeJSON(t, &out, &rep)
-	if planets == 0 || rep.Rows != planets || rep.Summary.Credit != float64(planets) || rep.Summary.False != 0 ||
-		len(rep.Stars) != len(set.IDs) {
-		t.Fatalf("score of %d true rows: %d rows, credit %.1f, false %d, %d stars", planets, rep.Rows,
-			rep.Summary.Credit, rep.Summary.False, len(rep.Stars))
-	}
-	s.In = strings.NewReader("nosuch-0000,1,2,3\n")
-	if err := runScoreRows(context.Background(), s, &scoreOptions{Rows: "-", Set: set.Name}); !isCode(err, codeBadInput) {
-		t.Fatalf("rows for an unknown star: %v, want code bad_input", err)
-	}
-}
-
 // TestPipelineAndVersionRunFunctions runs the hidden pipeline command on a star directory holding a 5.3 d
 // planet, and version.
 func TestPipelineAndVersionRunFunctions(t *testing.T) {
@@ -154,8 +124,7 @@ func TestBaselinesRunFunctions(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the sandbox and the vetter's search on six train-pool stars")
 	}
-	home := t.TempDir()
-	t.Setenv("TRANSITBENCH_HOME", home)
+	home := newHome(t)
 	if _, err := sets.Open(home, sets.Train, sets.Options{Stars: 6}); err != nil {
 		t.Fatal(err)
 	}

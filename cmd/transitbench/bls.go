@@ -122,12 +122,7 @@ by its median, flux errors too, with a warning on stderr.
   transitbench bls lc.csv --pmin 0.5 --pmax 124 --periods 20000 --durations 0.04,0.1,0.2 --no-detrend --json
   transitbench bls ../shared/data/kepler/fits/kic011442793 --planets 4
   transitbench bls lc.csv --mask 3.5225,121.1194,0.27`,
-		Args: func(cmd *cobra.Command, args []string) error {
-			if len(args) == 0 {
-				return usageErrorf("%s needs a light-curve FILE (or several Kepler FITS files of one star, or a folder of them)", "bls")
-			}
-			return nil
-		},
+		Args: lightCurveArgs("bls"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Files = args
 			return runBLS(cmd.Context(), streamsOf(cmd), opts)

@@ -69,12 +69,7 @@ quality mask are dropped and the flux is detrended with the default 1.5 d biweig
 "count"}], "refined"} with "flux" and "err" null for a bin without enough points and "refined"
 (engine/vet.Refined) only with --duration.`,
 		Example: "  transitbench fold lc.csv --period 12.3456 --t0 172.96 --bins 60 --window 1",
-		Args: func(cmd *cobra.Command, args []string) error {
-			if len(args) == 0 {
-				return usageErrorf("%s needs a light-curve FILE (or several Kepler FITS files of one star, or a folder of them)", "fold")
-			}
-			return nil
-		},
+		Args:    lightCurveArgs("fold"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Files = args
 			opts.HaveEphem = cmd.Flags().Changed("period") && cmd.Flags().Changed("t0")

@@ -22,11 +22,19 @@ import (
 	"transitbench/workspace"
 )
 
-// hiddenTestSets are small compositions of the graded sets, so that a real grading takes seconds.
-var hiddenTestSets = map[string]sets.Composition{
-	sets.Dev: {Injected: 3, Untouched: 2, EB: 2, Confirmed: 1},
-	sets.A:   {Injected: 3, Untouched: 2, EB: 2, Confirmed: 1},
-	sets.B:   {Injected: 3, Untouched: 2, EB: 2, Confirmed: 1},
+// hiddenTestSets are the small compositions of the graded sets the tests share (testsets.Small), so that a
+// real grading takes seconds.
+var hiddenTestSets = testsets.Small()
+
+// openTestDev opens the dev set of hiddenTestSets in the data directory home.
+func openTestDev(t *testing.T, home string) *sets.Set {
+	t.Helper()
+	c := hiddenTestSets[sets.Dev]
+	dev, err := sets.Open(home, sets.Dev, sets.Options{Composition: &c})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dev
 }
 
 // stderrMark is what the test's solution prints to stderr on every star, followed by the star's id.

@@ -6,9 +6,21 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/spf13/cobra"
+
 	"transitbench/data"
 	"transitbench/engine/lc"
 )
+
+// lightCurveArgs is the argument check of a command taking a light curve as arguments (bls, fold): at least one.
+func lightCurveArgs(command string) cobra.PositionalArgs {
+	return func(_ *cobra.Command, args []string) error {
+		if len(args) == 0 {
+			return usageErrorf("%s needs a light-curve FILE (or several Kepler FITS files of one star, or a folder of them)", command)
+		}
+		return nil
+	}
+}
 
 // readInputs reads the light curve that bls, fold and vet take: one file or star directory (data.ReadLightCurve),
 // several Kepler FITS files of one star, or a folder of Kepler FITS quarters (a directory that is not a star

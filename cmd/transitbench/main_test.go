@@ -3,8 +3,10 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 	"os"
 	"os/exec"
+	"strings"
 	"testing"
 
 	"transitbench/sandbox"
@@ -29,6 +31,47 @@ func cliCommand(args ...string) *exec.Cmd {
 	return cmd
 }
 
+// execute runs 'transitbench args...' in process and returns what it wrote to stdout and stderr.
+func execute(args ...string) (stdout, stderr string, err error) {
+	return executeIn(nil, args...)
+}
+
+// executeIn is execute with stdin as the command's standard input (nil: the process's).
+func executeIn(stdin io.Reader, args ...string) (stdout, stderr string, err error) {
+	root := newRootCmd()
+	var out, errb bytes.Buffer
+	root.SetOut(&out)
+	root.SetErr(&errb)
+	if stdin != nil {
+		root.SetIn(stdin)
+	}
+	root.SetArgs(args)
+	err = root.Execute()
+	return out.String(), errb.String(), err
+}
+
+// executeJSON runs 'transitbench args...' in process, fails the test when the command fails, decodes its
+// stdout into v and returns the stdout as it was printed.
+func executeJSON(t *testing.T, v any, args ...string) string {
+	t.Helper()
+	out, stderr, err := execute(args...)
+	if err != nil {
+		t.Fatalf("transitbench %s: %v\n%s", strings.Join(args, " "), err, stderr)
+	}
+	if err := json.Unmarshal([]byte(out), v); err != nil {
+		t.Fatalf("transitbench %s: stdout is not one JSON document: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	return out
+}
+
+// newHome gives the test a fresh, empty data directory as TRANSITBENCH_HOME and returns it.
+func newHome(t testing.TB) string {
+	t.Helper()
+	home := t.TempDir()
+	t.Setenv("TRANSITBENCH_HOME", home)
+	return home
+}
+
 func TestExitCodes(t *testing.T) {
 	cases := []struct {
 		args []string
@@ -47,17 +90,8 @@ func TestExitCodes(t *testing.T) {
 }
 
 func TestVersionJSON(t *testing.T) {
-	root := newRootCmd()
-	var out bytes.Buffer
-	root.SetOut(&out)
-	root.SetArgs([]string{"version", "--json"})
-	if err := root.Execute(); err != nil {
-		t.Fatal(err)
-	}
 	var v map[string]string
-	if err := json.Unmarshal(out.Bytes(), &v); err != nil {
-		t.Fatalf("version --json is not JSON: %v\n%s", err, out.String())
-	}
+	executeJSON(t, &v, "version", "--json")
 	if v["version"] != version {
 		t.Errorf("version = %q, want %q", v["version"], version)
 	}

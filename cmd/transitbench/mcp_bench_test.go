@@ -18,8 +18,7 @@ import (
 // the median latency of its calls as median-ms. It builds the standard dev set (196 stars) first, since
 // 'data show' opens the set with its standard composition.
 func BenchmarkAgentLatency(b *testing.B) {
-	home := b.TempDir()
-	b.Setenv("TRANSITBENCH_HOME", home)
+	home := newHome(b)
 	dir := filepath.Join(b.TempDir(), "ws")
 	if _, err := workspace.Init(dir, workspace.InitOptions{Home: home, Lang: "python"}); err != nil {
 		b.Fatal(err)

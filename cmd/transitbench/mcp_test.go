@@ -29,9 +29,6 @@ import (
 // star (it finds the injected planet) and submit the true planet of an RV task (it passes, through the data
 // directory's ledger). Then 'runs --agents' shows the session with its two tool calls.
 func TestMCPOverStdio(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds a small dev set and starts the server: not in -short mode")
-	}
 	home, dir, dev := mcpTestWorkspace(t)
 	cmd := cliCommand("mcp", "--workspace", dir, "--tasks", rvTasksDir)
 	var stderr bytes.Buffer
@@ -94,29 +91,23 @@ func TestMCPOverStdio(t *testing.T) {
 }
 
 // mcpTestWorkspace makes a data directory (set as TRANSITBENCH_HOME) with small sets and a workspace in it, and
-// returns them with the dev set.
+// returns them with the dev set. Its tests then start the server; it skips them in -short mode.
 func mcpTestWorkspace(t *testing.T) (home, dir string, dev *sets.Set) {
 	t.Helper()
-	home = t.TempDir()
-	t.Setenv("TRANSITBENCH_HOME", home)
+	if testing.Short() {
+		t.Skip("builds a small dev set and starts the server: not in -short mode")
+	}
+	home = newHome(t)
 	dir = filepath.Join(t.TempDir(), "ws")
 	if _, err := workspace.Init(dir, workspace.InitOptions{Home: home, Lang: "python", Compositions: hiddenTestSets}); err != nil {
 		t.Fatal(err)
 	}
-	c := hiddenTestSets[sets.Dev]
-	dev, err := sets.Open(home, sets.Dev, sets.Options{Composition: &c})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return home, dir, dev
+	return home, dir, openTestDev(t, home)
 }
 
 // TestMCPOverHTTP starts 'transitbench mcp --http 127.0.0.1:0', reads the address it listens on from stderr and
 // calls star_info and rv_list over streamable HTTP; an interrupt stops the server cleanly.
 func TestMCPOverHTTP(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds a small dev set and starts the server: not in -short mode")
-	}
 	_, dir, dev := mcpTestWorkspace(t)
 	cmd := cliCommand("mcp", "--workspace", dir, "--tasks", rvTasksDir, "--http", "127.0.0.1:0")
 	stderr, err := cmd.StderrPipe()

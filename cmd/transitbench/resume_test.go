@@ -80,8 +80,7 @@ func TestRVGradeSurvivesKill(t *testing.T) {
 	if testing.Short() {
 		t.Skip("kills an rv grade run in a child process")
 	}
-	home := t.TempDir()
-	t.Setenv("TRANSITBENCH_HOME", home)
+	home := newHome(t)
 	// Six published easy tasks, copied to a temporary folder to keep the run short.
 	tasks := t.TempDir()
 	paths, _ := filepath.Glob(filepath.Join(rvTasksDir, "synthetic", "seed3000*_diff1.json"))
@@ -177,8 +176,7 @@ func TestDataBuildSurvivesKill(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds a 40-star train pool twice")
 	}
-	home := t.TempDir()
-	t.Setenv("TRANSITBENCH_HOME", home)
+	home := newHome(t)
 	// A 40-star train pool: the same builder as every simulated set, at a size that keeps the test short.
 	build := []string{"data", "build", "--set", "train", "--stars", "40", "--json"}
 	journal := filepath.Join(home, "sets", ".build-train", "journal.jsonl")
@@ -200,7 +198,7 @@ func TestDataBuildSurvivesKill(t *testing.T) {
 	}
 
 	// The same set built in one go in another data directory has the same fingerprint.
-	t.Setenv("TRANSITBENCH_HOME", t.TempDir())
+	newHome(t)
 	out.Reset()
 	errb.Reset()
 	if code := runIO(build, &out, &errb); code != 0 {

@@ -192,6 +192,19 @@ func checkGradableTier(tier string) error {
 	return nil
 }
 
+// gradableTasks is tierTasks for the commands that grade against the truth: it refuses --tier user and leaves
+// out the imported tasks.
+func (c rvCommon) gradableTasks(tier string) (tasks []*stargazer.Task, dir string, err error) {
+	if err := checkGradableTier(tier); err != nil {
+		return nil, "", err
+	}
+	tasks, _, dir, err = c.tierTasks(tier)
+	if err != nil {
+		return nil, "", err
+	}
+	return gradable(tasks), dir, nil
+}
+
 // gradable drops the imported tasks (tier user), which have no truth to grade against.
 func gradable(tasks []*stargazer.Task) []*stargazer.Task {
 	var out []*stargazer.Task

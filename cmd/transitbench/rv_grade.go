@@ -95,14 +95,10 @@ func runRVGrade(ctx context.Context, opts rvGradeOptions, out io.Writer) error {
 	if opts.TimeoutSet && !(timeout > 0) {
 		return usageErrorf("--timeout must be a positive number of seconds")
 	}
-	if err := checkGradableTier(opts.Tier); err != nil {
-		return err
-	}
-	tasks, _, dir, err := opts.tierTasks(opts.Tier)
+	tasks, dir, err := opts.gradableTasks(opts.Tier)
 	if err != nil {
 		return err
 	}
-	tasks = gradable(tasks)
 	sol, err := sandbox.Detect(solDir)
 	if err != nil {
 		return usageErrorf("%v", err)

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bytes"
-	"encoding/json"
 	"math"
 	"os"
 	"path/filepath"
@@ -32,14 +30,6 @@ func TestRVGradeStarter(t *testing.T) {
 		}
 		truth[id] = task.Config.Planets[0].PDays
 	}
-	root := newRootCmd()
-	var out, errb bytes.Buffer
-	root.SetOut(&out)
-	root.SetErr(&errb)
-	root.SetArgs([]string{"rv", "grade", "--solution", "../../data/stargazer/starter", "--tasks", dir, "--workers", "2", "--timeout", "120", "--json"})
-	if err := root.Execute(); err != nil {
-		t.Fatalf("%v\n%s", err, errb.String())
-	}
 	var rep struct {
 		Tiers map[string]struct {
 			Tasks, Passed int
@@ -53,9 +43,7 @@ func TestRVGradeStarter(t *testing.T) {
 			} `json:"result"`
 		} `json:"results"`
 	}
-	if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
-		t.Fatalf("%v\n%s", err, out.String())
-	}
+	executeJSON(t, &rep, "rv", "grade", "--solution", "../../data/stargazer/starter", "--tasks", dir, "--workers", "2", "--timeout", "120", "--json")
 	if e := rep.Tiers["easy"]; e.Tasks != 3 || e.Passed != 3 || len(rep.Results) != 3 {
 		t.Fatalf("tiers %+v, %d results; want 3 easy tasks", rep.Tiers, len(rep.Results))
 	}

@@ -17,8 +17,7 @@ const hd164922File = "../../../shared/data/rv-public/hd164922_radvel.txt"
 // the task is written to the user folder, listed in tier user beside the 120 published tasks, shown, left out
 // of the baselines, and refused by submit (no truth) while a dry run answers.
 func TestRVImportListsBesideThePublished(t *testing.T) {
-	home := t.TempDir()
-	t.Setenv("TRANSITBENCH_HOME", home)
+	home := newHome(t)
 	out, err := runRV(t, "", "rv", "import", hd164922File, "--name", "hd164922", "--mstar", "0.874", "--json")
 	if err != nil {
 		t.Fatal(err)

@@ -21,13 +21,8 @@ const rvTasksDir = "../../../shared/data/stargazer"
 
 func runRV(t *testing.T, stdin string, args ...string) (string, error) {
 	t.Helper()
-	root := newRootCmd()
-	var out bytes.Buffer
-	root.SetOut(&out)
-	root.SetIn(strings.NewReader(stdin))
-	root.SetArgs(append(args, "--tasks", rvTasksDir))
-	err := root.Execute()
-	return out.String(), err
+	out, _, err := executeIn(strings.NewReader(stdin), append(args, "--tasks", rvTasksDir)...)
+	return out, err
 }
 
 func TestRVListTiers(t *testing.T) {
@@ -55,7 +50,7 @@ func TestRVListTiers(t *testing.T) {
 }
 
 func TestRVShowHidesTruth(t *testing.T) {
-	t.Setenv("TRANSITBENCH_HOME", t.TempDir())
+	newHome(t)
 	out, err := runRV(t, "", "rv", "show", "seed13_diff10", "--json")
 	if err != nil {
 		t.Fatal(err)
@@ -76,7 +71,7 @@ func TestRVShowHidesTruth(t *testing.T) {
 }
 
 func TestRVSubmitBudget(t *testing.T) {
-	t.Setenv("TRANSITBENCH_HOME", t.TempDir())
+	newHome(t)
 	// A one-planet guess near real_010's published planet is irrelevant here: the budget is what is tested.
 	planets := `[{"P_days": 4.2, "K_ms": 10, "e": 0.1, "omega_rad": 1, "M0_rad": 2}]`
 	out, err := runRV(t, planets, "rv", "submit", "seed1108_diff2", "--planets", "-", "--dry-run", "--json")
@@ -118,25 +113,12 @@ func TestRVSubmitBudget(t *testing.T) {
 
 func TestRVGenerateAndBaseline(t *testing.T) {
 	dir := t.TempDir()
-	root := newRootCmd()
-	var out bytes.Buffer
-	root.SetOut(&out)
-	root.SetArgs([]string{"rv", "generate", "--tier", "easy", "--count", "2", "--out", dir, "--json"})
-	if err := root.Execute(); err != nil {
-		t.Fatal(err)
-	}
 	var gen struct {
 		Tasks []struct{ Task, Tier, Path string } `json:"tasks"`
 	}
-	if err := json.Unmarshal(out.Bytes(), &gen); err != nil || len(gen.Tasks) != 2 || gen.Tasks[0].Tier != "easy" {
-		t.Fatalf("generate: %v %s", err, out.String())
-	}
-	root = newRootCmd()
-	out.Reset()
-	root.SetOut(&out)
-	root.SetArgs([]string{"rv", "baseline", "classical", "--tasks", dir, "--json", "--quiet"})
-	if err := root.Execute(); err != nil {
-		t.Fatal(err)
+	out := executeJSON(t, &gen, "rv", "generate", "--tier", "easy", "--count", "2", "--out", dir, "--json")
+	if len(gen.Tasks) != 2 || gen.Tasks[0].Tier != "easy" {
+		t.Fatalf("generate: %s", out)
 	}
 	var rep struct {
 		Tiers map[string]struct {
@@ -149,12 +131,10 @@ func TestRVGenerateAndBaseline(t *testing.T) {
 		} `json:"tiers"`
 		Seconds *float64 `json:"seconds"`
 	}
-	if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
-		t.Fatal(err)
-	}
+	out = executeJSON(t, &rep, "rv", "baseline", "classical", "--tasks", dir, "--json", "--quiet")
 	e, ok := rep.Tiers["easy"]
 	if !ok || rep.Seconds == nil || e.Tasks == nil || *e.Tasks != 2 || e.PassRate == nil || e.SolvableTasks == nil || len(e.Criteria) != 4 {
-		t.Errorf("baseline JSON does not follow the schema: %s", out.String())
+		t.Errorf("baseline JSON does not follow the schema: %s", out)
 	}
 	if code := run([]string{"rv", "baseline", "nosuch", "--tasks", dir}); code != 2 {
 		t.Errorf("unknown pipeline: exit %d, want 2", code)
@@ -192,8 +172,7 @@ func submitJSON(t *testing.T, planets string, args ...string) map[string]any {
 // TestRVSubmitTimeAndTokens: 'rv show' starts a task's clock; a submission declares its tokens; one over the
 // token budget or after the time budget is graded and recorded with within_budget false.
 func TestRVSubmitTimeAndTokens(t *testing.T) {
-	home := t.TempDir()
-	t.Setenv("TRANSITBENCH_HOME", home)
+	home := newHome(t)
 	const task = "seed1108_diff2" // easy: 200k tokens, 600 s, 3 submissions
 	planets := `[{"P_days": 4.2, "K_ms": 10, "e": 0.1, "omega_rad": 1, "M0_rad": 2}]`
 	if _, err := runRV(t, "", "rv", "show", task, "--json"); err != nil {

@@ -47,14 +47,10 @@ JSON: {"tasks": [{"task", "tier", "solvable", "ok_rms", "ok_delta_bic", ...}], "
 
 // runRVTruthcheck grades each task's truth and counts the results per tier.
 func runRVTruthcheck(_ context.Context, opts rvTruthcheckOptions, out io.Writer) error {
-	if err := checkGradableTier(opts.Tier); err != nil {
-		return err
-	}
-	tasks, _, _, err := opts.tierTasks(opts.Tier)
+	tasks, _, err := opts.gradableTasks(opts.Tier)
 	if err != nil {
 		return err
 	}
-	tasks = gradable(tasks)
 	res := rvTruthcheckJSON{Tasks: []rvgate.TruthCheck{}, Tiers: map[string]*rvTruthTierCount{}}
 	for _, t := range tasks {
 		c := rvgate.CheckTruth(t)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -17,8 +18,7 @@ import (
 // scoreTestSet builds a small simulated set in a fresh data directory and returns it.
 func scoreTestSet(t *testing.T) *sets.Set {
 	t.Helper()
-	home := t.TempDir()
-	t.Setenv("TRANSITBENCH_HOME", home)
+	home := newHome(t)
 	s, err := sets.Open(home, "scoretest", sets.Options{
 		Composition: &sets.Composition{Injected: 4, Untouched: 3, EB: 3, Confirmed: 1},
 	})
@@ -30,13 +30,7 @@ func scoreTestSet(t *testing.T) *sets.Set {
 
 func runScore(t *testing.T, args ...string) (stdout, stderr string, err error) {
 	t.Helper()
-	root := newRootCmd()
-	var out, errOut bytes.Buffer
-	root.SetOut(&out)
-	root.SetErr(&errOut)
-	root.SetArgs(append([]string{"score"}, args...))
-	err = root.Execute()
-	return out.String(), errOut.String(), err
+	return execute(append([]string{"score"}, args...)...)
 }
 
 // TestScoreTruthRows scores, on simulated stars, rows at each star's true ephemeris: every scored planet must
@@ -151,5 +145,35 @@ func TestScoreErrors(t *testing.T) {
 		if got := run(append([]string{"score"}, c.args...)); got != c.code {
 			t.Errorf("score %q: exit %d, want %d", c.args, got, c.code)
 		}
+	}
+}
+
+// TestScoreRunFunction scores rows at the true ephemerides of a small set's planets through runScoreRows, the
+// rows read from the streams' input.
+func TestScoreRunFunction(t *testing.T) {
+	set := scoreTestSet(t)
+	var rows strings.Builder
+	planets := 0
+	for _, id := range set.IDs {
+		if a := set.Answers[id]; a.Scored && a.Planet != nil {
+			fmt.Fprintf(&rows, "%s,%.8f,%.8f,1\n", id, a.Planet.PeriodDays, a.Planet.T0Days)
+			planets++
+		}
+	}
+	var out, errb bytes.Buffer
+	s := streams{In: strings.NewReader(rows.String()), Out: &out, Err: &errb, JSON: true}
+	if err := runScoreRows(context.Background(), s, &scoreOptions{Rows: "-", Set: set.Name}); err != nil {
+		t.Fatal(err)
+	}
+	var rep scoreReport
+	decodeJSON(t, &out, &rep)
+	if planets == 0 || rep.Rows != planets || rep.Summary.Credit != float64(planets) || rep.Summary.False != 0 ||
+		len(rep.Stars) != len(set.IDs) {
+		t.Fatalf("score of %d true rows: %d rows, credit %.1f, false %d, %d stars", planets, rep.Rows,
+			rep.Summary.Credit, rep.Summary.False, len(rep.Stars))
+	}
+	s.In = strings.NewReader("nosuch-0000,1,2,3\n")
+	if err := runScoreRows(context.Background(), s, &scoreOptions{Rows: "-", Set: set.Name}); !isCode(err, codeBadInput) {
+		t.Fatalf("rows for an unknown star: %v, want code bad_input", err)
 	}
 }

@@ -88,8 +88,7 @@ func checkSiteControl(t *testing.T, pages map[string][]byte, dev map[string]data
 
 // TestSiteRefusesBadArguments checks report's usage errors.
 func TestSiteRefusesBadArguments(t *testing.T) {
-	home := t.TempDir()
-	t.Setenv("TRANSITBENCH_HOME", home)
+	home := newHome(t)
 	file := filepath.Join(home, "file")
 	os.WriteFile(file, nil, 0o644)
 	for _, c := range []struct {
@@ -113,8 +112,7 @@ func TestSiteRefusesBadArguments(t *testing.T) {
 // TestSiteWritesAndServes runs 'report --out --json' and 'report --serve' on a data directory with one run:
 // the JSON names the pages written, and the server answers the leaderboard until its context ends.
 func TestSiteWritesAndServes(t *testing.T) {
-	home := t.TempDir()
-	t.Setenv("TRANSITBENCH_HOME", home)
+	home := newHome(t)
 	st, err := workspace.OpenStore(home)
 	if err != nil {
 		t.Fatal(err)

@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"transitbench/data"
 	"transitbench/data/sets"
 	"transitbench/grader/store"
 	"transitbench/workspace"
@@ -16,19 +18,13 @@ import (
 // TestWorkspaceRunFunctions drives init, dev, runs, star, grade and mini run through their run functions, with
 // options structs and buffers instead of cobra, on small sets and a solution that prints the dev answers.
 func TestWorkspaceRunFunctions(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds small sets and grades on them: not in -short mode")
-	}
-	home := t.TempDir()
-	t.Setenv("TRANSITBENCH_HOME", home)
+	home := newHome(t)
 	ctx := context.Background()
 	dir := filepath.Join(t.TempDir(), "ws")
 	var out, errb bytes.Buffer
 	s := streams{Out: &out, Err: &errb, JSON: true}
 
-	if err := runInit(ctx, s, &initOptions{Dir: dir, Preset: "survey", Lang: "python", Compositions: hiddenTestSets}); err != nil {
-		t.Fatalf("runInit: %v\n%s", err, errb.String())
-	}
+	initTestWorkspace(t, ctx, s, dir)
 	var ini initResult
 	decodeJSON(t, &out, &ini)
 	c := hiddenTestSets[sets.Dev]
@@ -41,10 +37,7 @@ func TestWorkspaceRunFunctions(t *testing.T) {
 	}
 	out.Reset()
 
-	dev, err := sets.Open(home, sets.Dev, sets.Options{Composition: &c})
-	if err != nil {
-		t.Fatal(err)
-	}
+	dev := openTestDev(t, home)
 	ws, err := workspace.Open(dir)
 	if err != nil {
 		t.Fatal(err)
@@ -147,6 +140,18 @@ func checkStarAndFailing(t *testing.T, dev *sets.Set) {
 	}
 }
 
+// initTestWorkspace makes a survey workspace with the Python starter in dir on hiddenTestSets, through runInit.
+// Its tests build the sets and grade on them: it skips them in -short mode.
+func initTestWorkspace(t *testing.T, ctx context.Context, s streams, dir string) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds small sets and grades on them: not in -short mode")
+	}
+	if err := runInit(ctx, s, &initOptions{Dir: dir, Preset: "survey", Lang: "python", Compositions: hiddenTestSets}); err != nil {
+		t.Fatalf("runInit: %v\n%v", err, s.Err)
+	}
+}
+
 // decodeJSON decodes the one JSON document in b into v and empties b.
 func decodeJSON(t *testing.T, b *bytes.Buffer, v any) {
 	t.Helper()
@@ -163,4 +168,121 @@ func isCode(err error, code string) bool {
 	}
 	got, _ := classify(err)
 	return got == code
+}
+
+// TestFreezeAndGradeFrozen: the contestant's 'freeze --out' writes a tar and its hashes; the grader's
+// 'grade --frozen FILE --hash H' refuses the file when H is not its hash (code refused, nothing run) and grades it
+// when it is, the report naming the file's SHA-256 and the grading's ordinal.
+func TestFreezeAndGradeFrozen(t *testing.T) {
+	home := newHome(t)
+	ctx := context.Background()
+	var out, errb bytes.Buffer
+	s := streams{Out: &out, Err: &errb, JSON: true}
+	contestant := filepath.Join(t.TempDir(), "contestant")
+	initTestWorkspace(t, ctx, s, contestant)
+	oracleRun(t, filepath.Join(contestant, "solution"), openTestDev(t, home).Answers)
+	grader := filepath.Join(t.TempDir(), "grader")
+	initTestWorkspace(t, ctx, s, grader)
+	out.Reset()
+
+	tarPath := filepath.Join(t.TempDir(), "solution.tar.gz")
+	if err := runFreeze(ctx, s, &freezeOptions{Workspace: contestant, Out: tarPath}); err != nil {
+		t.Fatalf("runFreeze: %v\n%s", err, errb.String())
+	}
+	var ff workspace.FrozenFile
+	decodeJSON(t, &out, &ff)
+	if ff.Path != tarPath || len(ff.FileSHA) != 64 || len(ff.Hash) != 64 {
+		t.Fatalf("freeze result %+v", ff)
+	}
+	rf := runFlags{Workspace: grader, Workers: 2, Timeout: 60, Compositions: hiddenTestSets}
+	wrong := strings.Repeat("0", 64)
+	err := runGrade(ctx, s, &gradeOptions{runFlags: rf, Frozen: tarPath, Hash: wrong})
+	if !isCode(err, codeRefused) || !strings.Contains(err.Error(), ff.FileSHA) {
+		t.Fatalf("grade --frozen with a hash that is not the file's: %v, want code refused naming the file's SHA-256", err)
+	}
+	if out.Len() != 0 {
+		t.Errorf("a refused grading printed %q", out.String())
+	}
+	if err := runGrade(ctx, s, &gradeOptions{runFlags: rf, Frozen: tarPath, Hash: ff.FileSHA}); err != nil {
+		t.Fatalf("grade --frozen: %v\n%s", err, errb.String())
+	}
+	var rep workspace.GradeReport
+	decodeJSON(t, &out, &rep)
+	if rep.FrozenFile != ff.FileSHA || rep.Frozen != ff.Hash || rep.Grading != 1 || rep.A == nil || !rep.A.Complete ||
+		rep.Dev == nil || rep.Dev.Credit != float64(rep.Dev.Planets) {
+		t.Fatalf("the grading of the frozen file: %+v", rep)
+	}
+}
+
+// TestLabelledKepler90EndToEnd builds a scored set from Kepler-90's quarters and the KOI table as the README
+// shows ('data import --category labelled'), makes a workspace of it ('init --set') and runs 'dev' with a
+// solution that prints Kepler-90 d and c at their catalogue ephemerides, d a second time, and, fourth, a period
+// that is no planet's. The star is scored with SPEC A5: d and c get full credit, the repeated d claims nothing
+// (each planet is claimable once) and counts false, and the fourth row is not counted (three rows per star); the
+// catalogue's planets without a transit in the data are not in the answer.
+func TestLabelledKepler90EndToEnd(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs a solution in the sandbox")
+	}
+	home := newHome(t)
+	var out, errb bytes.Buffer
+	s := streams{Out: &out, Err: &errb, JSON: true}
+	ctx := context.Background()
+	imp := &dataImportOptions{FITSDir: "../../../shared/data/kepler/fits/kic011442793",
+		Labels: "../../../shared/data/kepler/tables/koi_cumulative.csv", Set: "kepler90", Category: "labelled"}
+	if _, err := os.Stat(imp.FITSDir); err != nil {
+		t.Skipf("reference data not available: %v", err)
+	}
+	if err := runDataImport(ctx, s, imp); err != nil {
+		t.Fatalf("data import: %v\n%s", err, errb.String())
+	}
+	var res dataImportResult
+	decodeJSON(t, &out, &res)
+	if res.Stars != 1 || res.Categories.Labelled != 1 || res.ScoredStars != 1 || res.Unfiled < 1000 {
+		t.Fatalf("import result %+v", res)
+	}
+	set, err := sets.Open(home, "kepler90", sets.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ans := set.Answers["kepler90-0000"]
+	var periods []float64
+	for _, p := range ans.ScoredPlanets() {
+		periods = append(periods, p.PeriodDays)
+	}
+	// In quarters 3–5 (BKJD ≈ 256–532) the KOI ephemerides put transits of b, c, d, e, f, g and h in the data
+	// (h once, at ≈ 472).
+	if ans.Category != data.CategoryLabelled || len(periods) < 5 || len(periods) > 8 {
+		t.Fatalf("answer %+v: scored planets at %v", ans, periods)
+	}
+
+	dir := filepath.Join(t.TempDir(), "ws")
+	if err := runInit(ctx, s, &initOptions{Dir: dir, Preset: "survey", Lang: "go", Set: "kepler90"}); err != nil {
+		t.Fatalf("init --set: %v\n%s", err, errb.String())
+	}
+	out.Reset()
+	if err := runInit(ctx, s, &initOptions{Dir: filepath.Join(t.TempDir(), "ws2"), Preset: "survey", Lang: "go", Set: "A"}); err == nil {
+		t.Fatal("init --set A: a hidden set filled a workspace")
+	}
+	ws, err := workspace.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sol := ws.SolutionDir()
+	os.RemoveAll(sol)
+	os.MkdirAll(sol, 0o755)
+	script := "#!/bin/sh\necho period_days,t0_days,score\n" +
+		"echo 59.7371443,158.95974,30\necho 8.71980135,139.52134,20\necho 59.7371443,158.95974,10\necho 23.456,260.1,5\n"
+	if err := os.WriteFile(filepath.Join(sol, "run"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := runDev(ctx, s, &devOptions{runFlags: runFlags{Workspace: dir, Workers: 1, Timeout: 60}}); err != nil {
+		t.Fatalf("dev: %v\n%s", err, errb.String())
+	}
+	var rep workspace.Report
+	decodeJSON(t, &out, &rep)
+	if !rep.Complete || rep.ScoredStars != 1 || rep.Planets != len(periods) || rep.Credit != 2 || rep.False != 1 {
+		t.Fatalf("dev on the labelled star: complete %v, %d scored stars, credit %.1f of %d planets, %d false",
+			rep.Complete, rep.ScoredStars, rep.Credit, rep.Planets, rep.False)
+	}
 }

@@ -60,13 +60,19 @@ func TestDefaultEphemeris(t *testing.T) {
 	}
 }
 
-func TestWritePNG(t *testing.T) {
+// writeTestStar writes testStar's figure at its default ephemeris, 8 inches wide, in format f.
+func writeTestStar(t *testing.T, f Format) *bytes.Buffer {
+	t.Helper()
 	d := testStar(t)
 	var buf bytes.Buffer
-	if err := Write(&buf, d, DefaultEphemeris(d), 8, PNG); err != nil {
+	if err := Write(&buf, d, DefaultEphemeris(d), 8, f); err != nil {
 		t.Fatal(err)
 	}
-	img, err := png.Decode(&buf)
+	return &buf
+}
+
+func TestWritePNG(t *testing.T) {
+	img, err := png.Decode(writeTestStar(t, PNG))
 	if err != nil {
 		t.Fatalf("not a PNG: %v", err)
 	}
@@ -86,11 +92,7 @@ func TestWritePNG(t *testing.T) {
 // TestWriteSVG checks the vector figure: a well-formed SVG document whose text holds the four plots' axis
 // labels with their units, and the binned curve's colour (gonum's SVG canvas writes colours as #RRGGBB).
 func TestWriteSVG(t *testing.T) {
-	d := testStar(t)
-	var buf bytes.Buffer
-	if err := Write(&buf, d, DefaultEphemeris(d), 8, SVG); err != nil {
-		t.Fatal(err)
-	}
+	buf := writeTestStar(t, SVG)
 	text := svgText(t, buf.Bytes())
 	for _, label := range []string{"time (BKJD)", "relative flux", "period (days)", "SNR", "hours from mid-transit", "(ppm)", "folded at BLS peak 1"} {
 		if !strings.Contains(text, label) {

@@ -2,25 +2,16 @@ package rvbaselines
 
 import (
 	"math"
-	"os"
 	"testing"
 
-	"transitbench/data/stargazer"
 	"transitbench/engine/rv"
+	"transitbench/internal/testsets"
 )
 
-// hd164922 reads HD 164922's published series (401 points, HIRES before and after 2004 and APF; radvel's
-// example data, Fulton et al. 2016) from ../shared/data/rv-public.
+// hd164922 is HD 164922's published series (testsets.HD164922) as the pipelines' data.
 func hd164922(t *testing.T) *rv.Data {
 	t.Helper()
-	b, err := os.ReadFile("../../../shared/data/rv-public/hd164922_radvel.txt")
-	if err != nil {
-		t.Fatalf("reference data missing (expected beside the repository in ../shared/data): %v", err)
-	}
-	s, err := stargazer.ParseSeries(b, "hd164922_radvel.txt", "x")
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := testsets.HD164922(t)
 	d, err := rv.NewData(s.Times, s.RVs, s.Sigmas, s.Instruments)
 	if err != nil {
 		t.Fatal(err)
