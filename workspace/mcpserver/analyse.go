@@ -301,7 +301,7 @@ func (s *Server) vet(_ context.Context, _ *mcp.CallToolRequest, in EphemerisIn) 
 // PlotIn is a star, what to fold it at and the figure's width.
 type PlotIn struct {
 	EphemerisIn
-	WidthIn float64 `json:"width_in,omitempty" jsonschema:"figure width in inches at 150 dpi (default 8, at most 16)"`
+	FigureIn
 }
 
 // PlotOut describes the figure the image content block holds.
@@ -318,7 +318,7 @@ const plotStarDoc = "The star view as a PNG image (as 'transitbench plot'): " +
 	"raw and detrended light curves, BLS periodogram, and the fold at the ephemeris (default: truth, else peak 1)."
 
 func (s *Server) plotStar(_ context.Context, _ *mcp.CallToolRequest, in PlotIn) (*mcp.CallToolResult, PlotOut, error) {
-	w, err := figureWidth(in.WidthIn)
+	w, err := in.width()
 	if err != nil {
 		return nil, PlotOut{}, err
 	}
@@ -334,15 +334,21 @@ func (s *Server) plotStar(_ context.Context, _ *mcp.CallToolRequest, in PlotIn) 
 	return imageResult(buf.Bytes(), fmt.Sprintf("%s folded at %s: P = %.5f d, T0 = %.4f", in.Star, e.Label, e.PeriodDays, e.T0Days)), out, nil
 }
 
-// figureWidth checks a figure width (0: 8 inches).
-func figureWidth(w float64) (float64, error) {
-	switch {
+// FigureIn is the width of a figure tool's PNG.
+type FigureIn struct {
+	WidthIn float64 `json:"width_in,omitempty" jsonschema:"figure width in inches at 150 dpi (default 8, at most 16)"`
+}
+
+// width checks the figure width (0: 8 inches).
+func (f FigureIn) width() (float64, error) {
+	switch w := f.WidthIn; {
 	case w == 0:
 		return 8, nil
 	case !(w > 0) || w > 16:
 		return 0, badInput("width_in %g: give 1 to 16 inches", w)
+	default:
+		return w, nil
 	}
-	return w, nil
 }
 
 // imageResult is a tool result holding a PNG and a line of text saying what it shows.

@@ -182,7 +182,7 @@ func (s *Server) rvFit(_ context.Context, _ *mcp.CallToolRequest, in PlanetsIn) 
 // RVPlotIn is a task, a trial configuration and the figure's width.
 type RVPlotIn struct {
 	PlanetsIn
-	WidthIn float64 `json:"width_in,omitempty" jsonschema:"figure width in inches at 150 dpi (default 8, at most 16)"`
+	FigureIn
 }
 
 // RVPlotOut describes the figure: the periodogram's strongest peaks and the model's dry-run metrics.
@@ -200,7 +200,7 @@ const rvPlotDoc = "The RV task view as a PNG image: velocities by instrument " +
 	"with the model of the given planets, residuals, and the GLS periodogram of the residuals (of the data without planets)."
 
 func (s *Server) rvPlot(_ context.Context, _ *mcp.CallToolRequest, in RVPlotIn) (*mcp.CallToolResult, RVPlotOut, error) {
-	w, err := figureWidth(in.WidthIn)
+	w, err := in.width()
 	if err != nil {
 		return nil, RVPlotOut{}, err
 	}
