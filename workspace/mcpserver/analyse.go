@@ -65,8 +65,8 @@ type BLSOut struct {
 const MaxPeaks = 20
 
 // blsDoc describes the bls tool to the client.
-const blsDoc = "Box least squares search of a star's detrended light curve " +
-	"on Ofir's period grid (options: period and duration range, oversampling, objective); returns the strongest peaks."
+const blsDoc = "Box least squares search of a star's detrended light curve on Ofir's period grid (options: period " +
+	"and duration range, oversampling, objective); returns the strongest peaks."
 
 func (s *Server) bls(_ context.Context, _ *mcp.CallToolRequest, in BLSIn) (*mcp.CallToolResult, BLSOut, error) {
 	if in.Objective == "" {
@@ -256,8 +256,8 @@ type FoldOut struct {
 }
 
 // foldDoc describes the fold tool to the client.
-const foldDoc = "Fold a star's detrended light curve at an ephemeris (given, " +
-	"'truth' or 'peak N'): binned means in ppm against hours from mid-transit, odd/even and secondary depths."
+const foldDoc = "Fold a star's detrended light curve at an ephemeris (given, 'truth' or 'peak N'): binned means in " +
+	"ppm against hours from mid-transit, odd/even and secondary depths."
 
 func (s *Server) fold(_ context.Context, _ *mcp.CallToolRequest, in EphemerisIn) (*mcp.CallToolResult, FoldOut, error) {
 	fs, e, err := s.ephemeris(in)
@@ -286,8 +286,8 @@ type VetOut struct {
 }
 
 // vetDoc describes the vet tool to the client.
-const vetDoc = "Vetting features of a signal on a star (depth, MES, odd/even, " +
-	"secondary eclipse, V shape, single-event dominance, duration against the stellar density, modulation)."
+const vetDoc = "Vetting features of a signal on a star (depth, MES, odd/even, secondary eclipse, V shape, " +
+	"single-event dominance, duration against the stellar density, modulation)."
 
 func (s *Server) vet(_ context.Context, _ *mcp.CallToolRequest, in EphemerisIn) (*mcp.CallToolResult, VetOut, error) {
 	fs, e, err := s.ephemeris(in)
@@ -314,8 +314,8 @@ type PlotOut struct {
 }
 
 // plotStarDoc describes the plot_star tool to the client.
-const plotStarDoc = "The star view as a PNG image (as 'transitbench plot'): " +
-	"raw and detrended light curves, BLS periodogram, and the fold at the ephemeris (default: truth, else peak 1)."
+const plotStarDoc = "The star view as a PNG image (as 'transitbench plot'): raw and detrended light curves, BLS " +
+	"periodogram, and the fold at the ephemeris (default: truth, else peak 1)."
 
 func (s *Server) plotStar(_ context.Context, _ *mcp.CallToolRequest, in PlotIn) (*mcp.CallToolResult, PlotOut, error) {
 	w, err := in.width()

@@ -24,9 +24,9 @@ type RunDevIn struct {
 }
 
 // runDevDoc describes the run_dev tool to the client.
-const runDevDoc = "Run the workspace's solution/ on the dev stars in the " +
-	"sandbox, exactly as grading will (progress notifications per star when the call carries a progress token); " +
-	"returns the summary: S, C, F, EB share, breakdowns, exit reasons. An interrupted run resumes."
+const runDevDoc = "Run the workspace's solution/ on the dev stars in the sandbox, exactly as grading will (progress " +
+	"notifications per star when the call carries a progress token); returns the summary: S, C, F, EB share, " +
+	"breakdowns, exit reasons. An interrupted run resumes."
 
 func (s *Server) runDev(ctx context.Context, req *mcp.CallToolRequest, in RunDevIn) (*mcp.CallToolResult, *workspace.Report, error) {
 	if in.Limit < 0 {
@@ -108,8 +108,8 @@ type StarOutcomeOut struct {
 }
 
 // starOutcomeDoc describes the star_outcome tool to the client.
-const starOutcomeDoc = "One dev star's outcome in a run (default: the latest " +
-	"run that has it): the rows the solution printed and how each matched, runtime, exit reason, end of stderr."
+const starOutcomeDoc = "One dev star's outcome in a run (default: the latest run that has it): the rows the solution " +
+	"printed and how each matched, runtime, exit reason, end of stderr."
 
 func (s *Server) starOutcome(ctx context.Context, _ *mcp.CallToolRequest, in StarOutcomeIn) (*mcp.CallToolResult, StarOutcomeOut, error) {
 	if in.Star == "" || in.Run < 0 {
@@ -176,8 +176,8 @@ type FailingOut struct {
 }
 
 // failingDoc describes the failing tool to the client.
-const failingDoc = "The dev stars the solution fails most often over the " +
-	"recorded runs (missed planets and false candidates)."
+const failingDoc = "The dev stars the solution fails most often over the recorded runs (missed planets and false " +
+	"candidates)."
 
 func (s *Server) failing(ctx context.Context, _ *mcp.CallToolRequest, in FailingIn) (*mcp.CallToolResult, FailingOut, error) {
 	if in.Set == "" {
@@ -209,9 +209,9 @@ type GradeIn struct {
 }
 
 // gradeDoc describes the grade tool to the client.
-const gradeDoc = "Freeze solution/ and grade it once on the hidden sets A " +
-	"(the score) and B (the replication), and on dev. Needs confirm: true. A frozen solution is graded once " +
-	"(again: true grades it again, recorded as a re-grade); every grading is numbered. Refused past the session's budget."
+const gradeDoc = "Freeze solution/ and grade it once on the hidden sets A (the score) and B (the replication), and " +
+	"on dev. Needs confirm: true. A frozen solution is graded once (again: true grades it again, recorded as a " +
+	"re-grade); every grading is numbered. Refused past the session's budget."
 
 func (s *Server) grade(ctx context.Context, req *mcp.CallToolRequest, in GradeIn) (*mcp.CallToolResult, *workspace.GradeReport, error) {
 	if !in.Confirm {

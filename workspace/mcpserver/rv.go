@@ -44,8 +44,8 @@ type RVListOut struct {
 }
 
 // rvListDoc describes the rv_list tool to the client.
-const rvListDoc = "List the RV tasks with their tier, number of observations " +
-	"and instruments, span and budget (submissions, seconds, tokens), and how many submissions each has used."
+const rvListDoc = "List the RV tasks with their tier, number of observations and instruments, span and budget " +
+	"(submissions, seconds, tokens), and how many submissions each has used."
 
 func (s *Server) rvList(_ context.Context, _ *mcp.CallToolRequest, in RVListIn) (*mcp.CallToolResult, RVListOut, error) {
 	switch in.Tier {
@@ -98,8 +98,8 @@ func (s *Server) startClock(t *stargazer.Task) error {
 }
 
 // rvShowDoc describes the rv_show tool to the client.
-const rvShowDoc = "What a contestant may see of an RV task: the velocities, " +
-	"errors and instruments, the star mass, t_ref, tier and budget (never the truth). Opening a task starts its clock."
+const rvShowDoc = "What a contestant may see of an RV task: the velocities, errors and instruments, the star mass, " +
+	"t_ref, tier and budget (never the truth). Opening a task starts its clock."
 
 func (s *Server) rvShow(_ context.Context, _ *mcp.CallToolRequest, in TaskIn) (*mcp.CallToolResult, stargazer.View, error) {
 	t, err := s.task(in.Task)
@@ -154,9 +154,9 @@ type RVFitOut struct {
 }
 
 // rvFitDoc describes the rv_fit tool to the client.
-const rvFitDoc = "Fit Keplerian planets to an RV task: refine the given " +
-	"planets by least squares with a fitted jitter, or run the automatic periodogram search when none are given. " +
-	"Returns the planets in the submission format and the dry-run metrics. Starts the task's clock."
+const rvFitDoc = "Fit Keplerian planets to an RV task: refine the given planets by least squares with a fitted " +
+	"jitter, or run the automatic periodogram search when none are given. Returns the planets in the submission format " +
+	"and the dry-run metrics. Starts the task's clock."
 
 func (s *Server) rvFit(_ context.Context, _ *mcp.CallToolRequest, in PlanetsIn) (*mcp.CallToolResult, RVFitOut, error) {
 	t, init, _, err := s.resolve(in)
@@ -196,8 +196,8 @@ type RVPlotOut struct {
 }
 
 // rvPlotDoc describes the rv_plot tool to the client.
-const rvPlotDoc = "The RV task view as a PNG image: velocities by instrument " +
-	"with the model of the given planets, residuals, and the GLS periodogram of the residuals (of the data without planets)."
+const rvPlotDoc = "The RV task view as a PNG image: velocities by instrument with the model of the given planets, " +
+	"residuals, and the GLS periodogram of the residuals (of the data without planets)."
 
 func (s *Server) rvPlot(_ context.Context, _ *mcp.CallToolRequest, in RVPlotIn) (*mcp.CallToolResult, RVPlotOut, error) {
 	w, err := in.width()
@@ -232,9 +232,9 @@ type RVSubmitIn struct {
 }
 
 // rvSubmitDoc describes the rv_submit tool to the client.
-const rvSubmitDoc = "Grade planets on an RV task with the four-criterion gate, " +
-	"spending one of the tier's submissions (dry_run: true spends nothing and reports only rms and ΔBIC/N). Feedback " +
-	"as 'transitbench rv submit': pass or fail per criterion, never the truth. Refused past the session's budget."
+const rvSubmitDoc = "Grade planets on an RV task with the four-criterion gate, spending one of the tier's " +
+	"submissions (dry_run: true spends nothing and reports only rms and ΔBIC/N). Feedback as 'transitbench rv submit': " +
+	"pass or fail per criterion, never the truth. Refused past the session's budget."
 
 func (s *Server) rvSubmit(ctx context.Context, _ *mcp.CallToolRequest, in RVSubmitIn) (*mcp.CallToolResult, rvgate.Feedback, error) {
 	if in.TokensUsed != nil && *in.TokensUsed < 0 {

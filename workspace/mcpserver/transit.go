@@ -50,8 +50,8 @@ type ListStarsOut struct {
 }
 
 // listStarsDoc describes the list_stars tool to the client.
-const listStarsDoc = "List the labelled stars of the dev set with their " +
-	"category, MES, CDPP and the last dev run's outcome, filtered as the terminal UI's browser filters."
+const listStarsDoc = "List the labelled stars of the dev set with their category, MES, CDPP and the last dev run's " +
+	"outcome, filtered as the terminal UI's browser filters."
 
 func (s *Server) listStars(ctx context.Context, _ *mcp.CallToolRequest, in ListStarsIn) (*mcp.CallToolResult, ListStarsOut, error) {
 	if in.Limit < 0 {
@@ -184,8 +184,8 @@ func (s *Server) checkStar(in StarIn) (*sets.Set, error) {
 }
 
 // starInfoDoc describes the star_info tool to the client.
-const starInfoDoc = "One star's metadata (magnitude, Teff, radius, mass, " +
-	"CDPP at 3, 6 and 12 h), cadence counts, the last dev run's outcome and, for labelled public stars, the truth."
+const starInfoDoc = "One star's metadata (magnitude, Teff, radius, mass, CDPP at 3, 6 and 12 h), cadence counts, the " +
+	"last dev run's outcome and, for labelled public stars, the truth."
 
 func (s *Server) starInfo(ctx context.Context, _ *mcp.CallToolRequest, in StarIn) (*mcp.CallToolResult, StarInfoOut, error) {
 	set, err := s.checkStar(in)
