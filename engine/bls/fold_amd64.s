@@ -44,6 +44,26 @@ GLOBL two52<>(SB), RODATA|NOPTR, $8
 	VPADDQ (DI)(R11*1), X1, X2 \
 	VMOVDQU X2, (DI)(R11*1)
 
+// FOLDARGS loads the arguments of fold4Vec and fold4Vec512: the points into SI and their number into CX, q into
+// DI, and a's scale, nb and off into Y4, Y6 and Y7.
+#define FOLDARGS \
+	MOVQ pts_base+0(FP), SI \
+	MOVQ pts_len+8(FP), CX \
+	MOVQ q+24(FP), DI \
+	MOVQ a+32(FP), AX \
+	VMOVUPD 0(AX), Y4 \
+	VMOVDQU 32(AX), Y6 \
+	VMOVDQU 64(AX), Y7
+
+// FOLD2 adds the two points at SI to their bins, which the macro bins (BINS or BINS512) computes, and moves
+// SI past them.
+#define FOLD2(bins) \
+	bins(0(SI), Y0) \
+	bins(24(SI), Y8) \
+	ADD4(Y0, X0, 8(SI)) \
+	ADD4(Y8, X8, 32(SI)) \
+	ADDQ $48, SI
+
 // func fold4Vec(pts []point, q *foldBuf, a *foldVecArgs)
 //
 // For each point {t, wy, w}: u = ⌊t·scale⌋ for the four periods (VROUNDPD toward −∞, no precision exception;
@@ -51,23 +71,13 @@ GLOBL two52<>(SB), RODATA|NOPTR, $8
 // multiplies the low 32 bits); the byte offset (bin + off)·16 of each period's bin in q gets (wy, w) added.
 // Two points per iteration.
 TEXT ·fold4Vec(SB), NOSPLIT, $0-40
-	MOVQ pts_base+0(FP), SI
-	MOVQ pts_len+8(FP), CX
-	MOVQ q+24(FP), DI
-	MOVQ a+32(FP), AX
-	VMOVUPD 0(AX), Y4           // scale
-	VMOVDQU 32(AX), Y6          // nb
-	VMOVDQU 64(AX), Y7          // off
+	FOLDARGS
 	VBROADCASTSD two52<>(SB), Y5
 	SHRQ $1, CX                 // pairs of points
 	JZ last
 
 loop:
-	BINS(0(SI), Y0)
-	BINS(24(SI), Y8)
-	ADD4(Y0, X0, 8(SI))
-	ADD4(Y8, X8, 32(SI))
-	ADDQ $48, SI
+	FOLD2(BINS)
 	DECQ CX
 	JNZ loop
 
@@ -86,22 +96,12 @@ done:
 // fold4Vec with u = int64(t·scale) converted by VCVTTPD2QQ (AVX-512DQ and VL, on 256-bit vectors), as Go's
 // float-to-int conversion, two points per iteration.
 TEXT ·fold4Vec512(SB), NOSPLIT, $0-40
-	MOVQ pts_base+0(FP), SI
-	MOVQ pts_len+8(FP), CX
-	MOVQ q+24(FP), DI
-	MOVQ a+32(FP), AX
-	VMOVUPD 0(AX), Y4           // scale
-	VMOVDQU 32(AX), Y6          // nb
-	VMOVDQU 64(AX), Y7          // off
+	FOLDARGS
 	SHRQ $1, CX                 // pairs of points
 	JZ last512
 
 loop512:
-	BINS512(0(SI), Y0)
-	BINS512(24(SI), Y8)
-	ADD4(Y0, X0, 8(SI))
-	ADD4(Y8, X8, 32(SI))
-	ADDQ $48, SI
+	FOLD2(BINS512)
 	DECQ CX
 	JNZ loop512
 

@@ -11,29 +11,9 @@ import (
 	"transitbench/engine/transit"
 )
 
-// koi is one row of the cumulative KOI table.
+// koi is a star's row of the cumulative KOI table.
 type koi struct {
 	period, t0, durationHours, depthPPM, impact, pradEarth, snr, teff, logg, sradSun float64
-}
-
-// readKOIs returns the KOI table's rows by KIC number (the first KOI of each star).
-func readKOIs(t *testing.T) map[string]koi {
-	t.Helper()
-	tb, byKIC, err := kepref.KOIs()
-	if err != nil {
-		t.Skipf("reference data not available: %v", err)
-	}
-	out := map[string]koi{}
-	for id, rows := range byKIC {
-		row := rows[0]
-		get := func(name string) float64 {
-			v, _ := tb.Float(row, name)
-			return v
-		}
-		out[id] = koi{get("koi_period"), get("koi_time0bk"), get("koi_duration"), get("koi_depth"), get("koi_impact"),
-			get("koi_prad"), get("koi_model_snr"), get("koi_steff"), get("koi_slogg"), get("koi_srad")}
-	}
-	return out
 }
 
 // TestKeplerDV measures CDPP and the MES of the known hot Jupiter on the five whole-mission (Q1–Q17) detrended
@@ -44,12 +24,10 @@ func readKOIs(t *testing.T) map[string]koi {
 // the 20–1,000+ ppm span of Kepler targets (Christiansen et al. 2012); MES / koi_model_snr is 0.98–1.12 (the
 // DV model SNR and MES share the same depth-over-noise form).
 func TestKeplerDV(t *testing.T) {
-	kois := readKOIs(t)
-	err := kepref.EachDV(func(kic string, c *lc.LightCurve) {
-		k, ok := kois[kic]
-		if !ok {
-			t.Fatalf("KIC %s not in the KOI table", kic)
-		}
+	kepref.EachDVKOI(t, func(row kepref.KOI, c *lc.LightCurve) {
+		kic, get := row.KIC, row.Get
+		k := koi{get("koi_period"), get("koi_time0bk"), get("koi_duration"), get("koi_depth"), get("koi_impact"),
+			get("koi_prad"), get("koi_model_snr"), get("koi_steff"), get("koi_slogg"), get("koi_srad")}
 		dur := k.durationHours / 24
 		flat, _ := detrend.Flatten(c.Time, c.Flux, detrend.Options{})
 
@@ -84,7 +62,4 @@ func TestKeplerDV(t *testing.T) {
 		t.Logf("KIC %-8s CDPP 3/6/12 h %5.1f %5.1f %5.1f ppm  depth %6.0f ppm (KOI %6.0f)  N %3d  MES %7.1f  model_snr %7.1f  ratio %.2f",
 			kic, cdpp3, cdpp6, cdpp12, sig.MeanDepth*1e6, k.depthPPM, sig.NTransits, sig.MES, k.snr, ratio)
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
 }

@@ -19,28 +19,16 @@ func TestLearnedVetterKeepsKeplerDV(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the search on five real light curves")
 	}
-	tb, kois, err := kepref.KOIs()
-	if err != nil {
-		t.Skipf("reference data not available: %v", err)
-	}
 	m, err := pipeline.EmbeddedVetter()
 	if err != nil {
 		t.Fatal(err)
 	}
 	seen := 0
-	err = kepref.EachDV(func(kic string, whole *lc.LightCurve) {
+	kepref.EachDVKOI(t, func(koi kepref.KOI, whole *lc.LightCurve) {
 		seen++
-		row := kois[kic][0]
-		get := func(name string) float64 {
-			v, err := tb.Float(row, name)
-			if err != nil {
-				t.Fatalf("KIC %s %s: %v", kic, name, err)
-			}
-			return v
-		}
-		period, radius, logg := get("koi_period"), get("koi_srad"), get("koi_slogg")
-		star := pipeline.Star{RadiusRsun: radius, MassMsun: math.Pow(10, logg-4.438) * radius * radius,
-			Teff: get("koi_steff"), Logg: logg}
+		kic, period := koi.KIC, koi.Get("koi_period")
+		star := pipeline.Star{RadiusRsun: koi.Get("koi_srad"), MassMsun: koi.MassMsun(), Teff: koi.Get("koi_steff"),
+			Logg: koi.Get("koi_slogg")}
 		c := kepref.Window(whole, 170, 540)
 		cands, err := pipeline.Candidates(c, star)
 		if err != nil {
@@ -66,9 +54,6 @@ func TestLearnedVetterKeepsKeplerDV(t *testing.T) {
 			t.Errorf("KIC %s: the planet at P %.5f d is not kept (best p at its period %.3f)", kic, period, best)
 		}
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
 	if seen != 5 {
 		t.Fatalf("%d DV light curves, want 5", seen)
 	}

@@ -1,6 +1,7 @@
 package rv
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
@@ -52,15 +53,7 @@ func NBodyStarVX(dst, t []float64, mStarSun float64, planets []Orbit3D) error {
 	for i := range order {
 		order[i] = i
 	}
-	slices.SortFunc(order, func(a, b int) int {
-		switch {
-		case t[a] < t[b]:
-			return -1
-		case t[a] > t[b]:
-			return 1
-		}
-		return 0
-	})
+	slices.SortFunc(order, func(a, b int) int { return cmp.Compare(t[a], t[b]) }) // t is finite: checked above
 	y0 := slices.Clone(s.y)
 	// Forward from t = 0 over the non-negative times, then backward from t = 0 over the negative ones.
 	first := 0

@@ -82,47 +82,29 @@ func (s *Store) RecordAgentCall(ctx context.Context, c AgentCall) error {
 
 // AgentSessions lists the agent sessions, newest first, with their spend summed over their calls.
 func (s *Store) AgentSessions(ctx context.Context) ([]AgentSession, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT a.id, a.client, a.preset, a.budget_turns, a.budget_tokens,
+	return queryAll(ctx, s.db, func(sc scanner) (AgentSession, error) {
+		var a AgentSession
+		var started, last sql.NullString
+		var millis int64
+		err := sc.Scan(&a.ID, &a.Client, &a.Preset, &a.BudgetTurns, &a.BudgetTokens, &a.BudgetHours, &started,
+			&a.Turns, &a.Tokens, &millis, &a.Refused, &a.Errors, &last)
+		a.Started, a.Last, a.ToolSeconds = parseTime(started), parseTime(last), float64(millis)/1000
+		return a, err
+	}, `SELECT a.id, a.client, a.preset, a.budget_turns, a.budget_tokens,
 		a.budget_hours, a.started, COUNT(c.seq), COALESCE(SUM(c.tokens), 0), COALESCE(SUM(c.millis), 0),
 		COALESCE(SUM(c.status = 'refused'), 0), COALESCE(SUM(c.status = 'error'), 0), MAX(c.started)
 		FROM agent_sessions a LEFT JOIN agent_calls c ON c.session_id = a.id
 		GROUP BY a.id ORDER BY a.started DESC, a.id`)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []AgentSession
-	for rows.Next() {
-		var a AgentSession
-		var started, last sql.NullString
-		var millis int64
-		if err := rows.Scan(&a.ID, &a.Client, &a.Preset, &a.BudgetTurns, &a.BudgetTokens, &a.BudgetHours, &started,
-			&a.Turns, &a.Tokens, &millis, &a.Refused, &a.Errors, &last); err != nil {
-			return nil, err
-		}
-		a.Started, a.Last, a.ToolSeconds = parseTime(started), parseTime(last), float64(millis)/1000
-		out = append(out, a)
-	}
-	return out, rows.Err()
 }
 
 // AgentCalls lists the calls of session id in order.
 func (s *Store) AgentCalls(ctx context.Context, id string) ([]AgentCall, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT session_id, seq, tool, started, millis, tokens, status
-		FROM agent_calls WHERE session_id = ? ORDER BY seq`, id)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []AgentCall
-	for rows.Next() {
+	return queryAll(ctx, s.db, func(sc scanner) (AgentCall, error) {
 		var c AgentCall
 		var started sql.NullString
-		if err := rows.Scan(&c.Session, &c.Seq, &c.Tool, &started, &c.Millis, &c.Tokens, &c.Status); err != nil {
-			return nil, err
-		}
+		err := sc.Scan(&c.Session, &c.Seq, &c.Tool, &started, &c.Millis, &c.Tokens, &c.Status)
 		c.Started = parseTime(started)
-		out = append(out, c)
-	}
-	return out, rows.Err()
+		return c, err
+	}, `SELECT session_id, seq, tool, started, millis, tokens, status
+		FROM agent_calls WHERE session_id = ? ORDER BY seq`, id)
 }

@@ -184,22 +184,21 @@ func (s *Store) HiddenOutcomes(ctx context.Context, runID int64, starIDs []strin
 	if err != nil {
 		return nil, err
 	}
-	rows, err := s.db.QueryContext(ctx, `SELECT star_key, sealed FROM hidden_outcomes WHERE run_id = ?`, runID)
+	type sealedRow struct {
+		key string
+		b   []byte
+	}
+	rows, err := queryAll(ctx, s.db, func(sc scanner) (sealedRow, error) {
+		var r sealedRow
+		err := sc.Scan(&r.key, &r.b)
+		return r, err
+	}, `SELECT star_key, sealed FROM hidden_outcomes WHERE run_id = ?`, runID)
 	if err != nil {
 		return nil, fmt.Errorf("store: hidden outcomes of run %d: %w", runID, err)
 	}
-	defer rows.Close()
 	sealed := map[string][]byte{}
-	for rows.Next() {
-		var k string
-		var b []byte
-		if err := rows.Scan(&k, &b); err != nil {
-			return nil, err
-		}
-		sealed[k] = b
-	}
-	if err := rows.Err(); err != nil {
-		return nil, err
+	for _, r := range rows {
+		sealed[r.key] = r.b
 	}
 	ns := keys.seal.NonceSize()
 	for _, id := range starIDs {

@@ -78,7 +78,7 @@ func (s *Store) PutOutcome(ctx context.Context, o Outcome) error {
 
 const outcomeColumns = `run_id, star_id, status, credit, false_count, runtime_ms, exit_reason, stderr_tail, isolation, rows, matches, updated`
 
-func scanOutcome(sc interface{ Scan(...any) error }) (Outcome, error) {
+func scanOutcome(sc scanner) (Outcome, error) {
 	var o Outcome
 	var rows, matches, updated sql.NullString
 	err := sc.Scan(&o.RunID, &o.StarID, &o.Status, &o.Credit, &o.False, &o.RuntimeMS, &o.ExitReason, &o.StderrTail,
@@ -89,20 +89,11 @@ func scanOutcome(sc interface{ Scan(...any) error }) (Outcome, error) {
 
 // Outcomes returns every outcome stored for a run, ordered by star ID.
 func (s *Store) Outcomes(ctx context.Context, runID int64) ([]Outcome, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT `+outcomeColumns+` FROM outcomes WHERE run_id = ? ORDER BY star_id`, runID)
+	out, err := queryAll(ctx, s.db, scanOutcome, `SELECT `+outcomeColumns+` FROM outcomes WHERE run_id = ? ORDER BY star_id`, runID)
 	if err != nil {
 		return nil, fmt.Errorf("store: outcomes of run %d: %w", runID, err)
 	}
-	defer rows.Close()
-	var out []Outcome
-	for rows.Next() {
-		o, err := scanOutcome(rows)
-		if err != nil {
-			return nil, fmt.Errorf("store: outcomes of run %d: %w", runID, err)
-		}
-		out = append(out, o)
-	}
-	return out, rows.Err()
+	return out, nil
 }
 
 // Outcome returns one star's outcome in a run, or an error wrapping ErrNotFound.
@@ -117,20 +108,15 @@ func (s *Store) Outcome(ctx context.Context, runID int64, starID string) (Outcom
 
 // DoneStars returns the IDs of the stars that have an outcome in a run: the stars a resumed run skips.
 func (s *Store) DoneStars(ctx context.Context, runID int64) (map[string]bool, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT star_id FROM outcomes WHERE run_id = ?`, runID)
+	ids, err := queryAll(ctx, s.db, scanString, `SELECT star_id FROM outcomes WHERE run_id = ?`, runID)
 	if err != nil {
 		return nil, fmt.Errorf("store: stars done in run %d: %w", runID, err)
 	}
-	defer rows.Close()
 	done := map[string]bool{}
-	for rows.Next() {
-		var id string
-		if err := rows.Scan(&id); err != nil {
-			return nil, err
-		}
+	for _, id := range ids {
 		done[id] = true
 	}
-	return done, rows.Err()
+	return done, nil
 }
 
 // FailingStar counts how a star fared over the runs of a set: in how many runs it had an outcome, in how
@@ -160,7 +146,11 @@ func (s *Store) FailingStars(ctx context.Context, set string, limit int, kinds .
 	if limit <= 0 {
 		limit = -1 // SQLite: no limit
 	}
-	rows, err := s.db.QueryContext(ctx, `
+	out, err := queryAll(ctx, s.db, func(sc scanner) (FailingStar, error) {
+		var f FailingStar
+		err := sc.Scan(&f.StarID, &f.Runs, &f.Missed, &f.False, &f.LastRunID, &f.LastStatus)
+		return f, err
+	}, `
 		WITH picked AS (
 			SELECT o.star_id, o.run_id, o.status, o.false_count
 			FROM outcomes o JOIN runs r ON r.id = o.run_id
@@ -178,14 +168,5 @@ func (s *Store) FailingStars(ctx context.Context, set string, limit int, kinds .
 	if err != nil {
 		return nil, fmt.Errorf("store: failing stars of %s: %w", set, err)
 	}
-	defer rows.Close()
-	var out []FailingStar
-	for rows.Next() {
-		var f FailingStar
-		if err := rows.Scan(&f.StarID, &f.Runs, &f.Missed, &f.False, &f.LastRunID, &f.LastStatus); err != nil {
-			return nil, err
-		}
-		out = append(out, f)
-	}
-	return out, rows.Err()
+	return out, nil
 }

@@ -210,20 +210,11 @@ func (s *Store) Runs(ctx context.Context, f RunFilter) ([]Run, error) {
 		q += ` LIMIT ?`
 		args = append(args, f.Limit)
 	}
-	rows, err := s.db.QueryContext(ctx, q, args...)
+	out, err := queryAll(ctx, s.db, scanRun, q, args...)
 	if err != nil {
 		return nil, fmt.Errorf("store: listing runs: %w", err)
 	}
-	defer rows.Close()
-	var out []Run
-	for rows.Next() {
-		r, err := scanRun(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, r)
-	}
-	return out, rows.Err()
+	return out, nil
 }
 
 // Run returns the run with the given ID, or an error wrapping ErrNotFound.
@@ -235,7 +226,7 @@ func (s *Store) Run(ctx context.Context, id int64) (Run, error) {
 	return r, err
 }
 
-func scanRun(sc interface{ Scan(...any) error }) (Run, error) {
+func scanRun(sc scanner) (Run, error) {
 	var r Run
 	var started, finished, summary sql.NullString
 	var flags string

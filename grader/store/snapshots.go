@@ -74,22 +74,18 @@ func (s *Store) Snapshot(ctx context.Context, hash string) (Snapshot, error) {
 		return Snapshot{}, fmt.Errorf("store: snapshot %s: %w", hash, err)
 	}
 	snap.Created, snap.Files = parseTime(created), json.RawMessage(files)
-	rows, err := s.db.QueryContext(ctx, `SELECT set_name, run_id, at FROM gradings WHERE hash = ? ORDER BY id`, hash)
-	if err != nil {
-		return Snapshot{}, fmt.Errorf("store: gradings of snapshot %s: %w", hash, err)
-	}
-	defer rows.Close()
-	for rows.Next() {
+	snap.Graded, err = queryAll(ctx, s.db, func(sc scanner) (Grading, error) {
 		var g Grading
 		var run sql.NullInt64
 		var at sql.NullString
-		if err := rows.Scan(&g.Set, &run, &at); err != nil {
-			return Snapshot{}, err
-		}
+		err := sc.Scan(&g.Set, &run, &at)
 		g.RunID, g.At = run.Int64, parseTime(at)
-		snap.Graded = append(snap.Graded, g)
+		return g, err
+	}, `SELECT set_name, run_id, at FROM gradings WHERE hash = ? ORDER BY id`, hash)
+	if err != nil {
+		return Snapshot{}, fmt.Errorf("store: gradings of snapshot %s: %w", hash, err)
 	}
-	return snap, rows.Err()
+	return snap, nil
 }
 
 // MarkGraded records that the snapshot hash was graded on set by run runID (0 if none). Every call adds a

@@ -114,25 +114,17 @@ func (s *Store) DB() *sql.DB { return s.db }
 // Check runs SQLite's quick_check over the whole file and returns an error describing the first problems
 // found. It reads every page, so it takes time in proportion to the file size.
 func (s *Store) Check(ctx context.Context) error {
-	rows, err := s.db.QueryContext(ctx, "PRAGMA quick_check")
+	msgs, err := queryAll(ctx, s.db, scanString, "PRAGMA quick_check")
 	if err != nil {
 		return fmt.Errorf("store: checking %s: %w", s.path, err)
 	}
-	defer rows.Close()
 	var problems []string
-	for rows.Next() {
-		var msg string
-		if err := rows.Scan(&msg); err != nil {
-			return fmt.Errorf("store: checking %s: %w", s.path, err)
-		}
+	for _, msg := range msgs {
 		for _, line := range strings.Split(msg, "\n") {
 			if line = strings.TrimSpace(line); line != "" && line != "ok" && !strings.HasPrefix(line, "***") {
 				problems = append(problems, line)
 			}
 		}
-	}
-	if err := rows.Err(); err != nil {
-		return fmt.Errorf("store: checking %s: %w", s.path, err)
 	}
 	if len(problems) > 0 {
 		const show = 3
@@ -159,6 +151,38 @@ func (s *Store) inTx(ctx context.Context, f func(tx *sql.Tx) error) error {
 		return err
 	}
 	return tx.Commit()
+}
+
+// scanner is a row to read: *sql.Row or *sql.Rows.
+type scanner interface{ Scan(dest ...any) error }
+
+// queryAll runs query and reads each row of its answer with scan, in order (nil for none). Errors are returned
+// as they come; the caller says what it was reading.
+func queryAll[T any](ctx context.Context, db *sql.DB, scan func(scanner) (T, error), query string, args ...any) ([]T, error) {
+	rows, err := db.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []T
+	for rows.Next() {
+		v, err := scan(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// scanString reads a row of one text column.
+func scanString(sc scanner) (string, error) {
+	var v string
+	err := sc.Scan(&v)
+	return v, err
 }
 
 func formatTime(t time.Time) string { return t.UTC().Format(timeLayout) }

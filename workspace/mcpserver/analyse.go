@@ -64,6 +64,10 @@ type BLSOut struct {
 // MaxPeaks is the most peaks bls returns.
 const MaxPeaks = 20
 
+// blsDoc describes the bls tool to the client.
+const blsDoc = "Box least squares search of a star's detrended light curve on Ofir's period grid (options: period " +
+	"and duration range, oversampling, objective); returns the strongest peaks."
+
 func (s *Server) bls(_ context.Context, _ *mcp.CallToolRequest, in BLSIn) (*mcp.CallToolResult, BLSOut, error) {
 	if in.Objective == "" {
 		in.Objective = "snr"
@@ -123,7 +127,6 @@ func (s *Server) bls(_ context.Context, _ *mcp.CallToolRequest, in BLSIn) (*mcp.
 		out.Peaks = append(out.Peaks, PeakOut{PeriodDays: p.PeriodDays, T0Days: p.T0Days, DurationHours: p.DurationDays * 24,
 			DepthPPM: p.Depth * 1e6, DepthErrPPM: p.DepthErr * 1e6, SNR: p.SNR, Power: p.Power, NTransits: p.NTransits})
 	}
-	zeroNonFinite(&out)
 	return nil, out, nil
 }
 
@@ -252,6 +255,10 @@ type FoldOut struct {
 	SecondaryMES  float64   `json:"secondary_mes"`
 }
 
+// foldDoc describes the fold tool to the client.
+const foldDoc = "Fold a star's detrended light curve at an ephemeris (given, 'truth' or 'peak N'): binned means in " +
+	"ppm against hours from mid-transit, odd/even and secondary depths."
+
 func (s *Server) fold(_ context.Context, _ *mcp.CallToolRequest, in EphemerisIn) (*mcp.CallToolResult, FoldOut, error) {
 	fs, e, err := s.ephemeris(in)
 	if err != nil {
@@ -268,7 +275,6 @@ func (s *Server) fold(_ context.Context, _ *mcp.CallToolRequest, in EphemerisIn)
 			out.Bins = append(out.Bins, FoldBin{Hours: f.All.BX[i], PPM: f.All.BY[i], ErrPPM: f.All.BE[i]})
 		}
 	}
-	zeroNonFinite(&out)
 	return nil, out, nil
 }
 
@@ -279,20 +285,23 @@ type VetOut struct {
 	Features vet.Features `json:"features"`
 }
 
+// vetDoc describes the vet tool to the client.
+const vetDoc = "Vetting features of a signal on a star (depth, MES, odd/even, secondary eclipse, V shape, " +
+	"single-event dominance, duration against the stellar density, modulation)."
+
 func (s *Server) vet(_ context.Context, _ *mcp.CallToolRequest, in EphemerisIn) (*mcp.CallToolResult, VetOut, error) {
 	fs, e, err := s.ephemeris(in)
 	if err != nil {
 		return nil, VetOut{}, err
 	}
 	out := VetOut{Star: in.Star, FoldedAt: e.Label, Features: quicklook.FoldAt(fs.Analysis, e).Vet}
-	zeroNonFinite(&out)
 	return nil, out, nil
 }
 
 // PlotIn is a star, what to fold it at and the figure's width.
 type PlotIn struct {
 	EphemerisIn
-	WidthIn float64 `json:"width_in,omitempty" jsonschema:"figure width in inches at 150 dpi (default 8, at most 16)"`
+	FigureIn
 }
 
 // PlotOut describes the figure the image content block holds.
@@ -304,8 +313,12 @@ type PlotOut struct {
 	Bytes      int     `json:"png_bytes"`
 }
 
+// plotStarDoc describes the plot_star tool to the client.
+const plotStarDoc = "The star view as a PNG image (as 'transitbench plot'): raw and detrended light curves, BLS " +
+	"periodogram, and the fold at the ephemeris (default: truth, else peak 1)."
+
 func (s *Server) plotStar(_ context.Context, _ *mcp.CallToolRequest, in PlotIn) (*mcp.CallToolResult, PlotOut, error) {
-	w, err := figureWidth(in.WidthIn)
+	w, err := in.width()
 	if err != nil {
 		return nil, PlotOut{}, err
 	}
@@ -321,15 +334,21 @@ func (s *Server) plotStar(_ context.Context, _ *mcp.CallToolRequest, in PlotIn) 
 	return imageResult(buf.Bytes(), fmt.Sprintf("%s folded at %s: P = %.5f d, T0 = %.4f", in.Star, e.Label, e.PeriodDays, e.T0Days)), out, nil
 }
 
-// figureWidth checks a figure width (0: 8 inches).
-func figureWidth(w float64) (float64, error) {
-	switch {
+// FigureIn is the width of a figure tool's PNG.
+type FigureIn struct {
+	WidthIn float64 `json:"width_in,omitempty" jsonschema:"figure width in inches at 150 dpi (default 8, at most 16)"`
+}
+
+// width checks the figure width (0: 8 inches).
+func (f FigureIn) width() (float64, error) {
+	switch w := f.WidthIn; {
 	case w == 0:
 		return 8, nil
 	case !(w > 0) || w > 16:
 		return 0, badInput("width_in %g: give 1 to 16 inches", w)
+	default:
+		return w, nil
 	}
-	return w, nil
 }
 
 // imageResult is a tool result holding a PNG and a line of text saying what it shows.
@@ -337,7 +356,7 @@ func imageResult(png []byte, caption string) *mcp.CallToolResult {
 	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: caption}, &mcp.ImageContent{Data: png, MIMEType: "image/png"}}}
 }
 
-// zeroNonFinite sets every NaN or infinite float64 field reachable from v (a pointer to a struct) to 0, since
+// zeroNonFinite sets every NaN or infinite float64 field reachable from v (a pointer) to 0, since
 // JSON has no such numbers; the tools' descriptions of such values (no transit with data, no secondary) are 0.
 func zeroNonFinite(v any) {
 	var walk func(r reflect.Value)

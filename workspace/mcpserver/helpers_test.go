@@ -11,19 +11,14 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"transitbench/data"
-	"transitbench/data/sets"
 	"transitbench/internal/testsets"
 	"transitbench/internal/testutil"
 	"transitbench/workspace"
 )
 
 // small are the compositions of the test sets: ten dev stars (the ≤ 10 a dev run in a test may take) and
-// small hidden sets, so that a grading takes seconds.
-var small = map[string]sets.Composition{
-	sets.Dev: {Injected: 4, Untouched: 3, EB: 2, Confirmed: 1},
-	sets.A:   {Injected: 2, Untouched: 1, EB: 1, Confirmed: 1},
-	sets.B:   {Injected: 2, Untouched: 1, EB: 1, Confirmed: 1},
-}
+// hidden sets of eight, so that a grading takes seconds.
+var small = testsets.Small()
 
 // tasksDir is the published Stargazer task folder beside the repository, as this package's tests see it.
 const tasksDir = "../../../shared/data/stargazer"

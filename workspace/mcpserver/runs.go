@@ -16,30 +16,17 @@ import (
 	"transitbench/workspace"
 )
 
-func (s *Server) addRunTools() {
-	mcp.AddTool(s.mcp, &mcp.Tool{Name: "run_dev", Description: "Run the workspace's solution/ on the dev stars in the " +
-		"sandbox, exactly as grading will (progress notifications per star when the call carries a progress token); " +
-		"returns the summary: S, C, F, EB share, breakdowns, exit reasons. An interrupted run resumes.",
-		Annotations: &mcp.ToolAnnotations{Title: "Run dev"}}, s.runDev)
-	mcp.AddTool(s.mcp, &mcp.Tool{Name: "star_outcome", Description: "One dev star's outcome in a run (default: the latest " +
-		"run that has it): the rows the solution printed and how each matched, runtime, exit reason, end of stderr.",
-		Annotations: readOnly("Star outcome")}, s.starOutcome)
-	mcp.AddTool(s.mcp, &mcp.Tool{Name: "failing", Description: "The dev stars the solution fails most often over the " +
-		"recorded runs (missed planets and false candidates).", Annotations: readOnly("Failing stars")}, s.failing)
-	mcp.AddTool(s.mcp, &mcp.Tool{Name: "grade", Description: "Freeze solution/ and grade it once on the hidden sets A " +
-		"(the score) and B (the replication), and on dev. Needs confirm: true. A frozen solution is graded once " +
-		"(again: true grades it again, recorded as a re-grade); every grading is numbered. Refused past the session's budget.",
-		Annotations: &mcp.ToolAnnotations{Title: "Grade", DestructiveHint: ptr(false)}}, s.grade)
-}
-
-func ptr[T any](v T) *T { return &v }
-
 // RunDevIn selects the dev stars to run.
 type RunDevIn struct {
 	Limit int      `json:"limit,omitempty" jsonschema:"run only the first N dev stars (0: all)"`
 	Stars []string `json:"stars,omitempty" jsonschema:"run only these dev stars"`
 	Fresh bool     `json:"fresh,omitempty" jsonschema:"start a new run instead of resuming an interrupted one"`
 }
+
+// runDevDoc describes the run_dev tool to the client.
+const runDevDoc = "Run the workspace's solution/ on the dev stars in the sandbox, exactly as grading will (progress " +
+	"notifications per star when the call carries a progress token); returns the summary: S, C, F, EB share, " +
+	"breakdowns, exit reasons. An interrupted run resumes."
 
 func (s *Server) runDev(ctx context.Context, req *mcp.CallToolRequest, in RunDevIn) (*mcp.CallToolResult, *workspace.Report, error) {
 	if in.Limit < 0 {
@@ -61,7 +48,6 @@ func (s *Server) runDev(ctx context.Context, req *mcp.CallToolRequest, in RunDev
 		}
 		return nil, nil, err
 	}
-	zeroNonFinite(rep)
 	return nil, rep, nil
 }
 
@@ -121,6 +107,10 @@ type StarOutcomeOut struct {
 	Result     grader.StarResult `json:"result"`
 }
 
+// starOutcomeDoc describes the star_outcome tool to the client.
+const starOutcomeDoc = "One dev star's outcome in a run (default: the latest run that has it): the rows the solution " +
+	"printed and how each matched, runtime, exit reason, end of stderr."
+
 func (s *Server) starOutcome(ctx context.Context, _ *mcp.CallToolRequest, in StarOutcomeIn) (*mcp.CallToolResult, StarOutcomeOut, error) {
 	if in.Star == "" || in.Run < 0 {
 		return nil, StarOutcomeOut{}, badInput("give a dev star id, and a run id from 'transitbench runs' or none")
@@ -170,7 +160,6 @@ func (s *Server) starOutcome(ctx context.Context, _ *mcp.CallToolRequest, in Sta
 			}
 		}
 	}
-	zeroNonFinite(&out)
 	return nil, out, nil
 }
 
@@ -185,6 +174,10 @@ type FailingOut struct {
 	Set   string              `json:"set"`
 	Stars []store.FailingStar `json:"stars"`
 }
+
+// failingDoc describes the failing tool to the client.
+const failingDoc = "The dev stars the solution fails most often over the recorded runs (missed planets and false " +
+	"candidates)."
 
 func (s *Server) failing(ctx context.Context, _ *mcp.CallToolRequest, in FailingIn) (*mcp.CallToolResult, FailingOut, error) {
 	if in.Set == "" {
@@ -215,6 +208,11 @@ type GradeIn struct {
 	Again   bool `json:"again,omitempty" jsonschema:"grade a frozen solution that was graded before (recorded as a re-grade)"`
 }
 
+// gradeDoc describes the grade tool to the client.
+const gradeDoc = "Freeze solution/ and grade it once on the hidden sets A (the score) and B (the replication), and " +
+	"on dev. Needs confirm: true. A frozen solution is graded once (again: true grades it again, recorded as a " +
+	"re-grade); every grading is numbered. Refused past the session's budget."
+
 func (s *Server) grade(ctx context.Context, req *mcp.CallToolRequest, in GradeIn) (*mcp.CallToolResult, *workspace.GradeReport, error) {
 	if !in.Confirm {
 		return nil, nil, badInput("grade needs confirm: true: it freezes solution/ and grades it once on the hidden sets")
@@ -234,6 +232,5 @@ func (s *Server) grade(ctx context.Context, req *mcp.CallToolRequest, in GradeIn
 	if err != nil {
 		return nil, nil, err
 	}
-	zeroNonFinite(rep)
 	return nil, rep, nil
 }

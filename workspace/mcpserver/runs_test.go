@@ -7,6 +7,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"transitbench/data/sets"
 	"transitbench/grader/store"
 	"transitbench/internal/testutil"
 	"transitbench/workspace"
@@ -81,7 +82,7 @@ func TestGradeNeedsConfirmAndGradesOnce(t *testing.T) {
 	}
 	var rep workspace.GradeReport
 	callOK(t, f.cs, "grade", map[string]any{"confirm": true}, &rep)
-	if rep.Grading != 1 || rep.A == nil || !rep.A.Hidden || rep.A.StarsRun != 5 || rep.B == nil || rep.Dev == nil {
+	if rep.Grading != 1 || rep.A == nil || !rep.A.Hidden || rep.A.StarsRun != small[sets.A].Total() || rep.B == nil || rep.Dev == nil {
 		t.Fatalf("grade report: %+v", rep)
 	}
 	if msg := callErr(t, f.cs, "grade", map[string]any{"confirm": true}); !strings.HasPrefix(msg, "refused: ") || !strings.Contains(msg, "again: true") {

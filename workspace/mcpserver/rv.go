@@ -16,26 +16,6 @@ import (
 	"transitbench/workspace/rvtrack"
 )
 
-func (s *Server) addRVTools() {
-	mcp.AddTool(s.mcp, &mcp.Tool{Name: "rv_list", Description: "List the RV tasks with their tier, number of observations " +
-		"and instruments, span and budget (submissions, seconds, tokens), and how many submissions each has used.",
-		Annotations: readOnly("RV tasks")}, s.rvList)
-	mcp.AddTool(s.mcp, &mcp.Tool{Name: "rv_show", Description: "What a contestant may see of an RV task: the velocities, " +
-		"errors and instruments, the star mass, t_ref, tier and budget (never the truth). Opening a task starts its clock.",
-		Annotations: &mcp.ToolAnnotations{Title: "Show RV task"}}, s.rvShow)
-	mcp.AddTool(s.mcp, &mcp.Tool{Name: "rv_fit", Description: "Fit Keplerian planets to an RV task: refine the given " +
-		"planets by least squares with a fitted jitter, or run the automatic periodogram search when none are given. " +
-		"Returns the planets in the submission format and the dry-run metrics. Starts the task's clock.",
-		Annotations: &mcp.ToolAnnotations{Title: "Fit RV task"}}, s.rvFit)
-	mcp.AddTool(s.mcp, &mcp.Tool{Name: "rv_plot", Description: "The RV task view as a PNG image: velocities by instrument " +
-		"with the model of the given planets, residuals, and the GLS periodogram of the residuals (of the data without planets).",
-		Annotations: readOnly("Plot RV task")}, s.rvPlot)
-	mcp.AddTool(s.mcp, &mcp.Tool{Name: "rv_submit", Description: "Grade planets on an RV task with the four-criterion gate, " +
-		"spending one of the tier's submissions (dry_run: true spends nothing and reports only rms and ΔBIC/N). Feedback " +
-		"as 'transitbench rv submit': pass or fail per criterion, never the truth. Refused past the session's budget.",
-		Annotations: &mcp.ToolAnnotations{Title: "Submit RV planets", DestructiveHint: ptr(false)}}, s.rvSubmit)
-}
-
 // TaskIn names an RV task.
 type TaskIn struct {
 	Task string `json:"task" jsonschema:"task id, e.g. seed1108_diff2 or real_007 (rv_list gives them)"`
@@ -62,6 +42,10 @@ type RVListIn struct {
 type RVListOut struct {
 	Tasks []RVTaskRow `json:"tasks"`
 }
+
+// rvListDoc describes the rv_list tool to the client.
+const rvListDoc = "List the RV tasks with their tier, number of observations and instruments, span and budget " +
+	"(submissions, seconds, tokens), and how many submissions each has used."
 
 func (s *Server) rvList(_ context.Context, _ *mcp.CallToolRequest, in RVListIn) (*mcp.CallToolResult, RVListOut, error) {
 	switch in.Tier {
@@ -112,6 +96,10 @@ func (s *Server) startClock(t *stargazer.Task) error {
 		return err
 	})
 }
+
+// rvShowDoc describes the rv_show tool to the client.
+const rvShowDoc = "What a contestant may see of an RV task: the velocities, errors and instruments, the star mass, " +
+	"t_ref, tier and budget (never the truth). Opening a task starts its clock."
 
 func (s *Server) rvShow(_ context.Context, _ *mcp.CallToolRequest, in TaskIn) (*mcp.CallToolResult, stargazer.View, error) {
 	t, err := s.task(in.Task)
@@ -165,6 +153,11 @@ type RVFitOut struct {
 	Metrics    rvgate.ModelMetrics `json:"metrics"`
 }
 
+// rvFitDoc describes the rv_fit tool to the client.
+const rvFitDoc = "Fit Keplerian planets to an RV task: refine the given planets by least squares with a fitted " +
+	"jitter, or run the automatic periodogram search when none are given. Returns the planets in the submission format " +
+	"and the dry-run metrics. Starts the task's clock."
+
 func (s *Server) rvFit(_ context.Context, _ *mcp.CallToolRequest, in PlanetsIn) (*mcp.CallToolResult, RVFitOut, error) {
 	t, init, _, err := s.resolve(in)
 	if err != nil {
@@ -183,14 +176,13 @@ func (s *Server) rvFit(_ context.Context, _ *mcp.CallToolRequest, in PlanetsIn) 
 	if out.Submission.Planets == nil {
 		out.Submission.Planets = []rvgate.SubmittedPlanet{}
 	}
-	zeroNonFinite(&out)
 	return nil, out, nil
 }
 
 // RVPlotIn is a task, a trial configuration and the figure's width.
 type RVPlotIn struct {
 	PlanetsIn
-	WidthIn float64 `json:"width_in,omitempty" jsonschema:"figure width in inches at 150 dpi (default 8, at most 16)"`
+	FigureIn
 }
 
 // RVPlotOut describes the figure: the periodogram's strongest peaks and the model's dry-run metrics.
@@ -203,8 +195,12 @@ type RVPlotOut struct {
 	Bytes       int                 `json:"png_bytes"`
 }
 
+// rvPlotDoc describes the rv_plot tool to the client.
+const rvPlotDoc = "The RV task view as a PNG image: velocities by instrument with the model of the given planets, " +
+	"residuals, and the GLS periodogram of the residuals (of the data without planets)."
+
 func (s *Server) rvPlot(_ context.Context, _ *mcp.CallToolRequest, in RVPlotIn) (*mcp.CallToolResult, RVPlotOut, error) {
-	w, err := figureWidth(in.WidthIn)
+	w, err := in.width()
 	if err != nil {
 		return nil, RVPlotOut{}, err
 	}
@@ -225,7 +221,6 @@ func (s *Server) rvPlot(_ context.Context, _ *mcp.CallToolRequest, in RVPlotIn) 
 			out.PeakFAP = append(out.PeakFAP, a.FAP[i])
 		}
 	}
-	zeroNonFinite(&out)
 	return imageResult(buf.Bytes(), fmt.Sprintf("%s with %d planet(s): rms %.2f m/s", t.TaskID, len(planets), a.Metrics.RMSMS)), out, nil
 }
 
@@ -235,6 +230,11 @@ type RVSubmitIn struct {
 	DryRun     bool `json:"dry_run,omitempty" jsonschema:"report rms and ΔBIC/N only; spends no submission"`
 	TokensUsed *int `json:"tokens_used,omitempty" jsonschema:"tokens spent on this task so far, as the harness counts them"`
 }
+
+// rvSubmitDoc describes the rv_submit tool to the client.
+const rvSubmitDoc = "Grade planets on an RV task with the four-criterion gate, spending one of the tier's " +
+	"submissions (dry_run: true spends nothing and reports only rms and ΔBIC/N). Feedback as 'transitbench rv submit': " +
+	"pass or fail per criterion, never the truth. Refused past the session's budget."
 
 func (s *Server) rvSubmit(ctx context.Context, _ *mcp.CallToolRequest, in RVSubmitIn) (*mcp.CallToolResult, rvgate.Feedback, error) {
 	if in.TokensUsed != nil && *in.TokensUsed < 0 {
@@ -265,6 +265,5 @@ func (s *Server) rvSubmit(ctx context.Context, _ *mcp.CallToolRequest, in RVSubm
 	if err != nil {
 		return nil, rvgate.Feedback{}, err
 	}
-	zeroNonFinite(&fb)
 	return nil, fb, nil
 }

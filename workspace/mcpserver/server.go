@@ -96,12 +96,50 @@ func New(opts Options) (*Server, error) {
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "transitbench", Title: "TransitBench", Version: version},
 		&mcp.ServerOptions{Instructions: instructions})
 	s.mcp.AddReceivingMiddleware(s.account)
-	s.addTransitTools()
-	s.addRunTools()
-	s.addRVTools()
+	s.addTools()
 	s.addResources()
 	return s, nil
 }
+
+// addTools registers the tools of both tracks: name, annotations, description (each beside its handler) and
+// handler.
+func (s *Server) addTools() {
+	addTool(s, "list_stars", readOnly("List stars"), listStarsDoc, s.listStars)
+	addTool(s, "star_info", readOnly("Star info"), starInfoDoc, s.starInfo)
+	addTool(s, "bls", readOnly("BLS search"), blsDoc, s.bls)
+	addTool(s, "fold", readOnly("Fold"), foldDoc, s.fold)
+	addTool(s, "vet", readOnly("Vet"), vetDoc, s.vet)
+	addTool(s, "plot_star", readOnly("Plot star"), plotStarDoc, s.plotStar)
+	addTool(s, "run_dev", &mcp.ToolAnnotations{Title: "Run dev"}, runDevDoc, s.runDev)
+	addTool(s, "star_outcome", readOnly("Star outcome"), starOutcomeDoc, s.starOutcome)
+	addTool(s, "failing", readOnly("Failing stars"), failingDoc, s.failing)
+	addTool(s, "grade", &mcp.ToolAnnotations{Title: "Grade", DestructiveHint: ptr(false)}, gradeDoc, s.grade)
+	addTool(s, "rv_list", readOnly("RV tasks"), rvListDoc, s.rvList)
+	addTool(s, "rv_show", &mcp.ToolAnnotations{Title: "Show RV task"}, rvShowDoc, s.rvShow)
+	addTool(s, "rv_fit", &mcp.ToolAnnotations{Title: "Fit RV task"}, rvFitDoc, s.rvFit)
+	addTool(s, "rv_plot", readOnly("Plot RV task"), rvPlotDoc, s.rvPlot)
+	addTool(s, "rv_submit", &mcp.ToolAnnotations{Title: "Submit RV planets", DestructiveHint: ptr(false)}, rvSubmitDoc, s.rvSubmit)
+}
+
+// addTool registers handler h as tool name. The SDK derives the input and output schemas from In and Out; the
+// answer h returns is made JSON-safe (zeroNonFinite) before the SDK encodes it.
+func addTool[In, Out any](s *Server, name string, ann *mcp.ToolAnnotations, description string, h mcp.ToolHandlerFor[In, Out]) {
+	mcp.AddTool(s.mcp, &mcp.Tool{Name: name, Description: description, Annotations: ann},
+		func(ctx context.Context, req *mcp.CallToolRequest, in In) (*mcp.CallToolResult, Out, error) {
+			res, out, err := h(ctx, req, in)
+			if err == nil {
+				zeroNonFinite(&out)
+			}
+			return res, out, err
+		})
+}
+
+// readOnly annotates a tool that only reads: calling it again with the same input gives the same answer.
+func readOnly(title string) *mcp.ToolAnnotations {
+	return &mcp.ToolAnnotations{Title: title, ReadOnlyHint: true, IdempotentHint: true}
+}
+
+func ptr[T any](v T) *T { return &v }
 
 // instructions is what the server tells a client about itself in the handshake.
 const instructions = `TransitBench: find transiting planets in Kepler-like light curves (transit track) and fit Keplerian

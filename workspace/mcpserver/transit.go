@@ -12,6 +12,7 @@ import (
 	"transitbench/data/sets"
 	"transitbench/grader"
 	"transitbench/workspace"
+	"transitbench/workspace/quicklook"
 )
 
 // ListStarsIn filters the stars as the terminal UI's browser does: every given field must match.
@@ -27,7 +28,7 @@ type ListStarsIn struct {
 }
 
 // StarRow is one star of list_stars: its kind (the answer's category and population, public for dev stars),
-// its planet's MES, magnitude, 6-hour CDPP and the last dev run's outcome ("" when not run).
+// its planet's MES (quicklook.PlanetMES), magnitude, 6-hour CDPP and the last dev run's outcome ("" when not run).
 type StarRow struct {
 	ID         string  `json:"id"`
 	Category   string  `json:"category,omitempty"`
@@ -48,30 +49,9 @@ type ListStarsOut struct {
 	Stars   []StarRow `json:"stars"`
 }
 
-func (s *Server) addTransitTools() {
-	mcp.AddTool(s.mcp, &mcp.Tool{Name: "list_stars", Description: "List the labelled stars of the dev set with their " +
-		"category, MES, CDPP and the last dev run's outcome, filtered as the terminal UI's browser filters.",
-		Annotations: readOnly("List stars")}, s.listStars)
-	mcp.AddTool(s.mcp, &mcp.Tool{Name: "star_info", Description: "One star's metadata (magnitude, Teff, radius, mass, " +
-		"CDPP at 3, 6 and 12 h), cadence counts, the last dev run's outcome and, for labelled public stars, the truth.",
-		Annotations: readOnly("Star info")}, s.starInfo)
-	mcp.AddTool(s.mcp, &mcp.Tool{Name: "bls", Description: "Box least squares search of a star's detrended light curve " +
-		"on Ofir's period grid (options: period and duration range, oversampling, objective); returns the strongest peaks.",
-		Annotations: readOnly("BLS search")}, s.bls)
-	mcp.AddTool(s.mcp, &mcp.Tool{Name: "fold", Description: "Fold a star's detrended light curve at an ephemeris (given, " +
-		"'truth' or 'peak N'): binned means in ppm against hours from mid-transit, odd/even and secondary depths.",
-		Annotations: readOnly("Fold")}, s.fold)
-	mcp.AddTool(s.mcp, &mcp.Tool{Name: "vet", Description: "Vetting features of a signal on a star (depth, MES, odd/even, " +
-		"secondary eclipse, V shape, single-event dominance, duration against the stellar density, modulation).",
-		Annotations: readOnly("Vet")}, s.vet)
-	mcp.AddTool(s.mcp, &mcp.Tool{Name: "plot_star", Description: "The star view as a PNG image (as 'transitbench plot'): " +
-		"raw and detrended light curves, BLS periodogram, and the fold at the ephemeris (default: truth, else peak 1).",
-		Annotations: readOnly("Plot star")}, s.plotStar)
-}
-
-func readOnly(title string) *mcp.ToolAnnotations {
-	return &mcp.ToolAnnotations{Title: title, ReadOnlyHint: true, IdempotentHint: true}
-}
+// listStarsDoc describes the list_stars tool to the client.
+const listStarsDoc = "List the labelled stars of the dev set with their category, MES, CDPP and the last dev run's " +
+	"outcome, filtered as the terminal UI's browser filters."
 
 func (s *Server) listStars(ctx context.Context, _ *mcp.CallToolRequest, in ListStarsIn) (*mcp.CallToolResult, ListStarsOut, error) {
 	if in.Limit < 0 {
@@ -121,13 +101,7 @@ func starRow(set *sets.Set, id string, last map[string]grader.StarResult) (StarR
 	}
 	r := StarRow{ID: id, Kepmag: info.Star.Kepmag, CDPP6PPM: info.Star.CDPPppm["6.0"]}
 	if a, ok := set.Answers[id]; ok {
-		r.Category, r.Population, r.Scored = a.Category, a.Population, a.Scored
-		switch {
-		case a.Planet != nil:
-			r.MES = a.Planet.MES
-		case len(a.Confirmed) > 0:
-			r.MES = a.Confirmed[0].MES
-		}
+		r.Category, r.Population, r.Scored, r.MES = a.Category, a.Population, a.Scored, quicklook.PlanetMES(&a)
 	}
 	if res, ok := last[id]; ok {
 		r.Outcome = res.Outcome()
@@ -208,6 +182,10 @@ func (s *Server) checkStar(in StarIn) (*sets.Set, error) {
 	}
 	return set, nil
 }
+
+// starInfoDoc describes the star_info tool to the client.
+const starInfoDoc = "One star's metadata (magnitude, Teff, radius, mass, CDPP at 3, 6 and 12 h), cadence counts, the " +
+	"last dev run's outcome and, for labelled public stars, the truth."
 
 func (s *Server) starInfo(ctx context.Context, _ *mcp.CallToolRequest, in StarIn) (*mcp.CallToolResult, StarInfoOut, error) {
 	set, err := s.checkStar(in)

@@ -41,6 +41,22 @@ func Truth(a *data.Answer) (Ephemeris, bool) {
 	return Ephemeris{}, false
 }
 
+// PlanetMES is the MES the star lists (the terminal UI's browser, the agent server's list_stars) show and filter
+// on for answer a: its injected planet's, else its first confirmed or labelled planet's; 0 when a is nil or has
+// no planet (an untouched star, an eclipsing binary).
+func PlanetMES(a *data.Answer) float64 {
+	switch {
+	case a == nil:
+	case a.Planet != nil:
+		return a.Planet.MES
+	case len(a.Confirmed) > 0:
+		return a.Confirmed[0].MES
+	case len(a.Labelled) > 0:
+		return a.Labelled[0].MES
+	}
+	return 0
+}
+
 // TruthSignal names the signal Truth folds at: "planet" (injected), "EB primary", "confirmed planet", or ""
 // when there is none.
 func TruthSignal(a *data.Answer) string {

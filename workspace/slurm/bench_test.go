@@ -3,7 +3,6 @@ package slurm
 import (
 	"context"
 	"os"
-	"path/filepath"
 	"strconv"
 	"testing"
 	"time"
@@ -18,12 +17,7 @@ import (
 //
 //	go test -run '^$' -bench DevLocalVsSlurm -benchtime 1x ./workspace/slurm/
 func BenchmarkDevLocalVsSlurm(b *testing.B) {
-	needCluster(b)
-	home := b.TempDir()
-	ws, err := workspace.Init(filepath.Join(b.TempDir(), "ws"), workspace.InitOptions{Home: home})
-	if err != nil {
-		b.Fatal(err)
-	}
+	ws, home := clusterWorkspace(b)
 	ctx := context.Background()
 	var log logLines
 	for range b.N {

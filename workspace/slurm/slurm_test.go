@@ -59,6 +59,19 @@ func needCluster(t testing.TB) {
 	}
 }
 
+// clusterWorkspace skips the test without a cluster (needCluster), else makes a workspace with the Go starter
+// on a fresh data directory and returns it and the directory.
+func clusterWorkspace(t testing.TB) (*workspace.Workspace, string) {
+	t.Helper()
+	needCluster(t)
+	home := t.TempDir()
+	ws, err := workspace.Init(filepath.Join(t.TempDir(), "ws"), workspace.InitOptions{Home: home})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ws, home
+}
+
 // testBackend is a Backend whose tasks run this test binary as the worker, logging into log.
 func testBackend(chunk int, log *logLines) *Backend {
 	return &Backend{Chunk: chunk, Command: []string{os.Args[0]}, Env: []string{workerEnv + "=1"},
@@ -150,12 +163,7 @@ func sameOutcomes(t *testing.T, what string, a, b map[string]store.Outcome, star
 // (Ctrl-C): the array is cancelled, the finished stars are kept, and the resumed run completes with the
 // local run's outcomes.
 func TestSlurmMatchesLocal(t *testing.T) {
-	needCluster(t)
-	home := t.TempDir()
-	ws, err := workspace.Init(filepath.Join(t.TempDir(), "ws"), workspace.InitOptions{Home: home})
-	if err != nil {
-		t.Fatal(err)
-	}
+	ws, home := clusterWorkspace(t)
 	ctx := context.Background()
 	opt := workspace.RunOptions{Home: home, Limit: 40, Workers: 2}
 	start := time.Now()
