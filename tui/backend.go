@@ -69,7 +69,7 @@ type StarMeta struct {
 	Category   string // injected | untouched | eb | confirmed
 	Population string // random | false_alarm, "" for EBs and confirmed hosts
 	Scored     bool
-	MES        float64 // the MES of the star's planet (injected or confirmed), 0 when it has none
+	MES        float64 // the MES of the star's planet (quicklook.PlanetMES), 0 when it has none
 	Kepmag     float64
 	CDPP6      float64 // CDPP at 6 h, ppm
 	Outcome    string  // the last run's outcome (grader.StarResult.Outcome), "" when the star has not been run
@@ -284,14 +284,7 @@ func (r *Real) meta(id string) (StarMeta, error) {
 	m := StarMeta{ID: id, Kepmag: info.Star.Kepmag, CDPP6: info.Star.CDPPppm["6.0"]}
 	if a, ok := r.Set.Answers[id]; ok {
 		m.Category, m.Population, m.Scored = a.Category, a.Population, a.Scored
-		switch {
-		case a.Planet != nil:
-			m.MES = a.Planet.MES
-		case len(a.Confirmed) > 0:
-			m.MES = a.Confirmed[0].MES
-		case len(a.Labelled) > 0:
-			m.MES = a.Labelled[0].MES
-		}
+		m.MES = quicklook.PlanetMES(&a)
 	}
 	return m, nil
 }

@@ -257,3 +257,26 @@ func TestStarRefusesHiddenStars(t *testing.T) {
 		}
 	}
 }
+
+// TestPlanetMESPicksTheListedPlanet: the star lists show the injected planet's MES, else the first confirmed
+// planet's, else the first labelled one's (an imported star), and 0 for a star with none or an eclipsing
+// binary.
+func TestPlanetMESPicksTheListedPlanet(t *testing.T) {
+	injected, confirmed, labelled := data.Planet{MES: 12.5}, data.Planet{MES: 30}, data.Planet{MES: 8.1}
+	for _, c := range []struct {
+		name string
+		a    *data.Answer
+		want float64
+	}{
+		{"none", nil, 0},
+		{"untouched", &data.Answer{}, 0},
+		{"eclipsing binary", &data.Answer{EB: &data.EB{}}, 0},
+		{"injected", &data.Answer{Planet: &injected, Confirmed: []data.Planet{confirmed}}, 12.5},
+		{"confirmed", &data.Answer{Confirmed: []data.Planet{confirmed, injected}}, 30},
+		{"labelled", &data.Answer{Category: data.CategoryLabelled, Labelled: []data.Planet{labelled, confirmed}}, 8.1},
+	} {
+		if got := PlanetMES(c.a); got != c.want {
+			t.Errorf("%s: MES %v, want %v", c.name, got, c.want)
+		}
+	}
+}
