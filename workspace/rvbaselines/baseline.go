@@ -2,6 +2,7 @@ package rvbaselines
 
 import (
 	"context"
+	"hash/fnv"
 	"runtime"
 	"time"
 
@@ -48,7 +49,7 @@ func RunInteractive(ctx context.Context, tasks []*stargazer.Task, solve Interact
 		after = func(i, done int) { progress(done, len(tasks), out[i]) }
 	}
 	pool.Each(ctx, len(tasks), workers, func(i int) {
-		out[i], ran[i] = solveTask(tasks[i], solve, uint64(i)), true
+		out[i], ran[i] = solveTask(tasks[i], solve, TaskSeed(tasks[i].TaskID)), true
 	}, after)
 	rep := &BaselineReport{Workers: workers}
 	for i, o := range out {
@@ -59,6 +60,14 @@ func RunInteractive(ctx context.Context, tasks []*stargazer.Task, solve Interact
 	rep.Tiers = rvtrack.Summarize(rep.Outcomes)
 	rep.Seconds = time.Since(start).Seconds()
 	return rep
+}
+
+// TaskSeed is the seed a baseline's solver gets for a task: the FNV-1a hash of its id, so that a task's result
+// does not depend on which other tasks run with it (a --tier filter, a generated folder) or in what order.
+func TaskSeed(id string) uint64 {
+	h := fnv.New64a()
+	h.Write([]byte(id))
+	return h.Sum64()
 }
 
 // solveTask runs solve on t within its tier's submissions and returns the outcome to report.
