@@ -33,3 +33,21 @@ func TestBaselineHandful(t *testing.T) {
 		}
 	}
 }
+
+// TestBaselineResultIndependentOfCompany: a task's outcome is the same whether it runs alone or after other
+// tasks (its solver's seed comes from its id, not its place in the list).
+func TestBaselineResultIndependentOfCompany(t *testing.T) {
+	hard := taskfixture.Load(t, "seed17_diff8")
+	alone := RunBaseline(context.Background(), []*stargazer.Task{hard}, ClassicalSolver, 1, nil)
+	others := []*stargazer.Task{taskfixture.Load(t, "seed44_diff2"), taskfixture.Load(t, "seed503_diff2"), hard}
+	with := RunBaseline(context.Background(), others, ClassicalSolver, 2, nil)
+	a, b := alone.Outcomes[0], with.Outcomes[2]
+	if a.Task != b.Task || a.Result != b.Result || len(a.Periods) != len(b.Periods) {
+		t.Fatalf("alone %+v\nwith others %+v", a, b)
+	}
+	for i := range a.Periods {
+		if a.Periods[i] != b.Periods[i] {
+			t.Errorf("period %d: %v alone, %v with others", i, a.Periods[i], b.Periods[i])
+		}
+	}
+}
