@@ -89,7 +89,7 @@ the Real tier it gets the planet count right on 12 of 20 tasks, classical on 4, 
 criterion, classical 1). Both hard passes are tasks whose own truth fails the gate. The solvable hard tasks left are
 noise-limited: a least-squares fit started at the truth fails the gate too, or passes only with planets the
 data do not support. expert passes Easy 19/20, Medium 17/40, Hard 7/40 (on 160 freshly generated Hard tasks
-25/160) and Real 1/20; none of its published Hard passes meets the strict match (1 of the 25 generated).`,
+26/160) and Real 1/20; none of its published Hard passes meets the strict match (1 of the 26 generated).`,
 	}, runF, runRVBaseline, func(o *rvBaselineOptions, cmd *cobra.Command, args []string) {
 		o.rvCommon, o.Pipeline = common.at(cmd), args[0]
 	}, os.Interrupt)

@@ -1,6 +1,8 @@
 package rvbaselines
 
 import (
+	"math"
+
 	"transitbench/engine/rv"
 	"transitbench/grader/rvgate"
 )
@@ -45,6 +47,8 @@ var expertFits = []rv.FitOptions{{}, {Kipping: true}, {ESigma: 0.3}}
 //     and in which candidate period the last, weakest planet takes (its rank among the periodogram
 //     candidates: 0, 1, 2, 3), until one passes or the submissions run out.
 //
+// A model equal to one already submitted (sameModel) is not submitted again.
+//
 // Every model is a least-squares (or maximum-a-posteriori) fit to the data; the feedback only chooses among
 // them. Passes beyond the first submission rest on what the feedback reveals (one bit per submission on the
 // count) and on the gate's match rule, which drops pairs with d > 5, so a right count and well-matched strong
@@ -52,7 +56,14 @@ var expertFits = []rv.FitOptions{{}, {Kipping: true}, {ESigma: 0.3}}
 // (ok_match_strict), which counts a dropped pair as 0, shows how many passes match every planet.
 func ExpertSolver(d *rv.Data, mStarSun float64, seed uint64, submissions int, judge Judge) {
 	left := submissions
+	var made [][]rv.Planet
 	submit := func(f *rv.FitResult) (passed, okCount bool) {
+		for _, m := range made {
+			if sameModel(m, f.Planets) {
+				return false, false // known to fail: a submission is not spent on it again
+			}
+		}
+		made = append(made, f.Planets)
 		left--
 		fb := judge(f.Planets, 0)
 		return fb.Passed != nil && *fb.Passed, fb.OKCount != nil && *fb.OKCount
@@ -106,4 +117,26 @@ func ExpertSolver(d *rv.Data, mStarSun float64, seed uint64, submissions int, ju
 			}
 		}
 	}
+}
+
+// sameModel reports whether a and b are the same planets up to fitting precision: as many, and each planet of
+// a within 1 % in period and 5 % in K of its own planet of b.
+func sameModel(a, b []rv.Planet) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	used := make([]bool, len(b))
+	for _, p := range a {
+		found := false
+		for j, q := range b {
+			if !used[j] && math.Abs(math.Log(p.PeriodDays/q.PeriodDays)) < 0.01 && math.Abs(math.Log(p.KMS/q.KMS)) < 0.05 {
+				used[j], found = true, true
+				break
+			}
+		}
+		if !found {
+			return false
+		}
+	}
+	return true
 }
