@@ -99,6 +99,7 @@ func TestJSONErrorContract(t *testing.T) {
 		{"rv baseline", []string{"rv", "baseline", "nosuch", "--tasks", rvTasksDir}, codeUsage},
 		{"rv baseline", []string{"rv", "baseline", "classical", "--workers", "-1", "--tasks", rvTasksDir}, codeUsage},
 		{"rv fit", []string{"rv", "fit", task, "--pipeline", "nosuch", "--tasks", rvTasksDir}, codeUsage},
+		{"rv fit", []string{"rv", "fit", task, "--pipeline", "expert", "--tasks", rvTasksDir}, codeUsage},
 		{"rv grade", []string{"rv", "grade", "--solution", missing, "--tasks", rvTasksDir}, codeNotFound},
 		{"rv import", []string{"rv", "import", missing, "--tasks", rvTasksDir}, codeNotFound},
 		{"rv import", []string{"rv", "import", garbage, "--tasks", rvTasksDir}, codeBadInput},

@@ -45,6 +45,9 @@ grade them and takes the single jitter_ms, the one of greatest likelihood for th
 
 // runRVFit opens task opts.Task, fits its data with pipeline opts.Pipeline and prints the planets.
 func runRVFit(_ context.Context, opts rvFitOptions, out io.Writer) error {
+	if _, ok := rvInteractive[opts.Pipeline]; ok {
+		return usageErrorf("pipeline %q submits several times and reads the gate's feedback on each, which needs the truth: run it with 'rv baseline %s', or fit with one of %v", opts.Pipeline, opts.Pipeline, solverNames())
+	}
 	if _, ok := rvSolvers[opts.Pipeline]; !ok && opts.Pipeline != "" {
 		return usageErrorf("unknown pipeline %q: choose one of %v", opts.Pipeline, solverNames())
 	}

@@ -2,8 +2,10 @@ package rvbaselines
 
 import (
 	"math"
+	"slices"
 
 	"transitbench/engine/rv"
+	"transitbench/engine/stat"
 	"transitbench/grader/rvgate"
 )
 
@@ -45,7 +47,8 @@ var expertFits = []rv.FitOptions{{}, {Kipping: true}, {ESigma: 0.3}}
 //     planet of smallest K (rv.DropWeakest).
 //  3. With the count known it submits models of that size that differ in how they are fitted (expertFits)
 //     and in which candidate period the last, weakest planet takes (its rank among the periodogram
-//     candidates: 0, 1, 2, 3), until one passes or the submissions run out.
+//     candidates: 0, 1, 2, 3), until one passes or the submissions run out. A model the truth-free criteria
+//     reject (ok_rms, ok_delta_bic: what a free dry run reports) is not submitted.
 //
 // A model equal to one already submitted (sameModel) is not submitted again.
 //
@@ -103,6 +106,7 @@ func ExpertSolver(d *rv.Data, mStarSun float64, seed uint64, submissions int, ju
 	if count < 0 {
 		return
 	}
+	medianSigma := stat.Median(slices.Clone(d.Sigmas))
 	for _, o := range expertFits {
 		for alt := range 4 {
 			if left <= 0 {
@@ -112,7 +116,11 @@ func ExpertSolver(d *rv.Data, mStarSun float64, seed uint64, submissions int, ju
 			if count > n0 {
 				start = base
 			}
-			if passed, _ = submit(rv.Extend(d, start, count, rv.ExtendOptions{Fit: o, Alternative: alt})); passed {
+			f := rv.Extend(d, start, count, rv.ExtendOptions{Fit: o, Alternative: alt})
+			if m := rvgate.Metrics(d, f.Planets, 0, medianSigma); !m.OKRMS || !m.OKDeltaBIC {
+				continue // the dry run, which costs nothing, says it cannot pass
+			}
+			if passed, _ = submit(f); passed {
 				return
 			}
 		}
