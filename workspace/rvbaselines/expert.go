@@ -27,8 +27,9 @@ func OneShot(solve Solver) InteractiveSolver {
 }
 
 // expertCounts is the order in which ExpertSolver tries planet counts relative to the evidence model's n: the
-// evidence model under-counts far more often than it over-counts on tasks near the noise (on freshly generated
-// Hard tasks it never over-counts), so counts above n come first, then one below, and so on.
+// evidence model under-counts far more often than it over-counts on tasks near the noise (on the 80 generated
+// Hard tasks the order was chosen on: 59 under, 6 over, 15 right), so counts above n come first, then one
+// below, and so on.
 var expertCounts = []int{+1, +2, -1, +3, -2, +4}
 
 // expertFits are the fit options of the models ExpertSolver offers once it knows the count: plain least
