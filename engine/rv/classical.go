@@ -124,8 +124,7 @@ func Classical(d *Data, opt ClassicalOptions) *FitResult {
 		}
 		var tried []cand
 		for _, p := range cands {
-			k, m0 := CircularStart(d, current.Residuals, p)
-			init := append(append([]Planet(nil), current.Planets...), Planet{PeriodDays: p, KMS: math.Max(k, 0.05), M0Rad: m0})
+			init := append(append([]Planet(nil), current.Planets...), circularPlanet(d, current.Residuals, p))
 			if fit := multiStart(d, init, opt.Restarts, rng, fo); fit != nil {
 				tried = append(tried, cand{fit, init})
 			}
@@ -178,7 +177,7 @@ func Classical(d *Data, opt ClassicalOptions) *FitResult {
 // offsets-only model) or residuals whose RMS exceeds the limit. It is false when rmsLimitFactor ≤ 0 (the
 // relaxation of ClassicalOptions.RMSLimitFactor and SearchOptions.RMSLimitFactor is off).
 func failsGate(d *Data, fit *FitResult, rmsLimitFactor float64) bool {
-	return rmsLimitFactor > 0 && (len(fit.Planets) == 0 || fit.RMS > rmsLimitFactor*medianOf(d.Sigmas))
+	return rmsLimitFactor > 0 && (len(fit.Planets) == 0 || fit.RMS > rmsLimitFactor*d.MedianSigma())
 }
 
 // repeel revisits each planet of fit in turn: it computes the GLS periodogram of the data less the other
@@ -213,9 +212,8 @@ func repeel(d *Data, fit *FitResult, freq []float64, opt ClassicalOptions, fo Fi
 				if math.Abs(1/p-1/fit.Planets[j].PeriodDays) < 0.25/d.Span() {
 					continue // the planet's own peak: already the fit's start
 				}
-				k, m0 := CircularStart(d, resid, p)
 				init := slices.Clone(fit.Planets)
-				init[j] = Planet{PeriodDays: p, KMS: math.Max(k, 0.05), M0Rad: m0}
+				init[j] = circularPlanet(d, resid, p)
 				if trial, err := Fit(d, init, fo); err == nil && trial.BIC < fit.BIC-1e-6 {
 					fit, improved = trial, true
 				}
@@ -276,6 +274,13 @@ func perturb(p Planet, rng *rand.Rand, fo FitOptions) Planet {
 	w := math.Atan2(k, h)
 	lam += 0.35 * rng.NormFloat64()
 	return Planet{PeriodDays: P, KMS: p.KMS * math.Exp(0.15*rng.NormFloat64()), E: e, OmegaRad: wrap(w), M0Rad: wrap(lam - w)}
+}
+
+// circularPlanet is the circular orbit at periodDays that CircularStart fits to the residuals r, its K held at
+// 0.05 m/s at least: the start of every candidate planet the searches try.
+func circularPlanet(d *Data, r []float64, periodDays float64) Planet {
+	k, m0 := CircularStart(d, r, periodDays)
+	return Planet{PeriodDays: periodDays, KMS: math.Max(k, 0.05), M0Rad: m0}
 }
 
 // CircularStart fits r ≈ a cos φ + b sin φ + c with φ = 2π (t − t_ref)/P by weighted least squares (weights

@@ -1,9 +1,6 @@
 package rv
 
-import (
-	"math"
-	"sort"
-)
+import "sort"
 
 // ExtendOptions steer Extend.
 type ExtendOptions struct {
@@ -45,8 +42,7 @@ func Extend(d *Data, start *FitResult, n int, opt ExtendOptions) *FitResult {
 		}
 		var fits []cand
 		for _, pk := range TopPeaks(freq, power, opt.Candidates+opt.Alternative, c.MinLogSeparation) {
-			k, m0 := CircularStart(d, cur.Residuals, pk.PeriodDays)
-			init := append(append([]Planet(nil), cur.Planets...), Planet{PeriodDays: pk.PeriodDays, KMS: math.Max(k, 0.05), M0Rad: m0})
+			init := append(append([]Planet(nil), cur.Planets...), circularPlanet(d, cur.Residuals, pk.PeriodDays))
 			if f, err := Fit(d, init, fo); err == nil {
 				fits = append(fits, cand{f, f.Chi2 + PriorPenalty(f.Planets, fo)})
 			}

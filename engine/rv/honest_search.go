@@ -144,8 +144,7 @@ func honestCandidates(d *Data, cur *FitResult, cands []float64, fo FitOptions) *
 	fo.InstJitter = slices.Clone(cur.InstJitter)
 	var fits []*FitResult
 	for _, p := range cands {
-		k, m0 := CircularStart(d, cur.Residuals, p)
-		init := append(slices.Clone(cur.Planets), Planet{PeriodDays: p, KMS: math.Max(k, 0.05), M0Rad: m0})
+		init := append(slices.Clone(cur.Planets), circularPlanet(d, cur.Residuals, p))
 		if f, err := Fit(d, init, fo); err == nil {
 			fits = append(fits, f)
 		}

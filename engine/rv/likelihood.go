@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 
 	"transitbench/engine/stat"
 )
@@ -65,6 +66,10 @@ func (d *Data) Span() float64 {
 	}
 	return hi - lo
 }
+
+// MedianSigma returns the median quoted error (m/s; the mean of the two middle values for an even length), the
+// scale of the Stargazer gate's ok_rms limit.
+func (d *Data) MedianSigma() float64 { return stat.Median(slices.Clone(d.Sigmas)) }
 
 // Eval is the outcome of comparing a model curve with the data.
 type Eval struct {

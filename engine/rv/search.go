@@ -2,10 +2,7 @@ package rv
 
 import (
 	"math"
-	"slices"
 	"sort"
-
-	"transitbench/engine/stat"
 )
 
 // SearchOptions steer Search. Zero values take the defaults noted.
@@ -113,10 +110,9 @@ func Search(d *Data, opt SearchOptions) *FitResult {
 		}
 		var tried []cand
 		for _, p := range cands {
-			k, m0 := CircularStart(d, current.Residuals, p)
-			init := append(append([]Planet(nil), current.Planets...), Planet{PeriodDays: p, KMS: math.Max(k, 0.05), M0Rad: m0})
+			init := append(append([]Planet(nil), current.Planets...), circularPlanet(d, current.Residuals, p))
 			if fit, err := Fit(d, init, fo); err == nil {
-				tried = append(tried, cand{fit, fit.Chi2 + eccPenalty(fit.Planets, fo.ESigma), init})
+				tried = append(tried, cand{fit, fit.Chi2 + PriorPenalty(fit.Planets, fo), init})
 			}
 		}
 		if len(tried) == 0 {
@@ -131,7 +127,7 @@ func Search(d *Data, opt SearchOptions) *FitResult {
 				init := append([]Planet(nil), c.init...)
 				init[len(init)-1] = Planet{PeriodDays: c.fit.Planets[len(init)-1].PeriodDays, KMS: last.KMS, E: 0.35, OmegaRad: w, M0Rad: wrap(lam - w)}
 				if fit, err := Fit(d, init, fo); err == nil {
-					if obj := fit.Chi2 + eccPenalty(fit.Planets, fo.ESigma); obj < best.obj {
+					if obj := fit.Chi2 + PriorPenalty(fit.Planets, fo); obj < best.obj {
 						best = cand{fit, obj, init}
 					}
 				}
@@ -263,7 +259,7 @@ func SearchGP(d *Data, opt SearchOptions) (*FitResult, *RotationGP) {
 	sj := bestJitter(d, model)
 	base := d.Evaluate(model, sj).LnL
 	r := white.Residuals
-	sig := medianOf(d.Sigmas)
+	sig := d.MedianSigma()
 	bestL := math.Inf(-1)
 	var bestGP RotationGP
 	var bestJ float64
@@ -298,9 +294,6 @@ func SearchGP(d *Data, opt SearchOptions) (*FitResult, *RotationGP) {
 	o.whiten = w
 	return Search(d, o), &bestGP
 }
-
-// medianOf returns the median of x (the mean of the two middle values for an even length), leaving x as it is.
-func medianOf(x []float64) float64 { return stat.Median(slices.Clone(x)) }
 
 // BestJitter returns the jitter s (m/s) that maximises the white-noise log-likelihood of planets on d.
 func BestJitter(d *Data, planets []Planet) float64 {

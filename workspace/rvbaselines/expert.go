@@ -2,10 +2,8 @@ package rvbaselines
 
 import (
 	"math"
-	"slices"
 
 	"transitbench/engine/rv"
-	"transitbench/engine/stat"
 	"transitbench/grader/rvgate"
 )
 
@@ -107,7 +105,7 @@ func ExpertSolver(d *rv.Data, mStarSun float64, seed uint64, submissions int, ju
 	if count < 0 {
 		return
 	}
-	medianSigma := stat.Median(slices.Clone(d.Sigmas))
+	medianSigma := d.MedianSigma()
 	for _, o := range expertFits {
 		for alt := range 4 {
 			if left <= 0 {
