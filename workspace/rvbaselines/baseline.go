@@ -73,23 +73,23 @@ func TaskSeed(id string) uint64 {
 // solveTask runs solve on t within its tier's submissions and returns the outcome to report.
 func solveTask(t *stargazer.Task, solve InteractiveSolver, seed uint64) rvtrack.TaskOutcome {
 	t0 := time.Now()
-	budget := t.Budget().Submissions
+	b := t.Budget()
 	var graded []rv.Planet
 	var res rvgate.Result
 	made, done := 0, false
 	judge := func(planets []rv.Planet, jit float64) rvgate.Feedback {
-		st := rvgate.StatusAt(t.Budget(), time.Since(t0), nil)
-		if made >= budget || !st.WithinBudget {
-			return rvgate.Feedback{Task: t.TaskID, SubmissionsLeft: budget - made, BudgetStatus: st, TaskPassed: done}
+		st := rvgate.StatusAt(b, time.Since(t0), nil)
+		if made >= b.Submissions || !st.WithinBudget {
+			return rvgate.Feedback{Task: t.TaskID, SubmissionsLeft: b.Submissions - made, BudgetStatus: st, TaskPassed: done}
 		}
 		made++
 		r := rvgate.Evaluate(t, planets, jit)
 		if !done {
 			graded, res, done = planets, r, r.Passed
 		}
-		return rvgate.FeedbackFor(t.TaskID, made, budget-made, r, st, done)
+		return rvgate.FeedbackFor(t.TaskID, made, b.Submissions-made, r, st, done)
 	}
-	solve(t.Data(), t.Config.Star.MStarSun, seed, budget, judge)
+	solve(t.Data(), t.Config.Star.MStarSun, seed, b.Submissions, judge)
 	if made == 0 {
 		graded, res = nil, rvgate.Evaluate(t, nil, 0)
 	}
