@@ -49,7 +49,7 @@ func RunInteractive(ctx context.Context, tasks []*stargazer.Task, solve Interact
 		after = func(i, done int) { progress(done, len(tasks), out[i]) }
 	}
 	pool.Each(ctx, len(tasks), workers, func(i int) {
-		out[i], ran[i] = solveTask(tasks[i], solve, TaskSeed(tasks[i].TaskID)), true
+		out[i], ran[i] = solveTask(tasks[i], solve, taskSeed(tasks[i].TaskID)), true
 	}, after)
 	rep := &BaselineReport{Workers: workers}
 	for i, o := range out {
@@ -62,9 +62,9 @@ func RunInteractive(ctx context.Context, tasks []*stargazer.Task, solve Interact
 	return rep
 }
 
-// TaskSeed is the seed a baseline's solver gets for a task: the FNV-1a hash of its id, so that a task's result
+// taskSeed is the seed a baseline's solver gets for a task: the FNV-1a hash of its id, so that a task's result
 // does not depend on which other tasks run with it (a --tier filter, a generated folder) or in what order.
-func TaskSeed(id string) uint64 {
+func taskSeed(id string) uint64 {
 	h := fnv.New64a()
 	h.Write([]byte(id))
 	return h.Sum64()
