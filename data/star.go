@@ -1,6 +1,7 @@
 package data
 
-// Star is the content of a star directory's star.json (SPEC A1): what a solution may know about the star.
+// Star is the content of a star directory's star.json (SPEC A1): what a solution may know about the star. On a
+// simulated star the stellar parameters are catalogue estimates, not the truth (Answer.TrueStar).
 type Star struct {
 	ID          string             `json:"id"`
 	Kepmag      float64            `json:"kepmag"`
@@ -79,6 +80,19 @@ type Answer struct {
 	FalseAlarm *FalseAlarm `json:"false_alarm,omitempty"`
 	// Labelled are the planets of a labelled star (CategoryLabelled), by period.
 	Labelled []Planet `json:"labelled,omitempty"`
+	// TrueStar is the simulated star's true parameters, with which its signals were drawn; star.json reports
+	// catalogue estimates of them (SPEC A1). Nil for real stars, whose truth no one knows.
+	TrueStar *TrueStar `json:"true_star,omitempty"`
+}
+
+// TrueStar is a simulated star's true parameters, and the kind of catalogue entry ("kic" or "gaia") whose
+// errors star.json's parameters carry.
+type TrueStar struct {
+	Teff       float64 `json:"teff"`
+	Logg       float64 `json:"logg"`
+	RadiusRsun float64 `json:"radius_rsun"`
+	MassMsun   float64 `json:"mass_msun"`
+	Catalogue  string  `json:"catalogue"`
 }
 
 // ScoredPlanets returns the planets that count for scoring on this star: the injected planet of a scored

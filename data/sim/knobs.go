@@ -56,6 +56,25 @@ type StarKnobs struct {
 	CDPPScale        float64 // multiplies the fitted median CDPP
 	MassMsun         Range   // stellar masses kept, solar masses
 	RadiusRsun       Range   // stellar radii kept, solar radii
+	Catalogue        CatalogueKnobs
+}
+
+// CatalogueKnobs set the errors of the stellar parameters star.json reports (catalogue.go): each star's
+// parameters come from one of two kinds of catalogue, drawn per star. A KIC-like entry (photometric
+// classification) is off mostly in log g, i.e. in the star's evolutionary state: log g is perturbed by
+// KICLoggDex, the mass by KICMassDex, and the radius follows from both (R ∝ √(M/g)), so a 0.3 dex log g error
+// is a ≈ 0.15 dex (−29 %/+41 %) radius error; Teff by KICTeffK. A Gaia-like entry (parallax radius) has the
+// radius off by GaiaRadiusDex and the mass by GaiaMassDex, and log g follows; Teff by GaiaTeffK. In both the
+// reported mass is 10^(log g − log g☉)·R², consistent with the reported log g and radius. Errors are normal
+// in the stated unit, truncated at ±3σ.
+type CatalogueKnobs struct {
+	GaiaShare     float64 // share of stars with a Gaia-like entry; the others are KIC-like
+	KICLoggDex    float64 // σ of the KIC-like log g error, dex
+	KICMassDex    float64 // σ of the KIC-like mass error, dex
+	KICTeffK      float64 // σ of the KIC-like Teff error, K
+	GaiaRadiusDex float64 // σ of the Gaia-like radius error, dex
+	GaiaMassDex   float64 // σ of the Gaia-like mass error, dex
+	GaiaTeffK     float64 // σ of the Gaia-like Teff error, K
 }
 
 // NoiseKnobs set the mixture and amplitudes of the astrophysical and instrumental noise (SPEC A3).
@@ -225,6 +244,25 @@ func defaultStarKnobs() StarKnobs {
 		CDPPScale:        1,               // the fit as it is (a calibration knob)
 		MassMsun:         Range{0.3, 2.5}, // dwarfs to F stars and subgiants: the KOI hosts' bulk
 		RadiusRsun:       Range{0.3, 6},   // drops the few giants whose transits no one-year search finds
+		Catalogue:        defaultCatalogueKnobs(),
+	}
+}
+
+// defaultCatalogueKnobs returns the defaults of Knobs.Star.Catalogue. Sources: Brown et al. 2011 (AJ 142,
+// 112), the KIC: σ(log g) ≈ 0.4 dex, σ(Teff) ≈ 200 K; Huber et al. 2014 (ApJS 211, 2) and Mathur et al. 2017
+// (ApJS 229, 30), the Q1–17 DR25 stellar properties built on it: median radius errors ≈ 25–40 % for dwarfs
+// without spectroscopy; Berger et al. 2018 (ApJ 866, 99) and 2020 (AJ 159, 280), Gaia DR2 radii of Kepler
+// targets: median radius error ≈ 8 %, masses ≈ 7 %, Teff ≈ 110–150 K. The real Kepler sets TransitBench used
+// carry both kinds of entry; half and half is the stated choice.
+func defaultCatalogueKnobs() CatalogueKnobs {
+	return CatalogueKnobs{
+		GaiaShare:     0.5,
+		KICLoggDex:    0.3,   // the "≈ 0.3 dex", between DR25's ≈ 0.2 and the KIC's 0.4
+		KICMassDex:    0.05,  // ≈ 12 %: masses of dwarfs follow Teff more closely than radii do
+		KICTeffK:      200,   // Brown et al. 2011
+		GaiaRadiusDex: 0.03,  // ≈ 7 %: Berger et al. 2018
+		GaiaMassDex:   0.035, // ≈ 8 %: Berger et al. 2020
+		GaiaTeffK:     150,   // Berger et al. 2020
 	}
 }
 

@@ -11,7 +11,7 @@ import (
 
 // Version names the simulator's output. Any change to what Generate returns for some Spec and the default
 // Knobs changes it, so data sets built by different versions are never mixed.
-const Version = "sim-5"
+const Version = "sim-6"
 
 // Spec identifies one star of a data set. The builder derives Seed from (Version, set name, set seed, Index).
 // The star depends on Seed, Category, Population and ID only (ID is copied into star.json and the answer); Set
@@ -44,7 +44,8 @@ var (
 	ErrPopulation = errors.New("sim: population does not fit the category")
 )
 
-// Generate simulates the star spec describes. Same Spec and Knobs give bit-identical output on every machine:
+// Generate simulates the star spec describes. Its star.json reports catalogue estimates of the stellar
+// parameters (catalogue.go); the truth the signals were drawn with is Answer.TrueStar. Same Spec and Knobs give bit-identical output on every machine:
 // each ingredient draws from its own random stream (see stream), nothing depends on map order, goroutines or
 // the clock. Flux is NaN exactly on the cadences whose quality has a bit of lc.DefaultQualityMask; FluxErr is
 // the per-cadence white-noise σ.
@@ -99,13 +100,16 @@ func Generate(spec Spec, k *Knobs) (*Result, error) {
 		curve.Flux[i] = signal[i] * base[i]
 	}
 	res.Curve = curve
+	cat := catalogue(spec, k, st)
+	res.Answer.TrueStar = &data.TrueStar{Teff: math.Round(st.teff), Logg: round(st.logg, 3),
+		RadiusRsun: round(st.radius, 3), MassMsun: round(st.mass, 3), Catalogue: cat.kind}
 	res.Star = data.Star{
 		ID:          spec.ID,
 		Kepmag:      round(st.kepmag, 3),
-		Teff:        math.Round(st.teff),
-		Logg:        round(st.logg, 3),
-		RadiusRsun:  round(st.radius, 3),
-		MassMsun:    round(st.mass, 3),
+		Teff:        cat.teff,
+		Logg:        cat.logg,
+		RadiusRsun:  cat.radius,
+		MassMsun:    cat.mass,
 		CDPPppm:     m.cdppTable(),
 		CadenceDays: lc.CadenceDays,
 		TimeSystem:  "BKJD",

@@ -43,7 +43,7 @@ var shareFields = map[string]bool{
 	"RollingBandMaskOnly": true, "SpotProb": true, "PulsatorProb": true, "DeltaScutiProb": true,
 	"NegativeOutliers": true, "BackgroundProb": true, "ReflectionShare": true, "CosmicRate": true,
 	"UnflaggedHitRate": true, "CollateralRate": true, "ZeroCrossingRate": true, "AnomalyRate": true,
-	"ArgabrighteningRate": true, "OutlierRate": true, "EventScatter": true, "RampScatter": true,
+	"ArgabrighteningRate": true, "GaiaShare": true, "OutlierRate": true, "EventScatter": true, "RampScatter": true,
 }
 
 func validateStruct(v reflect.Value, path string) error {
