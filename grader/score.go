@@ -32,19 +32,22 @@ type MESBin struct {
 	C       float64 `json:"C"`
 }
 
-// MES bin edges (SPEC A5): [4, 7.1), [7.1, 10), [10, 20]. The first bin also takes MES below 4 and the last MES
-// above 20, since the measured MES of a planet drawn at the edge may fall slightly outside [4, 20] (SPEC A4 allows
-// 5 %). 7.1 is the Kepler detection threshold.
+// MES bin edges (SPEC A5): [4, 7.1), [7.1, 10), [10, 20), [20, ∞). The first bin also takes MES below 4 (the
+// measured MES of a planet drawn at the edge may fall slightly below, SPEC A4 allows 5 %); the last holds the
+// strong planets of labelled real stars and confirmed hosts' and any planet measured above 20. 7.1 is the Kepler
+// detection threshold.
 const (
 	MESEdgeLow  = 7.1
 	MESEdgeHigh = 10
+	MESEdgeTop  = 20
 )
 
-// MESBins holds the three MES bins.
+// MESBins holds the four MES bins.
 type MESBins struct {
 	Low  MESBin `json:"4-7.1"`
 	Mid  MESBin `json:"7.1-10"`
 	High MESBin `json:"10-20"`
+	Top  MESBin `json:"20+"`
 }
 
 // CategoryCounts are the scored stars of one category, the counted rows on them and how many of those rows were
@@ -62,11 +65,13 @@ type Populations struct {
 	FalseAlarm Totals `json:"false_alarm"`
 }
 
-// Categories holds the counts over the scored stars of each scored category.
+// Categories holds the counts over the scored stars of each scored category (labelled: real stars imported
+// with their known planets).
 type Categories struct {
 	Injected  CategoryCounts `json:"injected"`
 	Untouched CategoryCounts `json:"untouched"`
 	EB        CategoryCounts `json:"eb"`
+	Labelled  CategoryCounts `json:"labelled"`
 }
 
 // Summary is the score of a set of stars (SPEC A5): the totals over all scored stars and their breakdowns by
@@ -82,8 +87,8 @@ type Summary struct {
 }
 
 // Summarize scores the results of MatchStar over a set. Stars with Scored false contribute only to IgnoredStars
-// and IgnoredRows. Each planet falls in the MES bin of its own MES. Stars of a category other than injected,
-// untouched and eb that are scored count in the totals but in no category breakdown.
+// and IgnoredRows. Each planet falls in the MES bin of its own MES. Scored stars of a category other than
+// injected, untouched, eb and labelled count in the totals but in no category breakdown.
 func Summarize(results []StarResult) Summary {
 	var s Summary
 	for i := range results {
@@ -100,14 +105,9 @@ func Summarize(results []StarResult) Summary {
 		case data.PopulationFalseAlarm:
 			s.ByPopulation.FalseAlarm.add(r)
 		}
+		bins := s.ByMESBin.Bins()
 		for _, p := range r.Planets {
-			b := &s.ByMESBin.Mid
-			switch {
-			case p.MES < MESEdgeLow:
-				b = &s.ByMESBin.Low
-			case p.MES >= MESEdgeHigh:
-				b = &s.ByMESBin.High
-			}
+			b := bins[MESBinIndex(p.MES)]
 			b.Planets++
 			b.Credit += p.Credit
 		}
@@ -119,6 +119,8 @@ func Summarize(results []StarResult) Summary {
 			c = &s.ByCategory.Untouched
 		case data.CategoryEB:
 			c = &s.ByCategory.EB
+		case data.CategoryLabelled:
+			c = &s.ByCategory.Labelled
 		}
 		if c != nil {
 			c.Stars++
@@ -129,7 +131,7 @@ func Summarize(results []StarResult) Summary {
 	s.Totals.finish()
 	s.ByPopulation.Random.finish()
 	s.ByPopulation.FalseAlarm.finish()
-	for _, b := range []*MESBin{&s.ByMESBin.Low, &s.ByMESBin.Mid, &s.ByMESBin.High} {
+	for _, b := range s.ByMESBin.Bins() {
 		b.C = ratio(b.Credit, b.Planets)
 	}
 	return s

@@ -92,7 +92,7 @@ func checkTotals(t *testing.T, name string, got, want Totals) {
 func TestSummarizeMESBinEdges(t *testing.T) {
 	// Each planet found at its true ephemeris; its MES alone decides the bin, edges going to the upper bin.
 	var res []StarResult
-	for i, mes := range []float64{3.9, 4, 7.0999, 7.1, 9.9999, 10, 20, 20.6} {
+	for i, mes := range []float64{3.9, 4, 7.0999, 7.1, 9.9999, 10, 19.9999, 20, 20.6, 35} {
 		p := planetYear
 		p.MES = mes
 		rows := []Row{{10, 170.7, 1}}
@@ -103,10 +103,11 @@ func TestSummarizeMESBinEdges(t *testing.T) {
 	}
 	s := Summarize(res)
 	// Low: 3.9 (found), 4 (missed), 7.0999 (found); Mid: 7.1 (missed), 9.9999 (found); High: 10 (missed),
-	// 20 (found), 20.6 (missed).
+	// 19.9999 (found); Top: 20 (missed), 20.6 (found), 35 (missed).
 	if s.ByMESBin.Low != (MESBin{Credit: 2, Planets: 3, C: 2.0 / 3}) ||
 		s.ByMESBin.Mid != (MESBin{Credit: 1, Planets: 2, C: 0.5}) ||
-		s.ByMESBin.High != (MESBin{Credit: 1, Planets: 3, C: 1.0 / 3}) {
+		s.ByMESBin.High != (MESBin{Credit: 1, Planets: 2, C: 0.5}) ||
+		s.ByMESBin.Top != (MESBin{Credit: 1, Planets: 3, C: 1.0 / 3}) {
 		t.Errorf("by MES bin = %+v", s.ByMESBin)
 	}
 }

@@ -19,7 +19,7 @@ var (
 	categoryChoices   = []string{"", "injected", "untouched", "eb", "confirmed"}
 	populationChoices = []string{"", "random", "false_alarm"}
 	outcomeChoices    = []string{"", "hit", "half", "missed", "false", "quiet", "ignored", "not run"}
-	mesChoices        = []string{"", "4-7.1", "7.1-10", "10-20", "none"} // SPEC A5's MES bins; none: no planet
+	mesChoices        = []string{"", "4-7.1", "7.1-10", "10-20", "20+", "none"} // SPEC A5's MES bins; none: no planet
 	sortChoices       = []string{"id", "mes", "cdpp", "kepmag", "outcome", "category"}
 )
 

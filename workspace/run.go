@@ -190,15 +190,14 @@ type hiddenState struct {
 	RuntimeMS  int64          `json:"runtime_ms"`
 }
 
-// hiddenPlanet is a planet's MES bin (SPEC A5's bins: 0 below grader.MESEdgeLow, 2 from grader.MESEdgeHigh,
-// 1 between) and the credit it got.
+// hiddenPlanet is a planet's MES bin (grader.MESBinIndex) and the credit it got.
 type hiddenPlanet struct {
 	Bin    int     `json:"bin"`
 	Credit float64 `json:"credit"`
 }
 
 // binMES stands for each MES bin in a reduced result: a value inside the bin.
-var binMES = [3]float64{grader.MESEdgeLow / 2, grader.MESEdgeLow, grader.MESEdgeHigh}
+var binMES = [4]float64{grader.MESEdgeLow / 2, grader.MESEdgeLow, grader.MESEdgeHigh, grader.MESEdgeTop}
 
 // reduce keeps of a star's result what the aggregates need.
 func reduce(sr grader.StarResult, exit string, runtime time.Duration) hiddenState {
@@ -206,14 +205,7 @@ func reduce(sr grader.StarResult, exit string, runtime time.Duration) hiddenStat
 		Credit: sr.Credit, False: sr.False, CountedEB: sr.CountedEB, EBWithRows: sr.EBWithRows, Exit: exit,
 		RuntimeMS: runtime.Milliseconds()}
 	for _, p := range sr.Planets {
-		bin := 1
-		switch {
-		case p.MES < grader.MESEdgeLow:
-			bin = 0
-		case p.MES >= grader.MESEdgeHigh:
-			bin = 2
-		}
-		h.Planets = append(h.Planets, hiddenPlanet{Bin: bin, Credit: p.Credit})
+		h.Planets = append(h.Planets, hiddenPlanet{Bin: grader.MESBinIndex(p.MES), Credit: p.Credit})
 	}
 	return h
 }
@@ -224,7 +216,7 @@ func (h hiddenState) result() grader.StarResult {
 	sr := grader.StarResult{Scored: h.Scored, Category: h.Category, Population: h.Population, Credit: h.Credit,
 		False: h.False, CountedEB: h.CountedEB, EBWithRows: h.EBWithRows, Rows: make([]grader.RowResult, h.Rows)}
 	for _, p := range h.Planets {
-		sr.Planets = append(sr.Planets, grader.PlanetResult{MES: binMES[min(max(p.Bin, 0), 2)], Credit: p.Credit})
+		sr.Planets = append(sr.Planets, grader.PlanetResult{MES: binMES[min(max(p.Bin, 0), len(binMES)-1)], Credit: p.Credit})
 	}
 	return sr
 }

@@ -63,10 +63,11 @@ func printScore(tw io.Writer, r *workspace.Report) {
 	fmt.Fprintf(tw, "  random\tS %.3f\tC %.3f\tF %.1f\n", r.ByPopulation.Random.S, r.ByPopulation.Random.C, r.ByPopulation.Random.F)
 	fmt.Fprintf(tw, "  false-alarm\tS %.3f\tC %.3f\tF %.1f\n", r.ByPopulation.FalseAlarm.S, r.ByPopulation.FalseAlarm.C, r.ByPopulation.FalseAlarm.F)
 	b := r.ByMESBin
-	fmt.Fprintf(tw, "  C by MES\t4–7.1 %.2f (%d)\t7.1–10 %.2f (%d)\t10–20 %.2f (%d)\n", b.Low.C, b.Low.Planets, b.Mid.C, b.Mid.Planets, b.High.C, b.High.Planets)
+	fmt.Fprintf(tw, "  C by MES\t4–7.1 %.2f (%d)\t7.1–10 %.2f (%d)\t10–20 %.2f (%d)\t≥ 20 %.2f (%d)\n", b.Low.C, b.Low.Planets,
+		b.Mid.C, b.Mid.Planets, b.High.C, b.High.Planets, b.Top.C, b.Top.Planets)
 	c := r.ByCategory
-	fmt.Fprintf(tw, "  categories\tinjected %d\tuntouched %d\teb %d\t(stars; false candidates %d / %d / %d)\n",
-		c.Injected.Stars, c.Untouched.Stars, c.EB.Stars, c.Injected.False, c.Untouched.False, c.EB.False)
+	fmt.Fprintf(tw, "  categories\tinjected %d\tuntouched %d\teb %d\tlabelled %d\t(stars; false candidates %d / %d / %d / %d)\n",
+		c.Injected.Stars, c.Untouched.Stars, c.EB.Stars, c.Labelled.Stars, c.Injected.False, c.Untouched.False, c.EB.False, c.Labelled.False)
 }
 
 // printRuntime prints how a run's stars ended and its slowest runtimes (never which stars they were).

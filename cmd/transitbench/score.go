@@ -208,12 +208,12 @@ func scorePrint(w io.Writer, rep *scoreReport, stars int) error {
 	line("random", s.ByPopulation.Random)
 	line("false-alarm", s.ByPopulation.FalseAlarm)
 	fmt.Fprintln(tw) // a line without cells ends the column block
-	namedRows(tw, "MES\tcredit\tplanets\tC\t", []string{"4-7.1", "7.1-10", "10-20"},
-		[]grader.MESBin{s.ByMESBin.Low, s.ByMESBin.Mid, s.ByMESBin.High},
+	namedRows(tw, "MES\tcredit\tplanets\tC\t", grader.MESBinNames[:],
+		[]grader.MESBin{s.ByMESBin.Low, s.ByMESBin.Mid, s.ByMESBin.High, s.ByMESBin.Top},
 		func(b grader.MESBin) string { return fmt.Sprintf("%.1f\t%d\t%.3f", b.Credit, b.Planets, b.C) })
 	fmt.Fprintln(tw)
-	namedRows(tw, "category\tstars\trows\tfalse\t", []string{"injected", "untouched", "eb"},
-		[]grader.CategoryCounts{s.ByCategory.Injected, s.ByCategory.Untouched, s.ByCategory.EB},
+	namedRows(tw, "category\tstars\trows\tfalse\t", []string{"injected", "untouched", "eb", "labelled"},
+		[]grader.CategoryCounts{s.ByCategory.Injected, s.ByCategory.Untouched, s.ByCategory.EB, s.ByCategory.Labelled},
 		func(n grader.CategoryCounts) string { return fmt.Sprintf("%d\t%d\t%d", n.Stars, n.Rows, n.False) })
 	if err := tw.Flush(); err != nil {
 		return err

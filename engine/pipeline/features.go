@@ -34,7 +34,10 @@ const EventDepthFloor = 0.03
 // Features are the vetting features of one BLS peak. A feature that cannot be measured is NaN (the trees send
 // NaN to one side, learned like any other value).
 type Features struct {
-	Peak   bls.Peak
+	Peak bls.Peak
+	// Measured is the fitted transit (vet.Measure): the peak's period, its mid-time moved by the trapezoid's
+	// offset, and T14, which every duration feature uses.
+	Measured vet.Ephemeris
 	Rank   int     // 0 for the strongest peak of the star
 	TopSNR float64 // the SNR of the star's strongest peak
 	Vet    vet.Features
@@ -248,9 +251,13 @@ type Context struct {
 	Variability Variability // the star's variability (MeasureVariability)
 	Periodogram Periodogram // the periodogram the peak was found in
 	Stronger    []bls.Peak  // the star's stronger candidates
+	// Others are the star's other candidates, stronger and weaker: their transits are masked in the
+	// re-detrending and left out of the peak's statistics (vet.Measure).
+	Others []vet.Ephemeris
 }
 
-// Compute measures the Features of peak on l, given the star as vet needs it and the Context.
+// Compute measures the Features of peak on l, given the star as vet needs it and the Context: vet.Measure on
+// l's flux before detrending, with the peak's and c.Others' transits masked, at the fitted transit.
 func Compute(l *Light, star Star, peak bls.Peak, c Context) Features {
 	var vs *vet.Star
 	if star.RadiusRsun > 0 && star.MassMsun > 0 {
@@ -263,10 +270,11 @@ func Compute(l *Light, star Star, peak bls.Peak, c Context) Features {
 		f.SDE = (peak.SNR - c.Periodogram.Median) / c.Periodogram.Spread
 	}
 	f.SharedEvents = sharedEvents(l.T, peak, c.Stronger)
-	f.Vet = vet.Compute(l.T, l.Flat, peak.PeriodDays, peak.T0Days, peak.DurationDays, vs)
-	f.Refined = vet.Refine(l.T, l.Flat, peak.PeriodDays, peak.T0Days, peak.DurationDays)
-	f.RawModulation = vet.MeasureModulation(l.T, l.Flux, peak.PeriodDays, peak.T0Days, peak.DurationDays)
-	f.DesatFraction = desatFraction(l.T, l.DesatTimes, peak.PeriodDays, peak.T0Days, peak.DurationDays)
+	m := vet.Measure(l.T, l.Flux, ephemeris(peak), c.Others, vs)
+	e := m.Ephemeris
+	f.Measured, f.Vet, f.Refined = e, m.Features, m.Refined
+	f.RawModulation = vet.MeasureModulation(l.T, l.Flux, e.PeriodDays, e.T0Days, e.DurationDays)
+	f.DesatFraction = desatFraction(l.T, l.DesatTimes, e.PeriodDays, e.T0Days, e.DurationDays)
 	f.DesatCloseness = ratioCloseness(peak.PeriodDays, desatInterval(l.DesatTimes))
 	f.VarCloseness = ratioCloseness(peak.PeriodDays, v.PeriodDays)
 	f.VarPower, f.VarAmp = v.Power, v.AmpFrac
@@ -280,8 +288,8 @@ func Compute(l *Light, star Star, peak bls.Peak, c Context) Features {
 //	log_depth                log10 of the BLS depth (fraction)
 //	log_mes                  log10 of vet's MES, capped at StrengthCap
 //	depth_snr_over_mes       vet's depth significance (red noise counted through σ_D) over its MES
-//	log_period, duty_cycle   log10 P (days), D/P
-//	duration_ratio           D over the central-transit T14 for the star's density (NaN unknown)
+//	log_period, duty_cycle   log10 P (days), T14/P (the fitted T14)
+//	duration_ratio           fitted T14 over the central-transit T14 for the star's catalogue density (NaN unknown)
 //	odd_even_sigma           refined odd/even depth difference in σ, with vet.OddEvenFloor (vet.Refine)
 //	odd_even_log_ratio       |ln| of the refined odd/even depth ratio (NaN unless both depths are positive)
 //	secondary_mes            refined secondary eclipse's MES, boxes T14 wide clear of the fitted transit
@@ -341,7 +349,7 @@ func (f *Features) Vector() []float64 {
 	}
 	out := []float64{
 		lg(math.Min(f.Peak.SNR, StrengthCap)), lg(f.Peak.Depth), lg(math.Min(v.MES, StrengthCap)), ratio(v.DepthSNR, v.MES),
-		lg(f.Peak.PeriodDays), f.Peak.DurationDays / f.Peak.PeriodDays, durRatio, oeSigma, oeRatio, secMES, secRatio,
+		lg(f.Peak.PeriodDays), f.Measured.DurationDays / f.Peak.PeriodDays, durRatio, oeSigma, oeRatio, secMES, secRatio,
 		v.VShape, ratio(v.VShapeSigma, v.MES), v.SingleEventFraction, ratio(v.MaxSingleEventSNR, v.MES), chi2,
 		v.GapEdgeFraction, v.RpRs, float64(v.NTransits), f.DesatFraction, f.DesatCloseness, f.VarPower, lg(f.VarAmp), f.RawModulation.EllipsoidalSNR, f.RawModulation.ReflectionSNR, float64(f.Rank),
 		ratio(f.Peak.SNR, f.TopSNR), f.SDE, f.SharedEvents,

@@ -11,6 +11,7 @@ import (
 	"transitbench/engine/bls"
 	"transitbench/engine/gbt"
 	"transitbench/engine/lc"
+	"transitbench/engine/vet"
 )
 
 // VetterPeaks is the number of BLS peaks per star the learned vetter examines.
@@ -87,63 +88,84 @@ const MaxSearches = 3
 // peaks pass, the cadences within one duration of the strongest rejected peak's deepest event are dropped and
 // the search runs again (at most MaxSearches searches), so that the event stops crowding the real signal out.
 // Rank counts the kept peaks; TopSNR is the first kept peak's SNR; each peak's SDE is measured on the periodogram
-// of the search that found it, and its SharedEvents against the candidates kept before it.
+// of the search that found it, and its SharedEvents against the candidates kept before it. The screen (transits,
+// single events) runs on the search's detrending; the features of the kept peaks are measured at the end, each
+// with the other kept peaks masked (Compute, Context.Others).
 func Candidates(c *lc.LightCurve, star Star) ([]Features, error) {
 	l, err := Prepare(c)
 	if err != nil {
 		return nil, err
 	}
+	l = l.ForStar(star)
 	v := MeasureVariability(l)
-	var out []Features
-	top := 0.0
+	var kept []keptPeak
 	for range MaxSearches {
 		res, err := l.periodogram(star)
-		if err != nil || res == nil {
-			return out, err
+		if err != nil {
+			return nil, err
+		}
+		if res == nil {
+			break
 		}
 		all := res.Peaks(CandidatePool)
 		if len(all) == 0 {
-			return out, nil
+			break
 		}
 		pg := SummarisePeriodogram(res)
 		var worst *bls.Peak
 		for i, p := range all {
-			if len(out) == VetterPeaks {
+			if len(kept) == VetterPeaks {
 				break
 			}
-			if duplicate(out, p) {
+			if duplicate(kept, p) {
 				continue
 			}
-			t := top
-			if t == 0 {
-				t = p.SNR
-			}
-			stronger := make([]bls.Peak, len(out))
-			for j := range out {
-				stronger[j] = out[j].Peak
-			}
-			f := Compute(l, star, p, Context{Rank: len(out), TopSNR: t, Variability: v, Periodogram: pg, Stronger: stronger})
-			if f.Vet.NTransits < 2 || f.Vet.SingleEventFraction > MaxSingleEventFraction {
+			// The screen runs on the search's own detrending: it only counts transits and single events.
+			s := vet.Compute(l.T, l.Flat, p.PeriodDays, p.T0Days, p.DurationDays, nil)
+			if s.NTransits < 2 || s.SingleEventFraction > MaxSingleEventFraction {
 				if worst == nil {
 					worst = &all[i]
 				}
 				continue
 			}
-			top = t
-			out = append(out, f)
+			kept = append(kept, keptPeak{peak: p, pg: pg})
 		}
-		if len(out) == VetterPeaks || worst == nil {
+		if len(kept) == VetterPeaks || worst == nil {
 			break
 		}
 		l = l.withoutEvent(*worst)
 	}
+	out := make([]Features, len(kept))
+	for i, k := range kept {
+		ctx := Context{Rank: i, TopSNR: kept[0].peak.SNR, Variability: v, Periodogram: k.pg}
+		for j, o := range kept {
+			if j < i {
+				ctx.Stronger = append(ctx.Stronger, o.peak)
+			}
+			if j != i {
+				ctx.Others = append(ctx.Others, ephemeris(o.peak))
+			}
+		}
+		out[i] = Compute(l, star, k.peak, ctx)
+	}
 	return out, nil
 }
 
+// keptPeak is a peak Candidates keeps and the periodogram it was found in.
+type keptPeak struct {
+	peak bls.Peak
+	pg   Periodogram
+}
+
+// ephemeris returns the peak's period, mid-time and box duration.
+func ephemeris(p bls.Peak) vet.Ephemeris {
+	return vet.Ephemeris{PeriodDays: p.PeriodDays, T0Days: p.T0Days, DurationDays: p.DurationDays}
+}
+
 // duplicate reports whether p's period is within 0.1 % of a kept candidate's.
-func duplicate(kept []Features, p bls.Peak) bool {
-	for _, f := range kept {
-		if math.Abs(p.PeriodDays/f.Peak.PeriodDays-1) < 1e-3 {
+func duplicate(ks []keptPeak, p bls.Peak) bool {
+	for _, k := range ks {
+		if math.Abs(p.PeriodDays/k.peak.PeriodDays-1) < 1e-3 {
 			return true
 		}
 	}
@@ -169,13 +191,14 @@ func (l *Light) withoutEvent(p bls.Peak) *Light {
 		}
 	}
 	mid := p.T0Days + float64(best)*p.PeriodDays
-	out := &Light{DesatTimes: l.DesatTimes}
+	out := &Light{DesatTimes: l.DesatTimes, WindowDays: l.WindowDays}
 	for i, t := range l.T {
 		if math.Abs(t-mid) <= p.DurationDays {
 			continue
 		}
 		out.T = append(out.T, t)
 		out.Flux = append(out.Flux, l.Flux[i])
+		out.Err = append(out.Err, l.Err[i])
 		out.Flat = append(out.Flat, l.Flat[i])
 		out.FlatErr = append(out.FlatErr, l.FlatErr[i])
 	}

@@ -21,7 +21,7 @@ type ListStarsIn struct {
 	Category   string `json:"category,omitempty" jsonschema:"injected, untouched, eb or confirmed"`
 	Population string `json:"population,omitempty" jsonschema:"random or false_alarm"`
 	Outcome    string `json:"outcome,omitempty" jsonschema:"the last dev run's outcome: hit, half, missed, false, quiet, ignored or 'not run'"`
-	MESBin     string `json:"mes_bin,omitempty" jsonschema:"the planet's MES bin: 4-7.1, 7.1-10, 10-20 or none"`
+	MESBin     string `json:"mes_bin,omitempty" jsonschema:"the planet's MES bin: 4-7.1, 7.1-10, 10-20, 20+ or none"`
 	Text       string `json:"text,omitempty" jsonschema:"a substring of the id, category or population"`
 	Sort       string `json:"sort,omitempty" jsonschema:"id (default), mes, cdpp, kepmag or outcome"`
 	Limit      int    `json:"limit,omitempty" jsonschema:"at most this many stars (0: all)"`
