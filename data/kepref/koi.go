@@ -2,8 +2,10 @@ package kepref
 
 import (
 	"math"
+	"path/filepath"
 	"testing"
 
+	"transitbench/data"
 	"transitbench/engine/lc"
 )
 
@@ -51,4 +53,37 @@ func EachDVKOI(tb testing.TB, fn func(k KOI, c *lc.LightCurve)) {
 	if err != nil {
 		tb.Fatal(err)
 	}
+}
+
+// Kepler90KIC is Kepler-90's Kepler ID; its three long-cadence quarters (Q3–Q5) are in fits/kic011442793.
+const Kepler90KIC = "11442793"
+
+// Kepler90 returns Kepler-90's three quarters stitched (data.ReadKeplerFITS) and its KOI rows, skipping the test
+// when the reference data are not available.
+func Kepler90(tb testing.TB) (*lc.LightCurve, []KOI) {
+	tb.Helper()
+	dir, err := Dir()
+	if err != nil {
+		tb.Skipf("reference data not available: %v", err)
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "fits", "kic0"+Kepler90KIC, "*.fits"))
+	if len(files) != 3 {
+		tb.Fatalf("want Kepler-90's three quarters, found %d", len(files))
+	}
+	c, err := data.ReadKeplerFITS(files...)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	t, kois, err := KOIs()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var out []KOI
+	for _, row := range kois[Kepler90KIC] {
+		out = append(out, KOI{KIC: Kepler90KIC, tb: tb, t: t, row: row})
+	}
+	if len(out) == 0 {
+		tb.Fatalf("Kepler-90 (KIC %s) is not in the KOI table", Kepler90KIC)
+	}
+	return c, out
 }

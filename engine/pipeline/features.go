@@ -38,9 +38,9 @@ type Features struct {
 	// Measured is the fitted transit (vet.Measure): the peak's period, its mid-time moved by the trapezoid's
 	// offset, and T14, which every duration feature uses.
 	Measured vet.Ephemeris
-	Rank   int     // 0 for the strongest peak of the star
-	TopSNR float64 // the SNR of the star's strongest peak
-	Vet    vet.Features
+	Rank     int     // 0 for the strongest peak of the star
+	TopSNR   float64 // the SNR of the star's strongest peak
+	Vet      vet.Features
 	// SDE is the peak's signal detection efficiency, (SNR − median)/spread of the periodogram it was found in
 	// (Periodogram): how far it stands above the star's own crowd of noise peaks, which red noise and
 	// systematics raise together with the peak. NaN without a periodogram.
