@@ -102,6 +102,12 @@ func TestRunRVTruthcheck(t *testing.T) {
 	if honest != easy.Honest.Calibrated {
 		t.Errorf("%d tasks list a calibrated pass of the honest fit, the tier counts %d", honest, easy.Honest.Calibrated)
 	}
+	// The Hard tier, where plain least squares diverges on two tasks (a model that is not finite, graded as no
+	// planets): the JSON is written, and the strict gate passes none of the honest fits (SPEC B3: 0/40).
+	hard, _ := runJSON[rvTruthcheckJSON](t, runRVTruthcheck, rvTruthcheckOptions{rvCommon: rvOpts(t, true), Tier: "hard"})
+	if h := hard.Tiers["hard"]; h == nil || h.Tasks != 40 || h.Honest.Strict != 0 || h.Honest.Calibrated <= h.Honest.Original {
+		t.Errorf("hard truth check: %+v", h)
+	}
 }
 
 // TestRunRVFitShowSubmit fits a task, dry-runs the fit, submits it and shows the task, all in one data

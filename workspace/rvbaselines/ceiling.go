@@ -1,6 +1,8 @@
 package rvbaselines
 
 import (
+	"math"
+
 	"transitbench/data/stargazer"
 	"transitbench/engine/rv"
 	"transitbench/grader/rvgate"
@@ -19,14 +21,19 @@ type Ceiling struct {
 
 // HonestCeiling fits task's truth planets to its data from the truth itself, by least squares and under
 // Kipping's prior, and grades both fits with the gate (original, strict and calibrated verdicts in each
-// Result). A fit that fails to run is graded as no planets.
+// Result). A fit that fails to run, or diverges to a model that is not finite (plain least squares on
+// seed43_diff7 and seed500060_diff9 drives a weak planet's period towards 0), is graded as no planets.
 func HonestCeiling(task *stargazer.Task) Ceiling {
 	grade := func(opt rv.FitOptions) rvgate.Result {
 		fit, err := rv.Fit(task.Data(), task.TruthPlanets(), opt)
 		if err != nil {
 			return rvgate.Evaluate(task, nil, 0)
 		}
-		return rvgate.Evaluate(task, fit.Planets, fit.Jitter)
+		r := rvgate.Evaluate(task, fit.Planets, fit.Jitter)
+		if math.IsNaN(r.RMSMS) || math.IsInf(r.RMSMS, 0) || math.IsNaN(r.DeltaBICPerPoint) {
+			return rvgate.Evaluate(task, nil, 0)
+		}
+		return r
 	}
 	return Ceiling{LeastSquares: grade(rv.FitOptions{}), Kipping: grade(rv.FitOptions{Kipping: true})}
 }
