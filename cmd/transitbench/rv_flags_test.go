@@ -77,6 +77,10 @@ func TestRVFlagsBindOptions(t *testing.T) {
 			var o rvImportOptions
 			return &o, execRV(c, newRVImportCmd(c, capture(&o)), args)
 		}, &rvImportOptions{rvCommon: base, Files: []string{"a.csv", "b.txt"}, Name: "star", MStarSun: 0.9, Replace: true}},
+		{"import time", []string{"import", "a.csv", "--time-offset", "0", "--time-system", "btjd"}, func(c *rvCommon, args []string) (any, error) {
+			var o rvImportOptions
+			return &o, execRV(c, newRVImportCmd(c, capture(&o)), args)
+		}, &rvImportOptions{rvCommon: base, Files: []string{"a.csv"}, TimeSystem: "btjd", TimeOffsetSet: true}},
 		{"grade", []string{"grade", "--solution", "sol", "--timeout", "2.5", "--fresh", "--workers", "2"}, func(c *rvCommon, args []string) (any, error) {
 			var o rvGradeOptions
 			return &o, execRV(c, newRVGradeCmd(c, capture(&o)), args)

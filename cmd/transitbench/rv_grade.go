@@ -62,8 +62,12 @@ Each finished task is kept in the data directory as it finishes: a run stopped b
 is resumed by the next 'rv grade' of the same solution content over the same tasks, --tier and --timeout
 ("resuming ... N of M tasks done" on stderr); --fresh starts over. Exit status 1 when the run stopped early.
 
-JSON: {"tiers": {TIER: {"tasks", "passed", "pass_rate", "solvable_tasks", "solvable_passed",
-"criteria": {...}}}, "seconds", "workers", "isolation", "resumed", "results": [{"task", "tier", "exit", "error",
+Tasks are graded under the original gate and, beside it, the strict and the calibrated ones (SPEC B3; see
+'rv baseline --help'): the table's STRICT, CALIB and SOLV_O/S/C columns.
+
+JSON: {"tiers": {TIER: {"tasks", "passed", "pass_rate", "solvable_tasks", "solvable_passed", "passed_strict",
+"pass_rate_strict", "solvable_passed_strict", "passed_calibrated", "pass_rate_calibrated",
+"solvable_passed_calibrated", "criteria": {...}}}, "seconds", "workers", "isolation", "resumed", "results": [{"task", "tier", "exit", "error",
 "result", "periods_days", "seconds", ...}]}.`,
 	}, runF, runRVGrade, func(o *rvGradeOptions, cmd *cobra.Command, _ []string) {
 		o.rvCommon, o.TimeoutSet = common.at(cmd), cmd.Flags().Changed("timeout")
@@ -117,8 +121,8 @@ func runRVGrade(ctx context.Context, opts rvGradeOptions, out io.Writer) error {
 		Done: prog.done, Record: prog.record}
 	rep, err := rvtrack.RunSolution(ctx, tasks, sol, opt, func(done, total int, o rvtrack.TaskOutcome) {
 		if !opts.Quiet {
-			fmt.Fprintf(errw, "[%d/%d] %-18s %-6s %-10s passed=%-5v planets=%d/%d %.1fs\n", done, total, o.Task, o.Tier,
-				o.Exit, o.Result.Passed, o.Result.NGuess, o.NTruth, o.Seconds)
+			fmt.Fprintf(errw, "[%d/%d] %-18s %-6s %-10s passed=%-5v strict=%-5v calibrated=%-5v planets=%d/%d %.1fs\n", done, total,
+				o.Task, o.Tier, o.Exit, o.Result.Passed, o.Result.PassedStrict, o.Result.PassedCalibrated, o.Result.NGuess, o.NTruth, o.Seconds)
 		}
 	})
 	if rep == nil {

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -21,6 +22,11 @@ type rvImportOptions struct {
 	Name     string   // --name: the task id ("": from the first file's name)
 	MStarSun float64  // --mstar: the star's mass in M☉ (0: stargazer.DefaultImportMStarSun, said in the output)
 	Replace  bool     // --replace: overwrite an imported task of the same name
+	// --time-system NAME or --time-offset DAYS: the files' time system, when their header does not name it
+	// (stargazer.ImportTime; TimeOffsetSet records that --time-offset was given, 0 included).
+	TimeSystem    string
+	TimeOffset    float64
+	TimeOffsetSet bool
 }
 
 // rvImportJSON is what 'rv import --json' prints: the task written and what was read from each file.
@@ -56,8 +62,15 @@ time, rv and error columns (and optionally the instrument: tel, inst, instrument
 and optionally instrument separated by commas or blanks with no header. Velocities and errors are m/s; lines
 starting with # are comments. A file with no instrument column is one instrument named after the file.
 
-The time system is detected from the times (and the header's name for them) and reported: full JD/BJD/HJD
-(2.3-2.6 million), BJD - 2400000 or MJD, BJD - 2450000; times are stored as full days. Times in days from an
+The time system is reported for each file with the reason it was assumed, and times are stored as full days:
+- named by --time-system NAME (BJD, JD, HJD, MJD = JD - 2400000.5, RJD = JD - 2400000, BJD-2450000,
+  BKJD = BJD - 2454833 for Kepler and K2, BTJD = BJD - 2457000 for TESS) or --time-offset DAYS (the days
+  to add to reach full JD/BJD), which apply to every file given and must put the times within 1800-2300;
+- else named by the header of the time column (bkjd, btjd, mjd, rjd, bjd-2450000, "time [BJD - 2450000]");
+- else from the times' magnitude: full JD/BJD/HJD (2.3-2.6 million), JD - 2400000 (30000-100000, or MJD
+  when the header says mjd), BJD - 2450000 (up to 10000-15000).
+4-digit times (from 0, the largest 1000-9999) are refused unless named: BJD - 2450000, BKJD and BTJD all
+give such numbers for recent data, years apart (radvel's K2 examples are in BKJD). Times in days from an
 unknown zero are kept as given and cannot be combined with files in JD. Points are sorted by time.
 
 Imported tasks have no truth: 'rv fit TASK --pipeline honest' fits them, 'rv submit --dry-run' gives the
@@ -65,13 +78,16 @@ truth-free metrics, and baselines, truthcheck and grade leave them out. Refused:
 number, sigma <= 0, rows with different columns, fewer than 10 points.
 
 JSON: {"task", "path", "n_obs", "instrument_labels", "span_days", "M_star_sun", "M_star_assumed",
-"files": [{"file", "format", "header", "points", "time_system": {"name", "offset", "known"}}]}.`,
+"files": [{"file", "format", "header", "points", "time_system": {"name", "offset", "known", "reason"}}]}.`,
 	}, runF, runRVImport, func(o *rvImportOptions, cmd *cobra.Command, args []string) {
 		o.rvCommon, o.Files = common.at(cmd), args
+		o.TimeOffsetSet = cmd.Flags().Changed("time-offset")
 	})
 	c.Flags().StringVar(&opts.Name, "name", "", "task id (default: the first file's name)")
 	c.Flags().Float64Var(&opts.MStarSun, "mstar", 0, "the star's mass in solar masses (default 1)")
 	c.Flags().BoolVar(&opts.Replace, "replace", false, "overwrite an imported task of the same name")
+	c.Flags().StringVar(&opts.TimeSystem, "time-system", "", "the files' time system: "+strings.Join(stargazer.TimeSystemNames(), ", "))
+	c.Flags().Float64Var(&opts.TimeOffset, "time-offset", 0, "days to add to the files' times to reach full JD/BJD (e.g. 2450000)")
 	return c
 }
 
@@ -91,10 +107,17 @@ func runRVImport(_ context.Context, opts rvImportOptions, out io.Writer) error {
 	if !(mstar > 0 && mstar <= stargazer.MaxStarMassSun) {
 		return usageErrorf("--mstar %g: give the star's mass in solar masses, in (0, %g]", mstar, float64(stargazer.MaxStarMassSun))
 	}
+	if opts.TimeSystem != "" && opts.TimeOffsetSet {
+		return usageErrorf("--time-system %s and --time-offset %g: give one", opts.TimeSystem, opts.TimeOffset)
+	}
+	if opts.TimeSystem != "" && !slices.Contains(stargazer.TimeSystemNames(), strings.ToUpper(opts.TimeSystem)) {
+		return usageErrorf("--time-system %s: give one of %s", opts.TimeSystem, strings.Join(stargazer.TimeSystemNames(), ", "))
+	}
+	tm := stargazer.ImportTime{System: opts.TimeSystem, Offset: opts.TimeOffset, OffsetSet: opts.TimeOffsetSet}
 	res := rvImportJSON{Task: name, MStarSun: mstar, MStarAssumed: assumed}
 	var series []*stargazer.Series
 	for _, f := range opts.Files {
-		s, err := readSeriesFile(f)
+		s, err := readSeriesFile(f, tm)
 		if err != nil {
 			return err
 		}
@@ -139,20 +162,20 @@ func runRVImport(_ context.Context, opts rvImportOptions, out io.Writer) error {
 	return nil
 }
 
-// timeSystemNote says what the importer detected and did with a file's times.
+// timeSystemNote says what time system the importer assumed for a file's times, why, and what it did with them.
 func timeSystemNote(ts stargazer.TimeSystem) string {
 	switch {
 	case !ts.Known:
-		return ts.Name + " (kept as given)"
+		return fmt.Sprintf("%s (%s)", ts.Name, ts.Reason)
 	case ts.Offset != 0:
-		return fmt.Sprintf("%s detected (stored as full days: +%.1f)", ts.Name, ts.Offset)
+		return fmt.Sprintf("%s assumed: %s (stored as full days: +%.1f)", ts.Name, ts.Reason, ts.Offset)
 	}
-	return ts.Name + " detected (full days, stored as given)"
+	return fmt.Sprintf("%s assumed: %s (full days, stored as given)", ts.Name, ts.Reason)
 }
 
-// readSeriesFile reads one RV file (stargazer.ParseSeries); a file with no instrument column is one instrument
-// named after the file.
-func readSeriesFile(path string) (*stargazer.Series, error) {
+// readSeriesFile reads one RV file (stargazer.ParseSeriesAs with the time system tm); a file with no instrument
+// column is one instrument named after the file.
+func readSeriesFile(path string, tm stargazer.ImportTime) (*stargazer.Series, error) {
 	fi, err := os.Stat(path)
 	if err != nil {
 		return nil, notFoundf("cannot read %s: %v", path, errors.Unwrap(err))
@@ -167,7 +190,7 @@ func readSeriesFile(path string) (*stargazer.Series, error) {
 	if err != nil {
 		return nil, fmt.Errorf("cannot read %s: %w", path, err)
 	}
-	s, err := stargazer.ParseSeries(b, path, stargazer.NameFromFile(filepath.Base(path)))
+	s, err := stargazer.ParseSeriesAs(b, path, stargazer.NameFromFile(filepath.Base(path)), tm)
 	if err != nil {
 		return nil, withCode(codeBadInput, err)
 	}

@@ -41,12 +41,33 @@ func TestRVImportListsBesideThePublished(t *testing.T) {
 	if err := os.WriteFile(csv, []byte(b.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	out, err = runRV(t, "", "rv", "import", csv)
-	if err != nil || !strings.Contains(out, "BJD - 2450000 detected") || !strings.Contains(out, "M★ 1.000 M☉ (assumed; give --mstar)") {
+	// Times 6000-6090 could be BJD - 2450000, BKJD or BTJD: refused until the time system is named.
+	if _, err = runRV(t, "", "rv", "import", csv); err == nil || !strings.Contains(err.Error(), "--time-system BJD-2450000, BKJD or BTJD") {
+		t.Fatalf("import of 4-digit times without a time system: %v", err)
+	} else if code, _ := classify(err); code != codeBadInput {
+		t.Fatalf("ambiguous times: code %s, want %s", code, codeBadInput)
+	}
+	if _, err = runRV(t, "", "rv", "import", csv, "--time-system", "BKJD", "--time-offset", "2450000"); err == nil || !strings.Contains(err.Error(), "give one") {
+		t.Fatalf("both --time-system and --time-offset: %v", err)
+	}
+	out, err = runRV(t, "", "rv", "import", csv, "--time-system", "BJD-2450000")
+	if err != nil || !strings.Contains(out, "BJD - 2450000 assumed: named by the caller") || !strings.Contains(out, "M★ 1.000 M☉ (assumed; give --mstar)") {
 		t.Fatalf("import mine.csv: %v\n%s", err, out)
 	}
-	if _, err := runRV(t, "", "rv", "import", csv); err == nil || !strings.Contains(err.Error(), "--replace") {
+	if _, err := runRV(t, "", "rv", "import", csv, "--time-offset", "2450000"); err == nil || !strings.Contains(err.Error(), "--replace") {
 		t.Fatalf("second import: %v", err)
+	}
+	// The same file as BKJD lands 4833 d later.
+	out, err = runRV(t, "", "rv", "import", csv, "--time-system", "bkjd", "--name", "mine_bkjd", "--json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var bk rvImportJSON
+	if err := json.Unmarshal([]byte(out), &bk); err != nil || bk.Files[0].TimeSystem.Offset != 2454833 || bk.Files[0].TimeSystem.Reason == "" {
+		t.Fatalf("import as BKJD: %v %+v", err, bk)
+	}
+	if imp.Files[0].TimeSystem.Reason != "times of 2.3–2.6 million days are full Julian days" {
+		t.Errorf("HD 164922's time system reason: %q", imp.Files[0].TimeSystem.Reason)
 	}
 	out, err = runRV(t, "", "rv", "list", "--json")
 	if err != nil {
@@ -62,8 +83,8 @@ func TestRVImportListsBesideThePublished(t *testing.T) {
 			users++
 		}
 	}
-	if len(list.Tasks) != 122 || users != 2 || list.Tasks[121].Tier != "user" {
-		t.Fatalf("%d tasks, %d user; want 120 published + 2 imported, imported last", len(list.Tasks), users)
+	if len(list.Tasks) != 123 || users != 3 || list.Tasks[122].Tier != "user" {
+		t.Fatalf("%d tasks, %d user; want 120 published + 3 imported, imported last", len(list.Tasks), users)
 	}
 	if out, err = runRV(t, "", "rv", "show", "hd164922", "--json"); err != nil || !strings.Contains(out, `"tier": "user"`) {
 		t.Fatalf("show: %v %s", err, out)

@@ -88,6 +88,26 @@ func TestRunRVTruthcheck(t *testing.T) {
 	if solvable != easy.Solvable || easy.FailOKRMS > easy.Tasks-easy.Solvable || easy.FailOKDeltaBIC > easy.Tasks-easy.Solvable {
 		t.Errorf("solvable: %d listed, counts %+v", solvable, easy)
 	}
+	// The truth matches itself under every gate; the honest ceiling's least-squares fit passes Easy 19/20 under
+	// the original gate (SPEC B3) and every task under the calibrated one.
+	if easy.Truth != (rvGatePasses{20, 20, 20}) || easy.Honest != (rvGatePasses{19, 19, 20}) {
+		t.Errorf("easy: truth ceiling %v, honest ceiling %v; want 20/20/20 and 19/19/20", easy.Truth, easy.Honest)
+	}
+	honest := 0
+	for _, c := range res.Tasks {
+		if c.Honest.LeastSquares.PassedCalibrated && c.Honest.LeastSquares.NGuess == c.NGuess {
+			honest++
+		}
+	}
+	if honest != easy.Honest.Calibrated {
+		t.Errorf("%d tasks list a calibrated pass of the honest fit, the tier counts %d", honest, easy.Honest.Calibrated)
+	}
+	// The Hard tier, where plain least squares diverges on two tasks (a model that is not finite, graded as no
+	// planets): the JSON is written, and the strict gate passes none of the honest fits (SPEC B3: 0/40).
+	hard, _ := runJSON[rvTruthcheckJSON](t, runRVTruthcheck, rvTruthcheckOptions{rvCommon: rvOpts(t, true), Tier: "hard"})
+	if h := hard.Tiers["hard"]; h == nil || h.Tasks != 40 || h.Honest.Strict != 0 || h.Honest.Calibrated <= h.Honest.Original {
+		t.Errorf("hard truth check: %+v", h)
+	}
 }
 
 // TestRunRVFitShowSubmit fits a task, dry-runs the fit, submits it and shows the task, all in one data
@@ -114,7 +134,11 @@ func TestRunRVFitShowSubmit(t *testing.T) {
 	if fb := submit(true); !fb.DryRun || fb.Passed != nil || fb.SubmissionsLeft != 3 || !fb.OKRMS || fb.TokensUsed == nil {
 		t.Errorf("dry run: %+v", fb)
 	}
-	if fb := submit(false); fb.DryRun || fb.Passed == nil || !*fb.Passed || fb.Submission != 1 || fb.SubmissionsLeft != 2 || !fb.TaskPassed {
+	if fb := submit(true); fb.PassedStrict != nil || fb.PassedCalibrated != nil {
+		t.Errorf("a dry run shows the strict or calibrated verdict: %+v", fb)
+	}
+	if fb := submit(false); fb.DryRun || fb.Passed == nil || !*fb.Passed || fb.Submission != 1 || fb.SubmissionsLeft != 2 || !fb.TaskPassed ||
+		fb.PassedStrict == nil || !*fb.PassedStrict || fb.PassedCalibrated == nil || !*fb.PassedCalibrated {
 		t.Errorf("submission: %+v", fb)
 	}
 	var show bytes.Buffer
@@ -195,7 +219,20 @@ func TestRunRVBaseline(t *testing.T) {
 	if e := rep.Tiers["easy"]; e == nil || e.Tasks != 1 || e.Passed != 1 || len(rep.Results) != 1 || rep.Results[0].Task != "seed1108_diff2" {
 		t.Fatalf("report: %s", raw)
 	}
-	if !strings.HasPrefix(progress.String(), "[1/1] seed1108_diff2") {
+	// The classical fit of this single-planet task is right within the data's uncertainty: it passes all three
+	// gates, and the progress line says so.
+	if e := rep.Tiers["easy"]; e.PassedStrict != 1 || e.PassedCalibrated != 1 || e.SolvablePassedCalibrated != 1 || e.PassRateCalibrated != 1 {
+		t.Errorf("strict and calibrated passes: %s", raw)
+	}
+	if !strings.HasPrefix(progress.String(), "[1/1] seed1108_diff2") || !strings.Contains(progress.String(), "strict=true  calibrated=true") {
 		t.Errorf("progress: %q", progress.String())
+	}
+	var text bytes.Buffer
+	common.JSON = false
+	if err := runRVBaseline(context.Background(), rvBaselineOptions{rvCommon: common, Pipeline: "classical"}, &text); err != nil {
+		t.Fatal(err)
+	}
+	if lines := strings.Split(text.String(), "\n"); !strings.Contains(lines[0], "STRICT") || !strings.Contains(lines[1], "1/1/1") {
+		t.Errorf("table: %q", text.String())
 	}
 }

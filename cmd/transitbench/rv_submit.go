@@ -47,15 +47,18 @@ is still graded and recorded but has within_budget false and never makes the tas
 any submission within budget passes). Submissions from several programs at once are safe: the ledger
 ($TRANSITBENCH_HOME/rv/submissions.json) is locked while one is checked, graded and recorded.
 
-Feedback: pass or fail on each criterion (ok_rms, ok_delta_bic, ok_match, ok_count, and passed: all four)
-and only the scalars the data alone determine: the RMS of the residuals, its limit (1.5 x the median sigma)
+Feedback: pass or fail on each criterion (ok_rms, ok_delta_bic, ok_match, ok_count, and passed: all four),
+whether the submission passes the strict gate (passed_strict: the match score normalised by the true planet
+count) and the calibrated one (passed_calibrated: every true planet's P, K and e within 3 sigma of the
+uncertainties the data give), one bit each, and only the scalars the data alone determine: the RMS of the residuals, its limit (1.5 x the median sigma)
 and ΔBIC/N against the no-planet model. The raw match score is not shown: it would reveal the true number of
 planets (an empty submission scores exactly -0.25 x n_truth). No truth parameter, per-planet difference or
 list of unmatched planets is ever shown, and the ledger keeps the same verdicts and the submission itself.
 
 JSON: {"task", "submission", "submissions_left", "within_budget", "elapsed_seconds", "seconds_left",
 "tokens_used", "tokens_left" (with --tokens-used), "over_budget" (["seconds", "tokens"] when overspent),
-"ok_rms", "ok_delta_bic", "ok_match", "ok_count", "passed" (this submission's gate verdict), "rms_ms",
+"ok_rms", "ok_delta_bic", "ok_match", "ok_count", "passed" (this submission's gate verdict), "passed_strict",
+"passed_calibrated" (the strict and calibrated gates' verdicts), "rms_ms",
 "max_rms_ms", "delta_bic_per_point", "task_passed" (any submission within budget passed),
 and "ok_rms_fair", "passed_fair" on real tasks}; a dry run has "dry_run": true and no truth-derived fields.`,
 	}, runF, runRVSubmit, func(o *rvSubmitOptions, cmd *cobra.Command, args []string) {
@@ -157,6 +160,10 @@ func printFeedback(w io.Writer, fb rvgate.Feedback) {
 		fmt.Fprintf(w, "  match      %-4s\n", mark(*fb.OKMatch))
 		fmt.Fprintf(w, "  count      %-4s\n", mark(*fb.OKCount))
 		fmt.Fprintf(w, "  passed     %v\n", *fb.Passed)
+	}
+	if fb.PassedStrict != nil {
+		fmt.Fprintf(w, "  strict     %v (match score normalised by the true planet count)\n", *fb.PassedStrict)
+		fmt.Fprintf(w, "  calibrated %v (every planet within 3σ of the data's uncertainties)\n", *fb.PassedCalibrated)
 	}
 	if fb.OKRMSFair != nil {
 		fmt.Fprintf(w, "  fair rms   %-4s  (threshold raised to the published solution's RMS); passed under it: %v\n", mark(*fb.OKRMSFair), *fb.PassedFair)

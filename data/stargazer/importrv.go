@@ -30,13 +30,65 @@ type Series struct {
 	Time               TimeSystem
 }
 
-// TimeSystem is the time system the importer detected from the times' magnitude (and the header's name for the
-// time column): Offset is what is added to the file's times to give full Julian days (0 when they are already
-// full, or when they are days from an unknown zero).
+// TimeSystem is the time system the importer assumed for a file's times: Offset is what is added to the file's
+// times to give full Julian days (0 when they are already full, or when they are days from an unknown zero),
+// and Reason says why it was assumed (the header's name for the time column, the times' magnitude, or the
+// caller's ImportTime).
 type TimeSystem struct {
-	Name   string  `json:"name"`   // e.g. "BJD", "BJD - 2450000", "days from an unknown zero"
+	Name   string  `json:"name"`   // e.g. "BJD", "BJD - 2450000", "BKJD (BJD - 2454833)", "days from an unknown zero"
 	Offset float64 `json:"offset"` // days added to reach full JD/BJD
 	Known  bool    `json:"known"`  // false: relative days, which cannot be put on a common scale with other files
+	Reason string  `json:"reason"` // why this system was assumed
+}
+
+// ImportTime tells the importer a file's time system when the file does not: System names one of
+// TimeSystemNames, or else OffsetSet gives the days to add (Offset) to reach full JD/BJD. The zero value
+// detects the system from the header and the times.
+type ImportTime struct {
+	System    string
+	Offset    float64
+	OffsetSet bool
+}
+
+// namedSystems are the time systems the importer knows by name (upper case, as TimeSystemNames lists them),
+// with the offset that takes each to full JD or BJD.
+var namedSystems = []struct {
+	name, label string
+	offset      float64
+}{
+	{"BJD", "BJD", 0},
+	{"JD", "JD", 0},
+	{"HJD", "HJD", 0},
+	{"MJD", "MJD (JD - 2400000.5)", 2400000.5},
+	{"RJD", "RJD (JD - 2400000)", 2400000},
+	{"BJD-2450000", "BJD - 2450000", 2450000},
+	{"BKJD", "BKJD (BJD - 2454833)", 2454833},
+	{"BTJD", "BTJD (BJD - 2457000)", 2457000},
+}
+
+// TimeSystemNames lists the names ImportTime.System accepts: BJD, JD, HJD (full days), MJD (JD − 2400000.5),
+// RJD (JD − 2400000), BJD-2450000, BKJD (Kepler and K2: BJD − 2454833) and BTJD (TESS: BJD − 2457000).
+func TimeSystemNames() []string {
+	out := make([]string, len(namedSystems))
+	for i, n := range namedSystems {
+		out[i] = n.name
+	}
+	return out
+}
+
+// ErrAmbiguousTime is wrapped (with ErrBadSeries) when a file's times could be in more than one time system and
+// neither its header nor the caller says which.
+var ErrAmbiguousTime = errors.New("stargazer: ambiguous time system")
+
+// timeSystemByName finds a named system (case and blanks ignored).
+func timeSystemByName(name string) (TimeSystem, bool) {
+	n := strings.ToUpper(strings.ReplaceAll(name, " ", ""))
+	for _, s := range namedSystems {
+		if n == s.name || n == strings.ReplaceAll(strings.ToUpper(s.label), " ", "") {
+			return TimeSystem{Name: s.label, Offset: s.offset, Known: true}, true
+		}
+	}
+	return TimeSystem{}, false
 }
 
 // Column names the importer recognises (lower case, units in brackets or after an underscore dropped).
@@ -55,6 +107,13 @@ var (
 // number of columns than the first, a value that is not a number, a non-finite value, σ ≤ 0, fewer than
 // MinImportPoints points.
 func ParseSeries(b []byte, name, defaultInst string) (*Series, error) {
+	return ParseSeriesAs(b, name, defaultInst, ImportTime{})
+}
+
+// ParseSeriesAs is ParseSeries with the file's time system given by tm when it is not the zero value (see
+// detectTimeSystem for what is assumed otherwise). Times that are ambiguous, with nothing to resolve them,
+// are refused with an error wrapping ErrBadSeries and ErrAmbiguousTime that says what to give.
+func ParseSeriesAs(b []byte, name, defaultInst string, tm ImportTime) (*Series, error) {
 	bad := func(line int, format string, a ...any) error {
 		where := name
 		if line > 0 {
@@ -125,14 +184,19 @@ func ParseSeries(b []byte, name, defaultInst string) (*Series, error) {
 	if len(s.Times) < MinImportPoints {
 		return nil, bad(0, "%d points; an RV fit needs at least %d (time, rv, error on each line)", len(s.Times), MinImportPoints)
 	}
-	s.Time = detectTimeSystem(s.Times, cols.timeName)
+	ts, err := resolveTimeSystem(s.Times, cols.timeLabel, tm)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %s: %w", ErrBadSeries, name, err)
+	}
+	s.Time = ts
 	return s, nil
 }
 
 // columnMap is where the importer finds each quantity in a row (inst −1: no instrument column).
 type columnMap struct {
 	time, rv, err, inst int
-	timeName            string
+	timeName            string // the time column's name, normalised (unit dropped)
+	timeLabel           string // the time column's name as written, lower case without blanks (unit kept)
 }
 
 func splitRow(line string, comma bool) []string {
@@ -165,6 +229,7 @@ func headerColumns(f []string) (columnMap, error) {
 		switch {
 		case c.time < 0 && (oneOf(n, timeNames) || strings.HasPrefix(n, "bjd") || strings.HasPrefix(n, "jd")):
 			c.time, c.timeName = i, n
+			c.timeLabel = strings.ToLower(strings.Join(strings.Fields(raw), ""))
 		case c.rv < 0 && oneOf(n, rvNames):
 			c.rv = i
 		case c.err < 0 && oneOf(n, errNames):
@@ -234,31 +299,108 @@ func (s *Series) addRow(f []string, c columnMap, defaultInst string) error {
 	return nil
 }
 
-// detectTimeSystem names the time system of times from their magnitude, using the header's name for the time
-// column (timeName, "" without a header) to tell BJD from JD, HJD or MJD.
-func detectTimeSystem(times []float64, timeName string) TimeSystem {
+// resolveTimeSystem applies the caller's time system tm, or else detects one from the header and the times.
+// Full days after the offset must fall within 1800–2300 (JD 2378497–2561118), so that a wrong offset is caught.
+func resolveTimeSystem(times []float64, timeLabel string, tm ImportTime) (TimeSystem, error) {
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for _, t := range times {
 		lo, hi = math.Min(lo, t), math.Max(hi, t)
 	}
-	label := "BJD"
+	var ts TimeSystem
 	switch {
-	case strings.HasPrefix(timeName, "hjd"):
-		label = "HJD"
-	case strings.HasPrefix(timeName, "jd"):
-		label = "JD"
+	case tm.System != "" && tm.OffsetSet:
+		return ts, fmt.Errorf("give either a time system name or a time offset, not both")
+	case tm.System != "":
+		var ok bool
+		if ts, ok = timeSystemByName(tm.System); !ok {
+			return ts, fmt.Errorf("time system %q is not one of %s", tm.System, strings.Join(TimeSystemNames(), ", "))
+		}
+		ts.Reason = "named by the caller (" + tm.System + ")"
+	case tm.OffsetSet:
+		ts = TimeSystem{Name: fmt.Sprintf("days + %.10g", tm.Offset), Offset: tm.Offset, Known: true,
+			Reason: fmt.Sprintf("offset %.10g d given by the caller", tm.Offset)}
+		if tm.Offset == 0 {
+			ts.Name = "JD/BJD"
+		}
+	default:
+		var err error
+		if ts, err = detectTimeSystem(lo, hi, timeLabel); err != nil || !ts.Known {
+			return ts, err
+		}
+	}
+	const jdMin, jdMax = 2378497, 2561118 // 1800-01-01 and 2300-01-01
+	if lo+ts.Offset < jdMin || hi+ts.Offset > jdMax {
+		return ts, fmt.Errorf("times %g to %g in %s are JD %.1f to %.1f, outside the years 1800–2300; check the time system or offset",
+			lo, hi, ts.Name, lo+ts.Offset, hi+ts.Offset)
+	}
+	return ts, nil
+}
+
+// detectTimeSystem names the time system of times spanning [lo, hi] from the header's label for the time column
+// (timeLabel: lower case, unit kept, "" without a header) and their magnitude:
+//   - a label naming a system with an offset (bkjd, btjd, mjd, rjd, bjd-2450000, jd-2400000, …) is taken at its
+//     word;
+//   - full days (2.3–2.6 million) are BJD, or JD or HJD when the label says so;
+//   - 5-digit days (30000–100000) are JD − 2400000 (or MJD when the label says mjd);
+//   - 10000–15000 are BJD − 2450000 (as BKJD or BTJD they would be after 2036);
+//   - times from 0 with the largest at 1000–10000 are ambiguous: BJD − 2450000 (most RV archives), BKJD
+//     (BJD − 2454833, Kepler and K2, as radvel's K2 examples use) and BTJD (BJD − 2457000, TESS) all give such
+//     numbers for recent data, years apart, so they are refused (ErrAmbiguousTime) with what to pass;
+//   - anything else is days from an unknown zero, kept as given.
+func detectTimeSystem(lo, hi float64, timeLabel string) (TimeSystem, error) {
+	family := "BJD"
+	switch {
+	case strings.HasPrefix(timeLabel, "hjd"):
+		family = "HJD"
+	case strings.HasPrefix(timeLabel, "jd"):
+		family = "JD"
+	}
+	if named, ok := systemInLabel(timeLabel); ok {
+		named.Reason = fmt.Sprintf("the header names the time column %q", timeLabel)
+		return named, nil
 	}
 	switch {
 	case lo >= 2.3e6 && hi <= 2.6e6:
-		return TimeSystem{Name: label, Known: true}
-	case timeName == "bkjd" && lo > -1e4 && hi < 1e4:
-		return TimeSystem{Name: "BKJD (BJD - 2454833)", Offset: 2454833, Known: true}
-	case timeName == "mjd" && lo >= 3e4 && hi <= 1e5:
-		return TimeSystem{Name: "MJD (JD - 2400000.5)", Offset: 2400000.5, Known: true}
+		return TimeSystem{Name: family, Known: true, Reason: "times of 2.3–2.6 million days are full Julian days"}, nil
+	case strings.Contains(timeLabel, "mjd") && lo >= 3e4 && hi <= 1e5:
+		return TimeSystem{Name: "MJD (JD - 2400000.5)", Offset: 2400000.5, Known: true,
+			Reason: fmt.Sprintf("the header names the time column %q", timeLabel)}, nil
 	case lo >= 3e4 && hi <= 1e5:
-		return TimeSystem{Name: label + " - 2400000", Offset: 2400000, Known: true}
-	case lo >= 0 && hi >= 1500 && hi <= 15000: // 1999 onwards; a series in days from its own start rarely spans 1,500 d
-		return TimeSystem{Name: label + " - 2450000", Offset: 2450000, Known: true}
+		return TimeSystem{Name: family + " - 2400000", Offset: 2400000, Known: true,
+			Reason: "5-digit times of 30000–100000 days are JD − 2400000 (1941–2132)"}, nil
+	case lo >= 0 && hi >= 1e4 && hi <= 1.5e4:
+		return TimeSystem{Name: family + " - 2450000", Offset: 2450000, Known: true,
+			Reason: "times up to 10000–15000 days are BJD − 2450000 (as BKJD or BTJD they would be after 2036)"}, nil
+	case lo >= 0 && hi >= 1000 && hi < 1e4:
+		return TimeSystem{}, fmt.Errorf("%w: times %g to %g could be BJD - 2450000, BKJD (BJD - 2454833, as Kepler, K2 and radvel's K2 examples use) or BTJD (BJD - 2457000, TESS), years apart; pass --time-system BJD-2450000, BKJD or BTJD (or --time-offset DAYS, the days to add to reach full BJD), or name the system in the time column's header (e.g. bjd-2450000, bkjd, btjd)",
+			ErrAmbiguousTime, lo, hi)
 	}
-	return TimeSystem{Name: "days from an unknown zero"}
+	return TimeSystem{Name: "days from an unknown zero", Reason: "the times are not Julian days in any known system; they are kept as given"}, nil
+}
+
+// systemInLabel finds a time system with an offset named in a header's time label (lower case, no blanks):
+// bkjd, btjd, mjd, rjd, or a family (bjd, jd, hjd) minus 2450000 or 2400000.
+func systemInLabel(label string) (TimeSystem, bool) {
+	for _, k := range []struct{ token, name string }{{"bkjd", "BKJD"}, {"btjd", "BTJD"}, {"rjd", "RJD"}} {
+		if strings.Contains(label, k.token) {
+			return timeSystemByName(k.name)
+		}
+	}
+	for _, off := range []string{"2450000", "2400000"} {
+		i := strings.Index(label, "-"+off)
+		if i < 0 {
+			continue
+		}
+		family := "BJD"
+		switch {
+		case strings.Contains(label[:i], "hjd"):
+			family = "HJD"
+		case strings.Contains(label[:i], "bjd"):
+		case strings.Contains(label[:i], "jd"):
+			family = "JD"
+		}
+		v, _ := strconv.ParseFloat(off, 64)
+		return TimeSystem{Name: family + " - " + off, Offset: v, Known: true}, true
+	}
+	return TimeSystem{}, false
 }

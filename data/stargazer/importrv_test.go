@@ -72,11 +72,14 @@ func TestParseSeriesFormats(t *testing.T) {
 		inst                      bool
 		system                    string
 	}{
-		{"csv header BJD-2450000", ",", "time,rv,err,instrument", "csv", 2450000, true, "BJD - 2450000"},
+		{"csv header BJD-2450000", ",", "bjd-2450000,rv,err,instrument", "csv", 2450000, true, "BJD - 2450000"},
+		{"csv header unit BJD-2450000", ",", "time [BJD - 2450000],rv,err,instrument", "csv", 2450000, true, "BJD - 2450000"},
+		{"csv header bkjd", ",", "bkjd,rv,err", "csv", 2454833, false, "BKJD (BJD - 2454833)"},
+		{"csv header unit BTJD", ",", "Time (BTJD),rv,err", "csv", 2457000, false, "BTJD (BJD - 2457000)"},
 		{"csv header units", ",", "BJD_TDB [d], RV [m/s], e_RV [m/s]", "csv", 0, false, "BJD"},
 		{"csv no header JD", ",", "", "csv", 0, true, "BJD"},
 		{"csv no header 3 columns", ",", "", "csv", 2400000, false, "BJD - 2400000"},
-		{"table no header", "  ", "", "table", 2450000, true, "BJD - 2450000"},
+		{"table no header", "  ", "", "table", 0, true, "BJD"},
 		{"table header jd", "\t", "# HD 164922\njd vrad svrad", "table", 0, false, "JD"},
 		{"mjd header", ",", "mjd,rv,sigma", "csv", 2400000.5, false, "MJD (JD - 2400000.5)"},
 	}
@@ -103,6 +106,67 @@ func TestParseSeriesFormats(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestParseSeriesTimeSystems checks the time systems ParseSeriesAs takes by name or offset, and the refusal of
+// 4-digit times that nothing names: HD 164922's first 40 points (BJD 2450275.97 to 2452777.96) written as
+// BJD − 2450000 (275.97 to 2777.96), numbers that BKJD and BTJD would also give.
+func TestParseSeriesTimeSystems(t *testing.T) {
+	b, ref := reduced(t, 40, ",", "time,rv,err", 2450000, false)
+	_, err := ParseSeries(b, "f.csv", "x")
+	if !errors.Is(err, ErrBadSeries) || !errors.Is(err, ErrAmbiguousTime) || !strings.Contains(err.Error(), "f.csv") ||
+		!strings.Contains(err.Error(), "--time-system BJD-2450000, BKJD or BTJD") || !strings.Contains(err.Error(), "--time-offset") {
+		t.Fatalf("4-digit times with a plain header: %v, want a refusal naming the file and what to pass", err)
+	}
+	// The same times in each named system, and the same as an offset: the first time lands where the
+	// system puts it.
+	cases := []struct {
+		tm    ImportTime
+		name  string
+		first float64
+	}{
+		{ImportTime{System: "BJD-2450000"}, "BJD - 2450000", ref.Times[0]},
+		{ImportTime{System: "bkjd"}, "BKJD (BJD - 2454833)", ref.Times[0] - 2450000 + 2454833},
+		{ImportTime{System: "BTJD"}, "BTJD (BJD - 2457000)", ref.Times[0] - 2450000 + 2457000},
+		{ImportTime{Offset: 2450000, OffsetSet: true}, "days + 2450000", ref.Times[0]},
+	}
+	for _, c := range cases {
+		s, err := ParseSeriesAs(b, "f.csv", "x", c.tm)
+		if err != nil {
+			t.Fatalf("%+v: %v", c.tm, err)
+		}
+		if s.Time.Name != c.name || !s.Time.Known || math.Abs(s.Times[0]+s.Time.Offset-c.first) > 1e-6 || s.Time.Reason == "" {
+			t.Errorf("%+v: %+v, first time %.4f; want %s, first %.4f", c.tm, s.Time, s.Times[0]+s.Time.Offset, c.name, c.first)
+		}
+	}
+	// Full-day files by name: JD, and MJD from JD − 2400000.5.
+	full, _ := reduced(t, 40, ",", "time,rv,err", 0, false)
+	if s, err := ParseSeriesAs(full, "f.csv", "x", ImportTime{System: "JD"}); err != nil || s.Time.Name != "JD" || s.Time.Offset != 0 {
+		t.Errorf("JD by name: %+v, %v", s, err)
+	}
+	mjd, _ := reduced(t, 40, ",", "time,rv,err", 2400000.5, false)
+	if s, err := ParseSeriesAs(mjd, "f.csv", "x", ImportTime{System: "MJD"}); err != nil || math.Abs(s.Times[0]+s.Time.Offset-ref.Times[0]) > 1e-6 {
+		t.Errorf("MJD by name: %+v, %v", s, err)
+	}
+	// Refused: an unknown name, both a name and an offset, and an offset that puts the times outside 1800–2300.
+	for _, c := range []struct {
+		tm   ImportTime
+		want string
+	}{
+		{ImportTime{System: "GPS"}, `time system "GPS" is not one of BJD, JD, HJD, MJD, RJD, BJD-2450000, BKJD, BTJD`},
+		{ImportTime{System: "BJD", Offset: 1, OffsetSet: true}, "not both"},
+		{ImportTime{System: "BJD"}, "outside the years 1800–2300"},
+		{ImportTime{Offset: 2000000, OffsetSet: true}, "outside the years 1800–2300"},
+	} {
+		if _, err := ParseSeriesAs(b, "f.csv", "x", c.tm); !errors.Is(err, ErrBadSeries) || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%+v: %v, want an error containing %q", c.tm, err, c.want)
+		}
+	}
+	// A header naming plain BJD does not resolve 4-digit times: the offset is still unknown.
+	bjd, _ := reduced(t, 40, ",", "bjd,rv,err", 2450000, false)
+	if _, err := ParseSeries(bjd, "f.csv", "x"); !errors.Is(err, ErrAmbiguousTime) {
+		t.Errorf("4-digit times under a bjd header: %v, want ErrAmbiguousTime", err)
 	}
 }
 
@@ -146,7 +210,7 @@ func TestImportedTaskRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	extra, _ := reduced(t, 12, ",", "time,rv,err", 2450000, false)
-	s2, err := ParseSeries(extra, "other.csv", "other")
+	s2, err := ParseSeriesAs(extra, "other.csv", "other", ImportTime{System: "BJD-2450000"})
 	if err != nil {
 		t.Fatal(err)
 	}

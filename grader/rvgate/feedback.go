@@ -7,7 +7,9 @@ package rvgate
 // score: that score reveals the true planet count (an empty submission scores exactly −0.25 × n_truth). So the
 // feedback of a submission depends on the truth only through the four verdicts. JSON field names are stable.
 //
-// passed is the gate's verdict on this submission. The budget fields (BudgetStatus: within_budget,
+// passed is the gate's verdict on this submission; passed_strict and passed_calibrated are the verdicts of the
+// strict and the calibrated gates (SPEC B3), one bit each: like passed they reveal nothing of the truth beyond
+// whether the submission passes. The budget fields (BudgetStatus: within_budget,
 // elapsed_seconds, seconds_left, and tokens_used, tokens_left when tokens were declared) say whether it was
 // made within the tier's time and token budgets; task_passed counts only submissions that were, so a passing
 // submission made too late leaves task_passed as it was. In a dry run they say where the task stands now.
@@ -22,6 +24,8 @@ type Feedback struct {
 	OKMatch          *bool   `json:"ok_match,omitempty"` // absent in a dry run
 	OKCount          *bool   `json:"ok_count,omitempty"` // absent in a dry run
 	Passed           *bool   `json:"passed,omitempty"`   // absent in a dry run
+	PassedStrict     *bool   `json:"passed_strict,omitempty"`
+	PassedCalibrated *bool   `json:"passed_calibrated,omitempty"`
 	RMSMS            float64 `json:"rms_ms"`
 	MaxRMSMS         float64 `json:"max_rms_ms"`
 	DeltaBICPerPoint float64 `json:"delta_bic_per_point"`
@@ -35,10 +39,11 @@ type Feedback struct {
 // with standing st against the time and token budgets; left submissions remain and taskPassed says whether
 // a recorded submission within budget passed (Ledger.Passed).
 func FeedbackFor(task string, submission, left int, r Result, st BudgetStatus, taskPassed bool) Feedback {
-	okM, okC, passed := r.OKMatch, r.OKCount, r.Passed
+	okM, okC, passed, strict, cal := r.OKMatch, r.OKCount, r.Passed, r.PassedStrict, r.PassedCalibrated
 	return Feedback{
 		Task: task, Submission: submission, SubmissionsLeft: left, BudgetStatus: st,
 		OKRMS: r.OKRMS, OKDeltaBIC: r.OKDeltaBIC, OKMatch: &okM, OKCount: &okC, Passed: &passed,
+		PassedStrict: &strict, PassedCalibrated: &cal,
 		RMSMS: r.RMSMS, MaxRMSMS: r.MaxRMSMS, DeltaBICPerPoint: r.DeltaBICPerPoint,
 		TaskPassed: taskPassed || passed && st.WithinBudget, OKRMSFair: r.OKRMSFair, PassedFair: r.PassedFair,
 	}

@@ -59,6 +59,14 @@ type Result struct {
 	OKCount          bool    `json:"ok_count"`
 	Passed           bool    `json:"passed"` // all four criteria (original rules)
 	NGuess           int     `json:"n_guess"`
+	// The strict gate: ok_match replaced by ok_match_strict (S normalised by n_truth), the rest as Passed.
+	PassedStrict bool `json:"passed_strict"`
+	// The calibrated gate: ok_match replaced by ok_match_calibrated, which holds when every true planet is
+	// matched (MatchCalibrated) within CalibratedSigmas of the uncertainties the data give at the truth
+	// (Uncertainties); ok_rms, ok_delta_bic and ok_count as in the original.
+	MatchedCalibrated int  `json:"matched_calibrated"` // true planets matched under the calibrated rule
+	OKMatchCalibrated bool `json:"ok_match_calibrated"`
+	PassedCalibrated  bool `json:"passed_calibrated"`
 	// The fair RMS criterion, set for real tasks only: the threshold is raised to the truth's own RMS when that
 	// is larger, so a submission is held to what the published solution achieves.
 	FairMaxRMSMS *float64 `json:"fair_max_rms_ms,omitempty"`
@@ -66,7 +74,8 @@ type Result struct {
 	PassedFair   *bool    `json:"passed_fair,omitempty"`
 }
 
-// Evaluate runs the four-criterion gate of SPEC B3 for planets (with jitter s) against task's truth.
+// Evaluate runs the four-criterion gate of SPEC B3 for planets (with jitter s) against task's truth, under
+// the original match rule, the strict one and the calibrated one.
 func Evaluate(task *stargazer.Task, planets []rv.Planet, jitterMS float64) Result {
 	d := task.Data()
 	truth := task.TruthPlanets()
@@ -74,8 +83,12 @@ func Evaluate(task *stargazer.Task, planets []rv.Planet, jitterMS float64) Resul
 	r.MatchScore, r.MatchScoreStrict = Match(d, truth, planets)
 	r.OKMatch = r.MatchScore >= MinMatchScore
 	r.OKMatchStrict = r.MatchScoreStrict >= MinMatchScore
+	r.MatchedCalibrated = MatchCalibrated(truth, Uncertainties(d, truth, CalibratedJitter(task)), planets)
+	r.OKMatchCalibrated = r.MatchedCalibrated == len(truth)
 	r.OKCount = len(planets) == len(truth)
 	r.Passed = r.OKRMS && r.OKDeltaBIC && r.OKMatch && r.OKCount
+	r.PassedStrict = r.OKRMS && r.OKDeltaBIC && r.OKMatchStrict && r.OKCount
+	r.PassedCalibrated = r.OKRMS && r.OKDeltaBIC && r.OKMatchCalibrated && r.OKCount
 	if task.Real {
 		model := make([]float64, d.Len())
 		rv.ModelRV(model, d.Times, d.TRef, truth)

@@ -29,6 +29,11 @@ criterion and the scalars the data alone determine, never the truth. Budgets per
 600 s / 200k tokens, medium 5 / 900 s / 450k, hard and real 10 / 1500 s / 900k; a task's clock starts when it
 is first opened (rv_show, rv_fit, a dry run). A submission over the time or token budget is graded and recorded
 but never makes the task passed.
+
+Beside the original gate, feedback says whether the submission passes two others that differ only in the
+match: strict (passed_strict: the match score divided by the number of true planets rather than of matched
+pairs, so missing planets cost) and calibrated (passed_calibrated: every true planet matched with P, K and e
+within 3σ of the uncertainties the data give at the truth). Each is one bit and reveals nothing else.
 `
 
 func (s *Server) addResources() {

@@ -31,6 +31,9 @@ type RVTaskRow struct {
 	Budget      stargazer.Budget `json:"budget"`
 	Used        int              `json:"submissions_used"`
 	Passed      bool             `json:"task_passed"`
+	// The task passed within budget under the strict and the calibrated gates (SPEC B3).
+	PassedStrict     bool `json:"task_passed_strict"`
+	PassedCalibrated bool `json:"task_passed_calibrated"`
 }
 
 // RVListIn filters rv_list by tier.
@@ -45,7 +48,8 @@ type RVListOut struct {
 
 // rvListDoc describes the rv_list tool to the client.
 const rvListDoc = "List the RV tasks with their tier, number of observations and instruments, span and budget " +
-	"(submissions, seconds, tokens), and how many submissions each has used."
+	"(submissions, seconds, tokens), how many submissions each has used and whether it is passed under the " +
+	"original, the strict and the calibrated gates (task_passed, task_passed_strict, task_passed_calibrated)."
 
 func (s *Server) rvList(_ context.Context, _ *mcp.CallToolRequest, in RVListIn) (*mcp.CallToolResult, RVListOut, error) {
 	switch in.Tier {
@@ -67,8 +71,9 @@ func (s *Server) rvList(_ context.Context, _ *mcp.CallToolRequest, in RVListIn) 
 			continue
 		}
 		d := t.Data()
+		passed, strict, cal := l.PassedGates(t.TaskID)
 		out.Tasks = append(out.Tasks, RVTaskRow{t.TaskID, t.Tier(), d.Len(), len(d.Instruments), d.Span(), t.Budget(),
-			l.Used(t.TaskID), l.Passed(t.TaskID)})
+			l.Used(t.TaskID), passed, strict, cal})
 	}
 	return nil, out, nil
 }
@@ -234,7 +239,8 @@ type RVSubmitIn struct {
 // rvSubmitDoc describes the rv_submit tool to the client.
 const rvSubmitDoc = "Grade planets on an RV task with the four-criterion gate, spending one of the tier's " +
 	"submissions (dry_run: true spends nothing and reports only rms and ΔBIC/N). Feedback as 'transitbench rv submit': " +
-	"pass or fail per criterion, never the truth. Refused past the session's budget."
+	"pass or fail per criterion and under the strict and calibrated gates (passed_strict, passed_calibrated), " +
+	"never the truth. Refused past the session's budget."
 
 func (s *Server) rvSubmit(ctx context.Context, _ *mcp.CallToolRequest, in RVSubmitIn) (*mcp.CallToolResult, rvgate.Feedback, error) {
 	if in.TokensUsed != nil && *in.TokensUsed < 0 {

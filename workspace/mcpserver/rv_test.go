@@ -85,8 +85,18 @@ func TestRVTools(t *testing.T) {
 	}
 	var fb rvgate.Feedback
 	callOK(t, f.cs, "rv_submit", truthArgs(t, rvTask, nil), &fb)
-	if fb.Passed == nil || !*fb.Passed || !fb.TaskPassed || fb.Submission != 1 || fb.SubmissionsLeft != 2 {
+	if fb.Passed == nil || !*fb.Passed || !fb.TaskPassed || fb.Submission != 1 || fb.SubmissionsLeft != 2 ||
+		fb.PassedStrict == nil || !*fb.PassedStrict || fb.PassedCalibrated == nil || !*fb.PassedCalibrated {
 		t.Errorf("submitting the truth: %+v", fb)
+	}
+	if dry.PassedStrict != nil || dry.PassedCalibrated != nil {
+		t.Errorf("a dry run shows truth-derived verdicts: %+v", dry)
+	}
+	callOK(t, f.cs, "rv_list", map[string]any{"tier": "easy"}, &list)
+	for _, r := range list.Tasks {
+		if r.Task == rvTask && (!r.Passed || !r.PassedStrict || !r.PassedCalibrated) {
+			t.Errorf("rv_list after the truth's submission: %+v", r)
+		}
 	}
 	if l, err = rvtrack.OpenLedger(rvtrack.LedgerPath(f.home)); err != nil || l.Used(rvTask) != 1 || !l.Passed(rvTask) {
 		t.Errorf("ledger after the submission: %d used, passed %v (%v)", l.Used(rvTask), l.Passed(rvTask), err)

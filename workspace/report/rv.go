@@ -27,12 +27,14 @@ func RVRunsDir(home string) string  { return filepath.Join(home, "rv", "runs") }
 func rvGradeDir(home string) string { return filepath.Join(home, "rv", "grade") }
 
 // RVTier is a tier's pass rate in an RV run beside its truth ceiling: the share of its tasks whose own truth
-// passes the gate (SPEC B3), the best any solution can do.
+// passes the gate (SPEC B3), the best any solution can do. PassedStrict and PassedCalibrated are the passes
+// under the strict and the calibrated gates (rvgate.Result), reported beside the original's.
 type RVTier struct {
-	Tier                   string
-	Tasks, Passed          int
-	Solvable               int
-	PassRate, TruthCeiling float64
+	Tier                           string
+	Tasks, Passed                  int
+	PassedStrict, PassedCalibrated int
+	Solvable                       int
+	PassRate, TruthCeiling         float64
 }
 
 // RVRun is one 'rv grade' run: finished (rv/runs) or interrupted (rv/grade).
@@ -114,7 +116,8 @@ func tiersOf(outs []rvtrack.TaskOutcome) []RVTier {
 	var tiers []RVTier
 	for _, name := range stargazer.Tiers {
 		if t, ok := sum[name]; ok {
-			tiers = append(tiers, RVTier{Tier: name, Tasks: t.Tasks, Passed: t.Passed, Solvable: t.SolvableTasks,
+			tiers = append(tiers, RVTier{Tier: name, Tasks: t.Tasks, Passed: t.Passed, PassedStrict: t.PassedStrict,
+				PassedCalibrated: t.PassedCalibrated, Solvable: t.SolvableTasks,
 				PassRate: t.PassRate, TruthCeiling: float64(t.SolvableTasks) / float64(t.Tasks)})
 		}
 	}
@@ -157,8 +160,9 @@ func (s *Site) rvPage() (*RVPage, error) {
 	var outs []rvtrack.TaskOutcome
 	for id := range led.Tasks {
 		if t, ok := tasks[id]; ok {
+			orig, strict, cal := led.PassedGates(id)
 			outs = append(outs, rvtrack.TaskOutcome{Task: id, Tier: t.Tier(), Solvable: rvgate.CheckTruth(t).Solvable,
-				Result: rvgate.Result{Passed: led.Passed(id)}})
+				Result: rvgate.Result{Passed: orig, PassedStrict: strict, PassedCalibrated: cal}})
 		}
 	}
 	p.Ledger = tiersOf(outs)

@@ -50,6 +50,14 @@ func TestRVPages(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(RVRunsDir(home), name+".jsonl"), append(lines, []byte(`{"task": "torn`)...), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	// One submission through the ledger: the truth of the easy task, which passes the three gates.
+	easy := taskfixture.Load(t, "seed1108_diff2")
+	if err := rvtrack.WithLedger(rvtrack.LedgerPath(home), func(l *rvtrack.Ledger) error {
+		_, err := l.Submit(easy, easy.TruthPlanets(), 0, nil)
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
 	site, err := Open(Options{Home: home, RVTasks: taskfixture.Dir})
 	if err != nil {
 		t.Fatal(err)
@@ -64,9 +72,11 @@ func TestRVPages(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The easy task's truth passes (it is solvable) and the hard one's empty answer fails: easy 1 of 1 passed
-	// beside a ceiling of 100 %, hard 0 of 1.
-	for _, want := range []string{`<th scope="row">easy</th><td class="n">1</td><td class="n">1</td><td class="n" data-v="1.000">100 %</td>`,
-		`<th scope="row">hard</th><td class="n">1</td><td class="n">0</td><td class="n" data-v="0.000">0 %</td>`, `href="rv-` + name + `.html"`} {
+	// under the original, strict and calibrated gates beside a ceiling of 100 %, hard 0 of 1 under each.
+	for _, want := range []string{`<th scope="col" class="n">strict</th><th scope="col" class="n">calibrated</th>`,
+		`<th scope="row">easy</th><td class="n">1</td><td class="n">1</td><td class="n">1</td><td class="n">1</td><td class="n" data-v="1.000">100 %</td>`,
+		`<th scope="row">hard</th><td class="n">1</td><td class="n">0</td><td class="n">0</td><td class="n">0</td><td class="n" data-v="0.000">0 %</td>`,
+		`id="rv-ledger"`, `passed within budget</th><th scope="col" class="n">strict</th><th scope="col" class="n">calibrated</th>`, `href="rv-` + name + `.html"`} {
 		if !strings.Contains(string(rv), want) {
 			t.Errorf("rv.html lacks %s", want)
 		}

@@ -56,7 +56,11 @@ type Record struct {
 	Time time.Time `json:"time"`
 	// Passed is the gate's verdict on the submission (all four criteria). It counts toward the task being
 	// passed only when WithinBudget.
-	Passed           bool    `json:"passed"`
+	Passed bool `json:"passed"`
+	// PassedStrict and PassedCalibrated are the verdicts of the strict and the calibrated gates (false in
+	// ledgers older than them).
+	PassedStrict     bool    `json:"passed_strict"`
+	PassedCalibrated bool    `json:"passed_calibrated"`
 	OKRMS            bool    `json:"ok_rms"`
 	OKDeltaBIC       bool    `json:"ok_delta_bic"`
 	OKMatch          bool    `json:"ok_match"`
@@ -164,6 +168,19 @@ func (l *Ledger) Passed(task string) bool {
 	return false
 }
 
+// PassedGates reports whether any recorded submission of task within budget passed the original gate, the
+// strict one and the calibrated one (SPEC B3).
+func (l *Ledger) PassedGates(task string) (original, strict, calibrated bool) {
+	for _, r := range l.Tasks[task] {
+		if r.WithinBudget {
+			original = original || r.Passed
+			strict = strict || r.PassedStrict
+			calibrated = calibrated || r.PassedCalibrated
+		}
+	}
+	return original, strict, calibrated
+}
+
 // StartTime returns when task's clock started: its recorded start, else its first submission. ok is false
 // when the task has not been opened.
 func (l *Ledger) StartTime(task string) (start time.Time, ok bool) {
@@ -234,7 +251,7 @@ func (l *Ledger) add(task string, b stargazer.Budget, r rvgate.Result, sub *rvga
 		l.Started[task] = now
 	}
 	st := l.Status(task, b, tokensUsed)
-	rec := Record{Time: now, Passed: r.Passed, OKRMS: r.OKRMS, OKDeltaBIC: r.OKDeltaBIC, OKMatch: r.OKMatch,
+	rec := Record{Time: now, Passed: r.Passed, PassedStrict: r.PassedStrict, PassedCalibrated: r.PassedCalibrated, OKRMS: r.OKRMS, OKDeltaBIC: r.OKDeltaBIC, OKMatch: r.OKMatch,
 		OKCount: r.OKCount, RMSMS: r.RMSMS, DeltaBICPerPoint: r.DeltaBICPerPoint, NPlanets: r.NGuess, Submission: sub,
 		ElapsedSeconds: st.ElapsedSeconds, TokensUsed: st.TokensUsed, WithinBudget: st.WithinBudget}
 	l.Tasks[task] = append(l.Tasks[task], rec)

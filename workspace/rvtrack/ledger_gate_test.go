@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"transitbench/engine/rv"
 	"transitbench/grader/rvgate"
 	"transitbench/workspace/internal/taskfixture"
 )
@@ -98,5 +99,54 @@ func TestLedgerRecordKeepsSubmission(t *testing.T) {
 	want, got := rvgate.Evaluate(task, truth, 1.5), rvgate.Evaluate(task, planets, rec.Submission.JitterMS)
 	if math.Abs(got.MatchScore-want.MatchScore) > 1e-9 || got.Passed != want.Passed || got.Passed != rec.Passed {
 		t.Errorf("recomputed gate %+v, at submission %+v (record passed %v)", got, want, rec.Passed)
+	}
+}
+
+// TestLedgerRecordsThreeGates submits, through the ledger, the least-squares fit started at the truth of
+// seed29_diff3 (its 26.97 d planet lands at 26.35 d, within the data's σ_P ≈ 0.45 d) and then the truth: the
+// first fails the original and the strict gates and passes the calibrated one, the second passes all three; the
+// records, the ledger read back and the per-tier summary say so.
+func TestLedgerRecordsThreeGates(t *testing.T) {
+	task := taskfixture.Load(t, "seed29_diff3")
+	path := ledgerIn(t)
+	fit, err := rv.Fit(task.Data(), task.TruthPlanets(), rv.FitOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var fb rvgate.Feedback
+	if err := withClock(path, newClock(), func(l *Ledger) error {
+		fb, err = l.Submit(task, fit.Planets, fit.Jitter, nil)
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if *fb.Passed || *fb.PassedStrict || !*fb.PassedCalibrated {
+		t.Errorf("fit from the truth: feedback passed %v strict %v calibrated %v, want false false true", *fb.Passed, *fb.PassedStrict, *fb.PassedCalibrated)
+	}
+	l, err := OpenLedger(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o, s, c := l.PassedGates(task.TaskID); o || s || !c {
+		t.Errorf("after the fit: passed gates %v %v %v, want false false true", o, s, c)
+	}
+	if err := withClock(path, newClock(), func(l *Ledger) error { _, err := l.Submit(task, task.TruthPlanets(), 0, nil); return err }); err != nil {
+		t.Fatal(err)
+	}
+	if l, err = OpenLedger(path); err != nil {
+		t.Fatal(err)
+	}
+	if o, s, c := l.PassedGates(task.TaskID); !o || !s || !c {
+		t.Errorf("after the truth: passed gates %v %v %v, want all true", o, s, c)
+	}
+	outs := []TaskOutcome{
+		{Task: task.TaskID, Tier: task.Tier(), Solvable: true, Result: rvgate.Evaluate(task, fit.Planets, fit.Jitter)},
+		{Task: task.TaskID, Tier: task.Tier(), Solvable: true, Result: rvgate.Evaluate(task, task.TruthPlanets(), 0)},
+		{Task: "unsolvable", Tier: task.Tier(), Result: rvgate.Evaluate(task, task.TruthPlanets(), 0)},
+	}
+	s := Summarize(outs)[task.Tier()]
+	if s.Passed != 2 || s.SolvablePassed != 1 || s.PassedStrict != 2 || s.SolvablePassedStrict != 1 ||
+		s.PassedCalibrated != 3 || s.SolvablePassedCalibrated != 2 || math.Abs(s.PassRateCalibrated-1) > 1e-12 {
+		t.Errorf("summary %+v", *s)
 	}
 }

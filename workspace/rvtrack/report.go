@@ -35,15 +35,22 @@ type CriteriaRates struct {
 }
 
 // TierSummary aggregates a tier: pass rates are fractions (0–1) over all tasks and over the tasks whose own
-// truth passes the gate (solvable). For real tasks PassRateFair uses the fair RMS criterion.
+// truth passes the gate (solvable), under the original gate and, beside it, the strict and the calibrated ones
+// (rvgate.Result.PassedStrict, PassedCalibrated). For real tasks PassedFair uses the fair RMS criterion.
 type TierSummary struct {
-	Tasks          int           `json:"tasks"`
-	Passed         int           `json:"passed"`
-	PassRate       float64       `json:"pass_rate"`
-	SolvableTasks  int           `json:"solvable_tasks"`
-	SolvablePassed int           `json:"solvable_passed"`
-	Criteria       CriteriaRates `json:"criteria"`
-	PassedFair     *int          `json:"passed_fair,omitempty"`
+	Tasks                    int           `json:"tasks"`
+	Passed                   int           `json:"passed"`
+	PassRate                 float64       `json:"pass_rate"`
+	SolvableTasks            int           `json:"solvable_tasks"`
+	SolvablePassed           int           `json:"solvable_passed"`
+	PassedStrict             int           `json:"passed_strict"`
+	PassRateStrict           float64       `json:"pass_rate_strict"`
+	SolvablePassedStrict     int           `json:"solvable_passed_strict"`
+	PassedCalibrated         int           `json:"passed_calibrated"`
+	PassRateCalibrated       float64       `json:"pass_rate_calibrated"`
+	SolvablePassedCalibrated int           `json:"solvable_passed_calibrated"`
+	Criteria                 CriteriaRates `json:"criteria"`
+	PassedFair               *int          `json:"passed_fair,omitempty"`
 }
 
 // Summarize aggregates outcomes per tier: counts, pass rates (fractions) over all and over solvable tasks, the
@@ -58,14 +65,19 @@ func Summarize(outcomes []TaskOutcome) map[string]*TierSummary {
 		}
 		s.Tasks++
 		r := o.Result
-		if r.Passed {
-			s.Passed++
+		count := func(all, solvable *int, ok bool) {
+			if ok {
+				*all++
+				if o.Solvable {
+					*solvable++
+				}
+			}
 		}
+		count(&s.Passed, &s.SolvablePassed, r.Passed)
+		count(&s.PassedStrict, &s.SolvablePassedStrict, r.PassedStrict)
+		count(&s.PassedCalibrated, &s.SolvablePassedCalibrated, r.PassedCalibrated)
 		if o.Solvable {
 			s.SolvableTasks++
-			if r.Passed {
-				s.SolvablePassed++
-			}
 		}
 		add := func(dst *float64, ok bool) {
 			if ok {
@@ -88,6 +100,8 @@ func Summarize(outcomes []TaskOutcome) map[string]*TierSummary {
 	for _, s := range tiers {
 		n := float64(s.Tasks)
 		s.PassRate = float64(s.Passed) / n
+		s.PassRateStrict = float64(s.PassedStrict) / n
+		s.PassRateCalibrated = float64(s.PassedCalibrated) / n
 		s.Criteria.OKRMS /= n
 		s.Criteria.OKDeltaBIC /= n
 		s.Criteria.OKMatch /= n
