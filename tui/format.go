@@ -56,10 +56,11 @@ func statusOutcome(status string) string {
 	return "ignored"
 }
 
-// formatScore writes S, C, F and the EB share of a summary as one line, S in points (100·S) as SPEC A5 allows.
+// formatScore writes S, C, F and the EB share of a summary as one line, S as a fraction with three decimals
+// (SPEC A5: the one scale of every command, screen, page and tool).
 func formatScore(s grader.Summary) string {
-	return fmt.Sprintf("S %+.1f  C %.3f  F %.1f  EB %.2f  (credit %.1f, false %d, planets %d)",
-		100*s.S, s.C, s.F, s.EBShare, s.Credit, s.False, s.Planets)
+	return fmt.Sprintf("S %.3f  C %.3f  F %.1f  EB %.2f  (credit %.1f, false %d, planets %d)",
+		s.S, s.C, s.F, s.EBShare, s.Credit, s.False, s.Planets)
 }
 
 // shortCategory abbreviates a population for narrow tables.

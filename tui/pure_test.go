@@ -226,7 +226,7 @@ func TestFormatting(t *testing.T) {
 		{shortHash("0123456789abcdef"), "0123456789ab"},
 		{shortPopulation("false_alarm"), "false-alarm"},
 		{formatScore(grader.Summary{Totals: grader.Totals{S: 0.5, C: 0.75, F: 12.5, EBShare: 0.25, Credit: 3, False: 1, Planets: 4}}),
-			"S +50.0  C 0.750  F 12.5  EB 0.25  (credit 3.0, false 1, planets 4)"},
+			"S 0.500  C 0.750  F 12.5  EB 0.25  (credit 3.0, false 1, planets 4)"},
 	}
 	for i, tt := range tests {
 		if tt.got != tt.want {

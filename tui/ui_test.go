@@ -39,8 +39,12 @@ func TestBrowserNavigationFilterSortSearch(t *testing.T) {
 	if len(d.m.browser.shown) != 3 {
 		t.Errorf("esc left %d stars", len(d.m.browser.shown))
 	}
-	d.keys("m", "m", "m") // MES bin 10-20: the planet host with MES 25
-	if d.m.browser.filter.MES != "10-20" || len(d.m.browser.shown) != 1 || d.m.browser.shown[0].ID != "dev-0000" {
+	d.keys("m", "m", "m") // MES bin 10-20: none (the planet host has MES 25)
+	if d.m.browser.filter.MES != "10-20" || len(d.m.browser.shown) != 0 {
+		t.Errorf("MES filter %q shows %v", d.m.browser.filter.MES, d.m.browser.shown)
+	}
+	d.key("m") // MES bin 20+: the planet host with MES 25
+	if d.m.browser.filter.MES != "20+" || len(d.m.browser.shown) != 1 || d.m.browser.shown[0].ID != "dev-0000" {
 		t.Errorf("MES filter %q shows %v", d.m.browser.filter.MES, d.m.browser.shown)
 	}
 	d.key("esc")
@@ -185,7 +189,7 @@ func TestDevRunStreamsAndUpdatesOutcomes(t *testing.T) {
 	if dv.final.Credit != 1 || dv.final.False != 2 || dv.final.S != -1 {
 		t.Errorf("summary %+v", dv.final.Totals)
 	}
-	if v := d.m.View(); !strings.Contains(v, "S -100.0") || !strings.Contains(v, "dev-0001") {
+	if v := d.m.View(); !strings.Contains(v, "S -1.000") || !strings.Contains(v, "dev-0001") {
 		t.Errorf("dev view lacks the score or the stars:\n%s", v)
 	}
 	d.key("esc")

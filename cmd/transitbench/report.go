@@ -56,7 +56,7 @@ func printReport(w io.Writer, r *workspace.Report) {
 
 // printScore prints a run's S, C, F, EB share and breakdowns.
 func printScore(tw io.Writer, r *workspace.Report) {
-	fmt.Fprintf(tw, "  S\t%.3f\t(%.1f points)\n", r.S, 100*r.S)
+	fmt.Fprintf(tw, "  S\t%.3f\t(credit − false candidates, over the planets)\n", r.S)
 	fmt.Fprintf(tw, "  C\t%.3f\t(credit %.1f of %d planets)\n", r.C, r.Credit, r.Planets)
 	fmt.Fprintf(tw, "  F\t%.1f\t(%d false candidates on %d scored stars)\n", r.F, r.False, r.ScoredStars)
 	fmt.Fprintf(tw, "  EB share\t%.3f\t(%d of %d counted EBs flagged)\n", r.EBShare, r.EBsWithRows, r.CountedEBs)

@@ -199,9 +199,9 @@ func scorePrint(w io.Writer, rep *scoreReport, stars int) error {
 	fmt.Fprintf(w, "set %s: %d stars, %d scored, %d planets; %d rows for %d stars, %d lines dropped\n\n",
 		rep.Set, stars, s.ScoredStars, s.Planets, rep.Rows, rep.StarsWithRows, len(rep.Dropped))
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "\tS\tpoints\tC\tF\tEB share\tcredit\tfalse\tplanets\tstars\t")
+	fmt.Fprintln(tw, "\tS\tC\tF\tEB share\tcredit\tfalse\tplanets\tstars\t")
 	line := func(name string, t grader.Totals) {
-		fmt.Fprintf(tw, "%s\t%.3f\t%.1f\t%.3f\t%.1f\t%.3f\t%.1f\t%d\t%d\t%d\t\n", name, t.S, 100*t.S, t.C, t.F,
+		fmt.Fprintf(tw, "%s\t%.3f\t%.3f\t%.1f\t%.3f\t%.1f\t%d\t%d\t%d\t\n", name, t.S, t.C, t.F,
 			t.EBShare, t.Credit, t.False, t.Planets, t.ScoredStars)
 	}
 	line("all", s.Totals)

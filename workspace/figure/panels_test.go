@@ -54,7 +54,7 @@ func TestThinnedStarAndPanels(t *testing.T) {
 		{FoldCurvePlot(e, f.All, 50), []string{"hours from mid-transit", "detrended flux − 1 (ppm)"}},
 		{OddEvenPlot(f, 50), []string{"odd (blue) / even (orange) at peak 1", "hours from mid-transit"}},
 		{SecondaryPlot(f, 50), []string{"secondary at phase", "hours from the secondary"}}, // the apostrophe is escaped in SVG
-		{ScorePlot([]ScorePoint{{"a", 0.5, 0.4, false}, {"b", 0.8, 0.8, true}}), []string{"S on A (score, points ÷ 100)", "S on B (replication)"}},
+		{ScorePlot([]ScorePoint{{"a", 0.5, 0.4, false}, {"b", 0.8, 0.8, true}}), []string{"S on A (the score)", "S on B (replication)"}},
 		{RuntimeHistogram([]float64{0.1, 0.2, 0.2, 3}, 5), []string{"runtime (s)", "stars"}},
 	} {
 		var b bytes.Buffer

@@ -25,7 +25,7 @@ var colReference = color.RGBA{R: 120, G: 120, B: 120, A: 255}
 func ScorePlot(points []ScorePoint) *plot.Plot {
 	p := plot.New()
 	p.Title.Text = "score on A against score on B (diagonal: equal)"
-	p.X.Label.Text, p.Y.Label.Text = "S on A (score, points ÷ 100)", "S on B (replication)"
+	p.X.Label.Text, p.Y.Label.Text = "S on A (the score)", "S on B (replication)"
 	p.X.Tick.Marker, p.Y.Tick.Marker = ticks{}, ticks{}
 	lo, hi := -0.2, 1.0
 	for _, pt := range points {
