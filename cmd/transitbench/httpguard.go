@@ -36,8 +36,8 @@ func (g *httpGuard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if g.token != "" {
-		got, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
-		if !ok || subtle.ConstantTimeCompare([]byte(strings.TrimSpace(got)), []byte(g.token)) != 1 {
+		scheme, got, _ := strings.Cut(strings.TrimSpace(r.Header.Get("Authorization")), " ")
+		if !strings.EqualFold(scheme, "Bearer") || subtle.ConstantTimeCompare([]byte(strings.TrimSpace(got)), []byte(g.token)) != 1 {
 			w.Header().Set("WWW-Authenticate", `Bearer realm="transitbench"`)
 			http.Error(w, "give the server's token: Authorization: Bearer <token> (printed at start, and in the token file)", http.StatusUnauthorized)
 			return

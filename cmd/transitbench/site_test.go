@@ -210,3 +210,21 @@ func TestHTTPGuardAnswersAnyHostWhenRemote(t *testing.T) {
 		}
 	}
 }
+
+// TestHTTPGuardToken checks the bearer token of 'mcp --http' in the guard: the scheme is case-insensitive
+// (RFC 7235), the token is not, and any other scheme or a missing token is 401 with a WWW-Authenticate header.
+func TestHTTPGuardToken(t *testing.T) {
+	g := &httpGuard{token: "s3cret", next: http.HandlerFunc(func(http.ResponseWriter, *http.Request) {})}
+	for auth, want := range map[string]int{"Bearer s3cret": 200, "bearer s3cret": 200, "Bearer  s3cret ": 200,
+		"Bearer S3CRET": 401, "Basic s3cret": 401, "s3cret": 401, "Bearer": 401, "": 401, "Bearer s3cret2": 401} {
+		rec := httptest.NewRecorder()
+		req := httptest.NewRequest(http.MethodPost, "/", nil)
+		if auth != "" {
+			req.Header.Set("Authorization", auth)
+		}
+		g.ServeHTTP(rec, req)
+		if rec.Code != want || want == 401 && rec.Header().Get("WWW-Authenticate") == "" {
+			t.Errorf("Authorization %q: %d (WWW-Authenticate %q), want %d", auth, rec.Code, rec.Header().Get("WWW-Authenticate"), want)
+		}
+	}
+}
