@@ -181,7 +181,10 @@ func (l *Ledger) StartTime(task string) (start time.Time, ok bool) {
 // before answering ('rv show', 'rv fit', 'rv submit --dry-run'; the agent tools rv_show, rv_fit, rv_plot and
 // rv_submit's dry run; the terminal UI's task view). Today it starts the task's clock unless it has started, and
 // returns the start, saving the ledger when it changed; a change to when clocks start (an explicit start, say)
-// is made here. Listing tasks (their tier, size and budget) does not show their data.
+// is made here. Listing tasks (their tier, size and budget) does not show their data, nor do the batch commands
+// over every task ('rv truthcheck', 'rv baseline', 'rv grade': the benchmark checking its tasks and grading a
+// solution, which print per-tier counts and gate verdicts); the results site, which only reads, draws a task's
+// data only when Shown.
 func (l *Ledger) Show(task string) (time.Time, error) {
 	if t, ok := l.StartTime(task); ok {
 		return t, nil
