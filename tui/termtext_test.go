@@ -1,7 +1,9 @@
 package tui
 
 import (
+	"bytes"
 	"errors"
+	"log"
 	"strings"
 	"testing"
 
@@ -14,7 +16,7 @@ import (
 // every screen that shows it: the agent sessions (client name, tool name), the RV browser and task view (task
 // id, instrument names) and the grade screen (the build's error output). No screen holds a control character,
 // an escape sequence included (the tests render without colour, so the screens' own styling adds none), and
-// the text still shows, escaped.
+// the text still shows, escaped. The log file, read with tail or cat, holds none either.
 func TestHostileTextNeverReachesTUI(t *testing.T) {
 	h := testutil.HostileText
 	check := func(where, v string) {
@@ -50,8 +52,11 @@ func TestHostileTextNeverReachesTUI(t *testing.T) {
 	fb = newFakeBackend()
 	fb.gradeErr = errors.New("freeze: the Go build failed:\n./main.go:1:1: " + h)
 	d = newDriver(t, fb, 140, 40)
+	var logged bytes.Buffer
+	d.m.ctx.Log = log.New(&logged, "", 0)
 	d.keys("g", "y")
 	check("the grade screen", d.m.View())
+	check("the log file", logged.String())
 
 	fb = newFakeBackend()
 	fb.agents = []AgentSession{{AgentSession: store.AgentSession{ID: h, Client: "c"}}}

@@ -1,8 +1,11 @@
 package mcpserver
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -12,6 +15,7 @@ import (
 	"transitbench/grader/store"
 	"transitbench/internal/termtext"
 	"transitbench/internal/testutil"
+	"transitbench/workspace"
 )
 
 // TestHostileTextContent gives tools hostile text to show: a stored star's stderr (in the JSON text content)
@@ -86,5 +90,40 @@ func TestHostileTextContent(t *testing.T) {
 	}
 	if !found {
 		t.Errorf("the hostile client's session is not recorded: %+v", sessions)
+	}
+}
+
+// TestHostileTextNeverReachesLog loads a task folder holding a good task and a broken one whose file name is
+// hostile: the server's log warns about the broken file with its name escaped.
+func TestHostileTextNeverReachesLog(t *testing.T) {
+	dir := t.TempDir()
+	good, err := os.ReadFile(filepath.Join(tasksDir, "synthetic", rvTask+".json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	name := strings.ReplaceAll(strings.ToValidUTF8(testutil.HostileText, "?"), "/", "_") + ".json"
+	if err := os.WriteFile(filepath.Join(dir, rvTask+".json"), good, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, name), []byte(`{"task_id": 1}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	home := t.TempDir()
+	ws, err := workspace.Init(filepath.Join(t.TempDir(), "ws"), workspace.InitOptions{Home: home, Lang: "python", Compositions: small})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var logged bytes.Buffer
+	srv, err := New(Options{Workspace: ws, Run: workspace.RunOptions{Home: home, Compositions: small}, TasksDir: dir,
+		Version: "test", Log: &logged})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	if _, err := srv.rvTasks(); err != nil {
+		t.Fatal(err)
+	}
+	if termtext.HasControl(logged.String()) || !strings.Contains(logged.String(), `evil\x1b]52`) {
+		t.Errorf("the log: %q", logged.String())
 	}
 }
