@@ -13,6 +13,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"transitbench/grader/store"
+	"transitbench/internal/termtext"
 	"transitbench/workspace"
 )
 
@@ -149,7 +150,7 @@ func (a *agents) refresh(sessions []AgentSession) {
 	rows := make([]table.Row, len(a.sessions))
 	cursor := 0
 	for i, s := range a.sessions {
-		rows[i] = table.Row{s.ID, s.Client, s.Preset, s.Started.Local().Format("01-02 15:04"),
+		rows[i] = table.Row{termtext.Line(s.ID), termtext.Line(s.Client), s.Preset, s.Started.Local().Format("01-02 15:04"),
 			fmt.Sprintf("%d/%d", s.Turns, s.BudgetTurns), formatTokens(s.Tokens) + "/" + formatTokens(s.BudgetTokens),
 			fmt.Sprintf("%.2f/%g", s.Hours(), s.BudgetHours), fmt.Sprint(s.Refused)}
 		if s.ID == sel {
@@ -179,7 +180,7 @@ func (a *agents) fillCalls() {
 	st := a.ctx.Styles
 	lines := []string{st.Dim.Render(fmt.Sprintf("%4s  %-16s %-8s %9s %7s  %s", "#", "tool", "at", "duration", "tokens", "status"))}
 	for _, c := range s.Calls {
-		line := fmt.Sprintf("%4d  %-16s %-8s %9s %7d  ", c.Seq, c.Tool, c.Started.Local().Format("15:04:05"),
+		line := fmt.Sprintf("%4d  %-16s %-8s %9s %7d  ", c.Seq, termtext.Line(c.Tool), c.Started.Local().Format("15:04:05"),
 			formatMillis(c.Millis), c.Tokens)
 		lines = append(lines, fit(line+st.CallStatus(c.Status).Render(c.Status), a.calls.Width))
 	}
@@ -233,14 +234,14 @@ func (a *agents) View() string {
 	case !a.loaded:
 		return title + st.Dim.Render("loading the agent sessions…")
 	case a.err != nil:
-		return title + st.Error.Render("cannot list the agent sessions: "+a.err.Error())
+		return title + st.Error.Render("cannot list the agent sessions: "+termtext.Text(a.err.Error()))
 	case len(a.sessions) == 0:
 		return title + st.Dim.Render("no agent sessions yet: 'transitbench mcp' records each session and its tool calls")
 	}
 	s := a.selected()
 	status := st.Title.Render(fmt.Sprintf("%d sessions", len(a.sessions))) +
 		st.Dim.Render("  turns, tokens, hours (start to last call): spent/budget")
-	callsTitle := st.PanelTitle.Render(fmt.Sprintf("tool calls of %s: %d", s.ID, len(s.Calls)))
+	callsTitle := st.PanelTitle.Render(fmt.Sprintf("tool calls of %s: %d", termtext.Line(s.ID), len(s.Calls)))
 	if n := len(s.Calls); n > a.calls.Height-1 {
 		callsTitle += st.Dim.Render(fmt.Sprintf("  (%.0f%%, pgup/pgdn)", a.calls.ScrollPercent()*100))
 	}

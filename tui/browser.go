@@ -12,6 +12,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"transitbench/grader"
+	"transitbench/internal/termtext"
 )
 
 // Filter choices cycled by the browser's keys; "" means any.
@@ -306,7 +307,7 @@ func (b browser) view() string {
 		return b.ctx.Styles.Dim.Render("loading the dev stars…")
 	}
 	if b.err != nil {
-		return b.ctx.Styles.Error.Render("cannot list the stars: " + b.err.Error())
+		return b.ctx.Styles.Error.Render("cannot list the stars: " + termtext.Text(b.err.Error()))
 	}
 	searchLine := ""
 	if b.searching || b.search.Value() != "" {

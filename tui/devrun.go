@@ -13,6 +13,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"transitbench/grader"
+	"transitbench/internal/termtext"
 )
 
 // maxStreamed is how many finished stars the run screens keep listed.
@@ -134,7 +135,7 @@ func (d devrun) View() string {
 	case d.err != nil && errors.Is(d.err, context.Canceled):
 		state = st.Error.Render("cancelled") + " · press d to resume"
 	case d.err != nil:
-		state = st.Error.Render("failed: " + d.err.Error())
+		state = st.Error.Render("failed: " + termtext.Text(d.err.Error()))
 	case d.final != nil:
 		state = st.OutcomeStyle("hit").Render("done")
 	}

@@ -31,6 +31,8 @@ type fakeBackend struct {
 	// agents are the agent sessions AgentSessions lists; agentsErr, when set, is its error.
 	agents    []AgentSession
 	agentsErr error
+	// gradeErr, when set, is what Grade fails with (a frozen solution's build output, say).
+	gradeErr error
 }
 
 const (
@@ -208,6 +210,10 @@ func (f *fakeBackend) Grade(ctx context.Context, again bool, events chan<- RunEv
 	if len(f.gradedOn) > 0 && !again {
 		f.mu.Unlock()
 		return nil, fmt.Errorf("already graded")
+	}
+	if f.gradeErr != nil {
+		f.mu.Unlock()
+		return nil, f.gradeErr
 	}
 	f.mu.Unlock()
 	res := &GradeResult{Hash: "0123456789abcdef0123", Again: again}

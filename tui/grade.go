@@ -15,6 +15,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 
 	"transitbench/grader"
+	"transitbench/internal/termtext"
 )
 
 // LadderRow is one reference pipeline of the baseline ladder: S on A and on B.
@@ -218,7 +219,7 @@ func (g grade) View() string {
 		case g.err != nil && errors.Is(g.err, context.Canceled):
 			b.WriteString(st.Error.Render("cancelled: the finished stars are kept; grade again to resume") + "\n")
 		case g.err != nil:
-			b.WriteString(st.Error.Render("grading failed: "+g.err.Error()) + "\n")
+			b.WriteString(st.Error.Render("grading failed: "+termtext.Text(g.err.Error())) + "\n")
 		}
 		if g.result != nil {
 			r := g.result

@@ -137,7 +137,7 @@ func (r *Real) LoadRVTask(ctx context.Context, id string) (*RVTask, error) {
 	}
 	var meta RVTaskMeta
 	err = r.withLedger(func(l *rvtrack.Ledger) error {
-		if _, err := l.Start(t.TaskID); err != nil {
+		if _, err := l.Show(t.TaskID); err != nil {
 			return err
 		}
 		meta = rvMeta(t, l)

@@ -9,6 +9,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"transitbench/data/stargazer"
+	"transitbench/internal/termtext"
 )
 
 // rvBrowser is the RV task browser: a table of the tasks of one tier (or all), cycled with tab.
@@ -75,7 +76,7 @@ func rvTaskRow(t RVTaskMeta) table.Row {
 	if t.Passed {
 		passed = "yes"
 	}
-	return table.Row{t.ID, t.Tier, fmt.Sprint(t.Difficulty), fmt.Sprint(t.Points), fmt.Sprint(t.Instruments),
+	return table.Row{termtext.Line(t.ID), t.Tier, fmt.Sprint(t.Difficulty), fmt.Sprint(t.Points), fmt.Sprint(t.Instruments),
 		fmt.Sprintf("%.0f", t.SpanDays), fmt.Sprintf("%d/%d", t.Left, t.Budget), passed}
 }
 
@@ -135,7 +136,7 @@ func (b rvBrowser) view() string {
 		return st.Dim.Render("loading the RV tasks…")
 	}
 	if b.err != nil {
-		return st.Error.Render("cannot list the RV tasks: " + b.err.Error())
+		return st.Error.Render("cannot list the RV tasks: " + termtext.Text(b.err.Error()))
 	}
 	tier := b.tier
 	if tier == "" {

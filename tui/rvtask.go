@@ -16,6 +16,7 @@ import (
 	"transitbench/data/stargazer"
 	"transitbench/engine/rv"
 	"transitbench/grader/rvgate"
+	"transitbench/internal/termtext"
 	"transitbench/workspace/chart"
 	"transitbench/workspace/rvtrack"
 )
@@ -106,7 +107,7 @@ func (v *rvTask) say(format string, a ...any) {
 	v.status, v.statusErr = fmt.Sprintf(format, a...), false
 }
 
-func (v *rvTask) fail(err error) { v.status, v.statusErr = err.Error(), true }
+func (v *rvTask) fail(err error) { v.status, v.statusErr = termtext.Text(err.Error()), true }
 
 func (v rvTask) update(msg tea.Msg) (rvTask, tea.Cmd) {
 	switch msg := msg.(type) {
@@ -300,10 +301,10 @@ func rvTaskLayout(w, h int) (topH, botH, pgW, tableW int) {
 func (v rvTask) view() string {
 	st := v.ctx.Styles
 	if v.err != nil {
-		return st.Error.Render(fmt.Sprintf("cannot load %s: %v", v.id, v.err))
+		return st.Error.Render(termtext.Text(fmt.Sprintf("cannot load %s: %v", v.id, v.err)))
 	}
 	if v.task == nil || v.analysis == nil {
-		return st.Dim.Render("loading " + v.id + "…")
+		return st.Dim.Render("loading " + termtext.Line(v.id) + "…")
 	}
 	topH, botH, pgW, tableW := rvTaskLayout(v.width, v.height)
 	top := v.dataPanel(v.width, topH)
@@ -318,7 +319,7 @@ func (v rvTask) header() string {
 	if m.Passed {
 		passed = " · " + st.OutcomeStyle("hit").Render("passed")
 	}
-	return st.Title.Render(" RV "+m.ID) + st.Dim.Render(fmt.Sprintf(" · %s · %d pts · %d inst · %.0f d · M★ %.2f ·",
+	return st.Title.Render(" RV "+termtext.Line(m.ID)) + st.Dim.Render(fmt.Sprintf(" · %s · %d pts · %d inst · %.0f d · M★ %.2f ·",
 		m.Tier, m.Points, m.Instruments, m.SpanDays, v.task.View.MStarSun)) +
 		fmt.Sprintf(" left %d/%d", m.Left, m.Budget) + deadline(m.Deadline) + passed
 }
@@ -339,7 +340,7 @@ func (v rvTask) dataPanel(w, h int) string {
 	body := append(data.Lines(paint), res.Lines(paint)...)
 	var legend []string
 	for i, name := range v.task.Data.Instruments {
-		legend = append(legend, paint(rvInkInst+chart.Ink(i), "┃")+name)
+		legend = append(legend, paint(rvInkInst+chart.Ink(i), "┃")+termtext.Line(name))
 	}
 	sub := strings.Join(legend, " ") + " ── model " + paint(rvInkModel, "━") + " ── residuals below"
 	return Panel(v.ctx.Styles, "RV m/s", sub, body, w, h, false)

@@ -13,6 +13,8 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
+
+	"transitbench/internal/termtext"
 )
 
 // state names the screen the root model shows.
@@ -288,7 +290,9 @@ func (m Model) View() string {
 	}
 	helpView = strings.Join(helpLines, "\n")
 	bodyH := max(h-strings.Count(helpView, "\n")-1, 1)
-	return fitLines(m.active().View(), w, bodyH) + "\n" + helpView
+	// The screens show what solutions, task files and agents wrote through termtext.Text and Line; Styled is
+	// the net under them all, letting only the views' own SGR styling reach the terminal as escape sequences.
+	return fitLines(termtext.Styled(m.active().View()), w, bodyH) + "\n" + helpView
 }
 
 // opening is the screen shown while the backend opens: the steps of building the dev set, or why it failed.
@@ -313,7 +317,7 @@ func (o *opening) Update(msg tea.Msg) tea.Cmd {
 func (o *opening) View() string {
 	st := o.ctx.Styles
 	if o.err != nil {
-		return st.Error.Render("cannot open the workspace: "+o.err.Error()) + "\n" + st.Dim.Render("press q to quit")
+		return st.Error.Render("cannot open the workspace: "+termtext.Text(o.err.Error())) + "\n" + st.Dim.Render("press q to quit")
 	}
 	p := o.p
 	s := st.Title.Render("TransitBench") + "\n\n"

@@ -9,6 +9,7 @@ import (
 
 	"transitbench/data/sets"
 	"transitbench/grader/store"
+	"transitbench/internal/termtext"
 )
 
 func init() { register(newFailingCmd) }
@@ -60,6 +61,6 @@ func runFailing(ctx context.Context, s streams, opts *failingOptions) error {
 		return err
 	}
 	return printRows(s, stars, "STAR\tRUNS\tMISSED\tFALSE\tLAST RUN\tLAST", func(tw io.Writer, f store.FailingStar) {
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%s\n", f.StarID, f.Runs, f.Missed, f.False, f.LastRunID, f.LastStatus)
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%s\n", termtext.Line(f.StarID), f.Runs, f.Missed, f.False, f.LastRunID, termtext.Line(f.LastStatus))
 	})
 }

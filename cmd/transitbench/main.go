@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 
+	"transitbench/internal/termtext"
 	"transitbench/sandbox"
 )
 
@@ -21,8 +22,14 @@ func main() {
 
 func run(args []string) int { return runIO(args, os.Stdout, os.Stderr) }
 
-// runIO runs the command line args with its output on stdout and stderr and returns the exit status.
-func runIO(args []string, stdout, stderr io.Writer) int {
+// runIO runs the command line args with its output on stdout and stderr and returns the exit status. Both go
+// through termtext.Writer: whatever a command prints of a solution's output, a task or data file or an agent's
+// name, no control character reaches the terminal raw (newlines and tabs pass; JSON output holds none anyway,
+// writeJSON escapes them inside its strings).
+func runIO(args []string, rawOut, rawErr io.Writer) int {
+	stdout, stderr := termtext.NewWriter(rawOut), termtext.NewWriter(rawErr)
+	defer stdout.Flush()
+	defer stderr.Flush()
 	root := newRootCmd()
 	root.SetArgs(args)
 	root.SetOut(stdout)

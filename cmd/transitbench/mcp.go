@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -23,11 +24,12 @@ func init() { register(newMCPCmd) }
 // mcpOptions are the inputs of 'transitbench mcp'.
 type mcpOptions struct {
 	runFlags
-	HTTP        string // --http: serve streamable HTTP on this address instead of stdio
-	AllowRemote bool   // --allow-remote: let --http listen on an address that is not loopback
-	Preset      string // --preset: the sessions' budget preset ("": the workspace's)
-	Tasks       string // --tasks: the RV task folder
-	Ladder      string // --ladder: the baseline ladder's table ("": results/baselines.json found from here)
+	HTTP        string   // --http: serve streamable HTTP on this address (host:port, or unix:PATH) instead of stdio
+	AllowRemote bool     // --allow-remote: let --http listen on an address that is not loopback
+	AllowOrigin []string // --allow-origin: web origins whose pages may call the server (besides its own)
+	Preset      string   // --preset: the sessions' budget preset ("": the workspace's)
+	Tasks       string   // --tasks: the RV task folder
+	Ladder      string   // --ladder: the baseline ladder's table ("": results/baselines.json found from here)
 }
 
 func newMCPCmd() *cobra.Command {
@@ -37,7 +39,15 @@ func newMCPCmd() *cobra.Command {
 		Short: "Serve the benchmark to agents over the Model Context Protocol (stdio, or --http)",
 		Long: `Serve the benchmark to an agent over the Model Context Protocol: standard input and output by default
 (a client starts 'transitbench mcp' as its server command), or streamable HTTP with --http 127.0.0.1:PORT
-(loopback only unless --allow-remote). The server keeps the sets, tasks and recent star analyses loaded.
+(loopback only unless --allow-remote) or --http unix:PATH (a socket only its owner may use, mode 0600). The
+server keeps the sets, tasks and recent star analyses loaded.
+
+Over TCP every request must carry a token: the server writes a fresh random one at each start to
+<data directory>/mcp-token (mode 0600) and prints it once on standard error; clients send
+"Authorization: Bearer <token>" (401 without it). Requests with a Host other than localhost and the loopback
+addresses are refused (403, against DNS rebinding), as are requests from web pages (an Origin header) other
+than the server's own and those --allow-origin names (403). Over a unix socket the socket's mode stands in for
+the token.
 
 Tools, transit track: list_stars, star_info, bls, fold, vet, plot_star (a PNG image), run_dev (progress
 notifications), star_outcome, failing, grade (confirm: true). RV track: rv_list, rv_show (starts the task's
@@ -53,8 +63,9 @@ spend. Logs go to standard error; standard output carries only the protocol.`,
 		RunE: runWithOpts(runMCP, opts),
 	}
 	opts.runFlags.add(cmd)
-	cmd.Flags().StringVar(&opts.HTTP, "http", "", "serve streamable HTTP on this address (e.g. 127.0.0.1:8765) instead of stdio")
+	cmd.Flags().StringVar(&opts.HTTP, "http", "", "serve streamable HTTP on this address (e.g. 127.0.0.1:8765, or unix:/path/to/socket) instead of stdio")
 	cmd.Flags().BoolVar(&opts.AllowRemote, "allow-remote", false, "let --http listen on an address that is not loopback")
+	cmd.Flags().StringSliceVar(&opts.AllowOrigin, "allow-origin", nil, "a web origin (scheme://host:port) whose pages may call --http (repeatable)")
 	cmd.Flags().StringVar(&opts.Preset, "preset", "", "budget preset of each session: survey or mini (default: the workspace's)")
 	cmd.Flags().StringVar(&opts.Tasks, "tasks", "", "folder of RV task JSON files (default: $TRANSITBENCH_STARGAZER or ../shared/data/stargazer)")
 	cmd.Flags().StringVar(&opts.Ladder, "ladder", "", "the baseline ladder's table (default: results/baselines.json found from here)")
@@ -68,10 +79,13 @@ func runMCP(ctx context.Context, s streams, opts *mcpOptions) error {
 			return usageErrorf("--preset %q: use survey or mini", opts.Preset)
 		}
 	}
-	if opts.HTTP != "" {
-		if err := checkListenAddr(opts.HTTP, opts.AllowRemote); err != nil {
+	if opts.HTTP != "" && !strings.HasPrefix(opts.HTTP, "unix:") {
+		if err := checkListenAddr("--http", opts.HTTP, opts.AllowRemote); err != nil {
 			return err
 		}
+	}
+	if opts.HTTP == "unix:" {
+		return usageErrorf("--http unix: give the socket's path, e.g. unix:/run/user/1000/transitbench.sock")
 	}
 	if opts.Ladder != "" {
 		if err := isRegularFileArg("--ladder", opts.Ladder, "the baseline ladder's JSON table"); err != nil {
@@ -107,18 +121,35 @@ func runMCP(ctx context.Context, s streams, opts *mcpOptions) error {
 		}
 		return err
 	}
-	return serveHTTP(ctx, s, srv, opts.HTTP)
+	return serveHTTP(ctx, s, srv, opts, home)
 }
 
-// serveHTTP serves the streamable HTTP transport on addr until ctx ends.
-func serveHTTP(ctx context.Context, s streams, srv *mcpserver.Server, addr string) error {
-	ln, err := net.Listen("tcp", addr)
+// serveHTTP serves the streamable HTTP transport on opts.HTTP until ctx ends: over TCP behind a fresh bearer
+// token (written to home's token file and printed once on s.Err), over a unix socket of mode 0600; either way
+// behind the Host and Origin checks of httpGuard.
+func serveHTTP(ctx context.Context, s streams, srv *mcpserver.Server, opts *mcpOptions, home string) error {
+	ln, err := listenMCP(opts.HTTP)
 	if err != nil {
-		return withCode(codeUsage, fmt.Errorf("--http %s: %w", addr, err))
+		return err
 	}
-	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv.MCP() }, nil)
-	hs := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
-	fmt.Fprintf(s.Err, "transitbench mcp: serving MCP (streamable HTTP) on http://%s/\n", ln.Addr())
+	defer ln.Close()
+	guard := &httpGuard{next: mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv.MCP() }, nil)}
+	if ln.Addr().Network() == "unix" {
+		guard.origins = sameOrigins(ln.Addr(), nil, opts.AllowOrigin)
+		fmt.Fprintf(s.Err, "transitbench mcp: serving MCP (streamable HTTP) on the unix socket %s (mode 0600: only its owner connects)\n", ln.Addr())
+	} else {
+		guard.hosts = loopbackHosts(ln.Addr())
+		guard.origins = sameOrigins(ln.Addr(), guard.hosts, opts.AllowOrigin)
+		token, path, err := newToken(home)
+		if err != nil {
+			return fmt.Errorf("writing the server's token: %w", err)
+		}
+		defer os.Remove(path)
+		guard.token = token
+		fmt.Fprintf(s.Err, "transitbench mcp: token %s (in %s, mode 0600; a new one at each start): clients send \"Authorization: Bearer <token>\"\n", token, path)
+		fmt.Fprintf(s.Err, "transitbench mcp: serving MCP (streamable HTTP) on http://%s/\n", ln.Addr())
+	}
+	hs := &http.Server{Handler: guard, ReadHeaderTimeout: 10 * time.Second}
 	go func() {
 		<-ctx.Done()
 		shut, cancel := context.WithTimeout(context.Background(), 5*time.Second)
@@ -131,11 +162,44 @@ func serveHTTP(ctx context.Context, s streams, srv *mcpserver.Server, addr strin
 	return nil
 }
 
-// checkListenAddr refuses an address that is not host:port, or whose host is not loopback unless allowed.
-func checkListenAddr(addr string, allowRemote bool) error {
+// listenMCP listens on addr: host:port over TCP, or unix:PATH on a unix socket of mode 0600 (a stale socket at
+// PATH is replaced; any other file there is refused).
+func listenMCP(addr string) (net.Listener, error) {
+	path, isUnix := strings.CutPrefix(addr, "unix:")
+	if !isUnix {
+		ln, err := net.Listen("tcp", addr)
+		if err != nil {
+			return nil, withCode(codeUsage, fmt.Errorf("--http %s: %w", addr, err))
+		}
+		return ln, nil
+	}
+	if fi, err := os.Lstat(path); err == nil {
+		if fi.Mode().Type() != os.ModeSocket {
+			return nil, usageErrorf("--http %s: %s exists and is not a socket; give a new path", addr, path)
+		}
+		if err := os.Remove(path); err != nil {
+			return nil, err
+		}
+	}
+	ln, err := net.Listen("unix", path)
+	if err != nil {
+		return nil, withCode(codeUsage, fmt.Errorf("--http %s: %w", addr, err))
+	}
+	// The socket is made with the umask's mode (0755 under the usual 022, which lets no one else connect: that
+	// takes write permission); it is narrowed to its owner at once.
+	if err := os.Chmod(path, 0o600); err != nil {
+		ln.Close()
+		return nil, err
+	}
+	return ln, nil
+}
+
+// checkListenAddr refuses an address that is not host:port, or whose host is not loopback unless allowed; flag
+// names the flag that gave it.
+func checkListenAddr(flag, addr string, allowRemote bool) error {
 	host, port, err := net.SplitHostPort(addr)
 	if err != nil || port == "" {
-		return usageErrorf("--http %q: give host:port, e.g. 127.0.0.1:8765", addr)
+		return usageErrorf("%s %q: give host:port, e.g. 127.0.0.1:8765", flag, addr)
 	}
 	if allowRemote {
 		return nil
@@ -144,7 +208,7 @@ func checkListenAddr(addr string, allowRemote bool) error {
 		return nil
 	}
 	if ip := net.ParseIP(host); ip == nil || !ip.IsLoopback() {
-		return usageErrorf("--http %s: the server listens on loopback only (127.0.0.1, ::1, localhost); pass --allow-remote to listen on %q", addr, host)
+		return usageErrorf("%s %s: the server listens on loopback only (127.0.0.1, ::1, localhost); pass --allow-remote to listen on %q", flag, addr, host)
 	}
 	return nil
 }

@@ -7,6 +7,8 @@ import (
 	"encoding/json"
 	"io"
 	"math"
+	"net"
+	"net/http"
 	"os"
 	"path/filepath"
 	"sort"
@@ -105,10 +107,12 @@ func mcpTestWorkspace(t *testing.T) (home, dir string, dev *sets.Set) {
 	return home, dir, openTestDev(t, home)
 }
 
-// TestMCPOverHTTP starts 'transitbench mcp --http 127.0.0.1:0', reads the address it listens on from stderr and
-// calls star_info and rv_list over streamable HTTP; an interrupt stops the server cleanly.
+// TestMCPOverHTTP starts 'transitbench mcp --http 127.0.0.1:0', reads the address it listens on and its token
+// from stderr, and checks who gets in: no token or a wrong one gets 401, a web page's Origin 403 even with the
+// token, a rebinding Host 403; with the token (as the token file, mode 0600, also holds it) a client calls
+// star_info and rv_list over streamable HTTP. An interrupt stops the server cleanly and removes the file.
 func TestMCPOverHTTP(t *testing.T) {
-	_, dir, dev := mcpTestWorkspace(t)
+	home, dir, dev := mcpTestWorkspace(t)
 	cmd := cliCommand("mcp", "--workspace", dir, "--tasks", rvTasksDir, "--http", "127.0.0.1:0")
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
@@ -119,20 +123,69 @@ func TestMCPOverHTTP(t *testing.T) {
 	}
 	defer cmd.Process.Kill()
 	sc := bufio.NewScanner(stderr)
-	var url string
+	var url, token string
 	for url == "" && sc.Scan() {
 		if _, after, ok := strings.Cut(sc.Text(), "serving MCP (streamable HTTP) on "); ok {
 			url = after
 		}
+		if _, after, ok := strings.Cut(sc.Text(), "transitbench mcp: token "); ok {
+			token, _, _ = strings.Cut(after, " ")
+		}
 	}
-	if url == "" {
-		t.Fatal("the server did not say where it listens")
+	if url == "" || len(token) != 64 {
+		t.Fatalf("the server did not say where it listens (%q) and its token (%q)", url, token)
 	}
 	go io.Copy(io.Discard, stderr)
+	tokenFile := filepath.Join(home, mcpTokenFile)
+	if fi, err := os.Stat(tokenFile); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Errorf("token file %s: %v, mode %v; want 0600", tokenFile, err, fi)
+	} else if b, _ := os.ReadFile(tokenFile); strings.TrimSpace(string(b)) != token {
+		t.Errorf("the token file holds %q, the server printed %q", b, token)
+	}
+
+	// What another user of the machine, or a web page in the user's browser, can send.
+	initialize := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"x","version":"1"}}}`
+	for _, c := range []struct {
+		what    string
+		headers map[string]string
+		want    int
+	}{
+		{"no token", nil, http.StatusUnauthorized},
+		{"a wrong token", map[string]string{"Authorization": "Bearer " + strings.Repeat("0", 64)}, http.StatusUnauthorized},
+		{"the token without Bearer", map[string]string{"Authorization": token}, http.StatusUnauthorized},
+		{"a web page's origin", map[string]string{"Authorization": "Bearer " + token, "Origin": "https://evil.example"}, http.StatusForbidden},
+		{"a null origin", map[string]string{"Authorization": "Bearer " + token, "Origin": "null"}, http.StatusForbidden},
+		{"a rebinding host", map[string]string{"Authorization": "Bearer " + token, "Host": "evil.example"}, http.StatusForbidden},
+		{"the token", map[string]string{"Authorization": "Bearer " + token}, http.StatusOK},
+		{"the token from the server's own origin", map[string]string{"Authorization": "Bearer " + token,
+			"Origin": strings.TrimSuffix(url, "/")}, http.StatusOK},
+	} {
+		req, _ := http.NewRequest(http.MethodPost, url, strings.NewReader(initialize))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		for k, v := range c.headers {
+			if k == "Host" {
+				req.Host = v
+			} else {
+				req.Header.Set(k, v)
+			}
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != c.want {
+			t.Errorf("initialize with %s: %d, want %d", c.what, resp.StatusCode, c.want)
+		}
+	}
+
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	client := mcp.NewClient(&mcp.Implementation{Name: "http-client", Version: "0.1"}, nil)
-	cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: url}, nil)
+	cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: url,
+		HTTPClient: &http.Client{Transport: bearer{token, http.DefaultTransport}}}, nil)
 	if err != nil {
 		t.Fatalf("initialize over HTTP at %s: %v", url, err)
 	}
@@ -160,6 +213,77 @@ func TestMCPOverHTTP(t *testing.T) {
 	if err := cmd.Wait(); err != nil {
 		t.Errorf("the server did not stop cleanly on an interrupt: %v", err)
 	}
+	if _, err := os.Stat(tokenFile); !os.IsNotExist(err) {
+		t.Errorf("the token file outlived the server: %v", err)
+	}
+}
+
+// bearer is a transport that sends a bearer token with every request.
+type bearer struct {
+	token string
+	next  http.RoundTripper
+}
+
+func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set("Authorization", "Bearer "+b.token)
+	return b.next.RoundTrip(r)
+}
+
+// TestMCPOverUnixSocket starts 'transitbench mcp --http unix:PATH': the socket is its owner's only (0600), a
+// client connects through it without a token, and a web page's Origin is still refused.
+func TestMCPOverUnixSocket(t *testing.T) {
+	_, dir, dev := mcpTestWorkspace(t)
+	sock := filepath.Join(t.TempDir(), "mcp.sock")
+	cmd := cliCommand("mcp", "--workspace", dir, "--tasks", rvTasksDir, "--http", "unix:"+sock)
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+	sc := bufio.NewScanner(stderr)
+	listening := false
+	for !listening && sc.Scan() {
+		listening = strings.Contains(sc.Text(), "on the unix socket "+sock)
+	}
+	if !listening {
+		t.Fatal("the server did not say it listens on the socket")
+	}
+	go io.Copy(io.Discard, stderr)
+	if fi, err := os.Stat(sock); err != nil || fi.Mode().Perm() != 0o600 || fi.Mode().Type() != os.ModeSocket {
+		t.Fatalf("socket %s: %v %v, want a socket of mode 0600", sock, err, fi)
+	}
+	hc := &http.Client{Transport: &http.Transport{DialContext: func(ctx context.Context, _, _ string) (net.Conn, error) {
+		var d net.Dialer
+		return d.DialContext(ctx, "unix", sock)
+	}}}
+	req, _ := http.NewRequest(http.MethodPost, "http://localhost/", strings.NewReader(`{}`))
+	req.Header.Set("Origin", "https://evil.example")
+	if resp, err := hc.Do(req); err != nil || resp.StatusCode != http.StatusForbidden {
+		t.Errorf("a web page's Origin over the socket: %v %v, want 403", resp, err)
+	} else {
+		resp.Body.Close()
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "unix-client", Version: "0.1"}, nil).Connect(ctx,
+		&mcp.StreamableClientTransport{Endpoint: "http://localhost/", HTTPClient: hc}, nil)
+	if err != nil {
+		t.Fatalf("initialize over the socket: %v", err)
+	}
+	var info struct {
+		ID string `json:"id"`
+	}
+	callStructured(t, ctx, cs, "star_info", map[string]any{"star": dev.IDs[0]}, &info)
+	if info.ID != dev.IDs[0] {
+		t.Errorf("star_info over the socket: %+v", info)
+	}
+	cs.Close()
+	cmd.Process.Signal(os.Interrupt)
+	cmd.Wait()
 }
 
 func TestCheckListenAddr(t *testing.T) {
@@ -177,7 +301,7 @@ func TestCheckListenAddr(t *testing.T) {
 		{"8765", false, false},
 		{"127.0.0.1:", false, false},
 	} {
-		if err := checkListenAddr(c.addr, c.remote); (err == nil) != c.ok {
+		if err := checkListenAddr("--http", c.addr, c.remote); (err == nil) != c.ok {
 			t.Errorf("checkListenAddr(%q, %v) = %v, want ok %v", c.addr, c.remote, err, c.ok)
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"transitbench/data/sets"
+	"transitbench/internal/termtext"
 )
 
 // progressPrinter shows a build's progress on w: a bar with an ETA redrawn in place on a terminal, else a
@@ -22,7 +23,11 @@ type progressPrinter struct {
 	resume int
 }
 
+// newProgressPrinter returns a printer on w. On a terminal it redraws its bar with CR, so it writes under the
+// command's sanitising writer (termtext.Raw): what it prints is its own text and the set's name through
+// termtext.Line.
 func newProgressPrinter(w io.Writer, verb string) *progressPrinter {
+	w = termtext.Raw(w)
 	tty := false
 	if f, ok := w.(*os.File); ok {
 		if fi, err := f.Stat(); err == nil && fi.Mode()&os.ModeCharDevice != 0 {
@@ -36,6 +41,7 @@ func (p *progressPrinter) update(pr sets.Progress) {
 	if pr.Total == 0 {
 		return
 	}
+	pr.Set = termtext.Line(pr.Set)
 	if !p.begun {
 		p.begun, p.start, p.resume = true, time.Now(), pr.Resumed
 		if !p.tty {

@@ -1,11 +1,14 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"io"
 	"strings"
 
 	"github.com/spf13/cobra"
+
+	"transitbench/internal/termtext"
 )
 
 // version is the program version; the release build sets it with -ldflags "-X main.version=…".
@@ -114,9 +117,16 @@ func noJSON(cmd *cobra.Command) error {
 	return nil
 }
 
-// writeJSON prints v as indented JSON followed by a newline.
+// writeJSON prints v as indented JSON followed by a newline. Its strings are the values as they are (a
+// solution's stderr as it wrote it): encoding/json escapes the C0 controls, and termtext.JSON the C1 and bidi
+// controls and DEL it leaves raw, so the document decodes to the same strings and holds no control character.
 func writeJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
 	enc.SetIndent("", "  ")
-	return enc.Encode(v)
+	if err := enc.Encode(v); err != nil {
+		return err
+	}
+	_, err := w.Write(termtext.JSON(buf.Bytes()))
+	return err
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"transitbench/grader/store"
+	"transitbench/internal/termtext"
 )
 
 func init() { register(newRunsCmd) }
@@ -78,7 +79,7 @@ func runRuns(ctx context.Context, s streams, opts *runsOptions) error {
 			}
 		}
 		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%d\t%s\t%s\t%.12s\t%s\n", r.ID, r.Kind, grading, r.Set, r.Stars, r.Status,
-			r.Started.Local().Format("2006-01-02 15:04"), r.SolutionHash, r.Label)
+			r.Started.Local().Format("2006-01-02 15:04"), termtext.Line(r.SolutionHash), termtext.Line(r.Label))
 	})
 }
 
@@ -98,7 +99,7 @@ func runAgentSessions(ctx context.Context, s streams, limit int) error {
 			if !a.Last.IsZero() {
 				hours = a.Last.Sub(a.Started).Hours()
 			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%d/%d\t%d/%d\t%.1f\t%.2f/%g\t%d\t%d\t%s\n", a.ID, a.Client, a.Preset, a.Turns,
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%d/%d\t%d/%d\t%.1f\t%.2f/%g\t%d\t%d\t%s\n", termtext.Line(a.ID), termtext.Line(a.Client), a.Preset, a.Turns,
 				a.BudgetTurns, a.Tokens, a.BudgetTokens, a.ToolSeconds, hours, a.BudgetHours, a.Refused, a.Errors,
 				a.Started.Local().Format("2006-01-02 15:04"))
 		})

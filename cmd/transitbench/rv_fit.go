@@ -62,7 +62,7 @@ func runRVFit(_ context.Context, opts rvFitOptions, out io.Writer) error {
 			pipeline = "honest"
 		}
 	}
-	if err := opts.withLedger(func(l *rvtrack.Ledger) error { _, err := l.Start(t.TaskID); return err }); err != nil {
+	if err := opts.withLedger(func(l *rvtrack.Ledger) error { _, err := l.Show(t.TaskID); return err }); err != nil {
 		return err
 	}
 	d := t.Data()

@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"transitbench/data/stargazer"
+	"transitbench/internal/termtext"
 )
 
 // rvListOptions are the inputs of 'rv list'.
@@ -61,7 +62,7 @@ func runRVList(_ context.Context, opts rvListOptions, out io.Writer) error {
 	w := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(w, "TASK\tTIER\tN_OBS\tINSTR\tSPAN_D\tSUBMISSIONS")
 	for _, r := range res.Tasks {
-		fmt.Fprintf(w, "%s\t%s\t%d\t%d\t%.0f\t%d\n", r.Task, r.Tier, r.NObs, r.Instruments, r.SpanDays, r.Budget.Submissions)
+		fmt.Fprintf(w, "%s\t%s\t%d\t%d\t%.0f\t%d\n", termtext.Line(r.Task), r.Tier, r.NObs, r.Instruments, r.SpanDays, r.Budget.Submissions)
 	}
 	return w.Flush()
 }

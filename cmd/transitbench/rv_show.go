@@ -42,7 +42,7 @@ func runRVShow(_ context.Context, opts rvShowOptions, out io.Writer) error {
 	var st rvgate.BudgetStatus
 	var used int
 	if err := opts.withLedger(func(l *rvtrack.Ledger) error {
-		if _, err := l.Start(t.TaskID); err != nil {
+		if _, err := l.Show(t.TaskID); err != nil {
 			return err
 		}
 		st, used = l.Status(t.TaskID, t.Budget(), nil), l.Used(t.TaskID)

@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"transitbench/data"
+	"transitbench/internal/termtext"
 	"transitbench/workspace/report"
 )
 
@@ -25,6 +26,8 @@ type siteOptions struct {
 	Baselines string // --baselines: results/baselines.json
 	Workers   int    // --workers: star pages drawn at once
 	Tasks     string // --tasks: the Stargazer tasks, for the RV fit plots
+	// AllowRemote is --allow-remote: let --serve listen on an address that is not loopback, answering any Host.
+	AllowRemote bool
 
 	baselinesGiven bool // --baselines was given (a missing default table is not an error)
 	ready          func(addr string)
@@ -49,7 +52,8 @@ kept in <data dir>/rv/runs) and of the 'rv submit' ledger beside the truth ceili
 
 --out DIR writes it as static HTML that opens from the file system (every style and figure inline, no
 network). --serve 127.0.0.1:8080 serves the same pages live from the store (a running dev run's page refreshes
-itself as stars finish) until interrupted. Runs on the hidden sets show aggregates only; no page names a
+itself as stars finish) until interrupted: on loopback only unless --allow-remote, and answering only requests
+for localhost and the loopback addresses (another Host header, as a DNS-rebinding page sends, gets 403). Runs on the hidden sets show aggregates only; no page names a
 hidden star.
 
 --json prints {"dir", "pages", "star_pages", "bytes", "seconds"} after --out, and {"address"} once --serve
@@ -64,6 +68,7 @@ listens.`,
 	cmd.Flags().StringVar(&opts.Serve, "serve", "", "serve the site live on this address, e.g. 127.0.0.1:8080")
 	cmd.Flags().StringVar(&opts.Baselines, "baselines", defaultBaselines, "the baseline ladder table to show")
 	cmd.Flags().IntVar(&opts.Workers, "workers", 2, "star pages drawn at once")
+	cmd.Flags().BoolVar(&opts.AllowRemote, "allow-remote", false, "let --serve listen on an address that is not loopback (and answer any Host)")
 	cmd.Flags().StringVar(&opts.Tasks, "tasks", "", "folder of the Stargazer tasks, for the RV fit plots (default: $TRANSITBENCH_STARGAZER or ../shared/data/stargazer)")
 	return cmd
 }
@@ -80,6 +85,11 @@ func runSite(ctx context.Context, s streams, opts *siteOptions) error {
 	}
 	if opts.Workers < 1 {
 		return usageErrorf("--workers %d: give at least 1", opts.Workers)
+	}
+	if opts.Serve != "" {
+		if err := checkListenAddr("--serve", opts.Serve, opts.AllowRemote); err != nil {
+			return err
+		}
 	}
 	if opts.Out != "" {
 		if fi, err := os.Stat(opts.Out); err == nil && !fi.IsDir() {
@@ -112,7 +122,7 @@ func runSite(ctx context.Context, s streams, opts *siteOptions) error {
 	}
 	res, err := site.Build(ctx, opts.Out, func(done, total int) {
 		if !s.JSON {
-			fmt.Fprintf(s.Err, "\rstar pages %d/%d", done, total)
+			fmt.Fprintf(termtext.Raw(s.Err), "\rstar pages %d/%d", done, total) // redrawn in place: our own text
 			if done == total {
 				fmt.Fprintln(s.Err)
 			}
@@ -135,7 +145,9 @@ func serveSite(ctx context.Context, s streams, site *report.Site, opts *siteOpti
 	if err != nil {
 		return usageErrorf("--serve %s: %v", opts.Serve, err)
 	}
-	srv := &http.Server{Handler: site.Handler(), ReadHeaderTimeout: 10 * time.Second}
+	// On loopback, only requests for the loopback names (DNS rebinding); --allow-remote answers any Host.
+	guard := &httpGuard{hosts: loopbackHosts(ln.Addr()), next: site.Handler()}
+	srv := &http.Server{Handler: guard, ReadHeaderTimeout: 10 * time.Second}
 	addr := ln.Addr().String()
 	if s.JSON {
 		if err := writeJSON(s.Out, siteServeJSON{Address: addr}); err != nil {

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -100,6 +101,9 @@ func TestSiteRefusesBadArguments(t *testing.T) {
 		{siteOptions{Out: "x"}, "--workers 0"},
 		{siteOptions{Out: file, Workers: 1}, "is a file"},
 		{siteOptions{Out: filepath.Join(home, "site"), Workers: 1, Baselines: defaultBaselines}, "no results database"},
+		{siteOptions{Serve: "0.0.0.0:0", Workers: 1}, "pass --allow-remote"},
+		{siteOptions{Serve: ":8080", Workers: 1}, "pass --allow-remote"},
+		{siteOptions{Serve: "192.0.2.1:8080", Workers: 1}, "pass --allow-remote"},
 	} {
 		var out, errb bytes.Buffer
 		err := runSite(t.Context(), streams{Out: &out, Err: &errb}, &c.opts)
@@ -153,8 +157,74 @@ func TestSiteWritesAndServes(t *testing.T) {
 	if resp.StatusCode != http.StatusOK || !strings.Contains(string(body), `href="run-1.html"`) {
 		t.Errorf("GET / from report --serve: %d %.200s", resp.StatusCode, body)
 	}
+	// DNS rebinding: a page whose own name resolves to 127.0.0.1 sends its name as Host. Only the loopback
+	// names are answered.
+	_, port, _ := net.SplitHostPort(addr)
+	for host, want := range map[string]int{"rebind.example:" + port: http.StatusForbidden, "rebind.example": http.StatusForbidden,
+		"localhost:" + port: http.StatusOK, "127.0.0.1:" + port: http.StatusOK, "LOCALHOST": http.StatusOK} {
+		if got := statusWithHost(t, "http://"+addr+"/", host); got != want {
+			t.Errorf("GET / with Host %s: %d, want %d", host, got, want)
+		}
+	}
 	cancel()
 	if err := <-served; err != nil {
 		t.Errorf("report --serve after its context ended: %v", err)
+	}
+}
+
+// statusWithHost returns the status of a GET of url sent with the Host header host.
+func statusWithHost(t *testing.T, url, host string) int {
+	t.Helper()
+	req, err := http.NewRequest(http.MethodGet, url, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Host = host
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	return resp.StatusCode
+}
+
+// TestHTTPGuardAnswersAnyHostWhenRemote checks the guard of a server listening beyond loopback (which
+// --allow-remote allowed): it answers any Host, as a server reached by its network name must.
+func TestHTTPGuardAnswersAnyHostWhenRemote(t *testing.T) {
+	ok := http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {})
+	remote := &httpGuard{hosts: loopbackHosts(&net.TCPAddr{IP: net.IPv4zero, Port: 8080}), next: ok}
+	local := &httpGuard{hosts: loopbackHosts(&net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 8080}), next: ok}
+	for _, c := range []struct {
+		g    *httpGuard
+		host string
+		want int
+	}{{remote, "results.lab.example:8080", 200}, {remote, "localhost:8080", 200}, {local, "results.lab.example:8080", 403},
+		{local, "[::1]:8080", 200}} {
+		rec := httptest.NewRecorder()
+		req := httptest.NewRequest(http.MethodGet, "/", nil)
+		req.Host = c.host
+		c.g.ServeHTTP(rec, req)
+		if rec.Code != c.want {
+			t.Errorf("Host %s: %d, want %d", c.host, rec.Code, c.want)
+		}
+	}
+}
+
+// TestHTTPGuardToken checks the bearer token of 'mcp --http' in the guard: the scheme is case-insensitive
+// (RFC 7235), the token is not, and any other scheme or a missing token is 401 with a WWW-Authenticate header.
+func TestHTTPGuardToken(t *testing.T) {
+	g := &httpGuard{token: "s3cret", next: http.HandlerFunc(func(http.ResponseWriter, *http.Request) {})}
+	for auth, want := range map[string]int{"Bearer s3cret": 200, "bearer s3cret": 200, "Bearer  s3cret ": 200,
+		"Bearer S3CRET": 401, "Basic s3cret": 401, "s3cret": 401, "Bearer": 401, "": 401, "Bearer s3cret2": 401} {
+		rec := httptest.NewRecorder()
+		req := httptest.NewRequest(http.MethodPost, "/", nil)
+		if auth != "" {
+			req.Header.Set("Authorization", auth)
+		}
+		g.ServeHTTP(rec, req)
+		if rec.Code != want || want == 401 && rec.Header().Get("WWW-Authenticate") == "" {
+			t.Errorf("Authorization %q: %d (WWW-Authenticate %q), want %d", auth, rec.Code, rec.Header().Get("WWW-Authenticate"), want)
+		}
 	}
 }

@@ -9,6 +9,7 @@ import (
 
 	"transitbench/grader"
 	"transitbench/grader/store"
+	"transitbench/internal/termtext"
 	"transitbench/workspace"
 )
 
@@ -104,15 +105,16 @@ func latestRunWithStar(ctx context.Context, st *store.Store, id string) (int64, 
 // printStarOutcome prints a star's outcome for people: its planets, its rows and how each matched, and the end
 // of its stderr.
 func printStarOutcome(w io.Writer, id string, run int64, o store.Outcome, sr grader.StarResult) {
-	fmt.Fprintf(w, "star %s  run %d  %s  exit %s  %d ms  %s\n", id, run, o.Status, o.ExitReason, o.RuntimeMS, o.Isolation)
+	line := termtext.Line
+	fmt.Fprintf(w, "star %s  run %d  %s  exit %s  %d ms  %s\n", line(id), run, o.Status, line(o.ExitReason), o.RuntimeMS, line(o.Isolation))
 	for _, p := range sr.Planets {
 		fmt.Fprintf(w, "  planet P %.5f d  t0 %.4f  T14 %.2f h  MES %.1f  %s\n", p.PeriodDays, p.T0Days, 24*p.DurationDays, p.MES, p.Status)
 	}
 	for _, r := range sr.Rows {
 		fmt.Fprintf(w, "  row %d  P %.5f d  t0 %.4f  score %.3g  %s  f_true %.2f  f_pred %.2f %s\n", r.Rank, r.PeriodDays, r.T0Days, r.Score,
-			r.Status, r.FTrue, r.FPred, r.Note)
+			line(r.Status), r.FTrue, r.FPred, line(r.Note))
 	}
 	if o.StderrTail != "" {
-		fmt.Fprintf(w, "stderr (end):\n%s\n", o.StderrTail)
+		fmt.Fprintf(w, "stderr (end):\n%s\n", termtext.Text(o.StderrTail))
 	}
 }

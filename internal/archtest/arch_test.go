@@ -44,6 +44,7 @@ var rules = []rule{
 		mayNot: []string{"cmd/..."}},
 	{pkg: "cmd/transitbench", words: "cmd/transitbench imports anything", may: anything},
 	{pkg: "internal/archtest", words: "this check imports nothing of the project"},
+	{pkg: "internal/termtext", words: "internal/termtext, the sanitiser of text shown on a terminal, imports nothing of the project"},
 	{pkg: "internal/testutil", words: "the tests' shared helpers import nothing of the project; only _test.go files import them"},
 	{pkg: "internal/testsets", words: "the tests' set fixtures import only engine/... and data/...; only _test.go files import them",
 		may: []string{"engine/...", "data/..."}},

@@ -94,12 +94,11 @@ func (s *Server) task(id string) (*stargazer.Task, error) {
 	return t, nil
 }
 
-// startClock starts the task's clock in the ledger unless it started before, as 'rv show' does.
+// startClock is what a tool that shows t's data does first (rvtrack.Ledger.Show: today, start the task's clock
+// unless it started before, as 'rv show' does).
 func (s *Server) startClock(t *stargazer.Task) error {
-	return rvtrack.WithLedger(rvtrack.LedgerPath(s.home), func(l *rvtrack.Ledger) error {
-		_, err := l.Start(t.TaskID)
-		return err
-	})
+	_, err := rvtrack.ShowTask(rvtrack.LedgerPath(s.home), t.TaskID)
+	return err
 }
 
 // rvShowDoc describes the rv_show tool to the client.
@@ -202,7 +201,7 @@ type RVPlotOut struct {
 
 // rvPlotDoc describes the rv_plot tool to the client.
 const rvPlotDoc = "The RV task view as a PNG image: velocities by instrument with the model of the given planets, " +
-	"residuals, and the GLS periodogram of the residuals (of the data without planets)."
+	"residuals, and the GLS periodogram of the residuals (of the data without planets). Starts the task's clock."
 
 func (s *Server) rvPlot(_ context.Context, _ *mcp.CallToolRequest, in RVPlotIn) (*mcp.CallToolResult, RVPlotOut, error) {
 	w, err := in.width()
@@ -211,6 +210,9 @@ func (s *Server) rvPlot(_ context.Context, _ *mcp.CallToolRequest, in RVPlotIn) 
 	}
 	t, planets, _, err := s.resolve(in.PlanetsIn)
 	if err != nil {
+		return nil, RVPlotOut{}, err
+	}
+	if err := s.startClock(t); err != nil { // the figure, its peaks and metrics show the task's data
 		return nil, RVPlotOut{}, err
 	}
 	d := t.Data()

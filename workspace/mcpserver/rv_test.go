@@ -228,3 +228,48 @@ func TestBudgetRefusesPastTokensAndHours(t *testing.T) {
 		t.Errorf("sessions %+v (%v): one refusal each", sessions, err)
 	}
 }
+
+// TestRVClockStartsWhereDataShows calls each RV tool on a task of its own, in a fresh data directory: rv_list
+// (tiers, sizes and budgets) leaves every clock alone; rv_plot (a figure, periodogram peaks and dry-run
+// metrics), rv_fit, rv_submit's dry run and rv_show each show the task's data and start its clock, as rv_show
+// always did.
+func TestRVClockStartsWhereDataShows(t *testing.T) {
+	f := newFixture(t, "survey")
+	started := func(task string) bool {
+		t.Helper()
+		l, err := rvtrack.OpenLedger(rvtrack.LedgerPath(f.home))
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, ok := l.StartTime(task)
+		return ok
+	}
+	var list RVListOut
+	callOK(t, f.cs, "rv_list", map[string]any{"tier": "easy"}, &list)
+	if len(list.Tasks) < 4 {
+		t.Fatalf("rv_list lists %d easy tasks", len(list.Tasks))
+	}
+	for _, r := range list.Tasks {
+		if started(r.Task) {
+			t.Fatalf("rv_list started the clock of %s", r.Task)
+		}
+	}
+	for i, c := range []struct {
+		tool string
+		args map[string]any
+	}{
+		{"rv_plot", map[string]any{}},
+		{"rv_fit", map[string]any{}},
+		{"rv_submit", map[string]any{"dry_run": true}},
+		{"rv_show", map[string]any{}},
+	} {
+		task := list.Tasks[i].Task
+		c.args["task"] = task
+		if res := callTool(t, f.cs, c.tool, c.args); res.IsError {
+			t.Fatalf("%s: %s", c.tool, text(res))
+		}
+		if !started(task) {
+			t.Errorf("%s showed %s without starting its clock", c.tool, task)
+		}
+	}
+}

@@ -13,6 +13,7 @@ import (
 	"transitbench/data/sets"
 	"transitbench/data/stargazer"
 	"transitbench/grader/store"
+	"transitbench/internal/termtext"
 	"transitbench/workspace"
 	"transitbench/workspace/quicklook"
 )
@@ -238,9 +239,11 @@ func (s *Server) rvTasks() ([]*stargazer.Task, error) {
 	return tasks, nil
 }
 
+// logf writes a line to the log; what it quotes (a task file's error, a client's) shows control characters as
+// escapes (termtext.Text).
 func (s *Server) logf(format string, args ...any) {
 	if s.opts.Log != nil {
-		fmt.Fprintf(s.opts.Log, "transitbench mcp: "+format+"\n", args...)
+		fmt.Fprintln(s.opts.Log, termtext.Text("transitbench mcp: "+fmt.Sprintf(format, args...)))
 	}
 }
 

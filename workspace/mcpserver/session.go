@@ -5,16 +5,20 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"image"
 	_ "image/png" // image.DecodeConfig of the figures
+	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"transitbench/grader/store"
+	"transitbench/internal/termtext"
 )
 
 // session is one MCP session's account: its id in the results store and its spend so far.
@@ -77,7 +81,7 @@ func (s *Server) session(ctx context.Context, ss *mcp.ServerSession) (*session, 
 	client := ""
 	if ss != nil {
 		if p := ss.InitializeParams(); p != nil && p.ClientInfo != nil {
-			client = p.ClientInfo.Name + " " + p.ClientInfo.Version
+			client = clip(p.ClientInfo.Name+" "+p.ClientInfo.Version, maxClientBytes)
 		}
 	}
 	if err := s.st.StartAgentSession(ctx, store.AgentSession{ID: a.id, Client: client, Preset: s.preset.Name,
@@ -111,7 +115,7 @@ func (s *Server) account(next mcp.MethodHandler) mcp.MethodHandler {
 		params, _ := req.GetParams().(*mcp.CallToolParamsRaw)
 		tool, in := "", 0
 		if params != nil {
-			tool, in = params.Name, len(params.Arguments)
+			tool, in = clip(params.Name, maxToolBytes), len(params.Arguments)
 		}
 		sess.mu.Lock()
 		sess.turns++
@@ -119,6 +123,7 @@ func (s *Server) account(next mcp.MethodHandler) mcp.MethodHandler {
 		sess.mu.Unlock()
 		start := now()
 		res, err := next(context.WithValue(ctx, callKey{}, c), method, req)
+		safeContent(res)
 		tokens := estimateTokens(in, res)
 		sess.mu.Lock()
 		sess.tokens += tokens
@@ -136,6 +141,46 @@ func (s *Server) account(next mcp.MethodHandler) mcp.MethodHandler {
 			s.logf("recording call %d of session %s: %v", c.seq, sess.id, rerr)
 		}
 		return res, err
+	}
+}
+
+// The longest client name (with its version) and tool name a session records: they are the client's to choose,
+// kept as written (the views that show them escape control characters, termtext) but not without bound.
+const (
+	maxClientBytes = 256
+	maxToolBytes   = 128
+)
+
+// clip returns s as valid UTF-8 (U+FFFD for invalid bytes) of at most n bytes, cut at a rune boundary.
+func clip(s string, n int) string {
+	s = strings.ToValidUTF8(s, "\uFFFD")
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
+}
+
+// safeContent makes a tool result's text content safe for a client to show on a terminal: a JSON text (the
+// structured content's copy) through termtext.JSON, which escapes the control characters encoding/json leaves
+// raw and keeps its strings' values, any other text (an error, which may quote a solution's build output or
+// an argument) through termtext.Text. The structured content keeps its strings as they are, as the command
+// line's --json does.
+func safeContent(res mcp.Result) {
+	r, ok := res.(*mcp.CallToolResult)
+	if !ok || r == nil {
+		return
+	}
+	for _, c := range r.Content {
+		if t, ok := c.(*mcp.TextContent); ok {
+			if json.Valid([]byte(t.Text)) {
+				t.Text = string(termtext.JSON([]byte(t.Text)))
+			} else {
+				t.Text = termtext.Text(t.Text)
+			}
+		}
 	}
 }
 

@@ -5,7 +5,10 @@ import (
 	"fmt"
 	"html/template"
 	"io"
+	"strings"
 	"time"
+
+	"transitbench/internal/termtext"
 )
 
 //go:embed templates/*.html
@@ -42,13 +45,22 @@ type frame struct {
 	Generated string // when a static site was written
 }
 
-// render writes page (a *Board, *RunPage, …) with the template name.
+// render writes page (a *Board, *RunPage, …) with the template name: every page of the site, written or served.
+// html/template escapes what the pages quote from solutions, task files and agents for HTML, but leaves their
+// control characters raw (a browser hides them; a bidi override reorders the text around it, and a page saved
+// and shown with cat reaches the terminal), so the page goes through termtext.Text, which shows them as escapes
+// (\x1b, \u202e). The pages' own text holds no control character but newlines and tabs.
 func render(w io.Writer, name, title string, page any, live bool, refresh int) error {
 	f := frame{Title: title, Page: page, Live: live, Refresh: refresh}
 	if !live {
 		f.Generated = time.Now().UTC().Format("2006-01-02 15:04 UTC")
 	}
-	return pages[name].ExecuteTemplate(w, "base", f)
+	var b strings.Builder
+	if err := pages[name].ExecuteTemplate(&b, "base", f); err != nil {
+		return err
+	}
+	_, err := io.WriteString(w, termtext.Text(b.String()))
+	return err
 }
 
 // errorPage is the page of a request that cannot be shown.

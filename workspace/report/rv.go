@@ -181,10 +181,14 @@ func (s *Site) rvRunPage(name string) (*RVRunPage, error) {
 	}
 	p := &RVRunPage{Run: runs[i]}
 	tasks, _ := s.rvTasks()
+	led, err := rvtrack.OpenLedger(rvtrack.LedgerPath(s.opt.Home))
+	if err != nil {
+		return nil, err
+	}
 	for _, o := range p.Run.Outcomes {
 		v := RVTaskView{TaskOutcome: o}
 		if t, ok := tasks[o.Task]; ok && o.Submission != nil {
-			v.Figure = rvFit(t, o.Submission)
+			v.Figure = rvFit(t, o.Submission, led)
 		}
 		p.Tasks = append(p.Tasks, v)
 	}
@@ -192,7 +196,14 @@ func (s *Site) rvRunPage(name string) (*RVRunPage, error) {
 }
 
 // rvFit draws the fit of sub to task t: the velocities with the model, the residuals and their periodogram.
-func rvFit(t *stargazer.Task, sub *rvgate.Submission) *Figure {
+// The figure shows the task's data, which the site, only reading, never starts a clock for: a task whose data
+// has not been shown (rvtrack.Ledger.Shown: 'rv show', the agent tools, the terminal UI's task view) is not
+// drawn, and the figure says how to open it.
+func rvFit(t *stargazer.Task, sub *rvgate.Submission, led *rvtrack.Ledger) *Figure {
+	if !led.Shown(t.TaskID) {
+		return &Figure{ID: "fit-" + t.TaskID, Caption: "The answer's fit of " + t.TaskID,
+			Err: "the task has not been opened, and drawing its data would show it without its clock: open it with 'transitbench rv show " + t.TaskID + "' (its clock starts) and reload"}
+	}
 	planets, err := sub.Resolve(t.Config.Star.MStarSun, t.Observations.TimesDays[0])
 	if err != nil {
 		return &Figure{ID: "fit-" + t.TaskID, Caption: "The answer's fit of " + t.TaskID, Err: err.Error()}

@@ -63,7 +63,32 @@ func TestRVPages(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer site.Close()
+	// Not opened yet: the run's page draws neither task's data (it would show it without starting its clock),
+	// and the site starts no clock.
 	out := t.TempDir()
+	if _, err := site.Build(context.Background(), out, nil); err != nil {
+		t.Fatal(err)
+	}
+	run, err := os.ReadFile(filepath.Join(out, "rv-"+name+".html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(run), "<svg"); n != 0 || !strings.Contains(string(run), "rv show seed10_diff10") {
+		t.Errorf("the RV run's page draws %d figures of tasks not opened, or does not say how to open them", n)
+	}
+	led, err := rvtrack.OpenLedger(rvtrack.LedgerPath(home))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if led.Shown("seed1108_diff2") || led.Shown("seed10_diff10") {
+		t.Error("building the site started a task's clock")
+	}
+	for _, id := range []string{"seed1108_diff2", "seed10_diff10"} {
+		if _, err := rvtrack.ShowTask(rvtrack.LedgerPath(home), id); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out = t.TempDir()
 	if _, err := site.Build(context.Background(), out, nil); err != nil {
 		t.Fatal(err)
 	}
@@ -81,7 +106,7 @@ func TestRVPages(t *testing.T) {
 			t.Errorf("rv.html lacks %s", want)
 		}
 	}
-	run, err := os.ReadFile(filepath.Join(out, "rv-"+name+".html"))
+	run, err = os.ReadFile(filepath.Join(out, "rv-"+name+".html"))
 	if err != nil {
 		t.Fatal(err)
 	}

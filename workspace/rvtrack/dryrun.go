@@ -11,7 +11,7 @@ import (
 // standing against the time budget and the declared tokens). It spends no submission. Call it inside
 // WithLedger, as Submit.
 func (l *Ledger) DryRun(t *stargazer.Task, planets []rv.Planet, jitterMS float64, tokensUsed *int) (rvgate.Feedback, error) {
-	if _, err := l.Start(t.TaskID); err != nil {
+	if _, err := l.Show(t.TaskID); err != nil {
 		return rvgate.Feedback{}, err
 	}
 	b := t.Budget()

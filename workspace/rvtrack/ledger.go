@@ -193,9 +193,16 @@ func (l *Ledger) StartTime(task string) (start time.Time, ok bool) {
 	return time.Time{}, false
 }
 
-// Start records that the contestant opened task, starting its clock unless it has started, and returns the
-// start. It saves the ledger when it changed.
-func (l *Ledger) Start(task string) (time.Time, error) {
+// Show is what showing a task's data does: every command, tool and screen that shows the contestant a task's
+// observations, or anything computed from them (a fit, dry-run metrics, periodogram peaks, a figure), calls it
+// before answering ('rv show', 'rv fit', 'rv submit --dry-run'; the agent tools rv_show, rv_fit, rv_plot and
+// rv_submit's dry run; the terminal UI's task view). Today it starts the task's clock unless it has started, and
+// returns the start, saving the ledger when it changed; a change to when clocks start (an explicit start, say)
+// is made here. Listing tasks (their tier, size and budget) does not show their data, nor do the batch commands
+// over every task ('rv truthcheck', 'rv baseline', 'rv grade': the benchmark checking its tasks and grading a
+// solution, which print per-tier counts and gate verdicts); the results site, which only reads, draws a task's
+// data only when Shown.
+func (l *Ledger) Show(task string) (time.Time, error) {
 	if t, ok := l.StartTime(task); ok {
 		return t, nil
 	}
@@ -209,6 +216,22 @@ func (l *Ledger) Start(task string) (time.Time, error) {
 		return time.Time{}, err
 	}
 	return now, nil
+}
+
+// Shown reports whether task's data has been shown (Show was called, or a submission made): a view that must
+// not start the clock itself (the results site, which only reads) draws the task's data only then.
+func (l *Ledger) Shown(task string) bool {
+	_, ok := l.StartTime(task)
+	return ok
+}
+
+// ShowTask is Show on the ledger at path, locked for the call (WithLedger).
+func ShowTask(path, task string) (start time.Time, err error) {
+	err = WithLedger(path, func(l *Ledger) error {
+		start, err = l.Show(task)
+		return err
+	})
+	return start, err
 }
 
 // Status returns task's standing against budget b now, with tokensUsed declared (nil: none). A task not yet
