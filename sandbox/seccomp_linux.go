@@ -42,8 +42,133 @@ var refusedSyscalls = []string{
 const cloneNamespaceFlags = unix.CLONE_NEWNS | unix.CLONE_NEWCGROUP | unix.CLONE_NEWUTS | unix.CLONE_NEWIPC |
 	unix.CLONE_NEWUSER | unix.CLONE_NEWPID | unix.CLONE_NEWNET
 
+// socketFamilies are the address families a solution may open sockets in (socket and socketpair): local
+// sockets, IP (the network namespace has only a loopback interface, down) and netlink, whose NETLINK_ROUTE
+// protocol alone is allowed (glibc's getaddrinfo with AI_ADDRCONFIG and Go's net.Interfaces ask it for the
+// namespace's addresses). Every other family fails with EAFNOSUPPORT, as on a kernel built without it: AF_VSOCK
+// reaches the host's (or hypervisor's) vsock ports whatever the network namespace, and the rest (packet,
+// crypto, bluetooth, CAN, TIPC, RDS, XDP, …) is kernel attack surface. The other netlink protocols fail with
+// EPROTONOSUPPORT: NETLINK_KOBJECT_UEVENT would show the host's device events, audit and the others the host's
+// kernel state.
+var socketFamilies = []uint64{unix.AF_UNIX, unix.AF_INET, unix.AF_INET6, unix.AF_NETLINK}
+
+// nrOffset is the offset of the system-call number in seccomp_data; argLo and argHi give those of the low and
+// high 32 bits of argument n (the architectures the filter supports are little-endian).
+const nrOffset = 0
+
+func argLo(n uint32) uint32 { return 16 + 8*n }
+func argHi(n uint32) uint32 { return 16 + 8*n + 4 }
+
+// argumentRules are the filter's checks of arguments, hand-assembled: go-seccomp-bpf leaves an argument in the
+// accumulator when a conditional rule does not match, so that the groups after it compare that argument with
+// their system-call numbers; only its last group may be conditional. These run before its program, which
+// loads the system-call number again. They refuse socket(2) and socketpair(2) outside socketFamilies
+// (EAFNOSUPPORT) and netlink protocols but NETLINK_ROUTE (EPROTONOSUPPORT), comparing all 64 bits of an
+// argument (the kernel reads the low 32: a family with high bits set is refused).
+func argumentRules(info *arch.Info) ([]bpf.Instruction, error) {
+	nr := func(name string) (uint32, error) {
+		n, ok := info.SyscallNames[name]
+		if !ok {
+			return 0, fmt.Errorf("no system call %s on %s", name, info.Name)
+		}
+		return uint32(n), nil
+	}
+	socket, err := nr("socket")
+	if err != nil {
+		return nil, err
+	}
+	socketpair, err := nr("socketpair")
+	if err != nil {
+		return nil, err
+	}
+	a := &bpfAsm{}
+	a.load(nrOffset)
+	a.jumpIf(socket, "socket", "")
+	a.jumpIf(socketpair, "socket", "next")
+	a.label("socket")
+	a.load(argHi(0))
+	a.jumpIf(0, "", "eafnosupport")
+	a.load(argLo(0))
+	for _, f := range socketFamilies {
+		target := "next"
+		if f == unix.AF_NETLINK {
+			target = "netlink"
+		}
+		a.jumpIf(uint32(f), target, "")
+	}
+	a.label("eafnosupport")
+	a.ret(unix.SECCOMP_RET_ERRNO | uint32(unix.EAFNOSUPPORT))
+	a.label("netlink")
+	a.load(argHi(2))
+	a.jumpIf(0, "", "eprotonosupport")
+	a.load(argLo(2))
+	a.jumpIf(unix.NETLINK_ROUTE, "next", "")
+	a.label("eprotonosupport")
+	a.ret(unix.SECCOMP_RET_ERRNO | uint32(unix.EPROTONOSUPPORT))
+	a.label("next")
+	return a.assemble()
+}
+
+// bpfAsm assembles a straight classic-BPF program with forward jumps to named labels.
+type bpfAsm struct {
+	insts  []bpf.Instruction
+	labels map[string]int
+	jumps  []bpfJump
+}
+
+// bpfJump is a conditional jump at index at, to labels (or "": the next instruction) when true and false.
+type bpfJump struct {
+	at       int
+	val      uint32
+	onT, onF string
+}
+
+func (a *bpfAsm) load(off uint32) {
+	a.insts = append(a.insts, bpf.LoadAbsolute{Off: off, Size: 4})
+}
+
+func (a *bpfAsm) ret(v uint32) { a.insts = append(a.insts, bpf.RetConstant{Val: v}) }
+
+// jumpIf jumps to onT when the accumulator equals val, else to onF.
+func (a *bpfAsm) jumpIf(val uint32, onT, onF string) {
+	a.jumps = append(a.jumps, bpfJump{at: len(a.insts), val: val, onT: onT, onF: onF})
+	a.insts = append(a.insts, nil)
+}
+
+func (a *bpfAsm) label(name string) {
+	if a.labels == nil {
+		a.labels = map[string]int{}
+	}
+	a.labels[name] = len(a.insts)
+}
+
+func (a *bpfAsm) assemble() ([]bpf.Instruction, error) {
+	skip := func(from int, label string) (uint8, error) {
+		if label == "" {
+			return 0, nil
+		}
+		to, ok := a.labels[label]
+		if !ok || to <= from || to-from-1 > 255 {
+			return 0, fmt.Errorf("bad jump from %d to %q", from, label)
+		}
+		return uint8(to - from - 1), nil
+	}
+	for _, j := range a.jumps {
+		t, err := skip(j.at, j.onT)
+		if err != nil {
+			return nil, err
+		}
+		f, err := skip(j.at, j.onF)
+		if err != nil {
+			return nil, err
+		}
+		a.insts[j.at] = bpf.JumpIf{Cond: bpf.JumpEqual, Val: j.val, SkipTrue: t, SkipFalse: f}
+	}
+	return a.insts, nil
+}
+
 // seccompPolicy is the star's filter as a go-seccomp-bpf deny-list: everything is allowed but refusedSyscalls
-// (EPERM), clone with a namespace flag (EPERM) and clone3 (ENOSYS: its flags sit in memory, where a filter cannot
+// (EPERM), sockets outside socketFamilies (socketRules), clone with a namespace flag (EPERM) and clone3 (ENOSYS: its flags sit in memory, where a filter cannot
 // read them, and ENOSYS makes glibc fall back to clone, whose flags it can).
 func seccompPolicy() (seccomp.Policy, error) {
 	info, err := arch.GetInfo("")
@@ -65,13 +190,14 @@ func seccompPolicy() (seccomp.Policy, error) {
 				NamesWithCondtions: []seccomp.NameWithConditions{{Name: "clone", Conditions: seccomp.ArgumentConditions{
 					{Argument: 0, Operation: seccomp.BitsSet, Value: cloneNamespaceFlags},
 				}}},
-				Action: seccomp.ActionErrno,
+				Action: seccomp.ActionErrno, // the only conditional group, and the last (see argumentRules)
 			},
 		},
 	}, nil
 }
 
-// seccompProgram assembles the filter. go-seccomp-bpf checks the architecture of each call, but lets a call of a
+// seccompProgram assembles the filter: the architecture check, argumentRules, then seccompPolicy's program.
+// go-seccomp-bpf checks the architecture of each call, but lets a call of a
 // foreign ABI through to the default action, here "allow": a 64-bit process can still make i386 system calls
 // (int 0x80), whose numbers the deny-list does not name. So the program starts with its own check that refuses
 // every call of another architecture with ENOSYS; the library already refuses the x32 ABI (numbers with
@@ -94,6 +220,11 @@ func seccompProgram() ([]bpf.Instruction, error) {
 		bpf.JumpIf{Cond: bpf.JumpEqual, Val: uint32(info.ID), SkipTrue: 1},
 		bpf.RetConstant{Val: unix.SECCOMP_RET_ERRNO | uint32(unix.ENOSYS)},
 	}
+	args, err := argumentRules(info)
+	if err != nil {
+		return nil, err
+	}
+	prog = append(prog, args...)
 	return append(prog, body...), nil
 }
 
