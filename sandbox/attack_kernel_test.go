@@ -434,6 +434,8 @@ th = threading.Thread(target=lambda: out.append(int(numpy.allclose((u * s) @ vt,
 th.start(); th.join()
 print(len(s), out[0], subprocess.run(["/bin/echo", "sub"], capture_output=True, text=True).stdout.strip())
 a, b = socket.socketpair(); a.send(b"x")
+import sqlite3  # locks its file (fcntl F_SETLK), a no-op under the filter
+db = sqlite3.connect("/tmp/db"); db.execute("create table t (x)"); db.execute("insert into t values (1)"); db.commit()
 print(b.recv(1).decode(), [name for _, name in socket.if_nameindex()])
 print([l for l in open("/proc/self/status") if l.startswith("Seccomp:")][0], end="")
 `}, "50 1 sub\nx ['lo']\n" + hardenedStatus},

@@ -36,6 +36,11 @@ var refusedSyscalls = []string{
 	"open_by_handle_at", "name_to_handle_at",
 }
 
+// missingSyscalls fail with ENOSYS, as on a kernel built without them: inotify and fanotify watch inodes, and
+// a watch on the shared read-only tree sees every star that opens or reads the file (a channel between stars,
+// as locks are). Programs that use them fall back to polling, or do without.
+var missingSyscalls = []string{"inotify_init", "inotify_init1", "inotify_add_watch", "fanotify_init", "fanotify_mark"}
+
 // cloneNamespaceFlags are the flags by which clone(2) creates namespaces: a clone with any of them fails with
 // EPERM. CLONE_NEWTIME (0x80) is not among them because clone(2) reads that bit as part of the exit signal;
 // only unshare and clone3 create time namespaces, and both are refused.
@@ -59,10 +64,20 @@ const nrOffset = 0
 func argLo(n uint32) uint32 { return 16 + 8*n }
 func argHi(n uint32) uint32 { return 16 + 8*n + 4 }
 
+// lockCommands are the fcntl commands that take a lock: F_SETLK, F_SETLKW, F_OFD_SETLK, F_OFD_SETLKW. They and
+// flock(2) return success without taking a lock. Locks live on inodes, and the read-only tree a star sees
+// (/usr, /etc/alternatives, the devices) is the host's, shared by every star running at the same time: a lock
+// one star takes there, another sees (flock with LOCK_NB, F_GETLK), a channel between stars that would also let
+// one star block another. Refusing locks (ENOLCK) would break programs that lock their own files (sqlite in
+// /tmp); as no-ops they keep working, and only the mutual exclusion between a star's own processes is lost,
+// which a solution can get from a pipe, a semaphore or an O_EXCL file instead. F_GETLK stays: no star holds a
+// lock for it to see.
+var lockCommands = []uint32{unix.F_SETLK, unix.F_SETLKW, unix.F_OFD_SETLK, unix.F_OFD_SETLKW}
+
 // argumentRules are the filter's checks of arguments, hand-assembled: go-seccomp-bpf leaves an argument in the
 // accumulator when a conditional rule does not match, so that the groups after it compare that argument with
 // their system-call numbers; only its last group may be conditional. These run before its program, which
-// loads the system-call number again. They refuse socket(2) and socketpair(2) outside socketFamilies
+// loads the system-call number again. They turn every lock into a no-op (see lockCommands) and refuse socket(2) and socketpair(2) outside socketFamilies
 // (EAFNOSUPPORT) and netlink protocols but NETLINK_ROUTE (EPROTONOSUPPORT), comparing all 64 bits of an
 // argument (the kernel reads the low 32: a family with high bits set is refused).
 func argumentRules(info *arch.Info) ([]bpf.Instruction, error) {
@@ -81,10 +96,31 @@ func argumentRules(info *arch.Info) ([]bpf.Instruction, error) {
 	if err != nil {
 		return nil, err
 	}
+	flock, err := nr("flock")
+	if err != nil {
+		return nil, err
+	}
+	fcntl, err := nr("fcntl")
+	if err != nil {
+		return nil, err
+	}
 	a := &bpfAsm{}
 	a.load(nrOffset)
 	a.jumpIf(socket, "socket", "")
-	a.jumpIf(socketpair, "socket", "next")
+	a.jumpIf(socketpair, "socket", "")
+	a.jumpIf(flock, "nolock", "")
+	a.jumpIf(fcntl, "fcntl", "next")
+	a.label("fcntl")
+	a.load(argLo(1)) // the kernel reads cmd as an unsigned int: the high half does not matter
+	for i, cmd := range lockCommands {
+		onF := ""
+		if i == len(lockCommands)-1 {
+			onF = "next"
+		}
+		a.jumpIf(cmd, "nolock", onF)
+	}
+	a.label("nolock")
+	a.ret(unix.SECCOMP_RET_ERRNO | 0) // success, without the call
 	a.label("socket")
 	a.load(argHi(0))
 	a.jumpIf(0, "", "eafnosupport")
@@ -168,24 +204,28 @@ func (a *bpfAsm) assemble() ([]bpf.Instruction, error) {
 }
 
 // seccompPolicy is the star's filter as a go-seccomp-bpf deny-list: everything is allowed but refusedSyscalls
-// (EPERM), sockets outside socketFamilies (socketRules), clone with a namespace flag (EPERM) and clone3 (ENOSYS: its flags sit in memory, where a filter cannot
+// (EPERM), missingSyscalls (ENOSYS), clone with a namespace flag (EPERM) and clone3 (ENOSYS: its flags sit in memory, where a filter cannot
 // read them, and ENOSYS makes glibc fall back to clone, whose flags it can).
 func seccompPolicy() (seccomp.Policy, error) {
 	info, err := arch.GetInfo("")
 	if err != nil {
 		return seccomp.Policy{}, err
 	}
-	var names []string
-	for _, n := range refusedSyscalls {
-		if _, ok := info.SyscallNames[n]; ok {
-			names = append(names, n)
+	present := func(list []string) []string { // names this architecture lacks are skipped
+		var names []string
+		for _, n := range list {
+			if _, ok := info.SyscallNames[n]; ok {
+				names = append(names, n)
+			}
 		}
+		return names
 	}
 	return seccomp.Policy{
 		DefaultAction: seccomp.ActionAllow,
 		Syscalls: []seccomp.SyscallGroup{
-			{Names: names, Action: seccomp.ActionErrno}, // the library adds EPERM to a bare ActionErrno
+			{Names: present(refusedSyscalls), Action: seccomp.ActionErrno}, // the library adds EPERM to a bare ActionErrno
 			{Names: []string{"clone3"}, Action: seccomp.ActionErrno | seccomp.Action(unix.ENOSYS)},
+			{Names: present(missingSyscalls), Action: seccomp.ActionErrno | seccomp.Action(unix.ENOSYS)},
 			{
 				NamesWithCondtions: []seccomp.NameWithConditions{{Name: "clone", Conditions: seccomp.ArgumentConditions{
 					{Argument: 0, Operation: seccomp.BitsSet, Value: cloneNamespaceFlags},
