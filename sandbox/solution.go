@@ -147,12 +147,18 @@ func (s *Solution) prepare(ctx context.Context, defaultCache string) error {
 		return errNoCacheDir
 	}
 	// The snapshot lives in the system's temporary directory, whose neutral path is all the sandbox's mount
-	// table shows of it; its name carries this process's id and it is locked while in use, so that snapshots
-	// left by killed runs are removed here, at the next Prepare.
+	// table shows of it; its name is random and it is locked while in use, so that snapshots left by killed
+	// runs are removed here, at the next Prepare. It is the runner's alone (0700): a star's child binds it
+	// while still root. Only where a star reaches it by its host path as another user (as root without a mount
+	// namespace, or in a user namespace) may others traverse it (0711), and its random name is not listable.
 	cleanStaleRunDirs(os.TempDir(), false)
-	rd, err := newRunDir(os.TempDir(), "solution", 0o755)
+	mode := os.FileMode(0o700)
+	if iso := Probe(); isRoot() && (!iso.namespaces || iso.userNS) {
+		mode = 0o711
+	}
+	rd, err := newSnapshotDir(os.TempDir(), mode)
 	if err != nil {
-		return fmt.Errorf("sandbox: creating the solution snapshot: %w (is TMPDIR writable?)", err)
+		return err
 	}
 	stage := rd.path
 	sum, err := copyTree(filepath.Join(stage, "solution"), s.Dir)
