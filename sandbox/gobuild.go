@@ -90,6 +90,12 @@ func buildGo(ctx context.Context, src, stage, cacheRoot string) error {
 		return fmt.Errorf("sandbox: locking the Go build cache: %w", err)
 	}
 	output, err := runGoBuild(ctx, goBuildWallTime, goroot, snapshot, out, cache, args)
+	// Whatever the build's outcome, its cache stays within its cap, and the caches of root within theirs; the
+	// .src file's time says when the solution directory was last built.
+	trimGoCache(cache, goCacheSolutionBytes)
+	now := time.Now()
+	os.Chtimes(cache+".src", now, now)
+	trimGoCaches(cacheRoot, cache, goCacheTotalBytes)
 	if err != nil {
 		return fmt.Errorf("building the Go solution in %s failed: %w\n%s", src, err, output)
 	}

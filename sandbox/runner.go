@@ -117,6 +117,12 @@ func (r *Runner) Run(ctx context.Context, sol *Solution, jobs []Job, results cha
 	}
 	defer rd.remove()
 	root := rd.path
+	// The Go build caches are cleaned with the run directories: those of gone solution directories removed,
+	// the rest trimmed to their total cap.
+	cleanGoCaches(goCacheRoot(r.Home))
+	if sol.CacheDir != "" && sol.CacheDir != goCacheRoot(r.Home) {
+		cleanGoCaches(sol.CacheDir)
+	}
 
 	mask := append([]string{r.Home, root, stage, sol.Dir, sol.CacheDir}, lim.Mask...)
 	if ws := filepath.Dir(sol.Dir); ws != "/" {
