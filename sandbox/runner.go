@@ -110,6 +110,12 @@ func (r *Runner) Run(ctx context.Context, sol *Solution, jobs []Job, results cha
 	if stage == "" {
 		return errNotPrepared
 	}
+	if isRoot() && (!iso.namespaces || iso.userNS) {
+		// The stars reach the snapshot by its host path as another user: let them traverse (not list) it.
+		if err := os.Chmod(stage, 0o711); err != nil {
+			return fmt.Errorf("sandbox: %w", err)
+		}
+	}
 	lim := r.Limits.withDefaults()
 	rd, err := r.runDir(iso)
 	if err != nil {
