@@ -426,19 +426,24 @@ func TestHardenedSolutionsRun(t *testing.T) {
 		files map[string]string
 		want  string
 	}{
-		"numpy": {map[string]string{"solution.py": `import subprocess, threading
+		"numpy": {map[string]string{"solution.py": `import socket, subprocess, threading
 import numpy
 u, s, vt = numpy.linalg.svd(numpy.random.rand(50, 50))
 out = []
 th = threading.Thread(target=lambda: out.append(int(numpy.allclose((u * s) @ vt, (u * s) @ vt))))
 th.start(); th.join()
 print(len(s), out[0], subprocess.run(["/bin/echo", "sub"], capture_output=True, text=True).stdout.strip())
+a, b = socket.socketpair(); a.send(b"x")
+import sqlite3  # locks its file (fcntl F_SETLK), a no-op under the filter
+db = sqlite3.connect("/tmp/db"); db.execute("create table t (x)"); db.execute("insert into t values (1)"); db.commit()
+print(b.recv(1).decode(), [name for _, name in socket.if_nameindex()])
 print([l for l in open("/proc/self/status") if l.startswith("Seccomp:")][0], end="")
-`}, "50 1 sub\n" + hardenedStatus},
+`}, "50 1 sub\nx ['lo']\n" + hardenedStatus},
 		"go": {map[string]string{"main.go": `package main
 
 import (
 	"fmt"
+	"net"
 	"os"
 	"os/exec"
 	"runtime"
@@ -447,6 +452,18 @@ import (
 )
 
 func main() {
+	// Sockets: a unix listener in /tmp, and the interfaces through netlink (NETLINK_ROUTE).
+	ln, err := net.Listen("unix", "/tmp/sock")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	ln.Close()
+	ifs, err := net.Interfaces()
+	if err != nil || len(ifs) != 1 || ifs[0].Name != "lo" {
+		fmt.Fprintln(os.Stderr, "interfaces:", ifs, err)
+		os.Exit(1)
+	}
 	var wg sync.WaitGroup
 	sums := make([]int, 8)
 	for i := range sums {

@@ -23,8 +23,12 @@ func childSetup(cfg *childConfig, status *os.File) error {
 		if err := setupMounts(cfg); err != nil {
 			return err
 		}
+		// The new UTS namespace starts with the host's names: replace both.
 		if err := unix.Sethostname([]byte("sandbox")); err != nil {
 			return fmt.Errorf("sethostname: %w", err)
+		}
+		if err := unix.Setdomainname([]byte("(none)")); err != nil {
+			return fmt.Errorf("setdomainname: %w", err)
 		}
 	}
 	if cfg.CPU >= 0 {

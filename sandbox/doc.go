@@ -36,8 +36,10 @@
 //	/              the tmpfs, read-only once built
 //	/usr           the host's, read-only, nosuid, nodev (with /usr/local, hence /usr/local/go); /bin, /sbin,
 //	               /lib, /lib64, /lib32 as on the host: read-only trees, or the same symbolic links (Debian)
-//	/etc           passwd and group of its own (root, nobody and "sandbox", the star's user), copies of hosts,
-//	               nsswitch.conf, ld.so.cache and localtime, and /etc/alternatives read-only
+//	/etc           passwd, group and hosts of its own (root, nobody and "sandbox", the star's user; localhost
+//	               only), copies of nsswitch.conf and ld.so.cache, and /etc/alternatives read-only; nothing
+//	               that names the host (its hosts, hostname, machine-id, mailname, resolv.conf, localtime: the
+//	               sandbox runs in UTC); the host name is "sandbox" and the NIS domain name "(none)"
 //	/dev           null, zero, full, random, urandom (bound from the host's); fd, stdin, stdout, stderr links
 //	               into /proc/self/fd; a fresh /dev/shm tmpfs (at most 64 MiB); nothing else
 //	/proc          a new proc for the PID namespace
@@ -48,7 +50,8 @@
 //	/run/bin       the built Go program's directory, read-only
 //
 // Besides the system paths bound at their own names, the mount table names one host path: the snapshot's, a
-// fresh temporary directory (transitbench-solution-*) that says nothing of the home, the workspace or the data. Every bind is made with open_tree and given its
+// fresh temporary directory with a random name (transitbench-snap-<24 hex digits>, no process id) that says
+// nothing of the home, the workspace, the data or the runner. Every bind is made with open_tree and given its
 // read-only attributes before it is attached (mount_setattr), so it is never writable in the tree. Masks still
 // cover, after the pivot, any masked path that lies inside this tree (a data directory under /usr) with an empty
 // read-only tmpfs (a file: with /dev/null). Then the child pins itself to one CPU; sets RLIMIT_CORE 0,
@@ -70,10 +73,29 @@
 // zombies until the star ends (bounded by RLIMIT_NPROC).
 //
 // Python solutions run with /usr/bin/python3 (Debian's, with python3-numpy) when it exists: the first python3 on
-// PATH may be a per-user install (pyenv under /root) that is not in the sandbox's tree at all. Prepare snapshots
-// the solution directory (a world-readable copy, so the sandbox user can read it and edits during a run do not
-// change it). The snapshot holds regular files, directories and relative links that stay inside it; a link that
-// is absolute or leads out, a device, a FIFO or a socket is refused with an error naming it.
+// PATH may be a per-user install (pyenv under /root) that is not in the sandbox's tree at all.
+//
+// # The solution snapshot
+//
+// Prepare snapshots the solution directory, so that edits during a run do not change it, into the system's
+// temporary directory: transitbench-snap-<random>, mode 0700 (the runner's alone: a star's child binds it into
+// the sandbox while still root, and inside it the copy's files are 0644/0755 so the star's user can read
+// them), 0711 only where a star reaches it by its host path as another user (root without a mount namespace).
+// The owner's process id is in a file inside, and a lock on the directory marks it in use, so that the next
+// Prepare removes those of killed runs. The snapshot holds regular files, directories and relative links that
+// stay inside it; a link that is absolute or leads out, a device, a FIFO or a socket is refused with an error
+// naming it.
+//
+// The copy never follows a link of the solution directory, even when another user who can write it changes it
+// during the copy: it walks by directory descriptors, opens each listed entry relative to its directory's
+// descriptor with openat2(RESOLVE_BENEATH|RESOLVE_NO_SYMLINKS) (openat with O_NOFOLLOW before Linux 5.6; each
+// name is one component), and checks that the opened file is the listed one (device, inode, type); a file
+// swapped for a link to a file only root may read, or a directory for a link to another directory, fails the
+// run with "the solution directory … changed while it was being copied", and nothing the link names is read.
+// Links are checked once the copy is complete, in the copy, which only the runner writes. (A hard link to
+// another user's file is what fs.protected_hardlinks, on by default, keeps a user from making.)
+// Solution.SnapshotSHA256 is the SHA-256 of a manifest of what was copied (per entry: dir, file with its mode
+// and content hash, link with its target), for a caller to record which code ran.
 //
 // # The Go build
 //
@@ -86,8 +108,14 @@
 // without network, within 120 s (goBuildWallTime) and 2 GiB, and the error shown is the last 8 KiB of its
 // output. The environment is fixed: GOENV=off, GOFLAGS empty, GOWORK=off, GOPROXY=off, GOSUMDB=off,
 // GOTOOLCHAIN=local, CGO_ENABLED=0, and `go build -trimpath -buildvcs=false`. A go.mod may hold only module,
-// go, toolchain and godebug directives (the standard library alone: require, replace, tool, … are refused
-// before the build). Without cgo no external linker runs, and //go:cgo_ directives are the compiler's to refuse.
+// go, toolchain, godebug (a line or a block), retract, exclude and ignore (the standard library alone: require,
+// replace and tool are refused before the build). Nothing outside the Go toolchain may run: before the build,
+// a solution holding a host object (.syso, which the linker would take in and may hand to the system linker),
+// sources of another tool chain (.c, .cc, .cpp, .cxx, .m, .S, .sx, .f, .F, .for, .f90, .swig, .swigcxx), a file
+// named like cgo's output (_cgo_*) or a //go:cgo_ directive (linker flags, dynamic imports) is refused with
+// the file's name; Go assembly (.s) stays allowed. A build that runs out of memory (killed in its cgroup, or a
+// tool whose allocation failed, noticed from the Go runtime's message anywhere in the output) fails with "the
+// build ran out of memory (2 GiB)", without the crashed tool's goroutine dumps.
 //
 // The build cache is per solution directory (a workspace's solution/, each frozen copy), under
 // Solution.CacheDir, else the data directory's cache/gobuild (Runner.Home/cache/gobuild), which no star sees:
@@ -96,7 +124,10 @@
 // a copy of a seed built once per toolchain from a fixed program importing common standard-library packages
 // (kept in ~/.cache/transitbench/gobuild-seed; only that trusted program's builds write it), so a first build
 // does not compile the standard library again. A cache whose solution directory is gone is removed at the next
-// new cache's creation. The build's mount table also shows the host paths of GOROOT and of the cache (under the
+// new cache's creation and at the start of every run. The caches are capped: one solution directory's at
+// 512 MiB (trimmed after every build that leaves it larger, least recently used entries first, to 384 MiB),
+// all of a cache root's together at 2 GiB (trimmed after every build and at the start of every run, whole caches
+// of the least recently built solution directories first, never one a build holds). The build's mount table also shows the host paths of GOROOT and of the cache (under the
 // data directory): paths only, nothing of the data. Where the machine has no namespaces (degraded isolation) the
 // build runs directly, with the same environment, time limit and output cap.
 //
@@ -135,11 +166,25 @@
 // is removed when the star ends and the run's when the run ends. A run holds an flock on its directory; at the
 // start of every run, any transitbench-* entry of the run root that no live process holds (unlocked, and its
 // pid dead or not in its name) is removed, so a killed run's light curves do not stay on disk. Prepare's
-// solution snapshot is still made in the system's temporary directory.
+// solution snapshot is made in the system's temporary directory (see "The solution snapshot").
+//
+// # What it cannot hide: the shared kernel
+//
+// Concurrent stars share one kernel, and through it a few channels stay open that no filter closes without
+// breaking solutions. The page cache is the widest: the read-only tree is the host's, so a star that reads a
+// page of a file no one has read lately makes it cached, and another star that times its own first read of that
+// page (about 60 µs from disk, under 20 µs from the cache, here) learns one bit. Measured between two concurrent
+// stars (pread of 1 byte per 16 KiB slot of a 117 MB library under /usr, readahead off): 6000 bits sent in 0.4 s
+// and read in 0.8–0.9 s with 0.4–0.75 % errors, about 6–7 kbit/s of receiving time. It is limited by the cold
+// pages of the 5.3 GB /usr (a page, once read, carries nothing until it is evicted), so on the order of 10^5
+// bits per star. The CPU's own shared state (caches, frequency, the other core's load) and the machine's free
+// memory are channels of the same kind, narrower. Stars of one run are the same solution: what such a channel
+// can carry is what a star may read anyway (its own light curve); the answers are in no star's view.
 //
 // # Hardening
 //
-// Beyond the namespaces (SPEC A6, "Hardening"), every star gets, where the machine allows it:
+// Beyond the namespaces (SPEC A6, "Hardening"), every star gets, where the machine allows it (nsjail's and
+// IOI isolate's choices where this package had to make one):
 //
 //   - A seccomp filter, loaded for all threads right before the exec and inherited by everything the solution
 //     starts. It refuses with EPERM: unshare and setns, and clone with any CLONE_NEW* flag (no new user or other
@@ -151,8 +196,19 @@
 //     quotactl_fd, syslog, iopl, ioperm, lookup_dcookie, uselib, vhangup, nfsservctl, _sysctl; and
 //     open_by_handle_at and name_to_handle_at. clone3 fails with ENOSYS, so that glibc falls back to clone,
 //     whose flags the filter can read. Every system call of another ABI (i386 by int 0x80, x32) fails with
-//     ENOSYS. Everything else, sched_setaffinity included, is allowed: Python with numpy, Go binaries and
-//     shell scripts run unchanged.
+//     ENOSYS. Sockets: socket and socketpair work in AF_UNIX, AF_INET and AF_INET6, and AF_NETLINK with
+//     NETLINK_ROUTE only (getaddrinfo's AI_ADDRCONFIG and Go's net.Interfaces ask it for the namespace's
+//     addresses); every other family fails with EAFNOSUPPORT (AF_VSOCK above all: its ports are the host's or
+//     hypervisor's, whatever the network namespace; also packet, crypto, bluetooth, CAN, TIPC, RDS, XDP, …),
+//     every other netlink protocol (device uevents, audit, …) with EPROTONOSUPPORT; a family or protocol with
+//     high bits set is refused. Locks: flock and fcntl's F_SETLK, F_SETLKW, F_OFD_SETLK and F_OFD_SETLKW
+//     succeed without taking a lock, and inotify and fanotify fail with ENOSYS: the read-only tree a star sees
+//     (/usr, /etc/alternatives, the devices) is the host's, shared with every star running at the same time,
+//     and a lock or a watch on one of its inodes is a channel between stars (and a lock could block another
+//     star). No-ops rather than errors, so that programs that lock their own files (sqlite in /tmp) keep
+//     working; what a solution loses is mutual exclusion between its own processes, which a pipe, a semaphore
+//     or an O_EXCL file give instead. Everything else, sched_setaffinity included, is allowed: Python with
+//     numpy, Go binaries and shell scripts run unchanged.
 //   - A user id no earlier star on the machine has had, so that the keys, quotas and process counts the kernel
 //     keeps per user start empty for each star and RLIMIT_NPROC caps the star alone. The ids run from
 //     DefaultUIDBase (0x70000000, or Runner.UIDBase) up to 0x7FFE0000, the range systemd leaves unused, and
@@ -194,13 +250,6 @@
 // no_new_privs and (as root) a separate user and the cgroup, but without namespaces: the solution sees the host's
 // filesystem as its user may and the network; processes it leaves behind are killed through its cgroup (without
 // one, as root, the runner kills every process of the star's user afterwards). Every Result records the level (Result.Isolation: "full" or
-// Probe finds out once whether the machine allows all of the above (Linux, root, namespaces, seccomp, the uid
-// counter). A runner that is not root gets the same namespaces inside a user namespace where the kernel allows it (the solution is that
-// namespace's root, with no capabilities, so it keeps its user's file permissions): degraded, for want of a
-// separate user. With no namespaces at all (or on macOS) stars still run, with the limits, a process group,
-// no_new_privs, the filter and (as root) a fresh user, but without namespaces: the solution sees the host's filesystem as
-// its user may, the network, and may leave processes behind that escape its process group (as root the runner kills
-// every process of the star's user afterwards). Every Result records the level (Result.Isolation: "full" or
 // "degraded: …"), and Run refuses a hidden set under degraded isolation unless Runner.AllowDegraded is set (the
 // --allow-degraded flag).
 package sandbox

@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -244,6 +245,9 @@ func (out *childOutput) result(res Result, c *child, w waitResult, start time.Ti
 		res.ExitReason, res.StderrTail = ExitStartFailed, fmt.Sprintf("sandbox: waiting for the child: %v", w.err)
 	default:
 		res.ExitReason, res.ExitCode = classify(w.state.Sys().(syscall.WaitStatus), res.StderrTail)
+		if res.ExitReason == ExitCode && out.stderr.goOOM {
+			res.ExitReason = ExitMemory // a Go program's allocation failed (the address-space cap)
+		}
 	}
 	return res
 }
@@ -270,20 +274,35 @@ func readCapped(r io.Reader, max int, over func()) []byte {
 	}
 }
 
-// tailBuffer keeps the last max bytes written to it.
+// tailBuffer keeps the last max bytes written to it, and notes whether the Go runtime's out-of-memory crash
+// went through it anywhere (goOOM): its message comes first, and the goroutine dumps that follow can push it out
+// of the tail.
 type tailBuffer struct {
-	max int
-	buf []byte
+	max   int
+	buf   []byte
+	carry []byte // the end of the previous writes, for a message split between two
+	goOOM bool
 }
+
+// goOOMMessages are the Go runtime's lines when an allocation fails (runtime/malloc.go, runtime/mem_linux.go).
+var goOOMMessages = []string{"fatal error: out of memory", "runtime: out of memory:"}
 
 func (t *tailBuffer) Write(p []byte) (int, error) {
 	t.buf = append(t.buf, p...)
 	if len(t.buf) > 2*t.max {
 		t.buf = append(t.buf[:0], t.buf[len(t.buf)-t.max:]...)
 	}
+	if !t.goOOM {
+		scan := append(t.carry, p...)
+		for _, m := range goOOMMessages {
+			if bytes.Contains(scan, []byte(m)) {
+				t.goOOM = true
+			}
+		}
+		t.carry = append(t.carry[:0], scan[max(0, len(scan)-64):]...)
+	}
 	return len(p), nil
 }
-
 func (t *tailBuffer) String() string {
 	if len(t.buf) > t.max {
 		return string(t.buf[len(t.buf)-t.max:])

@@ -35,14 +35,26 @@ const (
 )
 
 // goModAllowed are the go.mod directives a solution may use: it builds offline with the standard library
-// alone, so requirements, replacements (which can point anywhere on the host) and tools are refused.
-var goModAllowed = map[string]bool{"module": true, "go": true, "toolchain": true, "godebug": true}
+// alone, so requirements, replacements (which can point anywhere on the host) and tools are refused; the
+// directives that only describe the module itself or the runtime's settings are allowed, in a line or a block.
+var goModAllowed = map[string]bool{"module": true, "go": true, "toolchain": true, "godebug": true, "retract": true,
+	"exclude": true, "ignore": true}
+
+// goExternalExts are the file extensions the go command hands to a tool outside the Go toolchain (the C, C++,
+// Objective-C or Fortran compiler, SWIG, or, for a host object, the external linker): a solution may not hold
+// them. Go assembly (.s) and headers it includes (.h) are the Go assembler's own and stay allowed.
+var goExternalExts = map[string]bool{".syso": true, ".c": true, ".cc": true, ".cpp": true, ".cxx": true, ".c++": true,
+	".m": true, ".S": true, ".sx": true, ".f": true, ".F": true, ".for": true, ".f90": true, ".swig": true,
+	".swigcxx": true}
 
 // buildGo builds the Go main package of the snapshot stage/solution into stage/bin/solution. src is the
 // solution's own directory: it names the build cache (under cacheRoot) and appears in messages.
 func buildGo(ctx context.Context, src, stage, cacheRoot string) error {
 	snapshot, out := filepath.Join(stage, "solution"), filepath.Join(stage, "bin")
 	if err := checkGoMod(snapshot); err != nil {
+		return err
+	}
+	if err := checkGoExternal(snapshot, src); err != nil {
 		return err
 	}
 	goroot, err := goToolchain()
@@ -78,6 +90,12 @@ func buildGo(ctx context.Context, src, stage, cacheRoot string) error {
 		return fmt.Errorf("sandbox: locking the Go build cache: %w", err)
 	}
 	output, err := runGoBuild(ctx, goBuildWallTime, goroot, snapshot, out, cache, args)
+	// Whatever the build's outcome, its cache stays within its cap, and the caches of root within theirs; the
+	// .src file's time says when the solution directory was last built.
+	trimGoCache(cache, goCacheSolutionBytes)
+	now := time.Now()
+	os.Chtimes(cache+".src", now, now)
+	trimGoCaches(cacheRoot, cache, goCacheTotalBytes)
 	if err != nil {
 		return fmt.Errorf("building the Go solution in %s failed: %w\n%s", src, err, output)
 	}
@@ -93,6 +111,10 @@ func buildGo(ctx context.Context, src, stage, cacheRoot string) error {
 
 // errGoBuild is the failure of the go command itself: the compiler's messages follow it.
 var errGoBuild = errors.New("fix the build errors below and try again")
+
+// errGoBuildMemory is a build stopped by its memory cap: killed in its cgroup, or a tool of the toolchain whose
+// allocation failed under the address-space cap.
+var errGoBuildMemory = fmt.Errorf("the build ran out of memory (%d GiB): keep the code (and any constant expressions or assembler macros) small enough to compile within it", goBuildMemoryBytes>>30)
 
 // runGoBuild runs `go args…` on the snapshot with out as binMount and cache as goCacheMount, in a sandbox when
 // the machine allows one and directly otherwise, for at most wall, and returns the end of its output.
@@ -156,7 +178,8 @@ func runGoBuild(ctx context.Context, wall time.Duration, goroot, snapshot, out, 
 	case ExitTimeout:
 		return output, fmt.Errorf("the build ran past its %v limit and was stopped: keep the code (and any assembler macros) small enough to compile in that time", wall)
 	case ExitMemory:
-		return output, fmt.Errorf("the build ran out of memory (its cap is %d GiB): keep the code (and any assembler macros) small enough to compile within it", goBuildMemoryBytes>>30)
+		// The end of the output is the crashed tool's goroutine dumps: not shown.
+		return "", errGoBuildMemory
 	case ExitCancelled:
 		return output, ctx.Err()
 	case ExitStartFailed:
@@ -193,6 +216,8 @@ func runGoBuildHost(ctx context.Context, wall time.Duration, goroot, snapshot, o
 		return output, fmt.Errorf("the build ran past its %v limit and was stopped: keep the code (and any assembler macros) small enough to compile in that time", wall)
 	case ctx.Err() != nil:
 		return output, ctx.Err()
+	case buf.goOOM:
+		return "", errGoBuildMemory
 	}
 	return output, errGoBuild
 }
@@ -240,7 +265,8 @@ func goToolchain() (string, error) {
 	return root, nil
 }
 
-// checkGoMod refuses a go.mod with directives that would reach beyond the standard library.
+// checkGoMod refuses a go.mod with directives that would reach beyond the standard library. It reads go.mod's
+// syntax: a directive on a line of its own, or a block, `directive (` … `)`, whose lines are its entries.
 func checkGoMod(dir string) error {
 	b, err := os.ReadFile(filepath.Join(dir, "go.mod"))
 	if errors.Is(err, fs.ErrNotExist) {
@@ -250,15 +276,54 @@ func checkGoMod(dir string) error {
 		return fmt.Errorf("sandbox: reading the solution's go.mod: %w", err)
 	}
 	sc := bufio.NewScanner(bytes.NewReader(b))
+	inBlock := false
 	for n := 1; sc.Scan(); n++ {
 		line, _, _ := strings.Cut(sc.Text(), "//")
 		f := strings.Fields(line)
-		if len(f) == 0 || f[0] == ")" || goModAllowed[f[0]] {
+		switch {
+		case len(f) == 0:
 			continue
+		case inBlock:
+			inBlock = f[0] != ")"
+			continue
+		case !goModAllowed[f[0]]:
+			return fmt.Errorf("sandbox: go.mod line %d has a %q directive: a Go solution builds offline with the standard library alone; remove it (copy any code it needs into the solution)", n, f[0])
 		}
-		return fmt.Errorf("sandbox: go.mod line %d has a %q directive: a Go solution builds offline with the standard library alone; remove it (copy any code it needs into the solution)", n, f[0])
+		inBlock = f[len(f)-1] == "(" || strings.HasSuffix(f[len(f)-1], "(")
 	}
 	return nil
+}
+
+// checkGoExternal refuses the files of the snapshot that would make the build run a program outside the Go
+// toolchain although cgo is off: sources and objects of other tool chains (goExternalExts), files named like
+// cgo's generated code (_cgo_*), and //go:cgo_ directives (linker flags, dynamic imports: they are meant for
+// cgo's generated code and steer the external linker). src is the solution's own directory, for messages.
+func checkGoExternal(snapshot, src string) error {
+	return filepath.WalkDir(snapshot, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return fmt.Errorf("sandbox: reading the solution: %w", err)
+		}
+		rel, _ := filepath.Rel(snapshot, path)
+		name := d.Name()
+		switch {
+		case d.IsDir():
+			return nil
+		case goExternalExts[filepath.Ext(name)] || strings.HasPrefix(name, "_cgo_"):
+			return fmt.Errorf("sandbox: %s would make the Go build run an external program (a C tool chain, SWIG or the system linker), and a Go solution builds with the Go toolchain alone, cgo off: remove it (Go assembly, .s, is allowed)", filepath.Join(src, rel))
+		case filepath.Ext(name) != ".go":
+			return nil
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return fmt.Errorf("sandbox: reading the solution: %w", err)
+		}
+		for n, line := range strings.Split(string(b), "\n") {
+			if strings.HasPrefix(strings.TrimSpace(line), "//go:cgo_") {
+				return fmt.Errorf("sandbox: %s:%d has a //go:cgo_ directive, which would make the Go build run an external program (the system linker), and a Go solution builds with the Go toolchain alone, cgo off: remove it", filepath.Join(src, rel), n+1)
+			}
+		}
+		return nil
+	})
 }
 
 // goCacheDir returns the build cache of the solution directory src under root, creating it from the seed when

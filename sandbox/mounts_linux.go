@@ -19,10 +19,14 @@ const rootStaging = "/tmp"
 var hostTrees = []string{"/usr", "/bin", "/sbin", "/lib", "/lib64", "/lib32", "/libx32"}
 
 // etcFiles are copied from the host's /etc into the solution's: what the dynamic loader (ld.so.cache; its
-// sources ld.so.conf and ld.so.conf.d are read by ldconfig only), the C library's name lookups and the time zone
-// need. /etc/passwd and /etc/group are written anew (root, nobody and the
-// sandbox user) and /etc/alternatives (Debian's links for awk, editors, …) is bind-mounted read-only.
-var etcFiles = []string{"hosts", "nsswitch.conf", "ld.so.cache", "localtime"}
+// sources ld.so.conf and ld.so.conf.d are read by ldconfig only) and the C library's name lookups need. The rest
+// of /etc is written anew (etcWritten) or left out: the host's hosts names the machine (and its containers),
+// localtime gives its time zone (the sandbox runs in UTC), resolv.conf its resolvers, hostname, machine-id and
+// mailname identify it. /etc/alternatives (Debian's links for awk, editors, …) is bind-mounted read-only.
+var etcFiles = []string{"nsswitch.conf", "ld.so.cache"}
+
+// etcHosts is the sandbox's /etc/hosts: localhost only.
+const etcHosts = "127.0.0.1\tlocalhost\n::1\tlocalhost ip6-localhost ip6-loopback\n"
 
 // devices are the only device nodes of the solution's /dev, bind-mounted from the host's.
 var devices = []string{"null", "zero", "full", "random", "urandom"}
@@ -39,7 +43,7 @@ const (
 //
 //	/                a tmpfs, read-only once built
 //	/usr             the host's, read-only (and /bin, /sbin, /lib, /lib64, /lib32 as on the host: trees or links)
-//	/etc             a few files copied from the host (see etcFiles), a passwd and group of its own,
+//	/etc             two files copied from the host (see etcFiles), a passwd, group and hosts of its own,
 //	                 /etc/alternatives read-only
 //	/dev             null, zero, full, random, urandom; fd, stdin, stdout, stderr links; a fresh /dev/shm tmpfs
 //	/proc            a new proc for the PID namespace
@@ -259,7 +263,7 @@ func setupEtc(r string, cfg *childConfig) error {
 		passwd += fmt.Sprintf("sandbox:x:%d:%d:sandbox:/tmp:/usr/sbin/nologin\n", cfg.UID, cfg.GID)
 		group += fmt.Sprintf("sandbox:x:%d:\n", cfg.GID)
 	}
-	for name, body := range map[string]string{"passwd": passwd, "group": group} {
+	for name, body := range map[string]string{"passwd": passwd, "group": group, "hosts": etcHosts} {
 		if err := os.WriteFile(etc+"/"+name, []byte(body), 0o644); err != nil {
 			return fmt.Errorf("writing /etc/%s: %w", name, err)
 		}

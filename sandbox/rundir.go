@@ -53,15 +53,50 @@ func newRunDir(base, kind string, mode os.FileMode) (*runDir, error) {
 		os.Remove(path)
 		return nil, fmt.Errorf("sandbox: %w", err)
 	}
-	d := &runDir{path: path}
-	if f, err := os.Open(path); err == nil {
-		if unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB) == nil {
-			d.lock = f
-		} else {
-			f.Close() // no locks on this filesystem: the live process id in the name still protects it
-		}
+	return &runDir{path: path, lock: lockDir(path)}, nil
+}
+
+// snapshotKind names the solution snapshots' directories: transitbench-snap-<24 hex digits>, a random name
+// without the process id, because the sandbox's mount table shows the snapshot's host path. The owner's process
+// id is kept in the file ownerFile inside (the snapshot's own tree, solution/ and bin/, is all a star sees).
+const snapshotKind = "snap"
+
+// ownerFile holds the process id of a snapshot directory's owner.
+const ownerFile = "owner"
+
+// newSnapshotDir creates and locks a fresh snapshot directory under base with the given mode, its name random,
+// its owner's process id in ownerFile.
+func newSnapshotDir(base string, mode os.FileMode) (*runDir, error) {
+	var rnd [12]byte
+	rand.Read(rnd[:])
+	path := filepath.Join(base, runDirPrefix+snapshotKind+"-"+hex.EncodeToString(rnd[:]))
+	if err := os.Mkdir(path, 0o700); err != nil {
+		return nil, fmt.Errorf("sandbox: creating the solution snapshot: %w (is TMPDIR writable?)", err)
 	}
+	d := &runDir{path: path}
+	if err := os.WriteFile(filepath.Join(path, ownerFile), []byte(strconv.Itoa(os.Getpid())), 0o600); err != nil {
+		d.remove()
+		return nil, fmt.Errorf("sandbox: creating the solution snapshot: %w", err)
+	}
+	if err := os.Chmod(path, mode); err != nil {
+		d.remove()
+		return nil, fmt.Errorf("sandbox: %w", err)
+	}
+	d.lock = lockDir(path)
 	return d, nil
+}
+
+// lockDir opens dir and takes an exclusive flock on it; nil where the filesystem has no locks.
+func lockDir(dir string) *os.File {
+	f, err := os.Open(dir)
+	if err != nil {
+		return nil
+	}
+	if unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB) != nil {
+		f.Close() // no locks on this filesystem: the live process id still protects it
+		return nil
+	}
+	return f
 }
 
 // remove removes the directory with everything in it and drops the lock.
@@ -73,8 +108,14 @@ func (d *runDir) remove() error {
 	return err
 }
 
-// runDirPID returns the process id in a run directory's name (transitbench-<kind>-<pid>-<random>), if any.
-func runDirPID(name string) (int, bool) {
+// runDirPID returns the process id of the run directory name under base: the one in its name
+// (transitbench-<kind>-<pid>-<random>), or a snapshot's in its ownerFile.
+func runDirPID(base, name string) (int, bool) {
+	if strings.HasPrefix(name, runDirPrefix+snapshotKind+"-") {
+		b, err := os.ReadFile(filepath.Join(base, name, ownerFile))
+		pid, perr := strconv.Atoi(string(b))
+		return pid, err == nil && perr == nil && pid > 0
+	}
 	f := strings.Split(strings.TrimPrefix(name, runDirPrefix), "-")
 	if len(f) < 3 {
 		return 0, false
@@ -84,7 +125,7 @@ func runDirPID(name string) (int, bool) {
 }
 
 // cleanStaleRunDirs removes the transitbench-* directories under base that no live run holds: those not locked
-// whose process is gone. With anyName (base is the data directory's run root, which only runs write to), a
+// whose process (named in the directory's name, or a snapshot's ownerFile) is gone. With anyName (base is the data directory's run root, which only runs write to), a
 // directory without a process id in its name is removed too when nobody holds its lock.
 func cleanStaleRunDirs(base string, anyName bool) {
 	entries, err := os.ReadDir(base)
@@ -95,7 +136,7 @@ func cleanStaleRunDirs(base string, anyName bool) {
 		if !strings.HasPrefix(e.Name(), runDirPrefix) {
 			continue
 		}
-		pid, ok := runDirPID(e.Name())
+		pid, ok := runDirPID(base, e.Name())
 		switch {
 		case ok && (pid == os.Getpid() || !errors.Is(syscall.Kill(pid, 0), syscall.ESRCH)):
 			continue // a live process's (or a reused id: left for a later run)

@@ -110,6 +110,12 @@ func (r *Runner) Run(ctx context.Context, sol *Solution, jobs []Job, results cha
 	if stage == "" {
 		return errNotPrepared
 	}
+	if isRoot() && (!iso.namespaces || iso.userNS) {
+		// The stars reach the snapshot by its host path as another user: let them traverse (not list) it.
+		if err := os.Chmod(stage, 0o711); err != nil {
+			return fmt.Errorf("sandbox: %w", err)
+		}
+	}
 	lim := r.Limits.withDefaults()
 	rd, err := r.runDir(iso)
 	if err != nil {
@@ -117,6 +123,12 @@ func (r *Runner) Run(ctx context.Context, sol *Solution, jobs []Job, results cha
 	}
 	defer rd.remove()
 	root := rd.path
+	// The Go build caches are cleaned with the run directories: those of gone solution directories removed,
+	// the rest trimmed to their total cap.
+	cleanGoCaches(goCacheRoot(r.Home))
+	if sol.CacheDir != "" && sol.CacheDir != goCacheRoot(r.Home) {
+		cleanGoCaches(sol.CacheDir)
+	}
 
 	mask := append([]string{r.Home, root, stage, sol.Dir, sol.CacheDir}, lim.Mask...)
 	if ws := filepath.Dir(sol.Dir); ws != "/" {

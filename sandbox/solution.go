@@ -7,7 +7,6 @@ import (
 	"go/parser"
 	"go/token"
 	"io"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -58,6 +57,7 @@ type Solution struct {
 	stageDir *runDir
 	argv     []string
 	hasBin   bool
+	sum      string // SnapshotSHA256 of the snapshot
 }
 
 // Detect finds the solution in dir: solution.py, else an executable file named run, else a Go main package
@@ -147,15 +147,22 @@ func (s *Solution) prepare(ctx context.Context, defaultCache string) error {
 		return errNoCacheDir
 	}
 	// The snapshot lives in the system's temporary directory, whose neutral path is all the sandbox's mount
-	// table shows of it; its name carries this process's id and it is locked while in use, so that snapshots
-	// left by killed runs are removed here, at the next Prepare.
+	// table shows of it; its name is random and it is locked while in use, so that snapshots left by killed
+	// runs are removed here, at the next Prepare. It is the runner's alone (0700): a star's child binds it
+	// while still root. Only where a star reaches it by its host path as another user (as root without a mount
+	// namespace, or in a user namespace) may others traverse it (0711), and its random name is not listable.
 	cleanStaleRunDirs(os.TempDir(), false)
-	rd, err := newRunDir(os.TempDir(), "solution", 0o755)
+	mode := os.FileMode(0o700)
+	if iso := Probe(); isRoot() && (!iso.namespaces || iso.userNS) {
+		mode = 0o711
+	}
+	rd, err := newSnapshotDir(os.TempDir(), mode)
 	if err != nil {
-		return fmt.Errorf("sandbox: creating the solution snapshot: %w (is TMPDIR writable?)", err)
+		return err
 	}
 	stage := rd.path
-	if err := copyTree(filepath.Join(stage, "solution"), s.Dir); err != nil {
+	sum, err := copyTree(filepath.Join(stage, "solution"), s.Dir)
+	if err != nil {
 		rd.remove()
 		return err
 	}
@@ -175,7 +182,7 @@ func (s *Solution) prepare(ctx context.Context, defaultCache string) error {
 		rd.remove()
 		return fmt.Errorf("sandbox: unknown solution kind %q: use Detect to make a Solution", s.Kind)
 	}
-	s.stage, s.stageDir = stage, rd
+	s.stage, s.stageDir, s.sum = stage, rd, sum
 	return nil
 }
 
@@ -195,66 +202,26 @@ func (s *Solution) Close() error {
 	return err
 }
 
+// SnapshotSHA256 returns the hash of what Prepare copied, "" before Prepare: the SHA-256, in hex, of the
+// snapshot's manifest, one line per entry in lexical order of its slash-separated path,
+//
+//	dir <path>
+//	file <mode, 0644 or 0755> <SHA-256 of the bytes copied, hex> <path>
+//	link <target> <path>
+//
+// so that a caller can record exactly which code its stars ran (the bytes copied, not those on disk later).
+func (s *Solution) SnapshotSHA256() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.sum
+}
+
 // prepared returns the snapshot root, whether it has a bin directory, and the solution's argv without the
 // star argument.
 func (s *Solution) prepared() (stage string, hasBin bool, argv []string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.stage, s.hasBin, append([]string(nil), s.argv...)
-}
-
-// copyTree copies the directory src to dst (which must not exist), making every directory 0755 and every
-// file 0644 (0755 when its owner may execute it) so that the sandbox user can read the copy. A symbolic link is
-// copied as a link when it is relative and leads to a file inside src; one that is absolute, dangling or leads
-// out of src (also through other links) is refused, and so is any other kind of file (a device, a FIFO, a
-// socket): the snapshot holds the solution's own files only. (Inside the sandbox a link can anyway reach only
-// the sandbox's own tree; this keeps the snapshot meaningful and the errors early.)
-func copyTree(dst, src string) error {
-	var total int64
-	realSrc, err := filepath.EvalSymlinks(src)
-	if err != nil {
-		return fmt.Errorf("sandbox: copying the solution: %w", err)
-	}
-	return filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return fmt.Errorf("sandbox: copying the solution: %w", err)
-		}
-		rel, _ := filepath.Rel(src, path)
-		target := filepath.Join(dst, rel)
-		switch {
-		case d.IsDir():
-			return os.MkdirAll(target, 0o755)
-		case d.Type()&fs.ModeSymlink != 0:
-			link, err := os.Readlink(path)
-			if err != nil {
-				return fmt.Errorf("sandbox: copying the solution: %w", err)
-			}
-			// Resolved on the source (through any other links), the target must lie inside it.
-			real, rerr := filepath.EvalSymlinks(path)
-			if rerr == nil {
-				real, rerr = filepath.Rel(realSrc, real)
-			}
-			if filepath.IsAbs(link) || rerr != nil || real == ".." || strings.HasPrefix(real, ".."+string(filepath.Separator)) {
-				return fmt.Errorf("sandbox: %s is a symbolic link to %s, outside the solution directory or to nothing: a solution must hold its files itself (copy the target in, or make the link relative and inside)", path, link)
-			}
-			return os.Symlink(link, target)
-		case d.Type().IsRegular():
-			info, err := d.Info()
-			if err != nil {
-				return fmt.Errorf("sandbox: copying the solution: %w", err)
-			}
-			total += info.Size()
-			if total > maxSolutionBytes {
-				return fmt.Errorf("sandbox: the solution directory %s holds more than %d MiB: keep data sets and large files out of it", src, maxSolutionBytes>>20)
-			}
-			mode := os.FileMode(0o644)
-			if info.Mode()&0o100 != 0 {
-				mode = 0o755
-			}
-			return copyFile(target, path, mode)
-		}
-		return fmt.Errorf("sandbox: %s is not a regular file, directory or link (%v): remove it from the solution", path, d.Type())
-	})
 }
 
 func copyFile(dst, src string, mode os.FileMode) error {
