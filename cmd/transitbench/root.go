@@ -92,11 +92,12 @@ func wantJSON(cmd *cobra.Command) bool {
 	return v
 }
 
-// groupHelp is the RunE of a command group called without a subcommand: its help, or under --json a usage
-// error naming the subcommands (help text is not JSON).
+// groupHelp is the RunE of a command group called without a subcommand: a usage error naming the subcommands
+// (exit status 2), with the group's help on stderr unless --json is given (help text is not JSON).
 func groupHelp(cmd *cobra.Command, args []string) error {
 	if !wantJSON(cmd) {
-		return cmd.Help()
+		cmd.SetOut(cmd.ErrOrStderr())
+		_ = cmd.Help()
 	}
 	var subs []string
 	for _, c := range cmd.Commands() {

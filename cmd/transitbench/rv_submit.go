@@ -30,7 +30,7 @@ type rvSubmitOptions struct {
 // newRVSubmitCmd builds the command; runF, when not nil, replaces runRVSubmit (tests check the options the flags
 // produce with it).
 func newRVSubmitCmd(common *rvCommon, runF func(context.Context, rvSubmitOptions, io.Writer) error) *cobra.Command {
-	c, opts := rvSubcommand(&cobra.Command{Use: "submit TASK --planets FILE|-", Args: cobra.ExactArgs(1),
+	c, opts := rvSubcommand(&cobra.Command{Use: "submit TASK --planets FILE|-", Args: submitArgs,
 		Short: "Grade a planetary configuration with the four-criterion gate (spends one submission)",
 		Long: `Grade a planetary configuration against the task's truth with the four-criterion gate.
 The planets file is a JSON list of {"P_days", "K_ms" or "m_sin_i_mjup", "e", "omega_rad",
@@ -182,4 +182,16 @@ func printFeedback(w io.Writer, fb rvgate.Feedback) {
 		fmt.Fprintf(w, "  budget     OVER  %s (%s spent; %s)\n", budget, strings.Join(fb.OverBudget, " and "), what)
 	}
 	fmt.Fprintf(w, "  task passed so far: %v\n", fb.TaskPassed)
+}
+
+// submitArgs takes the task alone: a second argument is most often the planets file given without its flag.
+func submitArgs(cmd *cobra.Command, args []string) error {
+	switch {
+	case len(args) == 2:
+		return usageErrorf("rv submit takes one task; give the planets file with --planets: 'transitbench rv submit %s --planets %s'",
+			args[0], args[1])
+	case len(args) != 1:
+		return usageErrorf("rv submit takes one task (and the planets with --planets FILE|-), got %d arguments", len(args))
+	}
+	return nil
 }

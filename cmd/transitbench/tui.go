@@ -60,6 +60,17 @@ func runTUI(dir string, allowDegraded bool) error {
 		if ws, err := workspace.Open("."); err == nil {
 			dir = ws.Root
 		}
+	} else {
+		// A workspace named on the command line must exist before the screen takes the terminal: its error is
+		// one line and exit status 2, not a full-screen message.
+		if _, err := os.Stat(dir); err != nil {
+			return notFoundf("--workspace %s does not exist: give a workspace directory (create one with 'transitbench init DIR')", dir)
+		}
+		ws, err := workspace.Open(dir)
+		if err != nil {
+			return usageErrorf("--workspace %s: %v", dir, err)
+		}
+		dir = ws.Root
 	}
 	if err := os.MkdirAll(home, 0o755); err != nil {
 		return err
