@@ -21,6 +21,7 @@ type progressPrinter struct {
 	last   int // last tenth printed (non-terminal) or last percent drawn (terminal)
 	begun  bool
 	resume int
+	set    string // the set of the step being shown: a new set is a new step, timed from its own start
 }
 
 // newProgressPrinter returns a printer on w. On a terminal it redraws its bar with CR, so it writes under the
@@ -42,7 +43,11 @@ func (p *progressPrinter) update(pr sets.Progress) {
 		return
 	}
 	pr.Set = termtext.Line(pr.Set)
+	if p.begun && pr.Set != p.set {
+		p.begun, p.last = false, -1 // a printer used for several steps times each from its own start
+	}
 	if !p.begun {
+		p.set = pr.Set
 		p.begun, p.start, p.resume = true, time.Now(), pr.Resumed
 		if !p.tty {
 			p.last = 10 * pr.Resumed / pr.Total
