@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"strconv"
+	"strings"
 
 	"golang.org/x/sys/unix"
 )
@@ -505,4 +507,18 @@ func bindTreeLegacy(src, dst string, attr uint64) error {
 		return fmt.Errorf("remounting %s: %w", dst, err)
 	}
 	return nil
+}
+
+// HostPathVisible reports whether a star sees the host path p at its own name: on Linux only the system trees
+// (hostTrees, bound read-only into the allow-list root) are in view, so a program a solution execs by host path
+// must live under one of them; anything else (a binary in /work, /opt or a home directory) has to be shipped
+// inside the solution directory.
+func HostPathVisible(p string) bool {
+	p = filepath.Clean(p)
+	for _, root := range hostTrees {
+		if p == root || strings.HasPrefix(p, root+"/") {
+			return true
+		}
+	}
+	return false
 }

@@ -290,10 +290,14 @@ func resolveBinary(binary string) (string, error) {
 // star and solution mounts).
 var hiddenRoots = []string{"/tmp", "/run", "/dev/shm"}
 
-// reachable reports whether a sandboxed star, which may run as an unprivileged user with the data directory
-// masked and fresh /tmp and /run, can execute path: every directory on the way searchable by others, the file
-// executable by others, and the path outside the data directory, the temporary directory, /tmp and /run.
+// reachable reports whether a sandboxed star, which may run as an unprivileged user in an allow-list root with
+// the data directory masked and fresh /tmp and /run, can execute path: the path inside the host trees the
+// sandbox shows (sandbox.HostPathVisible), every directory on the way searchable by others, the file executable
+// by others, and the path outside the data directory, the temporary directory, /tmp and /run.
 func reachable(path string) bool {
+	if !sandbox.HostPathVisible(path) {
+		return false
+	}
 	hidden := slices.Clone(hiddenRoots)
 	hidden = append(hidden, os.TempDir())
 	if home, err := data.Home(); err == nil {

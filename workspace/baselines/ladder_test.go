@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"runtime"
 	"testing"
 
 	"transitbench/data/sets"
@@ -147,6 +148,25 @@ func TestWriteSolutionShipsAnUnreachableBinary(t *testing.T) {
 	}
 	if reachable("/tmp/x") || !reachable("/bin/sh") && !reachable("/usr/bin/sh") {
 		t.Error("reachable: /tmp must be hidden and /bin/sh reachable")
+	}
+	// A world-readable binary outside the system trees (here under /var/tmp) is out of the sandbox's allow-list
+	// root on Linux: it must be shipped too, not exec'd at its host path.
+	if runtime.GOOS == "linux" {
+		outside, err := os.MkdirTemp("/var/tmp", "tb-ladder-test-")
+		if err != nil {
+			t.Skipf("cannot make a directory under /var/tmp: %v", err)
+		}
+		defer os.RemoveAll(outside)
+		if err := os.Chmod(outside, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		exe := filepath.Join(outside, "tb")
+		if err := os.WriteFile(exe, []byte("#!/bin/sh\n"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if reachable(exe) {
+			t.Errorf("reachable(%s) = true, but a star sees only the system trees of the host", exe)
+		}
 	}
 }
 
