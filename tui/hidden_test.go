@@ -21,9 +21,13 @@ const hiddenMark = "TUI-STDERR-MARK-"
 
 // writeOracle writes a solution printing every star's true planet ephemeris (from answers) and its id after
 // hiddenMark on stderr.
-func writeOracle(t *testing.T, dir string, answers map[string]data.Answer) {
+func writeOracle(t *testing.T, dir, home string, comp map[string]sets.Composition, answers map[string]data.Answer) {
 	t.Helper()
-	testutil.WriteRunScript(t, dir, testsets.OracleScript(testsets.PlanetRows(answers), "echo \""+hiddenMark+"$id\" >&2\n", ""))
+	curves, err := testsets.CurveIDs(home, comp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	testutil.WriteRunScript(t, dir, testsets.OracleScriptByCurve(testsets.PlanetRows(answers), curves, "echo \""+hiddenMark+"$id\" >&2\n", ""))
 }
 
 // shown returns the forms of the answers' planet periods (%.4f, %.6f, %.8f, shortest) and the stderr mark of
@@ -70,7 +74,7 @@ func TestGradeScreensShowNoHiddenTruth(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	writeOracle(t, ws.SolutionDir(), all)
+	writeOracle(t, ws.SolutionDir(), home, comp, all)
 	r, err := OpenReal(context.Background(), OpenOptions{Home: home, Workspace: dir}, nil)
 	if err != nil {
 		t.Fatal(err)

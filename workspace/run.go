@@ -371,6 +371,10 @@ func (r *runner) run(ctx context.Context, ids []string, events chan<- Event) err
 	}
 	job := BackendJob{RunID: r.runID, Set: r.set, Solution: r.sol, SolutionHash: r.hash, Stars: todo,
 		Runner: sandbox.Runner{Workers: r.opt.Workers, Limits: limits, AllowDegraded: r.opt.AllowDegraded, Hidden: r.set.Hidden(), Home: home}}
+	if r.set.Hidden() {
+		// SPEC A1: nothing the solution reads names the set or the star's place in it.
+		job.Stars, job.Aliases = shuffled(todo), AnonymousIDs(todo)
+	}
 	backend := r.opt.Backend
 	if backend == nil {
 		backend = Local{}

@@ -42,7 +42,7 @@ func TestWorkspaceRunFunctions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	oracleRun(t, ws.SolutionDir(), dev.Answers)
+	oracleRun(t, ws.SolutionDir(), "", dev.Answers)
 	rf := runFlags{Workspace: dir, Workers: 2, Timeout: 60, Compositions: hiddenTestSets}
 
 	if err := runDev(ctx, s, &devOptions{runFlags: rf}); err != nil {
@@ -180,7 +180,7 @@ func TestFreezeAndGradeFrozen(t *testing.T) {
 	s := streams{Out: &out, Err: &errb, JSON: true}
 	contestant := filepath.Join(t.TempDir(), "contestant")
 	initTestWorkspace(t, ctx, s, contestant)
-	oracleRun(t, filepath.Join(contestant, "solution"), openTestDev(t, home).Answers)
+	oracleRun(t, filepath.Join(contestant, "solution"), "", openTestDev(t, home).Answers)
 	grader := filepath.Join(t.TempDir(), "grader")
 	initTestWorkspace(t, ctx, s, grader)
 	out.Reset()

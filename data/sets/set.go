@@ -465,6 +465,38 @@ func (s *Set) WriteStarDir(id, dir string) error {
 	return nil
 }
 
+// WriteStarDirAs is WriteStarDir with star.json's id replaced by alias (SPEC A1: on a hidden set a solution
+// sees a per-run id that names neither the set nor the star's index). star.json is decoded into data.Star and
+// encoded again, so no field but the documented ones reaches the solution. The light curve is written as
+// checked by WriteStarDir.
+func (s *Set) WriteStarDirAs(id, alias, dir string) error {
+	if alias == "" {
+		return fmt.Errorf("sets: an empty alias for star %s of set %s", id, s.Name)
+	}
+	csv, sj, err := s.starBytes(id)
+	if err != nil {
+		return err
+	}
+	var st data.Star
+	if err := json.Unmarshal(sj, &st); err != nil {
+		return fmt.Errorf("sets: star %s of set %s: %w", id, s.Name, err)
+	}
+	st.ID = alias
+	if sj, err = data.EncodeStar(&st); err != nil {
+		return err
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("sets: cannot create star directory: %w", err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, data.LightCurveFile), csv, 0o644); err != nil {
+		return fmt.Errorf("sets: cannot write star directory: %w", err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, data.StarFile), sj, 0o644); err != nil {
+		return fmt.Errorf("sets: cannot write star directory: %w", err)
+	}
+	return nil
+}
+
 // starBytes returns star id's lightcurve.csv and star.json bytes, checked against its recorded digest.
 func (s *Set) starBytes(id string) (csv, starJSON []byte, err error) {
 	r, err := s.result(id)

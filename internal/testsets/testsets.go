@@ -57,6 +57,40 @@ func Open(home string, comps map[string]sets.Composition) (answers map[string]ma
 	return answers, all, nil
 }
 
+// CurveIDs returns the stars of the hidden sets among comps (built in home, e.g. by Open) by the first cadence
+// line of their lightcurve.csv: what OracleScriptByCurve identifies a star by when its star.json does not.
+func CurveIDs(home string, comps map[string]sets.Composition) (map[string]string, error) {
+	out := map[string]string{}
+	for name, c := range comps {
+		if !sets.IsHidden(name) {
+			continue
+		}
+		s, err := sets.Open(home, name, sets.Options{Composition: &c})
+		if err != nil {
+			return nil, err
+		}
+		for _, id := range s.IDs {
+			curve, star, err := s.Star(id)
+			if err != nil {
+				return nil, err
+			}
+			csv, _, err := data.EncodeStarDir(curve, star)
+			if err != nil {
+				return nil, err
+			}
+			lines := strings.SplitN(string(csv), "\n", 3)
+			if len(lines) < 3 {
+				return nil, fmt.Errorf("testsets: star %s has no cadence", id)
+			}
+			if prev, dup := out[lines[1]]; dup {
+				return nil, fmt.Errorf("testsets: stars %s and %s begin with the same cadence line", prev, id)
+			}
+			out[lines[1]] = id
+		}
+	}
+	return out, nil
+}
+
 // PlanetRows returns, for each star of answers that has an injected planet, the row claiming it at its true
 // ephemeris with score 10 ("period,t0,10", %.8f).
 func PlanetRows(answers map[string]data.Answer) map[string][]string {
@@ -73,6 +107,13 @@ func PlanetRows(answers map[string]data.Answer) map[string][]string {
 // star.json, runs before (shell lines, e.g. writing to stderr), prints the CSV header and the rows that rows
 // holds for the id (stars without rows print none), then runs after (shell lines for every star).
 func OracleScript(rows map[string][]string, before, after string) string {
+	return OracleScriptByCurve(rows, nil, before, after)
+}
+
+// OracleScriptByCurve is OracleScript for stars whose star.json does not carry their id (a hidden set's stars
+// carry a per-run anonymous id, SPEC A1): the script first looks the first cadence line of its
+// lightcurve.csv up in curveIDs (see CurveIDs) and, when it is there, takes the star's id from it.
+func OracleScriptByCurve(rows map[string][]string, curveIDs map[string]string, before, after string) string {
 	ids := make([]string, 0, len(rows))
 	for id := range rows {
 		ids = append(ids, id)
@@ -80,6 +121,18 @@ func OracleScript(rows map[string][]string, before, after string) string {
 	sort.Strings(ids)
 	var b strings.Builder
 	b.WriteString("#!/bin/sh\nid=$(sed -n 's/.*\"id\": *\"\\([^\"]*\\)\".*/\\1/p' \"$1/star.json\")\n")
+	if len(curveIDs) > 0 {
+		keys := make([]string, 0, len(curveIDs))
+		for k := range curveIDs {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		b.WriteString("key=$(sed -n 2p \"$1/lightcurve.csv\")\ncase \"$key\" in\n")
+		for _, k := range keys {
+			fmt.Fprintf(&b, "  '%s') id=%s ;;\n", k, curveIDs[k])
+		}
+		b.WriteString("esac\n")
+	}
 	b.WriteString(before)
 	b.WriteString("echo period_days,t0_days,score\ncase \"$id\" in\n")
 	for _, id := range ids {
