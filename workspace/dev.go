@@ -106,7 +106,7 @@ func Init(dir string, opt InitOptions) (*Workspace, error) {
 // devStars opens the labelled stars of a new workspace: the dev set, or a mini task's labelled stars.
 func devStars(home string, opt InitOptions) (*sets.Set, []string, error) {
 	if opt.Task != "" {
-		m, err := sets.OpenMiniTask(home, opt.Task, sets.Options{Progress: opt.SetProgress})
+		m, err := sets.OpenMiniLabelled(home, opt.Task, sets.Options{Progress: opt.SetProgress})
 		if err != nil {
 			return nil, nil, err
 		}
@@ -546,20 +546,31 @@ type MiniResult struct {
 	Seconds float64 `json:"seconds"`
 }
 
-// Mini runs the workspace's solution on the hidden stars of a mini task and returns its reward.
+// Mini runs the workspace's solution on the hidden stars of a mini task and returns its reward. The hidden
+// stars come from the secret pool sets.MiniPool (built at the first mini run, from the secret seed) and run as
+// a hidden set's do: under anonymous ids, in a shuffled order, with full isolation unless opt.AllowDegraded,
+// and only aggregates kept.
 func (w *Workspace) Mini(ctx context.Context, task string, opt RunOptions, events chan<- Event) (*MiniResult, error) {
 	home, hash, sol, err := w.begin(opt)
 	if err != nil {
 		return nil, err
 	}
 	defer sol.Close()
-	m, err := sets.OpenMiniTask(home, task, sets.Options{Progress: opt.SetProgress})
+	pool, _, err := sets.ParseMiniTask(task)
+	if err != nil {
+		return nil, err
+	}
+	so := opt.setOptions(pool)
+	if c, ok := opt.Compositions[sets.MiniPool]; ok {
+		so.MiniPool = &c
+	}
+	m, err := sets.OpenMiniTask(home, task, so)
 	if err != nil {
 		return nil, err
 	}
 	opt.Limit, opt.Stars = 0, nil
 	spec := runSpec{kind: KindMini, label: task, hash: hash}
-	r, err := runStored(ctx, m.Set, sol, m.Hidden, func(*store.Store) runSpec { return spec }, opt, events)
+	r, err := runStored(ctx, m.HiddenSet, sol, m.Hidden, func(*store.Store) runSpec { return spec }, opt, events)
 	if err != nil {
 		return nil, err
 	}

@@ -117,8 +117,10 @@ func checkStarAndFailing(t *testing.T, dev *sets.Set) {
 		t.Fatalf("star %s shows:\n%s", star, got)
 	}
 	out.Reset()
-	if err := runStar(ctx, text, &starOptions{ID: "A-0000"}); !isCode(err, codeHidden) {
-		t.Fatalf("runStar on a hidden star: %v, want code hidden", err)
+	for _, id := range []string{"A-0000", "M-0003"} { // M: the mini tasks' secret pool
+		if err := runStar(ctx, text, &starOptions{ID: id}); !isCode(err, codeHidden) {
+			t.Fatalf("runStar on hidden star %s: %v, want code hidden", id, err)
+		}
 	}
 
 	s := streams{Out: &out, Err: &errb, JSON: true}

@@ -74,8 +74,8 @@ func (s *Set) unknown(id string) error {
 	return fmt.Errorf("sets: set %s has no star %q (ids run from %s to %s)", s.Name, id, s.IDs[0], s.IDs[len(s.IDs)-1])
 }
 
-// IsHidden reports whether name is a hidden set's name.
-func IsHidden(name string) bool { return name == A || name == B }
+// IsHidden reports whether name is a hidden set's name: A, B and the mini tasks' secret pool MiniPool.
+func IsHidden(name string) bool { return name == A || name == B || name == MiniPool }
 
 // Open returns the set called name of the data directory home, building it first when it is not built (or
 // when opt.Force is set). The standard sets are dev, A, B (hidden, seeded by the secret seed file, created on first
@@ -177,6 +177,8 @@ func wantedComposition(name string, opt Options) (Composition, bool) {
 		return DevComposition, true
 	case A, B:
 		return HiddenComposition, true
+	case MiniPool:
+		return MiniPoolComposition, true
 	case Train:
 		n := opt.Stars
 		if n == 0 {

@@ -10,13 +10,15 @@ import (
 	"transitbench/data/sets"
 )
 
-// Small returns the compositions of a small dev set (10 stars) and small hidden sets A and B (8 stars each), so
-// that a test's dev run or grading takes seconds: the real sets are 196 and 1,000 stars.
+// Small returns the compositions of a small dev set (10 stars), small hidden sets A and B (8 stars each) and a
+// small secret mini pool M (18 stars, the fewest a mini task can draw its hidden stars from), so that a test's
+// dev run, grading or mini run takes seconds: the real sets are 196 and 1,000 stars.
 func Small() map[string]sets.Composition {
 	return map[string]sets.Composition{
-		sets.Dev: {Injected: 4, Untouched: 3, EB: 2, Confirmed: 1},
-		sets.A:   {Injected: 3, Untouched: 2, EB: 2, Confirmed: 1},
-		sets.B:   {Injected: 3, Untouched: 2, EB: 2, Confirmed: 1},
+		sets.Dev:      {Injected: 4, Untouched: 3, EB: 2, Confirmed: 1},
+		sets.A:        {Injected: 3, Untouched: 2, EB: 2, Confirmed: 1},
+		sets.B:        {Injected: 3, Untouched: 2, EB: 2, Confirmed: 1},
+		sets.MiniPool: {Injected: 8, Untouched: 8, EB: 1, Confirmed: 1},
 	}
 }
 
@@ -69,26 +71,34 @@ func CurveIDs(home string, comps map[string]sets.Composition) (map[string]string
 		if err != nil {
 			return nil, err
 		}
-		for _, id := range s.IDs {
-			curve, star, err := s.Star(id)
-			if err != nil {
-				return nil, err
-			}
-			csv, _, err := data.EncodeStarDir(curve, star)
-			if err != nil {
-				return nil, err
-			}
-			lines := strings.SplitN(string(csv), "\n", 3)
-			if len(lines) < 3 {
-				return nil, fmt.Errorf("testsets: star %s has no cadence", id)
-			}
-			if prev, dup := out[lines[1]]; dup {
-				return nil, fmt.Errorf("testsets: stars %s and %s begin with the same cadence line", prev, id)
-			}
-			out[lines[1]] = id
+		if err := AddCurveIDs(out, s); err != nil {
+			return nil, err
 		}
 	}
 	return out, nil
+}
+
+// AddCurveIDs adds the stars of s to curveIDs, by the first cadence line of their lightcurve.csv.
+func AddCurveIDs(curveIDs map[string]string, s *sets.Set) error {
+	for _, id := range s.IDs {
+		curve, star, err := s.Star(id)
+		if err != nil {
+			return err
+		}
+		csv, _, err := data.EncodeStarDir(curve, star)
+		if err != nil {
+			return err
+		}
+		lines := strings.SplitN(string(csv), "\n", 3)
+		if len(lines) < 3 {
+			return fmt.Errorf("testsets: star %s has no cadence", id)
+		}
+		if prev, dup := curveIDs[lines[1]]; dup && prev != id {
+			return fmt.Errorf("testsets: stars %s and %s begin with the same cadence line", prev, id)
+		}
+		curveIDs[lines[1]] = id
+	}
+	return nil
 }
 
 // PlanetRows returns, for each star of answers that has an injected planet, the row claiming it at its true
