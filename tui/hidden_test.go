@@ -96,7 +96,9 @@ func TestGradeScreensShowNoHiddenTruth(t *testing.T) {
 		t.Fatalf("grading through the screen: step %v, error %v", d.m.grade.step, d.m.grade.err)
 	}
 	res := d.m.grade.result
-	if res.Grading != 1 || res.A.Credit == 0 || len(res.Withheld) != 0 {
+	// The grade screen's data carries S alone on A and B: the oracle's S, no credit or breakdown.
+	if res.Grading != 1 || res.A.S <= 0 || res.A.Credit != 0 || res.A.Planets != 0 || res.B.ByPopulation.Random.Planets != 0 ||
+		res.Dev.Credit == 0 || len(res.Withheld) != 0 {
 		t.Fatalf("grade result %+v", res)
 	}
 	last := d.m.View()

@@ -26,6 +26,9 @@ const manifestName = "transitbench-frozen.json"
 // maxFrozenBytes bounds the files a frozen tar may unpack to.
 const maxFrozenBytes = 1 << 30
 
+// ErrFrozenTooLarge is returned for a frozen tar that would unpack past the limits.
+var ErrFrozenTooLarge = errors.New("workspace: the frozen solution is too large")
+
 // FrozenManifest is what a frozen tar says of itself.
 type FrozenManifest struct {
 	Hash  string      `json:"hash"` // the content hash of the solution tree (HashTree)
@@ -199,10 +202,47 @@ func extractFile(r io.Reader, to string, h *tar.Header) error {
 	return out.Close()
 }
 
+// DefaultMaxGradings is how many gradings a contestant's label may have on the contest grader (grade --frozen
+// --label) unless the operator says otherwise (RunOptions.MaxGradings, --max-gradings).
+const DefaultMaxGradings = 3
+
+// ErrBadLabel is returned for a contestant label that is empty or not made of letters, digits, '.', '_', '-'
+// and '@' (at most 64).
+var ErrBadLabel = errors.New("workspace: a contestant label is 1 to 64 letters, digits, '.', '_', '-' or '@'")
+
+// checkLabel checks a contestant label.
+func checkLabel(label string) error {
+	if label == "" || len(label) > 64 {
+		return ErrBadLabel
+	}
+	for _, c := range label {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.ContainsRune("._-@", c)) {
+			return ErrBadLabel
+		}
+	}
+	return nil
+}
+
 // GradeFrozen grades the frozen tar at file (`transitbench grade --frozen`) as Grade grades solution/: once per
-// content hash (opt.Again to grade again), numbered among the workspace's gradings, resumable. The file is
-// checked first (ImportFrozen, with want); the report and every run of the grading name the file's SHA-256.
+// content hash (opt.Again to grade again), resumable. With opt.Contestant, the grading is numbered among that
+// contestant's gradings in this data directory (lineage "contestant:LABEL", whichever workspace grades it), and a
+// new grading is refused with ErrGradingCap once the contestant has had opt.MaxGradings (0: DefaultMaxGradings;
+// negative: no cap); without it, among the workspace's gradings. The file is checked first (ImportFrozen, with
+// want); the report and every run of the grading name the file's SHA-256.
 func (w *Workspace) GradeFrozen(ctx context.Context, file, want string, opt RunOptions, events chan<- Event) (*GradeReport, error) {
+	tg := gradeTarget{lineage: w.Lineage()}
+	if opt.Contestant != "" {
+		if err := checkLabel(opt.Contestant); err != nil {
+			return nil, err
+		}
+		tg.lineage, tg.maxGradings = LineageContestant+opt.Contestant, opt.MaxGradings
+		if tg.maxGradings == 0 {
+			tg.maxGradings = DefaultMaxGradings
+		}
+		if err := checkGradingCap(ctx, opt, tg); err != nil {
+			return nil, err
+		}
+	}
 	tmp, err := os.MkdirTemp("", "transitbench-frozen-")
 	if err != nil {
 		return nil, err
@@ -213,11 +253,35 @@ func (w *Workspace) GradeFrozen(ctx context.Context, file, want string, opt RunO
 	if err != nil {
 		return nil, err
 	}
-	rep, err := w.grade(ctx, src, FlagFile+ff.FileSHA, opt, events)
+	tg.src, tg.fileFlag = src, FlagFile+ff.FileSHA
+	rep, err := w.grade(ctx, tg, opt, events)
 	if rep != nil {
 		rep.FrozenFile = ff.FileSHA
 	}
 	return rep, err
+}
+
+// checkGradingCap refuses a grading of tg's lineage, before its file is unpacked, when the lineage has had
+// tg.maxGradings gradings and none of them is unfinished (which the grading could resume); grade checks again
+// under the lineage's lock, once the solution's hash is known.
+func checkGradingCap(ctx context.Context, opt RunOptions, tg gradeTarget) error {
+	if tg.maxGradings <= 0 {
+		return nil
+	}
+	_, st, err := openRunStore(opt)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	n, err := st.Gradings(ctx, tg.lineage, "")
+	if err != nil || n < tg.maxGradings {
+		return err
+	}
+	if g, _, err := unfinishedGrading(ctx, st, tg.lineage, ""); err != nil || g > 0 {
+		return err
+	}
+	return fmt.Errorf("%w: %s has had %d gradings, the most it may have", ErrGradingCap,
+		strings.TrimPrefix(tg.lineage, LineageContestant), n)
 }
 
 // FlagFile starts the run flag naming the frozen tar a grading graded: "file:" and its SHA-256.

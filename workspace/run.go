@@ -43,6 +43,11 @@ type RunOptions struct {
 	AllowDegraded bool
 	// Again grades a frozen solution that was graded before (recorded as such).
 	Again bool
+	// Contestant is the label of the contestant whose frozen solution GradeFrozen grades (grade --frozen
+	// --label): the grading counts among that contestant's, capped at MaxGradings (0: DefaultMaxGradings;
+	// negative: no cap).
+	Contestant  string
+	MaxGradings int
 	// Fresh starts a new dev run instead of resuming an interrupted one.
 	Fresh bool
 	// Limits are the per-star sandbox limits; zero fields take the defaults of SPEC A6.
@@ -133,6 +138,8 @@ type Report struct {
 	Solution    string              `json:"solution_hash"`
 	// Complete is false when the run was interrupted; the next run of the same solution resumes it.
 	Complete bool `json:"complete"`
+	// Redacted marks a hidden set's report as the contestant sees it (ForContestant): S alone.
+	Redacted bool `json:"redacted,omitempty"`
 }
 
 // storePath is the results database in the data directory.
@@ -481,6 +488,7 @@ func runLockPath(home string, id int64) string {
 // solution hash, flags and grading ordinal; find, when set, returns the run to resume (0: a new run).
 type runSpec struct {
 	kind, label, hash string
+	lineage           string // a grade run's (store.Run.Lineage)
 	flags             []string
 	grading           int
 	find              func(ctx context.Context) (int64, error)
@@ -521,7 +529,7 @@ func (r *runner) claim(ctx context.Context, home string, spec runSpec, ids []str
 		return release, nil
 	}
 	id, err := r.st.CreateRun(ctx, store.Run{Kind: spec.kind, Set: r.set.Name, Label: spec.label, SolutionHash: spec.hash,
-		Isolation: r.iso, Stars: len(ids), Flags: spec.flags, Hidden: r.set.Hidden(), Grading: spec.grading})
+		Isolation: r.iso, Stars: len(ids), Flags: spec.flags, Hidden: r.set.Hidden(), Grading: spec.grading, Lineage: spec.lineage})
 	if err != nil {
 		return nil, err
 	}

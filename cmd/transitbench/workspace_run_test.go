@@ -70,6 +70,20 @@ func TestWorkspaceRunFunctions(t *testing.T) {
 	if err := runGrade(ctx, s, &gradeOptions{runFlags: rf}); err != nil {
 		t.Fatalf("runGrade: %v\n%s", err, errb.String())
 	}
+	var shown struct{ A, B map[string]any }
+	if err := json.Unmarshal(out.Bytes(), &shown); err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range []map[string]any{shown.A, shown.B} {
+		for _, k := range []string{"by_population", "by_mes_bin", "by_category", "C", "F", "exits", "failures", "slowest_seconds", "seconds"} {
+			if _, ok := m[k]; ok {
+				t.Errorf("grade --json shows the contestant %q of a hidden set: %v", k, m)
+			}
+		}
+		if _, ok := m["S"]; !ok || m["redacted"] != true {
+			t.Errorf("grade --json on a hidden set: %v", m)
+		}
+	}
 	var gr workspace.GradeReport
 	decodeJSON(t, &out, &gr)
 	if gr.Grading != 1 || gr.A == nil || !gr.A.Hidden || gr.B == nil || gr.Dev == nil || gr.Dev.Credit != rep.Credit {
@@ -79,6 +93,20 @@ func TestWorkspaceRunFunctions(t *testing.T) {
 		t.Fatalf("grading the same solution again without Again: %v, want code refused", err)
 	}
 	out.Reset()
+	// 'runs' lists the hidden runs with S alone; --maintainer lists what the store keeps.
+	for _, maintainer := range []bool{false, true} {
+		if err := runRuns(ctx, s, &runsOptions{Set: sets.A, Maintainer: maintainer}); err != nil {
+			t.Fatal(err)
+		}
+		var listed []struct{ Summary map[string]any }
+		decodeJSON(t, &out, &listed)
+		if len(listed) != 1 {
+			t.Fatalf("runs --set A lists %d runs", len(listed))
+		}
+		if _, has := listed[0].Summary["by_population"]; has != maintainer || listed[0].Summary["S"] == nil {
+			t.Errorf("runs --set A (maintainer %v) lists the summary %v", maintainer, listed[0].Summary)
+		}
+	}
 
 	// A 30-star train pool is enough for a mini task; the oracle knows no train star, so it claims nothing.
 	if _, err := sets.Open(home, sets.Train, sets.Options{Stars: 30}); err != nil {
@@ -198,14 +226,14 @@ func TestFreezeAndGradeFrozen(t *testing.T) {
 	}
 	rf := runFlags{Workspace: grader, Workers: 2, Timeout: 60, Compositions: hiddenTestSets}
 	wrong := strings.Repeat("0", 64)
-	err := runGrade(ctx, s, &gradeOptions{runFlags: rf, Frozen: tarPath, Hash: wrong})
+	err := runGrade(ctx, s, &gradeOptions{runFlags: rf, Frozen: tarPath, Hash: wrong, Label: "alice"})
 	if !isCode(err, codeRefused) || !strings.Contains(err.Error(), ff.FileSHA) {
 		t.Fatalf("grade --frozen with a hash that is not the file's: %v, want code refused naming the file's SHA-256", err)
 	}
 	if out.Len() != 0 {
 		t.Errorf("a refused grading printed %q", out.String())
 	}
-	if err := runGrade(ctx, s, &gradeOptions{runFlags: rf, Frozen: tarPath, Hash: ff.FileSHA}); err != nil {
+	if err := runGrade(ctx, s, &gradeOptions{runFlags: rf, Frozen: tarPath, Hash: ff.FileSHA, Label: "alice"}); err != nil {
 		t.Fatalf("grade --frozen: %v\n%s", err, errb.String())
 	}
 	var rep workspace.GradeReport
