@@ -3,8 +3,8 @@ package workspace
 import (
 	"bytes"
 	"crypto/rand"
-	"encoding/hex"
 	"embed"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
