@@ -132,7 +132,7 @@ func (s *Store) FinishRun(ctx context.Context, id int64, status string, summary 
 }
 
 // NextGrading returns the ordinal the next grading of lineage gets: one more than the highest recorded among
-// the grade runs of lineage and, when label is not "", the grade runs recorded before lineages (lineage ”) of
+// the grade runs of lineage and, when label is not "", the grade runs recorded before lineages (an empty lineage) of
 // the workspace at label. Two processes grading one lineage at once must agree on who goes first (the
 // workspace package holds a lock per lineage around its gradings).
 func (s *Store) NextGrading(ctx context.Context, lineage, label string) (int, error) {
