@@ -38,8 +38,8 @@ const (
 // which may be a per-user install (pyenv under /root) that the unprivileged sandbox user cannot read.
 const systemPython = "/usr/bin/python3"
 
-// maxSolutionBytes bounds the snapshot of the solution directory.
-const maxSolutionBytes = 1 << 30
+// MaxSolutionBytes bounds the snapshot of the solution directory: the files of a solution, 1 GiB in all.
+const MaxSolutionBytes = 1 << 30
 
 // Solution is a detected solution. Prepare snapshots it (and builds a Go solution) once; every star then runs
 // the snapshot, so edits made while a run is going do not change it.
@@ -244,8 +244,8 @@ func copyTree(dst, src string) error {
 				return fmt.Errorf("sandbox: copying the solution: %w", err)
 			}
 			total += info.Size()
-			if total > maxSolutionBytes {
-				return fmt.Errorf("sandbox: the solution directory %s holds more than %d MiB: keep data sets and large files out of it", src, maxSolutionBytes>>20)
+			if total > MaxSolutionBytes {
+				return fmt.Errorf("sandbox: the solution directory %s holds more than %d MiB: keep data sets and large files out of it", src, MaxSolutionBytes>>20)
 			}
 			mode := os.FileMode(0o644)
 			if info.Mode()&0o100 != 0 {

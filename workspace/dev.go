@@ -289,6 +289,9 @@ func freezeFrom(ctx context.Context, home string, st *store.Store, src string) (
 	if err != nil {
 		return "", store.Snapshot{}, err
 	}
+	if err := checkFrozenSize(src, entries); err != nil {
+		return "", store.Snapshot{}, err
+	}
 	dst := FrozenDir(home, hash)
 	if _, err := os.Stat(dst); errors.Is(err, os.ErrNotExist) {
 		if err := os.MkdirAll(filepath.Dir(dst), 0o700); err != nil {
@@ -428,6 +431,7 @@ func (w *Workspace) grade(ctx context.Context, tg gradeTarget, opt RunOptions, e
 		return nil, err
 	}
 	defer release()
+	defer PruneFrozen(context.WithoutCancel(ctx), home, st, hash)
 	// Read the gradings again under the lock: another process may have graded this hash meanwhile.
 	if snap, err = st.Snapshot(ctx, hash); err != nil {
 		return nil, err

@@ -82,15 +82,15 @@ func runGrade(ctx context.Context, s streams, opts *gradeOptions) error {
 	if opts.Frozen == "" && opts.Label != "" {
 		return usageErrorf("--label goes with --frozen FILE")
 	}
-	if opts.Frozen != "" && opts.Label == "" {
-		return usageErrorf("--frozen needs --label NAME, the contestant the file is from: gradings are counted and capped per label")
-	}
 	if opts.MaxGradings < 0 {
 		return usageErrorf("--max-gradings %d: give the most gradings a label may have, or 0 for no cap", opts.MaxGradings)
 	}
 	if opts.Frozen != "" {
 		if err := isRegularFileArg("--frozen", opts.Frozen, "a tar written by 'transitbench freeze --out'"); err != nil {
 			return err
+		}
+		if opts.Label == "" {
+			return usageErrorf("--frozen needs --label NAME, the contestant the file is from: gradings are counted and capped per label")
 		}
 	}
 	r, err := opts.runFlags.start(ctx, s.Err)

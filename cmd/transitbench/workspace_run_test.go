@@ -225,6 +225,9 @@ func TestFreezeAndGradeFrozen(t *testing.T) {
 		t.Fatalf("freeze result %+v", ff)
 	}
 	rf := runFlags{Workspace: grader, Workers: 2, Timeout: 60, Compositions: hiddenTestSets}
+	if err := runGrade(ctx, s, &gradeOptions{runFlags: rf, Frozen: tarPath}); !isCode(err, codeUsage) {
+		t.Fatalf("grade --frozen without --label: %v, want code usage", err)
+	}
 	wrong := strings.Repeat("0", 64)
 	err := runGrade(ctx, s, &gradeOptions{runFlags: rf, Frozen: tarPath, Hash: wrong, Label: "alice"})
 	if !isCode(err, codeRefused) || !strings.Contains(err.Error(), ff.FileSHA) {
@@ -241,6 +244,17 @@ func TestFreezeAndGradeFrozen(t *testing.T) {
 	if rep.FrozenFile != ff.FileSHA || rep.Frozen != ff.Hash || rep.Grading != 1 || rep.A == nil || !rep.A.Complete ||
 		rep.Dev == nil || rep.Dev.Credit != float64(rep.Dev.Planets) {
 		t.Fatalf("the grading of the frozen file: %+v", rep)
+	}
+	// The label's gradings are capped: with --max-gradings 1, a second solution from alice is refused.
+	oracleRun(t, filepath.Join(contestant, "solution"), "", map[string]data.Answer{})
+	second := filepath.Join(t.TempDir(), "second.tar.gz")
+	if err := runFreeze(ctx, s, &freezeOptions{Workspace: contestant, Out: second}); err != nil {
+		t.Fatal(err)
+	}
+	out.Reset()
+	err = runGrade(ctx, s, &gradeOptions{runFlags: rf, Frozen: second, Label: "alice", MaxGradings: 1})
+	if !isCode(err, codeRefused) || !strings.Contains(err.Error(), "alice has had 1 gradings") {
+		t.Fatalf("alice's second grading with --max-gradings 1: %v, want code refused", err)
 	}
 }
 
