@@ -112,6 +112,9 @@ func encodeStar(s *Star) ([]byte, error) {
 	return append(b, '\n'), nil
 }
 
+// EncodeStar returns the bytes WriteStarDir writes for star.json.
+func EncodeStar(s *Star) ([]byte, error) { return encodeStar(s) }
+
 // EncodeStarDir returns the exact bytes WriteStarDir would write for lightcurve.csv and star.json, for callers
 // that hash or archive a star without touching the disk.
 func EncodeStarDir(c *lc.LightCurve, s *Star) (csv, star []byte, err error) {

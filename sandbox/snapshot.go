@@ -175,7 +175,7 @@ func (c *snapshotCopy) file(fd int, rel, dst string, mode uint32) error {
 	}
 	h := sha256.New()
 	// One byte more than the bound allows, so that a file grown since the listing is caught too.
-	n, err := io.Copy(io.MultiWriter(out, h), io.LimitReader(in, maxSolutionBytes-c.total+1))
+	n, err := io.Copy(io.MultiWriter(out, h), io.LimitReader(in, MaxSolutionBytes-c.total+1))
 	c.total += n
 	if cerr := out.Close(); err == nil {
 		err = cerr
@@ -183,8 +183,8 @@ func (c *snapshotCopy) file(fd int, rel, dst string, mode uint32) error {
 	if err != nil {
 		return fmt.Errorf("sandbox: copying the solution: %s: %w", rel, err)
 	}
-	if c.total > maxSolutionBytes {
-		return fmt.Errorf("sandbox: the solution directory %s holds more than %d MiB: keep data sets and large files out of it", c.src, maxSolutionBytes>>20)
+	if c.total > MaxSolutionBytes {
+		return fmt.Errorf("sandbox: the solution directory %s holds more than %d MiB: keep data sets and large files out of it", c.src, MaxSolutionBytes>>20)
 	}
 	fmt.Fprintf(c.manifest, "file %#o %x %s\n", perm, h.Sum(nil), rel)
 	return os.Chmod(dst, perm) // the umask may have narrowed the mode given to OpenFile

@@ -37,8 +37,8 @@ const (
 // which may be a per-user install (pyenv under /root) that the unprivileged sandbox user cannot read.
 const systemPython = "/usr/bin/python3"
 
-// maxSolutionBytes bounds the snapshot of the solution directory.
-const maxSolutionBytes = 1 << 30
+// MaxSolutionBytes bounds the snapshot of the solution directory: the files of a solution, 1 GiB in all.
+const MaxSolutionBytes = 1 << 30
 
 // Solution is a detected solution. Prepare snapshots it (and builds a Go solution) once; every star then runs
 // the snapshot, so edits made while a run is going do not change it.

@@ -451,6 +451,7 @@ func (r *Real) Grade(ctx context.Context, again bool, events chan<- RunEvent) (*
 	if rep == nil {
 		return nil, err
 	}
+	rep = rep.ForContestant() // A and B: S alone
 	res := &GradeResult{Hash: rep.Frozen, Again: rep.Again, Grading: rep.Grading}
 	for _, p := range []struct {
 		r   *workspace.Report

@@ -230,10 +230,13 @@ func (g grade) View() string {
 				if slices.Contains(r.Withheld, set) {
 					return st.Dim.Render("score withheld until the set is complete")
 				}
+				if set != "dev" { // a hidden set's grading shows S alone
+					return fmt.Sprintf("S %.3f", s.S) + st.Dim.Render("  (breakdowns kept for the maintainer)")
+				}
 				return formatScore(s)
 			}
 			left := fmt.Sprintf("%s\nA   %s\nB   %s\ndev %s", st.Header.Render("Result"),
-				score("A", r.A), score("B", r.B), formatScore(r.Dev))
+				score("A", r.A), score("B", r.B), score("dev", r.Dev))
 			b.WriteString(lipgloss.JoinHorizontal(lipgloss.Top, left, "    ", g.ladder(r)))
 		}
 	}

@@ -21,9 +21,13 @@ const hiddenMark = "TUI-STDERR-MARK-"
 
 // writeOracle writes a solution printing every star's true planet ephemeris (from answers) and its id after
 // hiddenMark on stderr.
-func writeOracle(t *testing.T, dir string, answers map[string]data.Answer) {
+func writeOracle(t *testing.T, dir, home string, comp map[string]sets.Composition, answers map[string]data.Answer) {
 	t.Helper()
-	testutil.WriteRunScript(t, dir, testsets.OracleScript(testsets.PlanetRows(answers), "echo \""+hiddenMark+"$id\" >&2\n", ""))
+	curves, err := testsets.CurveIDs(home, comp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	testutil.WriteRunScript(t, dir, testsets.OracleScriptByCurve(testsets.PlanetRows(answers), curves, "echo \""+hiddenMark+"$id\" >&2\n", ""))
 }
 
 // shown returns the forms of the answers' planet periods (%.4f, %.6f, %.8f, shortest) and the stderr mark of
@@ -70,7 +74,7 @@ func TestGradeScreensShowNoHiddenTruth(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	writeOracle(t, ws.SolutionDir(), all)
+	writeOracle(t, ws.SolutionDir(), home, comp, all)
 	r, err := OpenReal(context.Background(), OpenOptions{Home: home, Workspace: dir}, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -92,7 +96,9 @@ func TestGradeScreensShowNoHiddenTruth(t *testing.T) {
 		t.Fatalf("grading through the screen: step %v, error %v", d.m.grade.step, d.m.grade.err)
 	}
 	res := d.m.grade.result
-	if res.Grading != 1 || res.A.Credit == 0 || len(res.Withheld) != 0 {
+	// The grade screen's data carries S alone on A and B: the oracle's S, no credit or breakdown.
+	if res.Grading != 1 || res.A.S <= 0 || res.A.Credit != 0 || res.A.Planets != 0 || res.B.ByPopulation.Random.Planets != 0 ||
+		res.Dev.Credit == 0 || len(res.Withheld) != 0 {
 		t.Fatalf("grade result %+v", res)
 	}
 	last := d.m.View()

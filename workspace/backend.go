@@ -26,14 +26,22 @@ type BackendJob struct {
 	// SolutionHash is the solution's content hash.
 	SolutionHash string
 	Stars        []string
-	Runner       sandbox.Runner
+	// Aliases, when set, gives each star the id its star.json carries instead of its own (SPEC A1: on a
+	// hidden set, a per-run random id; see AnonymousIDs). The results keep the stars' own ids.
+	Aliases map[string]string
+	Runner  sandbox.Runner
 }
 
-// Jobs returns the sandbox's jobs of job's stars: each star's directory written from the set.
+// Jobs returns the sandbox's jobs of job's stars: each star's directory written from the set, under its alias
+// when job.Aliases gives one.
 func (job BackendJob) Jobs() []sandbox.Job {
 	jobs := make([]sandbox.Job, 0, len(job.Stars))
 	for _, id := range job.Stars {
-		jobs = append(jobs, sandbox.Job{StarID: id, Prepare: func(dir string) error { return job.Set.WriteStarDir(id, dir) }})
+		prepare := func(dir string) error { return job.Set.WriteStarDir(id, dir) }
+		if alias, ok := job.Aliases[id]; ok {
+			prepare = func(dir string) error { return job.Set.WriteStarDirAs(id, alias, dir) }
+		}
+		jobs = append(jobs, sandbox.Job{StarID: id, Prepare: prepare})
 	}
 	return jobs
 }

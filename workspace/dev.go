@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"time"
 
 	"transitbench/data"
@@ -77,7 +78,7 @@ func Init(dir string, opt InitOptions) (*Workspace, error) {
 	if err != nil {
 		return nil, err
 	}
-	cfg := Config{Preset: preset.Name, Lang: opt.Lang, Created: time.Now().UTC().Truncate(time.Second),
+	cfg := Config{ID: newWorkspaceID(), Preset: preset.Name, Lang: opt.Lang, Created: time.Now().UTC().Truncate(time.Second),
 		DevSet: set.Name, Task: opt.Task, Fingerprint: set.Fingerprint}
 	if opt.Task != "" {
 		cfg.DevStars = ids
@@ -106,7 +107,7 @@ func Init(dir string, opt InitOptions) (*Workspace, error) {
 // devStars opens the labelled stars of a new workspace: the dev set, or a mini task's labelled stars.
 func devStars(home string, opt InitOptions) (*sets.Set, []string, error) {
 	if opt.Task != "" {
-		m, err := sets.OpenMiniTask(home, opt.Task, sets.Options{Progress: opt.SetProgress})
+		m, err := sets.OpenMiniLabelled(home, opt.Task, sets.Options{Progress: opt.SetProgress})
 		if err != nil {
 			return nil, nil, err
 		}
@@ -288,6 +289,9 @@ func freezeFrom(ctx context.Context, home string, st *store.Store, src string) (
 	if err != nil {
 		return "", store.Snapshot{}, err
 	}
+	if err := checkFrozenSize(src, entries); err != nil {
+		return "", store.Snapshot{}, err
+	}
 	dst := FrozenDir(home, hash)
 	if _, err := os.Stat(dst); errors.Is(err, os.ErrNotExist) {
 		if err := os.MkdirAll(filepath.Dir(dst), 0o700); err != nil {
@@ -326,21 +330,22 @@ func freezeFrom(ctx context.Context, home string, st *store.Store, src string) (
 // GradeSets are the sets a grading runs, in order: A gives the score, B replicates it, dev is reported beside.
 var GradeSets = []string{sets.A, sets.B, sets.Dev}
 
-// gradingLockPath is the lock held by the process grading workspace root.
-func gradingLockPath(home, root string) string {
-	h := sha256.Sum256([]byte(root))
+// gradingLockPath is the lock held by the process grading lineage.
+func gradingLockPath(home, lineage string) string {
+	h := sha256.Sum256([]byte(lineage))
 	return filepath.Join(lockDir(home), "grading-"+hex.EncodeToString(h[:8])+".lock")
 }
 
-// unfinishedGrading returns the workspace's latest grading when it is of solution hash and lacks a done run
-// on one of GradeSets (it was interrupted, or refused by the sandbox), with its runs; 0 when there is none.
-func (w *Workspace) unfinishedGrading(ctx context.Context, st *store.Store, hash string) (int, []store.Run, error) {
-	last, err := st.Runs(ctx, store.RunFilter{Kind: KindGrade, Label: w.Root, Limit: 1})
-	if err != nil || len(last) == 0 || last[0].Grading == 0 || last[0].SolutionHash != hash {
+// unfinishedGrading returns the latest grading of lineage when it is of solution hash and lacks a done run on
+// one of GradeSets (it was interrupted, or refused by the sandbox), with its runs; 0 when there is none. hash ""
+// matches any solution.
+func unfinishedGrading(ctx context.Context, st *store.Store, lineage, hash string) (int, []store.Run, error) {
+	last, err := st.Runs(ctx, store.RunFilter{Kind: KindGrade, Lineage: lineage, Limit: 1})
+	if err != nil || len(last) == 0 || last[0].Grading == 0 || hash != "" && last[0].SolutionHash != hash {
 		return 0, nil, err
 	}
 	g := last[0].Grading
-	runs, err := st.Runs(ctx, store.RunFilter{Kind: KindGrade, Label: w.Root, Grading: g})
+	runs, err := st.Runs(ctx, store.RunFilter{Kind: KindGrade, Lineage: lineage, Grading: g})
 	if err != nil {
 		return 0, nil, err
 	}
@@ -353,7 +358,7 @@ func (w *Workspace) unfinishedGrading(ctx context.Context, st *store.Store, hash
 }
 
 // NextGrading says what Grade would do with solution/ as it is now: the number of the grading (among the
-// workspace's gradings), and whether it would resume an interrupted grading of the same content.
+// gradings of the workspace's lineage), and whether it would resume an interrupted grading of the same content.
 func (w *Workspace) NextGrading(ctx context.Context, home string) (n int, resume bool, err error) {
 	hash, _, err := HashTree(w.SolutionDir())
 	if err != nil {
@@ -364,10 +369,10 @@ func (w *Workspace) NextGrading(ctx context.Context, home string) (n int, resume
 		return 0, false, err
 	}
 	defer st.Close()
-	if g, _, err := w.unfinishedGrading(ctx, st, hash); err != nil || g > 0 {
+	if g, _, err := unfinishedGrading(ctx, st, w.Lineage(), hash); err != nil || g > 0 {
 		return g, g > 0, err
 	}
-	n, err = st.NextGrading(ctx, w.Root)
+	n, err = st.NextGrading(ctx, w.Lineage(), w.Root)
 	return n, false, err
 }
 
@@ -388,24 +393,36 @@ func doneRun(runs []store.Run, set string) *store.Run {
 // it was on resumes from its finished stars, and it keeps its ordinal. One process grades a workspace at a
 // time: another one gets ErrRunBusy. Limit and Stars are ignored: grading covers every star.
 func (w *Workspace) Grade(ctx context.Context, opt RunOptions, events chan<- Event) (*GradeReport, error) {
-	return w.grade(ctx, w.SolutionDir(), "", opt, events)
+	return w.grade(ctx, gradeTarget{src: w.SolutionDir(), lineage: w.Lineage()}, opt, events)
 }
 
-// grade is Grade of the solution tree at src; fileFlag, when set, is added to the runs' flags.
-func (w *Workspace) grade(ctx context.Context, src, fileFlag string, opt RunOptions, events chan<- Event) (*GradeReport, error) {
+// gradeTarget is what a grading grades and counts within: the solution tree at src; fileFlag, when set, added
+// to the runs' flags; the lineage the grading's ordinal counts in; and, when maxGradings > 0, the most gradings
+// the lineage may have (a resumed grading is not a new one).
+type gradeTarget struct {
+	src, fileFlag, lineage string
+	maxGradings            int
+}
+
+// ErrGradingCap is returned when a lineage (a contestant's label on the contest grader) has had all the
+// gradings it may have.
+var ErrGradingCap = errors.New("workspace: no gradings left")
+
+// grade is Grade of the target's solution tree.
+func (w *Workspace) grade(ctx context.Context, tg gradeTarget, opt RunOptions, events chan<- Event) (*GradeReport, error) {
 	home, st, err := openRunStore(opt)
 	if err != nil {
 		return nil, err
 	}
 	defer st.Close()
-	hash, snap, err := freezeFrom(ctx, home, st, src)
+	hash, snap, err := freezeFrom(ctx, home, st, tg.src)
 	if err != nil {
 		return nil, err
 	}
-	release, pid, err := data.TryLockFile(gradingLockPath(home, w.Root))
+	release, pid, err := data.TryLockFile(gradingLockPath(home, tg.lineage))
 	if errors.Is(err, data.ErrLocked) {
 		what := "a grading of this workspace is being run"
-		if runs, _ := st.Runs(ctx, store.RunFilter{Kind: KindGrade, Label: w.Root, Limit: 1}); len(runs) == 1 {
+		if runs, _ := st.Runs(ctx, store.RunFilter{Kind: KindGrade, Lineage: tg.lineage, Limit: 1}); len(runs) == 1 {
 			what = fmt.Sprintf("grading #%d of this workspace (run %d) is being run", runs[0].Grading, runs[0].ID)
 		}
 		return nil, &busyError{what: what, pid: pid}
@@ -414,11 +431,12 @@ func (w *Workspace) grade(ctx context.Context, src, fileFlag string, opt RunOpti
 		return nil, err
 	}
 	defer release()
+	defer PruneFrozen(context.WithoutCancel(ctx), home, st, hash)
 	// Read the gradings again under the lock: another process may have graded this hash meanwhile.
 	if snap, err = st.Snapshot(ctx, hash); err != nil {
 		return nil, err
 	}
-	grading, prior, err := w.unfinishedGrading(ctx, st, hash)
+	grading, prior, err := unfinishedGrading(ctx, st, tg.lineage, hash)
 	if err != nil {
 		return nil, err
 	}
@@ -428,8 +446,12 @@ func (w *Workspace) grade(ctx context.Context, src, fileFlag string, opt RunOpti
 			return nil, fmt.Errorf("%w (frozen %.12s, first graded %s): grading is once per solution; change the solution, or pass --again to grade it again (recorded as a re-run)",
 				ErrAlreadyGraded, hash, snap.Graded[0].At.Format(time.RFC3339))
 		}
-		if grading, err = st.NextGrading(ctx, w.Root); err != nil {
+		if grading, err = st.NextGrading(ctx, tg.lineage, w.Root); err != nil {
 			return nil, err
+		}
+		if tg.maxGradings > 0 && grading > tg.maxGradings {
+			return nil, fmt.Errorf("%w: %s has had %d gradings, the most it may have", ErrGradingCap,
+				strings.TrimPrefix(tg.lineage, LineageContestant), grading-1)
 		}
 		if opt.Again || len(snap.Graded) > 0 {
 			flags = []string{store.FlagAgain}
@@ -437,8 +459,8 @@ func (w *Workspace) grade(ctx context.Context, src, fileFlag string, opt RunOpti
 	} else if slices.ContainsFunc(prior, func(r store.Run) bool { return r.HasFlag(store.FlagAgain) }) {
 		flags = []string{store.FlagAgain}
 	}
-	if fileFlag != "" {
-		flags = append(flags, fileFlag)
+	if tg.fileFlag != "" {
+		flags = append(flags, tg.fileFlag)
 	}
 	sol, err := sandbox.Detect(FrozenDir(home, hash))
 	if err != nil {
@@ -448,7 +470,7 @@ func (w *Workspace) grade(ctx context.Context, src, fileFlag string, opt RunOpti
 	rep := &GradeReport{Frozen: hash, Again: slices.Contains(flags, store.FlagAgain), Grading: grading, Resumed: len(prior) > 0}
 	opt.Limit, opt.Stars = 0, nil
 	for _, name := range GradeSets {
-		r, err := w.gradeSet(ctx, st, home, name, sol, hash, grading, flags, prior, opt, events)
+		r, err := w.gradeSet(ctx, st, home, name, sol, hash, tg.lineage, grading, flags, prior, opt, events)
 		switch name {
 		case sets.A:
 			rep.A = r
@@ -467,7 +489,7 @@ func (w *Workspace) grade(ctx context.Context, src, fileFlag string, opt RunOpti
 // gradeSet runs one set of a grading: it reports the set's done run when the grading has one (a resumed
 // grading), else resumes the grading's unfinished run on the set or starts one, and records the snapshot as
 // graded on the set when the run is done.
-func (w *Workspace) gradeSet(ctx context.Context, st *store.Store, home, name string, sol *sandbox.Solution, hash string,
+func (w *Workspace) gradeSet(ctx context.Context, st *store.Store, home, name string, sol *sandbox.Solution, hash, lineage string,
 	grading int, flags []string, prior []store.Run, opt RunOptions, events chan<- Event) (*Report, error) {
 	if done := doneRun(prior, name); done != nil {
 		var r Report
@@ -493,9 +515,9 @@ func (w *Workspace) gradeSet(ctx context.Context, st *store.Store, home, name st
 	if err != nil {
 		return nil, err
 	}
-	spec := runSpec{kind: KindGrade, label: w.Root, hash: hash, flags: flags, grading: grading,
+	spec := runSpec{kind: KindGrade, label: w.Root, hash: hash, flags: flags, grading: grading, lineage: lineage,
 		find: func(ctx context.Context) (int64, error) {
-			runs, err := st.Runs(ctx, store.RunFilter{Kind: KindGrade, Label: w.Root, Grading: grading, Set: name, Limit: 1})
+			runs, err := st.Runs(ctx, store.RunFilter{Kind: KindGrade, Lineage: lineage, Grading: grading, Set: name, Limit: 1})
 			if err != nil || len(runs) == 0 || runs[0].Status == store.StatusDone || runs[0].SolutionHash != hash {
 				return 0, err
 			}
@@ -546,20 +568,31 @@ type MiniResult struct {
 	Seconds float64 `json:"seconds"`
 }
 
-// Mini runs the workspace's solution on the hidden stars of a mini task and returns its reward.
+// Mini runs the workspace's solution on the hidden stars of a mini task and returns its reward. The hidden
+// stars come from the secret pool sets.MiniPool (built at the first mini run, from the secret seed) and run as
+// a hidden set's do: under anonymous ids, in a shuffled order, with full isolation unless opt.AllowDegraded,
+// and only aggregates kept.
 func (w *Workspace) Mini(ctx context.Context, task string, opt RunOptions, events chan<- Event) (*MiniResult, error) {
 	home, hash, sol, err := w.begin(opt)
 	if err != nil {
 		return nil, err
 	}
 	defer sol.Close()
-	m, err := sets.OpenMiniTask(home, task, sets.Options{Progress: opt.SetProgress})
+	pool, _, err := sets.ParseMiniTask(task)
+	if err != nil {
+		return nil, err
+	}
+	so := opt.setOptions(pool)
+	if c, ok := opt.Compositions[sets.MiniPool]; ok {
+		so.MiniPool = &c
+	}
+	m, err := sets.OpenMiniTask(home, task, so)
 	if err != nil {
 		return nil, err
 	}
 	opt.Limit, opt.Stars = 0, nil
 	spec := runSpec{kind: KindMini, label: task, hash: hash}
-	r, err := runStored(ctx, m.Set, sol, m.Hidden, func(*store.Store) runSpec { return spec }, opt, events)
+	r, err := runStored(ctx, m.HiddenSet, sol, m.Hidden, func(*store.Store) runSpec { return spec }, opt, events)
 	if err != nil {
 		return nil, err
 	}

@@ -280,7 +280,7 @@ func TestHelperResumeDev(t *testing.T) {
 func TestGradingHeldElsewhereIsRefused(t *testing.T) {
 	ws, home := newTestWorkspace(t)
 	slowSolution(t, ws, "0")
-	release, _, err := data.TryLockFile(gradingLockPath(home, ws.Root))
+	release, _, err := data.TryLockFile(gradingLockPath(home, ws.Lineage()))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -43,6 +43,11 @@ type RunOptions struct {
 	AllowDegraded bool
 	// Again grades a frozen solution that was graded before (recorded as such).
 	Again bool
+	// Contestant is the label of the contestant whose frozen solution GradeFrozen grades (grade --frozen
+	// --label): the grading counts among that contestant's, capped at MaxGradings (0: DefaultMaxGradings;
+	// negative: no cap).
+	Contestant  string
+	MaxGradings int
 	// Fresh starts a new dev run instead of resuming an interrupted one.
 	Fresh bool
 	// Limits are the per-star sandbox limits; zero fields take the defaults of SPEC A6.
@@ -133,6 +138,8 @@ type Report struct {
 	Solution    string              `json:"solution_hash"`
 	// Complete is false when the run was interrupted; the next run of the same solution resumes it.
 	Complete bool `json:"complete"`
+	// Redacted marks a hidden set's report as the contestant sees it (ForContestant): S alone.
+	Redacted bool `json:"redacted,omitempty"`
 }
 
 // storePath is the results database in the data directory.
@@ -363,6 +370,10 @@ func (r *runner) run(ctx context.Context, ids []string, events chan<- Event) err
 	}
 	job := BackendJob{RunID: r.runID, Set: r.set, Solution: r.sol, SolutionHash: r.hash, Stars: todo,
 		Runner: sandbox.Runner{Workers: r.opt.Workers, Limits: limits, AllowDegraded: r.opt.AllowDegraded, Hidden: r.set.Hidden(), Home: home}}
+	if r.set.Hidden() {
+		// SPEC A1: nothing the solution reads names the set or the star's place in it.
+		job.Stars, job.Aliases = shuffled(todo), AnonymousIDs(todo)
+	}
 	backend := r.opt.Backend
 	if backend == nil {
 		backend = Local{}
@@ -469,6 +480,7 @@ func runLockPath(home string, id int64) string {
 // solution hash, flags and grading ordinal; find, when set, returns the run to resume (0: a new run).
 type runSpec struct {
 	kind, label, hash string
+	lineage           string // a grade run's (store.Run.Lineage)
 	flags             []string
 	grading           int
 	find              func(ctx context.Context) (int64, error)
@@ -509,7 +521,7 @@ func (r *runner) claim(ctx context.Context, home string, spec runSpec, ids []str
 		return release, nil
 	}
 	id, err := r.st.CreateRun(ctx, store.Run{Kind: spec.kind, Set: r.set.Name, Label: spec.label, SolutionHash: spec.hash,
-		Isolation: r.iso, Stars: len(ids), Flags: spec.flags, Hidden: r.set.Hidden(), Grading: spec.grading})
+		Isolation: r.iso, Stars: len(ids), Flags: spec.flags, Hidden: r.set.Hidden(), Grading: spec.grading, Lineage: spec.lineage})
 	if err != nil {
 		return nil, err
 	}

@@ -2,7 +2,9 @@ package workspace
 
 import (
 	"bytes"
+	"crypto/rand"
 	"embed"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -37,6 +39,9 @@ const StateDir = ".transitbench"
 
 // Config is the workspace's state file, StateDir/workspace.json.
 type Config struct {
+	// ID is the workspace's id, random at init and carried when the workspace is copied: its gradings count
+	// within its lineage ("ws:" and the id, see Lineage), whatever path it is graded from.
+	ID       string    `json:"id,omitempty"`
 	Preset   string    `json:"preset"`
 	Lang     string    `json:"lang"`
 	Created  time.Time `json:"created"`
@@ -74,7 +79,16 @@ func Open(root string) (*Workspace, error) {
 			if err := json.Unmarshal(b, &c); err != nil {
 				return nil, fmt.Errorf("workspace: %s is corrupt (%v): re-create the workspace with 'transitbench init'", filepath.Join(dir, StateDir, "workspace.json"), err)
 			}
-			return &Workspace{Root: dir, Config: c}, nil
+			w := &Workspace{Root: dir, Config: c}
+			if c.ID == "" {
+				// A workspace made before workspace ids: give it one, so that its copies carry it. Where the
+				// state file cannot be written, its lineage stays its path.
+				c.ID = newWorkspaceID()
+				if writeJSON(filepath.Join(dir, StateDir, "workspace.json"), c) == nil {
+					w.Config = c
+				}
+			}
+			return w, nil
 		}
 		if !errors.Is(err, os.ErrNotExist) {
 			return nil, err
@@ -83,6 +97,31 @@ func Open(root string) (*Workspace, error) {
 			return nil, fmt.Errorf("%w: no %s/workspace.json in %s or its parents: create one with 'transitbench init DIR'", ErrNotWorkspace, StateDir, abs)
 		}
 	}
+}
+
+// Lineage prefixes.
+const (
+	LineageWorkspace  = "ws:"         // and the workspace's id
+	LineagePath       = "path:"       // and the workspace's path, for a workspace without an id
+	LineageContestant = "contestant:" // and a contestant's label (grade --frozen --label)
+)
+
+// Lineage is what the workspace's gradings are numbered within (store.Run.Lineage): "ws:" and its id, which a
+// copy of the workspace carries, so that a copied workspace does not start again at grading #1; "path:" and its
+// path for a workspace whose id could not be recorded. Gradings are counted per data directory (the results
+// store) and lineage.
+func (w *Workspace) Lineage() string {
+	if w.Config.ID == "" {
+		return LineagePath + w.Root
+	}
+	return LineageWorkspace + w.Config.ID
+}
+
+// newWorkspaceID returns a random workspace id: 32 hexadecimal digits.
+func newWorkspaceID() string {
+	var b [16]byte
+	rand.Read(b[:])
+	return hex.EncodeToString(b[:])
 }
 
 // SolutionDir is the contestant's solution directory.

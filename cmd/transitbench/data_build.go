@@ -32,10 +32,11 @@ type dataBuildResult struct {
 func newDataBuildCmd() *cobra.Command {
 	opts := &dataBuildOptions{}
 	cmd := &cobra.Command{
-		Use:   "build --set dev|A|B|train|all",
+		Use:   "build --set dev|A|B|train|M|all",
 		Short: "Build data sets from the simulator",
 		Long: `Build data sets from the simulator: dev (196 stars), A and B (hidden, 1,000 stars each), the train pool
-(--stars, default 2,000), or all four. A set already built is only checked and summarised, unless --force.
+(--stars, default 2,000), or all four; --set M builds the mini tasks' secret pool (hidden, 1,000 stars, also
+built at the first mini run). A set already built is only checked and summarised, unless --force.
 
 An interrupted build (Ctrl-C, a crash) leaves its finished stars in sets/.build-NAME; the next build continues
 from them. A set built by another simulator version, or whose files are damaged, must be rebuilt with --force;
@@ -133,9 +134,9 @@ func dataBuildNames(set string) ([]string, error) {
 		return nil, usageErrorf("data build needs --set: dev, A, B, train or all")
 	case "all":
 		return sets.Standard, nil
-	case sets.Dev, sets.A, sets.B, sets.Train:
+	case sets.Dev, sets.A, sets.B, sets.Train, sets.MiniPool:
 		return []string{set}, nil
 	}
-	return nil, usageErrorf("data build cannot build set %q: use dev, A, B, train or all (other sets come from "+
+	return nil, usageErrorf("data build cannot build set %q: use dev, A, B, train, M (the mini tasks' secret pool) or all (other sets come from "+
 		"'transitbench data import')", set)
 }

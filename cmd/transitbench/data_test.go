@@ -78,7 +78,8 @@ func TestDataCommands(t *testing.T) {
 	if err := json.Unmarshal(runCmd(t, "data", "mini", "--task", "mini-train-00000001", "--json"), &mini); err != nil {
 		t.Fatal(err)
 	}
-	if len(mini.Labelled) != sets.MiniLabelled || len(mini.Hidden) != sets.MiniHidden || mini.Pool != "train" {
+	if len(mini.Labelled) != sets.MiniLabelled || len(mini.Hidden) != 0 || mini.HiddenStars != sets.MiniHidden ||
+		mini.HiddenPool != sets.MiniPool || mini.Pool != "train" {
 		t.Errorf("mini %+v", mini)
 	}
 }
@@ -201,7 +202,7 @@ func TestDataRunFunctions(t *testing.T) {
 	lines := strings.Split(out.String(), "\n")
 	if lines[0] != "mini task mini-train-00000003: stars of set train" ||
 		!strings.HasPrefix(lines[1], fmt.Sprintf("labelled (%d)  train-", sets.MiniLabelled)) ||
-		!strings.HasPrefix(lines[2], fmt.Sprintf("hidden (%d)    train-", sets.MiniHidden)) {
+		lines[2] != fmt.Sprintf("hidden (%d)    stars of the secret pool M, not listed", sets.MiniHidden) {
 		t.Fatalf("mini:\n%s", out.String())
 	}
 	out.Reset()

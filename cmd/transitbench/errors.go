@@ -96,7 +96,7 @@ func classify(err error) (string, int) {
 		code = codeUsage
 	case errors.Is(err, context.Canceled), errors.Is(err, sets.ErrInterrupted):
 		code = codeCancelled
-	case errors.Is(err, sets.ErrBadName), errors.Is(err, workspace.ErrExists):
+	case errors.Is(err, sets.ErrBadName), errors.Is(err, workspace.ErrExists), errors.Is(err, workspace.ErrBadLabel):
 		code = codeUsage
 	case errors.Is(err, sets.ErrNotBuilt), errors.Is(err, stargazer.ErrUnknownTask),
 		errors.Is(err, stargazer.ErrNoTasks), errors.Is(err, workspace.ErrNotWorkspace):
@@ -104,7 +104,8 @@ func classify(err error) (string, int) {
 	case errors.Is(err, rvgate.ErrBadSubmission), errors.Is(err, data.ErrTimeUnits), errors.Is(err, data.ErrFluxScale),
 		errors.Is(err, stargazer.ErrBadTask), errors.Is(err, bls.ErrGridTooLarge):
 		code = codeBadInput
-	case errors.Is(err, workspace.ErrAlreadyGraded), errors.Is(err, sandbox.ErrDegraded), errors.Is(err, workspace.ErrFrozenMismatch):
+	case errors.Is(err, workspace.ErrAlreadyGraded), errors.Is(err, sandbox.ErrDegraded), errors.Is(err, workspace.ErrFrozenMismatch),
+		errors.Is(err, workspace.ErrGradingCap), errors.Is(err, workspace.ErrFrozenTooLarge):
 		code = codeRefused
 	case errors.Is(err, rvtrack.ErrBudgetSpent):
 		code = codeBudget

@@ -100,8 +100,9 @@ func leaks(b []byte, periods []float64, prefix string) []string {
 }
 
 // oracleRun writes a solution (an executable `run`) that prints, on every star of the answers, the true
-// ephemeris of each of its planets and binaries, and its id after stderrMark on stderr.
-func oracleRun(t *testing.T, dir string, answers map[string]data.Answer) {
+// ephemeris of each of its planets and binaries, and its id after stderrMark on stderr. The hidden sets' stars
+// of home are recognised by their light curves; with home "", only stars whose star.json carries their id.
+func oracleRun(t *testing.T, dir, home string, answers map[string]data.Answer) {
 	t.Helper()
 	rows := map[string][]string{}
 	for id, a := range answers {
@@ -116,7 +117,14 @@ func oracleRun(t *testing.T, dir string, answers map[string]data.Answer) {
 		}
 	}
 	before := "echo \"" + stderrMark + "$id\" >&2\n" + "head -c 300 \"$1/lightcurve.csv\" >&2\n"
-	testutil.WriteRunScript(t, dir, testsets.OracleScript(rows, before, ""))
+	var curves map[string]string // "" for home: public stars only, known by their ids
+	if home != "" {
+		var err error
+		if curves, err = testsets.CurveIDs(home, hiddenTestSets); err != nil {
+			t.Fatal(err)
+		}
+	}
+	testutil.WriteRunScript(t, dir, testsets.OracleScriptByCurve(rows, curves, before, ""))
 }
 
 // cliRun runs this test binary as 'transitbench args...' on the data directory home and returns its stdout,
@@ -156,7 +164,7 @@ func TestHiddenTruthNeverShown(t *testing.T) {
 	}
 	answers, all := openHiddenTestSets(t, home)
 	hiddenPeriods := append(truthPeriods(answers[sets.A]), truthPeriods(answers[sets.B])...)
-	oracleRun(t, ws.SolutionDir(), all)
+	oracleRun(t, ws.SolutionDir(), home, all)
 	opt := workspace.RunOptions{Home: home, Workers: 2, Compositions: hiddenTestSets}
 	devStar := checkDevControl(t, ws, opt, home, answers[sets.Dev])
 

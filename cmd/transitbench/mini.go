@@ -28,9 +28,11 @@ func newMiniCmd() *cobra.Command {
 	run := &cobra.Command{
 		Use:   "run --task ID",
 		Short: "Run the workspace's solution on a mini task's hidden stars and print the reward",
-		Long: `Run the workspace's solution on the 16 hidden stars of a mini task (mini-train-%08d drawn from the train pool,
-mini-dev-00000000 … 31 from the dev pool; 8 injected planets) and print the reward
-clip((credit − false) / 8, −1, 1).
+		Long: `Run the workspace's solution on the 16 hidden stars of a mini task (8 injected planets) and print the reward
+clip((credit − false) / 8, −1, 1). The labelled stars of mini-train-%08d come from the train pool, those of
+mini-dev-00000000 … 31 from the dev pool; the hidden stars of every task come from the secret pool M, built from
+the grader's secret seed at the first mini run (or 'transitbench data build --set M'), and run like a hidden
+set's: anonymous ids, a shuffled order, full isolation unless --allow-degraded, only the reward shown.
 
 --json prints {"task", "reward", "credit", "false", "run_id", "seconds"}.`,
 		Args: cobra.NoArgs,

@@ -45,9 +45,13 @@ func printReport(w io.Writer, r *workspace.Report) {
 	if r.Resumed > 0 {
 		fmt.Fprintf(tw, "  resumed\t%d of %d stars kept from the interrupted run\n", r.Resumed, r.StarsRun)
 	}
-	if r.ScoreWithheld {
+	switch {
+	case r.ScoreWithheld:
 		fmt.Fprintf(tw, "  score\twithheld until the hidden set is complete\n")
-	} else {
+	case r.Redacted:
+		fmt.Fprintf(tw, "  S\t%.3f\n", r.S)
+		fmt.Fprintf(tw, "  breakdowns\tkept for the maintainer (a hidden set shows S alone)\n")
+	default:
 		printScore(tw, r)
 	}
 	printRuntime(tw, r)

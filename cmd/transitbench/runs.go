@@ -11,6 +11,7 @@ import (
 
 	"transitbench/grader/store"
 	"transitbench/internal/termtext"
+	"transitbench/workspace"
 )
 
 func init() { register(newRunsCmd) }
@@ -21,6 +22,8 @@ type runsOptions struct {
 	Kind   string // --kind: only runs of this kind (dev, grade, mini, baseline; "": all)
 	Limit  int    // --limit: at most this many runs (0: all)
 	Agents bool   // --agents: list the agent sessions of 'transitbench mcp' instead
+	// Maintainer (--maintainer) keeps hidden runs' full summaries: for the maintainer, never the contestant.
+	Maintainer bool
 }
 
 func newRunsCmd() *cobra.Command {
@@ -31,7 +34,9 @@ func newRunsCmd() *cobra.Command {
 		Long: `List past runs (dev, grade, mini) from the results store in the data directory, newest first.
 
 A grade run shows the number of its grading among its workspace's gradings (#1 for the first, counting every
-grading of any solution, re-gradings included). A run on a hidden set (A, B) holds aggregates only.
+grading of any solution, re-gradings included). A run on a hidden set (A, B, M) holds aggregates only, and its
+summary shows S alone; --maintainer shows the stored breakdowns, exit counts and runtimes (for the benchmark's
+maintainer, not the contestant).
 
 --json prints a list of {"id", "kind", "set", "label" (the workspace), "solution_hash", "started", "finished",
 "status", "isolation", "stars", "summary", "flags", "hidden", "grading"}.
@@ -46,6 +51,7 @@ list of {"id", "client", "preset", "budget_turns", "budget_tokens", "budget_hour
 	cmd.Flags().StringVar(&opts.Set, "set", "", "only runs on this set")
 	cmd.Flags().StringVar(&opts.Kind, "kind", "", "only runs of this kind (dev, grade, mini)")
 	cmd.Flags().IntVar(&opts.Limit, "limit", 20, "at most this many runs (0: all)")
+	cmd.Flags().BoolVar(&opts.Maintainer, "maintainer", false, "show hidden runs' full summaries (for the maintainer, not the contestant)")
 	cmd.Flags().BoolVar(&opts.Agents, "agents", false, "list the agent sessions of 'transitbench mcp' with their spend")
 	return cmd
 }
@@ -69,6 +75,11 @@ func runRuns(ctx context.Context, s streams, opts *runsOptions) error {
 	})
 	if err != nil {
 		return err
+	}
+	if !opts.Maintainer {
+		for i := range runs {
+			runs[i] = workspace.RunForContestant(runs[i])
+		}
 	}
 	return printRows(s, runs, "RUN\tKIND\tGRADING\tSET\tSTARS\tSTATUS\tSTARTED\tSOLUTION\tWORKSPACE", func(tw io.Writer, r store.Run) {
 		grading := "–"

@@ -42,7 +42,7 @@ func TestWorkspaceRunFunctions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	oracleRun(t, ws.SolutionDir(), dev.Answers)
+	oracleRun(t, ws.SolutionDir(), "", dev.Answers)
 	rf := runFlags{Workspace: dir, Workers: 2, Timeout: 60, Compositions: hiddenTestSets}
 
 	if err := runDev(ctx, s, &devOptions{runFlags: rf}); err != nil {
@@ -70,6 +70,20 @@ func TestWorkspaceRunFunctions(t *testing.T) {
 	if err := runGrade(ctx, s, &gradeOptions{runFlags: rf}); err != nil {
 		t.Fatalf("runGrade: %v\n%s", err, errb.String())
 	}
+	var shown struct{ A, B map[string]any }
+	if err := json.Unmarshal(out.Bytes(), &shown); err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range []map[string]any{shown.A, shown.B} {
+		for _, k := range []string{"by_population", "by_mes_bin", "by_category", "C", "F", "exits", "failures", "slowest_seconds", "seconds"} {
+			if _, ok := m[k]; ok {
+				t.Errorf("grade --json shows the contestant %q of a hidden set: %v", k, m)
+			}
+		}
+		if _, ok := m["S"]; !ok || m["redacted"] != true {
+			t.Errorf("grade --json on a hidden set: %v", m)
+		}
+	}
 	var gr workspace.GradeReport
 	decodeJSON(t, &out, &gr)
 	if gr.Grading != 1 || gr.A == nil || !gr.A.Hidden || gr.B == nil || gr.Dev == nil || gr.Dev.Credit != rep.Credit {
@@ -79,6 +93,20 @@ func TestWorkspaceRunFunctions(t *testing.T) {
 		t.Fatalf("grading the same solution again without Again: %v, want code refused", err)
 	}
 	out.Reset()
+	// 'runs' lists the hidden runs with S alone; --maintainer lists what the store keeps.
+	for _, maintainer := range []bool{false, true} {
+		if err := runRuns(ctx, s, &runsOptions{Set: sets.A, Maintainer: maintainer}); err != nil {
+			t.Fatal(err)
+		}
+		var listed []struct{ Summary map[string]any }
+		decodeJSON(t, &out, &listed)
+		if len(listed) != 1 {
+			t.Fatalf("runs --set A lists %d runs", len(listed))
+		}
+		if _, has := listed[0].Summary["by_population"]; has != maintainer || listed[0].Summary["S"] == nil {
+			t.Errorf("runs --set A (maintainer %v) lists the summary %v", maintainer, listed[0].Summary)
+		}
+	}
 
 	// A 30-star train pool is enough for a mini task; the oracle knows no train star, so it claims nothing.
 	if _, err := sets.Open(home, sets.Train, sets.Options{Stars: 30}); err != nil {
@@ -117,8 +145,10 @@ func checkStarAndFailing(t *testing.T, dev *sets.Set) {
 		t.Fatalf("star %s shows:\n%s", star, got)
 	}
 	out.Reset()
-	if err := runStar(ctx, text, &starOptions{ID: "A-0000"}); !isCode(err, codeHidden) {
-		t.Fatalf("runStar on a hidden star: %v, want code hidden", err)
+	for _, id := range []string{"A-0000", "M-0003"} { // M: the mini tasks' secret pool
+		if err := runStar(ctx, text, &starOptions{ID: id}); !isCode(err, codeHidden) {
+			t.Fatalf("runStar on hidden star %s: %v, want code hidden", id, err)
+		}
 	}
 
 	s := streams{Out: &out, Err: &errb, JSON: true}
@@ -180,7 +210,7 @@ func TestFreezeAndGradeFrozen(t *testing.T) {
 	s := streams{Out: &out, Err: &errb, JSON: true}
 	contestant := filepath.Join(t.TempDir(), "contestant")
 	initTestWorkspace(t, ctx, s, contestant)
-	oracleRun(t, filepath.Join(contestant, "solution"), openTestDev(t, home).Answers)
+	oracleRun(t, filepath.Join(contestant, "solution"), "", openTestDev(t, home).Answers)
 	grader := filepath.Join(t.TempDir(), "grader")
 	initTestWorkspace(t, ctx, s, grader)
 	out.Reset()
@@ -195,15 +225,18 @@ func TestFreezeAndGradeFrozen(t *testing.T) {
 		t.Fatalf("freeze result %+v", ff)
 	}
 	rf := runFlags{Workspace: grader, Workers: 2, Timeout: 60, Compositions: hiddenTestSets}
+	if err := runGrade(ctx, s, &gradeOptions{runFlags: rf, Frozen: tarPath}); !isCode(err, codeUsage) {
+		t.Fatalf("grade --frozen without --label: %v, want code usage", err)
+	}
 	wrong := strings.Repeat("0", 64)
-	err := runGrade(ctx, s, &gradeOptions{runFlags: rf, Frozen: tarPath, Hash: wrong})
+	err := runGrade(ctx, s, &gradeOptions{runFlags: rf, Frozen: tarPath, Hash: wrong, Label: "alice"})
 	if !isCode(err, codeRefused) || !strings.Contains(err.Error(), ff.FileSHA) {
 		t.Fatalf("grade --frozen with a hash that is not the file's: %v, want code refused naming the file's SHA-256", err)
 	}
 	if out.Len() != 0 {
 		t.Errorf("a refused grading printed %q", out.String())
 	}
-	if err := runGrade(ctx, s, &gradeOptions{runFlags: rf, Frozen: tarPath, Hash: ff.FileSHA}); err != nil {
+	if err := runGrade(ctx, s, &gradeOptions{runFlags: rf, Frozen: tarPath, Hash: ff.FileSHA, Label: "alice"}); err != nil {
 		t.Fatalf("grade --frozen: %v\n%s", err, errb.String())
 	}
 	var rep workspace.GradeReport
@@ -211,6 +244,17 @@ func TestFreezeAndGradeFrozen(t *testing.T) {
 	if rep.FrozenFile != ff.FileSHA || rep.Frozen != ff.Hash || rep.Grading != 1 || rep.A == nil || !rep.A.Complete ||
 		rep.Dev == nil || rep.Dev.Credit != float64(rep.Dev.Planets) {
 		t.Fatalf("the grading of the frozen file: %+v", rep)
+	}
+	// The label's gradings are capped: with --max-gradings 1, a second solution from alice is refused.
+	oracleRun(t, filepath.Join(contestant, "solution"), "", map[string]data.Answer{})
+	second := filepath.Join(t.TempDir(), "second.tar.gz")
+	if err := runFreeze(ctx, s, &freezeOptions{Workspace: contestant, Out: second}); err != nil {
+		t.Fatal(err)
+	}
+	out.Reset()
+	err = runGrade(ctx, s, &gradeOptions{runFlags: rf, Frozen: second, Label: "alice", MaxGradings: 1})
+	if !isCode(err, codeRefused) || !strings.Contains(err.Error(), "alice has had 1 gradings") {
+		t.Fatalf("alice's second grading with --max-gradings 1: %v, want code refused", err)
 	}
 }
 

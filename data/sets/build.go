@@ -45,6 +45,9 @@ type Options struct {
 	// AsBuilt opens a built set whatever its composition, and builds nothing (ErrNotBuilt when it is not
 	// built): for readers of what a data directory holds, such as the results site.
 	AsBuilt bool
+	// MiniPool, when set, replaces the mini tasks' secret pool's composition (small pools for tests; see
+	// OpenMiniTask).
+	MiniPool *Composition
 
 	gen generator // the star generator; nil means the simulator
 }

@@ -17,16 +17,31 @@ const (
 	MiniDevTasks = 32 // mini-dev-00000000 … mini-dev-00000031
 )
 
-// Mini is one mini task: stars of a pool set (train for mini-train tasks, dev for mini-dev tasks). Labelled
-// and Hidden hold star ids of Set, sorted; Hidden holds exactly MiniPlanets scored injected stars and as many
-// other scored stars (untouched stars and counted eclipsing binaries); Labelled holds stars of any category.
+// MiniPool is the set every mini task's hidden stars come from (SPEC A8): a hidden set like A and B, built from
+// the grader's secret seed with MiniPoolComposition, so that no public pool (which anyone can regenerate with
+// the simulator in the binary) holds them. Its stars are never shown and run under anonymous ids (SPEC A1).
+const MiniPool = "M"
+
+// MiniPoolComposition is the mini pool's: A's composition, 1,000 stars (400 injected planets, 350 untouched
+// stars, 150 eclipsing binaries, 100 confirmed hosts), so that the 16 hidden stars of a task are drawn from
+// 400 planets and about 450 other scored stars.
+var MiniPoolComposition = HiddenComposition
+
+// Mini is one mini task: labelled stars of a public pool set (train for mini-train tasks, dev for mini-dev
+// tasks) and hidden stars of the secret pool MiniPool. Labelled holds star ids of Set, Hidden star ids of
+// HiddenSet, both sorted; Hidden holds exactly MiniPlanets scored injected stars and as many other scored stars
+// (untouched stars and counted eclipsing binaries); Labelled holds stars of any category. The hidden stars'
+// ids stay with the grader: JSON carries only their number and pool.
 type Mini struct {
-	ID       string   `json:"task"`
-	Pool     string   `json:"pool"`
-	Labelled []string `json:"labelled"`
-	Hidden   []string `json:"hidden"`
-	Planets  int      `json:"planets"`
-	Set      *Set     `json:"-"`
+	ID          string   `json:"task"`
+	Pool        string   `json:"pool"`
+	Labelled    []string `json:"labelled"`
+	HiddenPool  string   `json:"hidden_pool"`
+	HiddenStars int      `json:"hidden_stars"`
+	Hidden      []string `json:"-"`
+	Planets     int      `json:"planets"`
+	Set         *Set     `json:"-"`
+	HiddenSet   *Set     `json:"-"`
 }
 
 // ParseMiniTask checks a mini task id and returns its pool set name and number: "mini-train-%08d" (any
@@ -60,12 +75,29 @@ func ParseMiniTask(id string) (pool string, n uint64, err error) {
 // composition) first if needed.
 func MiniTask(home, taskID string) (*Mini, error) { return OpenMiniTask(home, taskID, Options{}) }
 
-// OpenMiniTask is MiniTask with options for opening the pool set (progress of a first build, a train pool size).
-// The stars are drawn deterministically from the task id and the pool: the pool's scored injected stars, its other
-// scored stars and all its stars are each shuffled with a key made from the task id (see shuffle); Hidden takes
-// the first MiniPlanets of the first two lists, Labelled the first MiniLabelled stars of the third not already
-// hidden. Mini-train tasks therefore depend on the train pool's size too.
+// OpenMiniTask is MiniTask with options for opening the public pool set (progress of a first build, a train
+// pool size) and the secret pool MiniPool (opt.MiniPool: its composition, for tests). The stars are drawn
+// deterministically from the task id and the pools: the secret pool's scored injected stars and its other scored
+// stars, and all the public pool's stars, are each shuffled with a key made from the task id (see shuffle);
+// Hidden takes the first MiniPlanets of the first two lists, Labelled the first MiniLabelled stars of the third.
+// Mini-train tasks therefore depend on the train pool's size too. Building the secret pool needs the secret
+// seed, made at the first build of a hidden set (SPEC A2).
 func OpenMiniTask(home, taskID string, opt Options) (*Mini, error) {
+	m, err := OpenMiniLabelled(home, taskID, opt)
+	if err != nil {
+		return nil, err
+	}
+	po := Options{Progress: opt.Progress, Context: opt.Context, Workers: opt.Workers, Composition: opt.MiniPool, gen: opt.gen}
+	hs, err := Open(home, MiniPool, po)
+	if err != nil {
+		return nil, err
+	}
+	return m, m.drawHidden(hs)
+}
+
+// OpenMiniLabelled is OpenMiniTask without the hidden stars (Hidden empty, HiddenSet nil): what a mini
+// workspace is made from, without building the secret pool.
+func OpenMiniLabelled(home, taskID string, opt Options) (*Mini, error) {
 	pool, _, err := ParseMiniTask(taskID)
 	if err != nil {
 		return nil, err
@@ -74,13 +106,28 @@ func OpenMiniTask(home, taskID string, opt Options) (*Mini, error) {
 	if err != nil {
 		return nil, err
 	}
-	return miniFrom(s, taskID)
+	if len(s.IDs) < MiniLabelled {
+		return nil, fmt.Errorf("sets: pool %s is too small for mini tasks: it has %d stars, a task needs %d; "+
+			"rebuild it larger (--stars)", s.Name, len(s.IDs), MiniLabelled)
+	}
+	labelled := miniPick(taskID, "labelled", s.IDs, MiniLabelled)
+	slices.Sort(labelled)
+	return &Mini{ID: taskID, Pool: s.Name, Labelled: labelled, HiddenPool: MiniPool, HiddenStars: MiniHidden,
+		Planets: MiniPlanets, Set: s}, nil
 }
 
-func miniFrom(s *Set, taskID string) (*Mini, error) {
+// miniPick returns the first k of ids shuffled with the task's key for label.
+func miniPick(taskID, label string, ids []string, k int) []string {
+	ids = slices.Clone(ids)
+	shuffle(len(ids), hashKey("transitbench mini "+label, []byte(taskID)), func(i, j int) { ids[i], ids[j] = ids[j], ids[i] })
+	return ids[:min(k, len(ids))]
+}
+
+// drawHidden draws the task's hidden stars from hs, the secret pool.
+func (m *Mini) drawHidden(hs *Set) error {
 	var injected, others []string
-	for _, id := range s.IDs {
-		a := s.Answers[id]
+	for _, id := range hs.IDs {
+		a := hs.Answers[id]
 		switch {
 		case len(a.ScoredPlanets()) == 1:
 			injected = append(injected, id)
@@ -89,34 +136,15 @@ func miniFrom(s *Set, taskID string) (*Mini, error) {
 		}
 	}
 	need := MiniHidden - MiniPlanets
-	if len(injected) < MiniPlanets || len(others) < need || len(s.IDs) < MiniHidden+MiniLabelled {
-		return nil, fmt.Errorf("sets: pool %s is too small for mini tasks: it has %d scored injected and %d other "+
-			"scored stars of %d, a task needs %d, %d and %d; rebuild it larger (--stars)", s.Name, len(injected),
-			len(others), len(s.IDs), MiniPlanets, need, MiniHidden+MiniLabelled)
+	if len(injected) < MiniPlanets || len(others) < need {
+		return fmt.Errorf("sets: the mini pool %s is too small for mini tasks: it has %d scored injected and %d "+
+			"other scored stars, a task needs %d and %d; rebuild it with its standard composition", hs.Name,
+			len(injected), len(others), MiniPlanets, need)
 	}
-	pick := func(label string, ids []string, k int, skip map[string]bool) []string {
-		ids = slices.Clone(ids)
-		shuffle(len(ids), hashKey("transitbench mini "+label, []byte(taskID)), func(i, j int) { ids[i], ids[j] = ids[j], ids[i] })
-		var out []string
-		for _, id := range ids {
-			if len(out) == k {
-				break
-			}
-			if !skip[id] {
-				out = append(out, id)
-			}
-		}
-		return out
-	}
-	hidden := append(pick("planets", injected, MiniPlanets, nil), pick("others", others, need, nil)...)
-	skip := map[string]bool{}
-	for _, id := range hidden {
-		skip[id] = true
-	}
-	labelled := pick("labelled", s.IDs, MiniLabelled, skip)
+	hidden := append(miniPick(m.ID, "planets", injected, MiniPlanets), miniPick(m.ID, "others", others, need)...)
 	slices.Sort(hidden)
-	slices.Sort(labelled)
-	return &Mini{ID: taskID, Pool: s.Name, Labelled: labelled, Hidden: hidden, Planets: MiniPlanets, Set: s}, nil
+	m.Hidden, m.HiddenSet = hidden, hs
+	return nil
 }
 
 // MiniReward is the reward of a mini task (SPEC A8): clip((credit − false)/8, −1, 1), with credit the planets

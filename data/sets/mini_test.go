@@ -34,12 +34,16 @@ func TestMiniTasks(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(m.Labelled) != MiniLabelled || len(m.Hidden) != MiniHidden || m.Pool != Dev {
-			t.Fatalf("%s: %d labelled, %d hidden, pool %s", id, len(m.Labelled), len(m.Hidden), m.Pool)
+		if len(m.Labelled) != MiniLabelled || len(m.Hidden) != MiniHidden || m.Pool != Dev ||
+			m.HiddenSet.Name != MiniPool || !m.HiddenSet.Hidden() {
+			t.Fatalf("%s: %d labelled, %d hidden, pool %s, hidden pool %s", id, len(m.Labelled), len(m.Hidden), m.Pool, m.HiddenSet.Name)
 		}
 		planets := 0
 		for _, h := range m.Hidden {
-			a := m.Set.Answers[h]
+			if _, public := m.Set.Answers[h]; public {
+				t.Errorf("%s: hidden star %s is in the public pool", id, h)
+			}
+			a := m.HiddenSet.Answers[h]
 			if !a.Scored {
 				t.Errorf("%s: hidden star %s is not scored", id, h)
 			}
@@ -73,8 +77,24 @@ func TestMiniTasks(t *testing.T) {
 	if _, err := OpenMiniTask(home, "mini-dev-00000099", opt); err == nil {
 		t.Error("mini-dev-00000099 accepted")
 	}
-	if _, err := OpenMiniTask(t.TempDir(), "mini-train-00000001", Options{Stars: 20, gen: &fakeGen{}}); err == nil {
-		t.Error("a 20-star train pool accepted for mini tasks")
+	if _, err := OpenMiniTask(t.TempDir(), "mini-train-00000001", Options{Stars: 100, gen: &fakeGen{},
+		MiniPool: &Composition{Injected: 7, Untouched: 9, EB: 1, Confirmed: 1}}); err == nil {
+		t.Error("a secret pool with 7 planets accepted for mini tasks")
+	}
+	// The hidden stars are a function of the secret seed: another data directory (another seed) draws the
+	// task's hidden stars from another pool, while its labelled stars are the same public ones.
+	other, err := OpenMiniTask(t.TempDir(), "mini-dev-00000003", opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err = OpenMiniTask(home, "mini-dev-00000003", opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if other.HiddenSet.Fingerprint == m.HiddenSet.Fingerprint || other.Set.Fingerprint != m.Set.Fingerprint ||
+		!slices.Equal(other.Labelled, m.Labelled) {
+		t.Errorf("secret pools %.12s and %.12s, public pools %.12s and %.12s", other.HiddenSet.Fingerprint,
+			m.HiddenSet.Fingerprint, other.Set.Fingerprint, m.Set.Fingerprint)
 	}
 }
 
@@ -84,6 +104,16 @@ func TestMiniReward(t *testing.T) {
 	for _, c := range cases {
 		if got := MiniReward(c.credit, c.fa); got != c.want {
 			t.Errorf("MiniReward(%v, %v) = %v, want %v", c.credit, c.fa, got, c.want)
+		}
+	}
+}
+
+// TestMiniPoolIsHidden checks that the secret pool counts as a hidden set everywhere IsHidden decides (star,
+// failing, plots, the agent server's star_info, workspaces), alongside A and B, and that the public pools do not.
+func TestMiniPoolIsHidden(t *testing.T) {
+	for name, want := range map[string]bool{A: true, B: true, MiniPool: true, Dev: false, Train: false, "k90": false} {
+		if IsHidden(name) != want {
+			t.Errorf("IsHidden(%q) = %v, want %v", name, !want, want)
 		}
 	}
 }

@@ -165,7 +165,7 @@ func InstallSeedFile(home, file string, force bool) error {
 // builtHidden lists the hidden sets of home that have a manifest.
 func builtHidden(home string) []string {
 	var out []string
-	for _, name := range []string{"A", "B"} {
+	for _, name := range []string{A, B, MiniPool} {
 		if _, err := os.Stat(filepath.Join(setDir(home, name), manifestFile)); err == nil {
 			out = append(out, name)
 		}

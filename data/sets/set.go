@@ -74,8 +74,8 @@ func (s *Set) unknown(id string) error {
 	return fmt.Errorf("sets: set %s has no star %q (ids run from %s to %s)", s.Name, id, s.IDs[0], s.IDs[len(s.IDs)-1])
 }
 
-// IsHidden reports whether name is a hidden set's name.
-func IsHidden(name string) bool { return name == A || name == B }
+// IsHidden reports whether name is a hidden set's name: A, B and the mini tasks' secret pool MiniPool.
+func IsHidden(name string) bool { return name == A || name == B || name == MiniPool }
 
 // Open returns the set called name of the data directory home, building it first when it is not built (or
 // when opt.Force is set). The standard sets are dev, A, B (hidden, seeded by the secret seed file, created on first
@@ -177,6 +177,8 @@ func wantedComposition(name string, opt Options) (Composition, bool) {
 		return DevComposition, true
 	case A, B:
 		return HiddenComposition, true
+	case MiniPool:
+		return MiniPoolComposition, true
 	case Train:
 		n := opt.Stars
 		if n == 0 {
@@ -451,6 +453,38 @@ func (s *Set) readStored(id string) (*starResult, error) {
 func (s *Set) WriteStarDir(id, dir string) error {
 	csv, sj, err := s.starBytes(id)
 	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("sets: cannot create star directory: %w", err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, data.LightCurveFile), csv, 0o644); err != nil {
+		return fmt.Errorf("sets: cannot write star directory: %w", err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, data.StarFile), sj, 0o644); err != nil {
+		return fmt.Errorf("sets: cannot write star directory: %w", err)
+	}
+	return nil
+}
+
+// WriteStarDirAs is WriteStarDir with star.json's id replaced by alias (SPEC A1: on a hidden set a solution
+// sees a per-run id that names neither the set nor the star's index). star.json is decoded into data.Star and
+// encoded again, so no field but the documented ones reaches the solution. The light curve is written as
+// checked by WriteStarDir.
+func (s *Set) WriteStarDirAs(id, alias, dir string) error {
+	if alias == "" {
+		return fmt.Errorf("sets: an empty alias for star %s of set %s", id, s.Name)
+	}
+	csv, sj, err := s.starBytes(id)
+	if err != nil {
+		return err
+	}
+	var st data.Star
+	if err := json.Unmarshal(sj, &st); err != nil {
+		return fmt.Errorf("sets: star %s of set %s: %w", id, s.Name, err)
+	}
+	st.ID = alias
+	if sj, err = data.EncodeStar(&st); err != nil {
 		return err
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {

@@ -223,20 +223,32 @@ func TestHiddenOutcomesSealed(t *testing.T) {
 func TestNextGrading(t *testing.T) {
 	s, _ := openTemp(t)
 	for want := 1; want <= 3; want++ {
-		n, err := s.NextGrading(ctx, "/ws")
+		n, err := s.NextGrading(ctx, "ws:1", "/ws")
 		if err != nil || n != want {
 			t.Fatalf("next grading %d (%v), want %d", n, err, want)
 		}
 		for _, set := range []string{"A", "B", "dev"} {
-			if _, err := s.CreateRun(ctx, Run{Kind: KindGrade, Set: set, Label: "/ws", Grading: n}); err != nil {
+			if _, err := s.CreateRun(ctx, Run{Kind: KindGrade, Set: set, Label: "/ws", Grading: n, Lineage: "ws:1"}); err != nil {
 				t.Fatal(err)
 			}
 		}
 	}
-	if n, _ := s.NextGrading(ctx, "/elsewhere"); n != 1 {
-		t.Errorf("another workspace's first grading is #%d", n)
+	// A copy of the workspace (same lineage, another path) carries on; another lineage at the same path
+	// starts at #1.
+	if n, _ := s.NextGrading(ctx, "ws:1", "/copy"); n != 4 {
+		t.Errorf("the copied workspace's next grading is #%d, want #4", n)
 	}
-	if rs, _ := s.Runs(ctx, RunFilter{Label: "/ws", Grading: 2}); len(rs) != 3 || rs[0].Grading != 2 {
+	if n, _ := s.NextGrading(ctx, "ws:2", "/elsewhere"); n != 1 {
+		t.Errorf("another lineage's first grading is #%d", n)
+	}
+	// Grade runs recorded before lineages (lineage '') count toward the workspace at their label.
+	if _, err := s.CreateRun(ctx, Run{Kind: KindGrade, Set: "A", Label: "/old", Grading: 5}); err != nil {
+		t.Fatal(err)
+	}
+	if n, _ := s.NextGrading(ctx, "ws:3", "/old"); n != 6 {
+		t.Errorf("a workspace with five gradings recorded before lineages gets #%d, want #6", n)
+	}
+	if rs, _ := s.Runs(ctx, RunFilter{Lineage: "ws:1", Grading: 2}); len(rs) != 3 || rs[0].Grading != 2 || rs[0].Lineage != "ws:1" {
 		t.Errorf("runs of grading 2: %+v", rs)
 	}
 	if _, err := s.CreateRun(ctx, Run{Kind: KindDev, Set: "dev", Grading: 1}); err == nil {

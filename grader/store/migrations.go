@@ -97,6 +97,12 @@ var migrations = []string{
 		status     TEXT NOT NULL CHECK (status IN ('ok', 'error', 'refused')),
 		PRIMARY KEY (session_id, seq)
 	);`,
+
+	// Version 4: gradings count per lineage (the workspace's id, carried when it is copied, or a contestant's
+	// label on the contest grader), not per workspace path. Runs recorded before keep lineage '' and count
+	// toward the workspace at their label (NextGrading).
+	`ALTER TABLE runs ADD COLUMN lineage TEXT NOT NULL DEFAULT '';
+	CREATE INDEX runs_lineage ON runs (lineage, kind);`,
 }
 
 // SchemaVersion is the schema version this program writes.

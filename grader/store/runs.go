@@ -52,6 +52,9 @@ type Run struct {
 	Flags        []string        `json:"flags,omitempty"`
 	Hidden       bool            `json:"hidden"`
 	Grading      int             `json:"grading,omitempty"`
+	// Lineage is what a grade run's ordinal counts within: "ws:" and the workspace's id, or "contestant:" and the
+	// label a contest grader gave (grade --frozen --label). "" for other runs and for runs recorded before.
+	Lineage string `json:"lineage,omitempty"`
 }
 
 // HasFlag reports whether the run carries flag.
@@ -80,10 +83,10 @@ func (s *Store) CreateRun(ctx context.Context, r Run) (int64, error) {
 		return 0, err
 	}
 	res, err := s.db.ExecContext(ctx, `INSERT INTO runs
-		(kind, set_name, label, solution_hash, started, status, isolation, stars, flags, hidden, grading)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		(kind, set_name, label, solution_hash, started, status, isolation, stars, flags, hidden, grading, lineage)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		r.Kind, r.Set, r.Label, r.SolutionHash, formatTime(r.Started), StatusRunning, r.Isolation, r.Stars, string(flags),
-		r.Hidden, r.Grading)
+		r.Hidden, r.Grading, r.Lineage)
 	if err != nil {
 		return 0, fmt.Errorf("store: recording a run: %w", err)
 	}
@@ -128,17 +131,29 @@ func (s *Store) FinishRun(ctx context.Context, id int64, status string, summary 
 	})
 }
 
-// NextGrading returns the ordinal the next grading of workspace label gets: one more than the highest
-// recorded. Two processes grading one workspace at once must agree on who goes first (the workspace package
-// holds a lock around its gradings).
-func (s *Store) NextGrading(ctx context.Context, label string) (int, error) {
-	var n int
-	err := s.db.QueryRowContext(ctx, `SELECT COALESCE(MAX(grading), 0) FROM runs WHERE kind = ? AND label = ?`,
-		KindGrade, label).Scan(&n)
-	if err != nil {
-		return 0, fmt.Errorf("store: gradings of %s: %w", label, err)
+// NextGrading returns the ordinal the next grading of lineage gets: one more than the highest recorded among
+// the grade runs of lineage and, when label is not "", the grade runs recorded before lineages (an empty lineage) of
+// the workspace at label. Two processes grading one lineage at once must agree on who goes first (the
+// workspace package holds a lock per lineage around its gradings).
+func (s *Store) NextGrading(ctx context.Context, lineage, label string) (int, error) {
+	n, err := s.Gradings(ctx, lineage, label)
+	return n + 1, err
+}
+
+// Gradings returns the number of gradings of lineage (with the legacy runs of label, as NextGrading counts them):
+// the highest ordinal recorded, 0 when there is none.
+func (s *Store) Gradings(ctx context.Context, lineage, label string) (int, error) {
+	if lineage == "" {
+		return 0, errors.New("store: counting gradings needs a lineage")
 	}
-	return n + 1, nil
+	var n int
+	err := s.db.QueryRowContext(ctx, `SELECT COALESCE(MAX(grading), 0) FROM runs WHERE kind = ?
+		AND (lineage = ? OR lineage = '' AND ? != '' AND label = ?)`,
+		KindGrade, lineage, label, label).Scan(&n)
+	if err != nil {
+		return 0, fmt.Errorf("store: gradings of %s: %w", lineage, err)
+	}
+	return n, nil
 }
 
 // ResumeRun puts an interrupted, cancelled or failed run back to running, so that PutOutcome accepts its
@@ -178,12 +193,12 @@ func runState(ctx context.Context, q queryRower, id int64) (status string, hidde
 // RunFilter selects runs; empty fields match everything. Grading, when positive, selects the grade runs of
 // that grading ordinal. Limit 0 means no limit.
 type RunFilter struct {
-	Kind, Set, SolutionHash, Status, Label string
-	Grading                                int
-	Limit                                  int
+	Kind, Set, SolutionHash, Status, Label, Lineage string
+	Grading                                         int
+	Limit                                           int
 }
 
-const runColumns = `id, kind, set_name, label, solution_hash, started, finished, status, isolation, stars, summary, flags, hidden, grading`
+const runColumns = `id, kind, set_name, label, solution_hash, started, finished, status, isolation, stars, summary, flags, hidden, grading, lineage`
 
 // Runs returns the runs matching f, newest first.
 func (s *Store) Runs(ctx context.Context, f RunFilter) ([]Run, error) {
@@ -191,6 +206,7 @@ func (s *Store) Runs(ctx context.Context, f RunFilter) ([]Run, error) {
 	var args []any
 	for _, c := range []struct{ col, v string }{
 		{"kind", f.Kind}, {"set_name", f.Set}, {"solution_hash", f.SolutionHash}, {"status", f.Status}, {"label", f.Label},
+		{"lineage", f.Lineage},
 	} {
 		if c.v != "" {
 			where = append(where, c.col+" = ?")
@@ -231,7 +247,7 @@ func scanRun(sc scanner) (Run, error) {
 	var started, finished, summary sql.NullString
 	var flags string
 	if err := sc.Scan(&r.ID, &r.Kind, &r.Set, &r.Label, &r.SolutionHash, &started, &finished, &r.Status,
-		&r.Isolation, &r.Stars, &summary, &flags, &r.Hidden, &r.Grading); err != nil {
+		&r.Isolation, &r.Stars, &summary, &flags, &r.Hidden, &r.Grading, &r.Lineage); err != nil {
 		return Run{}, err
 	}
 	r.Started, r.Finished, r.Summary = parseTime(started), parseTime(finished), rawJSON(summary)

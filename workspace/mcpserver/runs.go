@@ -210,10 +210,10 @@ type GradeIn struct {
 
 // gradeDoc describes the grade tool to the client.
 const gradeDoc = "Freeze solution/ and grade it once on the hidden sets A (the score) and B (the replication), and " +
-	"on dev. Needs confirm: true. A frozen solution is graded once (again: true grades it again, recorded as a " +
+	"on dev; A and B report S alone. Needs confirm: true. A frozen solution is graded once (again: true grades it again, recorded as a " +
 	"re-grade); every grading is numbered. Refused past the session's budget."
 
-func (s *Server) grade(ctx context.Context, req *mcp.CallToolRequest, in GradeIn) (*mcp.CallToolResult, *workspace.GradeReport, error) {
+func (s *Server) grade(ctx context.Context, req *mcp.CallToolRequest, in GradeIn) (*mcp.CallToolResult, *workspace.ContestantGradeReport, error) {
 	if !in.Confirm {
 		return nil, nil, badInput("grade needs confirm: true: it freezes solution/ and grades it once on the hidden sets")
 	}
@@ -232,5 +232,5 @@ func (s *Server) grade(ctx context.Context, req *mcp.CallToolRequest, in GradeIn
 	if err != nil {
 		return nil, nil, err
 	}
-	return nil, rep, nil
+	return nil, rep.Contestant(), nil
 }

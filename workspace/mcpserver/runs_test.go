@@ -85,6 +85,10 @@ func TestGradeNeedsConfirmAndGradesOnce(t *testing.T) {
 	if rep.Grading != 1 || rep.A == nil || !rep.A.Hidden || rep.A.StarsRun != small[sets.A].Total() || rep.B == nil || rep.Dev == nil {
 		t.Fatalf("grade report: %+v", rep)
 	}
+	// A and B carry S alone: the stored report has the breakdowns and exit counts, the tool's none.
+	if !rep.A.Redacted || !rep.B.Redacted || rep.A.Planets != 0 || len(rep.A.Exits) != 0 || rep.A.ScoredStars != 0 || len(rep.Dev.Exits) == 0 {
+		t.Errorf("the grade tool shows more than S on the hidden sets: A %+v", rep.A)
+	}
 	if msg := callErr(t, f.cs, "grade", map[string]any{"confirm": true}); !strings.HasPrefix(msg, "refused: ") || !strings.Contains(msg, "again: true") {
 		t.Errorf("second grading: %s", msg)
 	}

@@ -40,7 +40,7 @@ func benchHome(b *testing.B) string {
 	opt := workspace.RunOptions{Home: home, Workers: 2, Compositions: comp}
 	var last *workspace.Report
 	for i := range 4 {
-		if err := oracle(ws.SolutionDir(), dev.Answers, 1+i%2); err != nil {
+		if err := oracle(ws.SolutionDir(), "", dev.Answers, 1+i%2); err != nil {
 			b.Fatal(err)
 		}
 		if last, err = ws.Dev(ctx, opt, nil); err != nil {

@@ -84,6 +84,10 @@ func reportOf(r store.Run) *workspace.Report {
 	if json.Unmarshal(r.Summary, &rep) != nil {
 		return nil
 	}
+	if r.Hidden { // the site shows a hidden run as its contestant does: S alone
+		rep.Hidden = true
+		return rep.ForContestant()
+	}
 	return &rep
 }
 

@@ -84,7 +84,7 @@ func (f *fixture) make() error {
 	ctx := context.Background()
 	opt := workspace.RunOptions{Home: f.home, Workers: 2, Compositions: testSets}
 	for _, every := range []int{1, 2} { // the second run claims every other planet only: stars change outcome
-		if err := oracle(ws.SolutionDir(), all, every); err != nil {
+		if err := oracle(ws.SolutionDir(), f.home, all, every); err != nil {
 			return err
 		}
 		rep, err := ws.Dev(ctx, opt, nil)
@@ -118,7 +118,7 @@ func (f *fixture) open() (*Site, error) {
 // oracle writes a solution (an executable `run`) that prints the true ephemeris of the planet of every
 // every-th star that has one (in id order) and, when every > 1, a row at a period no star has on every star; and
 // stderrMark and the star's id on stderr.
-func oracle(dir string, answers map[string]data.Answer, every int) error {
+func oracle(dir, home string, answers map[string]data.Answer, every int) error {
 	ids := make([]string, 0, len(answers))
 	for id := range answers {
 		ids = append(ids, id)
@@ -134,7 +134,14 @@ func oracle(dir string, answers map[string]data.Answer, every int) error {
 	if every > 1 {
 		after = "echo 1.2345678,170.5,1\n"
 	}
-	script := testsets.OracleScript(rows, "echo \""+stderrMark+"$id\" >&2\n", after)
+	var curves map[string]string // home "": public stars only, known by their ids
+	if home != "" {
+		var err error
+		if curves, err = testsets.CurveIDs(home, testSets); err != nil {
+			return err
+		}
+	}
+	script := testsets.OracleScriptByCurve(rows, curves, "echo \""+stderrMark+"$id\" >&2\n", after)
 	if err := os.RemoveAll(dir); err != nil {
 		return err
 	}

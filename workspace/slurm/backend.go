@@ -72,7 +72,7 @@ func (b *Backend) Run(ctx context.Context, job workspace.BackendJob, results cha
 		name: fmt.Sprintf("transitbench-%d-%s", job.RunID, randomHex(3))}
 	wl := WorkList{Version: workListVersion, Home: home, Set: job.Set.Name, Fingerprint: job.Set.Fingerprint,
 		Composition: job.Set.Composition, Hidden: job.Set.Hidden(), Solution: solDir, SolutionHash: job.SolutionHash, Workers: b.workers(),
-		Limits: job.Runner.Limits, AllowDegraded: job.Runner.AllowDegraded}
+		Limits: job.Runner.Limits, AllowDegraded: job.Runner.AllowDegraded, Aliases: job.Aliases}
 	for i := 0; i < len(job.Stars); i += b.chunk() {
 		chunk := job.Stars[i:min(i+b.chunk(), len(job.Stars))]
 		wl.Chunks = append(wl.Chunks, chunk)

@@ -62,7 +62,7 @@ func work(ctx context.Context, path string, task int) error {
 	if err != nil {
 		return err
 	}
-	job := workspace.BackendJob{Set: set, Solution: sol, SolutionHash: wl.SolutionHash,
+	job := workspace.BackendJob{Set: set, Solution: sol, SolutionHash: wl.SolutionHash, Aliases: wl.Aliases,
 		Runner: sandbox.Runner{Workers: wl.Workers, Limits: wl.Limits, AllowDegraded: wl.AllowDegraded, Hidden: wl.Hidden, Home: wl.Home}}
 	for _, id := range wl.Chunks[task] {
 		if !done[id] {

@@ -30,6 +30,8 @@ type WorkList struct {
 	Limits        sandbox.Limits `json:"limits"`
 	AllowDegraded bool           `json:"allow_degraded"`
 	Chunks        [][]string     `json:"chunks"` // the stars of each array task, by task index
+	// Aliases are the ids the stars' star.json copies carry on a hidden set (workspace.BackendJob.Aliases).
+	Aliases map[string]string `json:"aliases,omitempty"`
 }
 
 // workListVersion is the version of the work list this program writes and reads.
