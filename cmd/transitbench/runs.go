@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"slices"
@@ -81,7 +82,7 @@ func runRuns(ctx context.Context, s streams, opts *runsOptions) error {
 			runs[i] = workspace.RunForContestant(runs[i])
 		}
 	}
-	return printRows(s, runs, "RUN\tKIND\tGRADING\tSET\tSTARS\tSTATUS\tSTARTED\tSOLUTION\tWORKSPACE", func(tw io.Writer, r store.Run) {
+	return printRows(s, runs, "RUN\tKIND\tGRADING\tSET\tSTARS\tSTATUS\tS\tC\tF\tSTARTED\tSOLUTION\tWORKSPACE", func(tw io.Writer, r store.Run) {
 		grading := "–"
 		if r.Grading > 0 {
 			grading = fmt.Sprintf("#%d", r.Grading)
@@ -89,9 +90,44 @@ func runRuns(ctx context.Context, s streams, opts *runsOptions) error {
 				grading += " again"
 			}
 		}
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%d\t%s\t%s\t%.12s\t%s\n", r.ID, r.Kind, grading, r.Set, r.Stars, r.Status,
-			r.Started.Local().Format("2006-01-02 15:04"), termtext.Line(r.SolutionHash), termtext.Line(r.Label))
+		sc := scoresOf(r)
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%.12s\t%s\n", r.ID, r.Kind, grading, r.Set, sc.stars, r.Status,
+			sc.s, sc.c, sc.f, r.Started.Local().Format("2006-01-02 15:04"), termtext.Line(r.SolutionHash), termtext.Line(r.Label))
 	})
+}
+
+// runScores is what the runs table shows of a run's summary: S and C with three decimals, F per 100 stars, and
+// the stars as "finished/all" for a run that did not finish them all; "–" for what the summary does not carry (a
+// running run, a hidden run's C and F shown to the contestant, a hidden score withheld until its set is done).
+type runScores struct{ stars, s, c, f string }
+
+// scoresOf reads the run's summary (a workspace report or its contestant's redaction).
+func scoresOf(r store.Run) runScores {
+	out := runScores{stars: fmt.Sprint(r.Stars), s: "–", c: "–", f: "–"}
+	var sum struct {
+		S, C, F       *float64
+		StarsRun      *int `json:"stars_run"`
+		ScoreWithheld bool `json:"score_withheld"`
+	}
+	if len(r.Summary) == 0 || json.Unmarshal(r.Summary, &sum) != nil {
+		return out
+	}
+	if sum.StarsRun != nil && *sum.StarsRun < r.Stars {
+		out.stars = fmt.Sprintf("%d/%d", *sum.StarsRun, r.Stars)
+	}
+	if sum.ScoreWithheld || r.Hidden && sum.StarsRun != nil && *sum.StarsRun < r.Stars {
+		return out // a hidden set's score is shown only once the set is complete
+	}
+	for _, v := range []struct {
+		dst    *string
+		x      *float64
+		format string
+	}{{&out.s, sum.S, "%.3f"}, {&out.c, sum.C, "%.3f"}, {&out.f, sum.F, "%.1f"}} {
+		if v.x != nil {
+			*v.dst = fmt.Sprintf(v.format, *v.x)
+		}
+	}
+	return out
 }
 
 // runAgentSessions lists the agent sessions with their spend against their budget, newest first (at most limit;
