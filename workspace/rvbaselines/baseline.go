@@ -107,7 +107,7 @@ func solveTask(t *stargazer.Task, solve InteractiveSolver, seed uint64) rvtrack.
 // that meets them takes one only when, besides the BIC gain, its periodogram peak has a false-alarm
 // probability below 5 % (MaxFAP).
 func ClassicalSolver(d *rv.Data, _ float64, seed uint64) ([]rv.Planet, float64) {
-	fit := rv.Classical(d, rv.ClassicalOptions{Seed: seed, RMSLimitFactor: rvgate.MaxRMSFactor, MaxFAP: ClassicalMaxFAP})
+	fit := rv.Classical(d, rv.ClassicalOptions{Seed: seed, MaxFAP: ClassicalMaxFAP})
 	return fit.Planets, 0
 }
 
@@ -119,7 +119,7 @@ const ClassicalMaxFAP = 0.05
 // candidates, eccentric starts, joint refits and a final re-peel, under the same acceptance rules as
 // ClassicalSolver.
 func ClassicalThoroughSolver(d *rv.Data, _ float64, seed uint64) ([]rv.Planet, float64) {
-	fit := rv.Classical(d, rv.ClassicalOptions{Seed: seed, Thorough: true, RMSLimitFactor: rvgate.MaxRMSFactor, MaxFAP: ClassicalMaxFAP})
+	fit := rv.Classical(d, rv.ClassicalOptions{Seed: seed, Thorough: true, MaxFAP: ClassicalMaxFAP})
 	return fit.Planets, 0
 }
 
@@ -128,7 +128,7 @@ func ClassicalThoroughSolver(d *rv.Data, _ float64, seed uint64) ([]rv.Planet, f
 // when the residuals call for one, with the gate's ok_rms limit as RMSLimitFactor (as ClassicalSolver). It
 // submits the white jitter that maximises the likelihood of its model.
 func SearchSolver(d *rv.Data, _ float64, _ uint64) ([]rv.Planet, float64) {
-	fit, _ := rv.SearchGP(d, rv.SearchOptions{RMSLimitFactor: rvgate.MaxRMSFactor})
+	fit, _ := rv.SearchGP(d, rv.SearchOptions{})
 	return fit.Planets, rv.BestJitter(d, fit.Planets)
 }
 
