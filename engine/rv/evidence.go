@@ -85,3 +85,11 @@ func jitterBIC(d *Data, fit *FitResult) float64 {
 	s := bestJitter(d, model)
 	return BIC(d.Evaluate(model, s).LnL, NumParams(len(fit.Planets), len(d.Instruments))+1, d.Len())
 }
+
+// EvidenceBIC is what the searches weigh a model by: the BIC with one jitter fitted (jitterBIC) plus Kipping's
+// eccentricity penalty of each planet. Lower is better; two models whose EvidenceBIC differ by less than
+// EccentricEvidence (10) are both supported by the data (Kass & Raftery 1995).
+func EvidenceBIC(d *Data, planets []Planet) float64 {
+	f := &FitResult{Planets: planets}
+	return jitterBIC(d, f) + PriorPenalty(planets, FitOptions{Kipping: true})
+}
