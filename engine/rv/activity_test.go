@@ -121,3 +121,22 @@ func TestActivityFitRecoversSignal(t *testing.T) {
 		}
 	}
 }
+
+// TestHonestResonantPairIsNotActivity: a 2:1 pair of planets (61.1 d and 30.1 d, K 210 and 90 m/s, as GJ 876
+// b and c) puts power at a period and its harmonic, which is what the activity term models. The honest search
+// must report the two planets, not take them for stellar rotation.
+func TestHonestResonantPairIsNotActivity(t *testing.T) {
+	pair := []Planet{{PeriodDays: 61.1, KMS: 210, E: 0.03, OmegaRad: 0.3, M0Rad: 1}, {PeriodDays: 30.1, KMS: 90, E: 0.22, OmegaRad: 4.6, M0Rad: 2}}
+	for seed := range uint64(3) {
+		d := synthJitter(400+seed, 160, 1500, 3, 3, pair)
+		h := Honest(d, HonestOptions{})
+		if h.Activity != nil {
+			t.Errorf("seed %d: activity term at %.2f d; steps %+v", seed, h.Activity.PeriodDays, h.Steps)
+		}
+		for _, w := range pair {
+			if !slices.ContainsFunc(h.Planets, func(p Planet) bool { return math.Abs(p.PeriodDays/w.PeriodDays-1) < 0.01 }) {
+				t.Errorf("seed %d: no planet at %.1f d in %+v", seed, w.PeriodDays, h.Planets)
+			}
+		}
+	}
+}

@@ -94,8 +94,8 @@ type HonestResult struct {
 // Unless NoActivity is set, each step until one is found also tries the stellar-activity term (Activity: a
 // sinusoid and its harmonic with drifting amplitudes) at the residual peaks between RotationMinDays and
 // RotationMaxDays and at twice their periods (the harmonic is often the stronger); it is taken instead of a
-// planet when its drop in −2 lnL + penalty, less 9 ln N for its nine parameters, beats the planet's drop less
-// MinDeviance. Later steps search the data less the activity, refitted after each planet. A series with no
+// planet when its drop in −2 lnL + penalty, less ln N for each of its parameters, beats the planet's drop less
+// MinDeviance and that of two planets at the rotation period and half of it (pairGain). Later steps search the data less the activity, refitted after each planet. A series with no
 // significant peak gives no planet: that is a valid answer.
 func Honest(d *Data, opt HonestOptions) *HonestResult {
 	opt.defaults(d)
@@ -145,7 +145,7 @@ func Honest(d *Data, opt HonestOptions) *HonestResult {
 			if fitA != nil {
 				gain = honestObjective(cur) - honestObjective(fitA) - float64(a.Params())*lnN
 			}
-			if gain > 0 && gain > planetGain {
+			if gain > 0 && gain > planetGain && gain > pairGain(d, cur, a.PeriodDays, fo, opt.MinDeviance) {
 				res.Activity, data, cur = a, withoutActivity(d, a), fitA
 				st.Activity, st.PeriodDays, st.DevianceGain, st.Reason = true, a.PeriodDays, gain+float64(a.Params())*lnN, "stellar activity"
 				res.Steps = append(res.Steps, st)
@@ -210,6 +210,22 @@ func honestActivity(d *Data, cur *FitResult, freq, power []float64, opt HonestOp
 		}
 	}
 	return bestA, bestFit
+}
+
+// pairGain is what two planets at the activity term's period and half of it would bring instead: the drop in
+// honestObjective from cur when they are fitted together with cur's planets (circular starts), less
+// MinDeviance for each. A rotation signal and its harmonic look like a 2:1 pair of planets (GJ 876's 61 d
+// and 30 d planets fit the activity term well, their resonant interaction passing for spot evolution), so the
+// term is taken only when it explains the data better than such a pair, not only better than one planet.
+func pairGain(d *Data, cur *FitResult, periodDays float64, fo FitOptions, minDeviance float64) float64 {
+	fo.InstJitter = slices.Clone(cur.InstJitter)
+	r := cur.Residuals
+	init := append(slices.Clone(cur.Planets), circularPlanet(d, r, periodDays), circularPlanet(d, r, periodDays/2))
+	f, err := Fit(d, init, fo)
+	if err != nil {
+		return math.Inf(-1)
+	}
+	return honestObjective(cur) - honestObjective(f) - 2*minDeviance
 }
 
 // refreshActivity refits the activity term a (its period kept) to the data less cur's planets, then cur's
