@@ -31,7 +31,8 @@ planets in the submission format, ready for 'rv submit TASK --planets -'. No sub
 task is opened: its clock against the tier's time budget starts unless it started before. The default pipeline
 is honest for imported tasks (tier user) and classical for the others; honest also prints each instrument's
 offset and jitter and, for each step of its search, the strongest residual peak, its false-alarm
-probabilities and whether a planet was added.
+probabilities and whether a planet (or the stellar-activity term) was added. The text output names the
+pipeline and, when --pipeline did not choose it, says that it is the default.
 
 JSON: {"planets": [{"P_days", "K_ms", "e", "omega_rad", "M0_rad"}], "jitter_ms"}; the honest pipeline adds
 "instruments": [{"name", "points", "offset_ms", "jitter_ms"}] (its per-instrument terms; the gate does not
@@ -55,11 +56,11 @@ func runRVFit(_ context.Context, opts rvFitOptions, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	pipeline := opts.Pipeline
+	pipeline, label := opts.Pipeline, opts.Pipeline
 	if pipeline == "" {
-		pipeline = "classical"
+		pipeline, label = "classical", "classical, the default for published tasks"
 		if t.Imported {
-			pipeline = "honest"
+			pipeline, label = "honest", "honest, the default for imported data"
 		}
 	}
 	if err := opts.withLedger(func(l *rvtrack.Ledger) error { _, err := l.Show(t.TaskID); return err }); err != nil {
@@ -83,7 +84,7 @@ func runRVFit(_ context.Context, opts rvFitOptions, out io.Writer) error {
 		return writeJSON(out, sub)
 	}
 	m := rvgate.Metrics(d, planets, jit, t.MedianSigma())
-	fmt.Fprintf(out, "%s (%s): %d planets, rms %.3f m/s (limit %.3f), ΔBIC/N %.3f\n", t.TaskID, pipeline, len(planets), m.RMSMS, m.MaxRMSMS, m.DeltaBICPerPoint)
+	fmt.Fprintf(out, "%s (%s): %d planets, rms %.3f m/s (limit %.3f), ΔBIC/N %.3f\n", t.TaskID, label, len(planets), m.RMSMS, m.MaxRMSMS, m.DeltaBICPerPoint)
 	w := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(w, "P_DAYS\tK_MS\tM_SIN_I_MJUP\tE\tOMEGA_RAD\tM0_RAD")
 	for _, p := range planets {
@@ -114,6 +115,9 @@ func writeHonestDetails(out io.Writer, d *rv.Data, h *rv.HonestResult) error {
 	fmt.Fprintln(w, "INSTRUMENT\tPOINTS\tOFFSET_MS\tJITTER_MS")
 	for _, in := range instrumentFits(d, h) {
 		fmt.Fprintf(w, "%s\t%d\t%.3f\t%.3f\n", in.Name, in.Points, in.OffsetMS, in.JitterMS)
+	}
+	if h.Activity != nil {
+		fmt.Fprintf(w, "stellar activity at %.2f d (rotation and its harmonic, %d knots) removed before the planets\n", h.Activity.PeriodDays, len(h.Activity.Knots))
 	}
 	fmt.Fprintln(w, "STEP\tPEAK_P_DAYS\tFAP\tEMPIRICAL_FAP\tFITTED_P_DAYS\tDEVIANCE_GAIN\tDECISION")
 	for i, st := range h.Steps {

@@ -105,7 +105,7 @@ func TestRVImportListsBesideThePublished(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkHonestFitJSON(t, out, sub)
-	if out, err = runRV(t, "", "rv", "fit", "hd164922"); err != nil || !strings.Contains(out, "(honest)") || !strings.Contains(out, "no significant peak") {
+	if out, err = runRV(t, "", "rv", "fit", "hd164922"); err != nil || !strings.Contains(out, "(honest, the default for imported data)") || !strings.Contains(out, "no significant peak") {
 		t.Fatalf("fit text: %v\n%s", err, out)
 	}
 	for _, c := range [][]string{{"truthcheck"}, {"baseline", "honest"}} {

@@ -12,7 +12,7 @@ type ClassicalOptions struct {
 	MaxPlanets        int     // planets added at most (default 7)
 	PeakBranch        int     // periodogram peaks tried per added planet (default 4)
 	Restarts          int     // least-squares starts per candidate (default 3)
-	MinPeriodDays     float64 // default 2
+	MinPeriodDays     float64 // default MinSearchPeriodDays (0.2)
 	MaxPeriodDays     float64 // default min(max(300, 1.5 · span), 5000)
 	MinBICImprovement float64 // a planet is kept when BIC drops by more than this; default 6 ln N
 	SamplesPerPeak    int     // periodogram oversampling (default 8)
@@ -44,6 +44,11 @@ type ClassicalOptions struct {
 	// is expected from noise alone over the whole band searched, which the BIC does not charge for. 0.05 is
 	// the conventional level (and Search's default).
 	MaxFAP float64
+	// MaxEmpiricalFAP is the empirical false-alarm probability (EmpiricalFAP, the residual periodogram's own
+	// tail) the strongest residual peak must have for a planet to be added to a model that meets the gate's
+	// truth-free criteria (default 0.01; negative: no such test). It charges for correlated noise left in the
+	// residuals, which the analytic FAP and the BIC do not.
+	MaxEmpiricalFAP float64
 }
 
 // orDefault sets *v to def when *v is not positive (a NaN stays).
@@ -57,7 +62,7 @@ func (o *ClassicalOptions) defaults(d *Data) {
 	orDefault(&o.MaxPlanets, 7)
 	orDefault(&o.PeakBranch, 4)
 	orDefault(&o.Restarts, 3)
-	orDefault(&o.MinPeriodDays, 2)
+	orDefault(&o.MinPeriodDays, MinSearchPeriodDays)
 	if o.MaxPeriodDays <= 0 {
 		span := math.Max(d.Span(), 3*o.MinPeriodDays)
 		o.MaxPeriodDays = math.Min(math.Max(300, 1.5*span), 5000)
@@ -68,6 +73,9 @@ func (o *ClassicalOptions) defaults(d *Data) {
 	orDefault(&o.MinLogSeparation, 0.08)
 	orDefault(&o.EccentricKeep, 2)
 	orDefault(&o.JointRestarts, 4)
+	if o.MaxEmpiricalFAP == 0 {
+		o.MaxEmpiricalFAP = 0.01
+	}
 }
 
 // NullFit returns the offsets-only model: one weighted mean per instrument, BIC with k = instruments.
@@ -85,7 +93,16 @@ func NullFit(d *Data) *FitResult {
 // candidate by BIC is kept when it lowers the BIC by more than MinBICImprovement and, with MaxFAP set, its
 // periodogram peak has a false-alarm probability below MaxFAP (or, with RMSLimitFactor set, when it lowers
 // the BIC at all while the current model has no planet or residuals above that limit); otherwise, or after
-// MaxPlanets planets, the search stops. No jitter is fitted.
+// MaxPlanets planets, the search stops. The orbit fits have no jitter.
+//
+// Beyond the original: periods run from MinSearchPeriodDays (0.2 d); the daily and yearly aliases of every
+// peak (1/P′ = |1/P ± 1/P_w|) are candidates too, one start each, so the fit and not the periodogram's height
+// chooses between a peak and its aliases; every fit carries Kipping's (2013) eccentricity prior
+// (FitOptions.Kipping) and candidates are ranked by BIC plus that penalty; the BIC gain that admits a planet is
+// measured with one jitter fitted (jitterBIC: the scatter the data show, not the errors they quote, and at
+// least the quoted errors on a sparse series), and the residual periodogram's empirical false-alarm
+// probability must be below MaxEmpiricalFAP; an orbit above MaxPriorE is kept only when it beats the fit with
+// eccentricities held at MaxPriorE by EccentricEvidence (limitEccentric).
 //
 // With Thorough set, each step also tries, as candidates for the new planet, the aliases of the strongest
 // peak against the daily, monthly and yearly windows (1/P′ = |1/P ± 1/P_w|) and its harmonic and subharmonic
@@ -99,40 +116,50 @@ func Classical(d *Data, opt ClassicalOptions) *FitResult {
 	current := NullFit(d)
 	freq := FrequencyGrid(d.Span(), opt.MinPeriodDays, opt.MaxPeriodDays, opt.SamplesPerPeak)
 	power := make([]float64, len(freq))
-	fo := FitOptions{MinPeriodDays: opt.MinPeriodDays, MaxPeriodDays: opt.MaxPeriodDays}
+	fo := FitOptions{MinPeriodDays: opt.MinPeriodDays, MaxPeriodDays: opt.MaxPeriodDays, Kipping: true}
 	inBounds := func(p float64) bool { return p >= opt.MinPeriodDays && p <= opt.MaxPeriodDays }
+	posterior := func(f *FitResult) float64 { return f.BIC + PriorPenalty(f.Planets, fo) }
+	evidence := func(f *FitResult) float64 { return jitterBIC(d, f) + PriorPenalty(f.Planets, fo) }
 	for range opt.MaxPlanets {
 		power = GLS(power, d.Times, current.Residuals, d.Sigmas, freq)
 		peaks := topPowers(freq, power, opt.PeakBranch, opt.MinLogSeparation)
 		if len(peaks) == 0 {
 			break
 		}
-		cands := make([]float64, 0, 16)
+		cands := make([]float64, 0, 32)
 		for _, pk := range peaks {
 			cands = append(cands, pk.PeriodDays)
 		}
+		nPeaks := len(cands)
+		for _, pk := range peaks {
+			cands = appendDailyYearlyAliases(cands, pk.PeriodDays)
+		}
 		if opt.Thorough {
 			top := peaks[0].PeriodDays
-			extra := appendAliases(nil, top)
-			extra = append(extra, 2*top, top/2)
-			cands = distinctPeriods(append(cands, extra...), func(p float64) bool { return true }, d.Span())
-			cands = slices.DeleteFunc(cands, func(p float64) bool { return !inBounds(p) })
+			cands = append(appendAliases(cands, top), 2*top, top/2)
 		}
 		type cand struct {
 			fit  *FitResult
 			init []Planet
 		}
 		var tried []cand
-		for _, p := range cands {
+		for i, p := range cands {
+			if !inBounds(p) || (i >= nPeaks && slices.ContainsFunc(cands[:i], func(q float64) bool { return math.Abs(1/p-1/q) < 0.25/d.Span() })) {
+				continue
+			}
+			restarts := opt.Restarts
+			if i >= nPeaks {
+				restarts = 1 // an alias is one more start; the peaks carry the restarts
+			}
 			init := append(append([]Planet(nil), current.Planets...), circularPlanet(d, current.Residuals, p))
-			if fit := multiStart(d, init, opt.Restarts, rng, fo); fit != nil {
+			if fit := multiStart(d, init, restarts, rng, fo); fit != nil {
 				tried = append(tried, cand{fit, init})
 			}
 		}
 		if len(tried) == 0 {
 			break
 		}
-		sort.SliceStable(tried, func(a, b int) bool { return tried[a].fit.BIC < tried[b].fit.BIC })
+		sort.SliceStable(tried, func(a, b int) bool { return posterior(tried[a].fit) < posterior(tried[b].fit) })
 		best := tried[0].fit
 		if opt.Thorough {
 			for _, c := range tried[:min(len(tried), opt.EccentricKeep)] {
@@ -142,20 +169,21 @@ func Classical(d *Data, opt ClassicalOptions) *FitResult {
 				for _, w := range []float64{0, math.Pi / 2, math.Pi, 3 * math.Pi / 2} {
 					init := append([]Planet(nil), c.fit.Planets...)
 					init[n-1] = Planet{PeriodDays: last.PeriodDays, KMS: last.KMS, E: 0.3, OmegaRad: w, M0Rad: wrap(lam - w)}
-					if fit, err := Fit(d, init, fo); err == nil && fit.BIC < best.BIC {
+					if fit, err := Fit(d, init, fo); err == nil && posterior(fit) < posterior(best) {
 						best = fit
 					}
 				}
 			}
-			if fit := multiStart(d, best.Planets, opt.JointRestarts, rng, fo); fit != nil && fit.BIC < best.BIC {
+			if fit := multiStart(d, best.Planets, opt.JointRestarts, rng, fo); fit != nil && posterior(fit) < posterior(best) {
 				best = fit
 			}
 		}
-		need, maxFAP := opt.MinBICImprovement, opt.MaxFAP
+		best = limitEccentric(d, best, fo, evidence)
+		need, maxFAP, maxEmp := opt.MinBICImprovement, opt.MaxFAP, opt.MaxEmpiricalFAP
 		if failsGate(d, current, opt.RMSLimitFactor) {
-			need, maxFAP = 0, 0
+			need, maxFAP, maxEmp = 0, 0, 0
 		}
-		if gain := current.BIC - best.BIC; gain < need || gain <= 0 {
+		if gain := evidence(current) - evidence(best); gain < need || gain <= 0 {
 			break
 		}
 		if maxFAP > 0 {
@@ -164,12 +192,15 @@ func Classical(d *Data, opt ClassicalOptions) *FitResult {
 				break
 			}
 		}
+		if maxEmp > 0 && EmpiricalFAP(power, opt.SamplesPerPeak) > maxEmp {
+			break
+		}
 		current = best
 	}
 	if opt.Thorough {
 		current = repeel(d, current, freq, opt, fo)
 	}
-	return current
+	return limitEccentric(d, current, fo, evidence)
 }
 
 // failsGate reports whether the Stargazer gate's truth-free criteria certainly reject fit, with the ok_rms

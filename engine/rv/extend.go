@@ -1,6 +1,9 @@
 package rv
 
-import "sort"
+import (
+	"slices"
+	"sort"
+)
 
 // ExtendOptions steer Extend.
 type ExtendOptions struct {
@@ -89,4 +92,29 @@ func DropWeakest(d *Data, fit *FitResult, fo FitOptions) *FitResult {
 		return NullFit(d)
 	}
 	return g
+}
+
+// AliasAlternatives returns fit's models with one planet moved to an alias of its period: for each planet, the
+// daily and yearly aliases of its period (1/P′ = |1/P ± 1/P_w|) within fo's period bounds, each refitted under
+// fo with that planet restarted on a circular orbit from the weighted sinusoid fit of the data less the other
+// planets. The models a search's periodogram could not tell apart from fit, for a caller that weighs them.
+func AliasAlternatives(d *Data, fit *FitResult, fo FitOptions) []*FitResult {
+	var out []*FitResult
+	model := make([]float64, d.Len())
+	for j, p := range fit.Planets {
+		others := slices.Delete(slices.Clone(fit.Planets), j, j+1)
+		ModelRV(model, d.Times, d.TRef, others)
+		resid := d.Evaluate(model, 0).Residuals
+		for _, a := range appendDailyYearlyAliases(nil, p.PeriodDays) {
+			if fo.MinPeriodDays > 0 && a < fo.MinPeriodDays || fo.MaxPeriodDays > 0 && a > fo.MaxPeriodDays {
+				continue
+			}
+			init := slices.Clone(fit.Planets)
+			init[j] = circularPlanet(d, resid, a)
+			if f, err := Fit(d, init, fo); err == nil {
+				out = append(out, f)
+			}
+		}
+	}
+	return out
 }

@@ -80,3 +80,35 @@ func TestDropWeakest(t *testing.T) {
 		t.Errorf("dropping the last planet gave %+v", z.Planets)
 	}
 }
+
+// TestAliasAlternativesReachTheTruePeriod: a nightly series of a 0.7365 d planet fitted at its daily alias
+// (1/P′ = 1/P − 1/0.99727 d: 2.79 d, a local optimum) offers, among its alias alternatives, the true period
+// with a lower EvidenceBIC; every alternative keeps the model's size.
+func TestAliasAlternativesReachTheTruePeriod(t *testing.T) {
+	planet := Planet{PeriodDays: 0.7365, KMS: 4, M0Rad: 1.3}
+	d := uspActive(2, planet, 0)
+	alias := 1 / (1/planet.PeriodDays - 1/0.99727)
+	fo := FitOptions{Kipping: true, MinPeriodDays: MinSearchPeriodDays, MaxPeriodDays: 300}
+	wrong, err := Fit(d, []Planet{circularPlanet(d, d.Evaluate(nil, 0).Residuals, alias)}, fo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if math.Abs(wrong.Planets[0].PeriodDays/alias-1) > 0.01 {
+		t.Fatalf("the start left the alias (%.4f d): nothing to test", wrong.Planets[0].PeriodDays)
+	}
+	found := false
+	for _, a := range AliasAlternatives(d, wrong, fo) {
+		if len(a.Planets) != 1 {
+			t.Fatalf("alternative with %d planets", len(a.Planets))
+		}
+		if math.Abs(a.Planets[0].PeriodDays/planet.PeriodDays-1) < 1e-3 {
+			found = true
+			if !(EvidenceBIC(d, a.Planets) < EvidenceBIC(d, wrong.Planets)) {
+				t.Errorf("true period's EvidenceBIC %.1f, alias's %.1f", EvidenceBIC(d, a.Planets), EvidenceBIC(d, wrong.Planets))
+			}
+		}
+	}
+	if !found {
+		t.Errorf("no alternative at the true period %.4f d", planet.PeriodDays)
+	}
+}

@@ -119,14 +119,16 @@ func Fit(d *Data, init []Planet, opt FitOptions) (*FitResult, error) {
 	return res, nil
 }
 
-// bestJitter maximises lnL(s) for a fixed model over s in [0, 10·max σ + RMS] by golden-section search on √s.
+// bestJitter maximises lnL(s) for a fixed model over s in [0, 10·max σ + RMS] by golden-section search on √s,
+// and holds the result at jitterFloor (the median quoted error on a sparse series) or above.
 func bestJitter(d *Data, model []float64) float64 {
 	ev := d.Evaluate(model, 0)
 	hi := ev.RMS
 	for _, s := range d.Sigmas {
 		hi = math.Max(hi, s)
 	}
-	return minJitter(func(x float64) float64 { return -d.Evaluate(model, x*x).LnL }, hi, 60)
+	s := minJitter(func(x float64) float64 { return -d.Evaluate(model, x*x).LnL }, hi, 60)
+	return math.Max(s, jitterFloor(d.Len(), d.Sigmas))
 }
 
 // minJitter minimises neg(x) over x in [0, √(3·hi)] by steps of golden-section search and returns the jitter

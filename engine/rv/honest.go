@@ -81,7 +81,8 @@ func (d *Data) EvaluateInst(model, jitters []float64) Eval {
 
 // bestInstJitter returns, for a fixed model, each instrument's jitter of greatest likelihood (the offsets
 // profiled). The likelihood is a sum over instruments, each term depending on its own offset and jitter only,
-// so each is a one-dimensional golden-section search on √s over [0, √(3 · max(σ, RMS))] of its points.
+// so each is a one-dimensional golden-section search on √s over [0, √(3 · max(σ, RMS))] of its points. On a
+// sparse series each is held at its instrument's median quoted error or above (jitterFloor).
 func bestInstJitter(d *Data, model []float64) []float64 {
 	out := make([]float64, len(d.Instruments))
 	for k := range d.Instruments {
@@ -95,7 +96,7 @@ func bestInstJitter(d *Data, model []float64) []float64 {
 				r, s = append(r, x), append(s, d.Sigmas[i])
 			}
 		}
-		out[k] = jitterOf(r, s)
+		out[k] = math.Max(jitterOf(r, s), jitterFloor(d.Len(), s))
 	}
 	return out
 }

@@ -9,11 +9,11 @@ import (
 type SearchOptions struct {
 	MaxPlanets        int     // default 7
 	PeakBranch        int     // periodogram peaks tried per added planet (default 4)
-	MinPeriodDays     float64 // default 2
+	MinPeriodDays     float64 // default MinSearchPeriodDays (0.2)
 	MaxPeriodDays     float64 // default min(max(300, 1.5 · span), 5000)
 	MinBICImprovement float64 // a planet is kept when BIC drops by more than this; default 6 ln N
 	MaxFAP            float64 // and when its periodogram peak's false-alarm probability is below this (default 0.05)
-	ESigma            float64 // width of the eccentricity shrinkage prior (default 0.3; negative: none)
+	ESigma            float64 // when > 0, a half-Gaussian eccentricity prior of this width replaces Kipping's (the default)
 	SamplesPerPeak    int     // default 10
 	EccentricKeep     int     // candidates refitted from eccentric starts (default 3)
 	NoCircularTest    bool    // skip the final circular-versus-eccentric comparison
@@ -36,9 +36,6 @@ func (o *SearchOptions) defaults(d *Data) {
 	o.MinBICImprovement, o.SamplesPerPeak = c.MinBICImprovement, c.SamplesPerPeak
 	if o.MaxFAP <= 0 {
 		o.MaxFAP = 0.05
-	}
-	if o.ESigma == 0 {
-		o.ESigma = 0.3
 	}
 	if o.ESigma < 0 {
 		o.ESigma = 0
@@ -70,7 +67,8 @@ func appendAliases(cands []float64, top float64) []float64 {
 // first harmonic and subharmonic (2P, P/2: an eccentric orbit puts power at P/2). Every candidate is fitted
 // together with the planets found so far from a circular start (weighted sinusoid fit); the EccentricKeep best
 // are refitted from four eccentric starts (e = 0.35, ω = 0, π/2, π, 3π/2, the phase λ kept). Fits are
-// maximum-a-posteriori under a half-Gaussian eccentricity prior of width ESigma (see FitOptions). The best
+// maximum-a-posteriori under Kipping's (2013) eccentricity prior (or a half-Gaussian one of width ESigma, see
+// FitOptions), and an orbit above MaxPriorE is kept only on EccentricEvidence (limitEccentric). The best
 // candidate is kept only when the BIC drops by more than MinBICImprovement and the periodogram peak at its
 // period has a false-alarm probability below MaxFAP (Zechmeister & Kürster 2009); the search then continues on
 // the new residuals, up to MaxPlanets.
@@ -83,7 +81,7 @@ func Search(d *Data, opt SearchOptions) *FitResult {
 	}
 	band := freq[len(freq)-1] - freq[0]
 	power := make([]float64, len(freq))
-	fo := FitOptions{MinPeriodDays: opt.MinPeriodDays, MaxPeriodDays: opt.MaxPeriodDays, ESigma: opt.ESigma, Whiten: opt.whiten}
+	fo := FitOptions{MinPeriodDays: opt.MinPeriodDays, MaxPeriodDays: opt.MaxPeriodDays, ESigma: opt.ESigma, Kipping: opt.ESigma == 0, Whiten: opt.whiten}
 	if opt.whiten != nil {
 		current = nullFitGP(d, opt.whiten)
 	}
@@ -147,6 +145,7 @@ func Search(d *Data, opt SearchOptions) *FitResult {
 		}
 		current = best.fit
 	}
+	current = limitEccentric(d, current, fo, func(f *FitResult) float64 { return score(d, f) + PriorPenalty(f.Planets, fo) })
 	if !opt.NoCircularTest {
 		current = preferCircular(d, current, fo)
 	}
@@ -221,13 +220,13 @@ func eccPenalty(ps []Planet, sigma float64) float64 {
 	return s / (sigma * sigma)
 }
 
-// score is the BIC a search compares models by: the gate's white-noise BIC, or under a whitener
-// −2 lnL_GP + (5·planets + instruments) ln N.
+// score is the BIC a search compares models by: the white-noise BIC with one jitter fitted (jitterBIC), or
+// under a whitener −2 lnL_GP + (5·planets + instruments) ln N.
 func score(d *Data, f *FitResult) float64 {
 	if f.LnLGP != 0 {
 		return BIC(f.LnLGP, NumParams(len(f.Planets), len(d.Instruments)), d.Len())
 	}
-	return f.BIC
+	return jitterBIC(d, f)
 }
 
 func nullFitGP(d *Data, w *Whitener) *FitResult {

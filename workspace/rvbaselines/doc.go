@@ -2,6 +2,7 @@
 // sees only what a contestant sees (the data and the star mass), RunBaseline grades each configuration with
 // the gate (grader/rvgate) and summarises per tier as workspace/rvtrack does for a contestant's solution.
 // ClassicalSolver, ClassicalThoroughSolver, SearchSolver and HonestSolver answer once; ExpertSolver, an
-// InteractiveSolver run by RunInteractive, uses the tier's submissions and the contestant's feedback on each.
+// InteractiveSolver run by RunInteractive, submits the models the data support within the tier's submissions
+// and uses the contestant's feedback on each only to choose among them.
 // They are the pipelines 'transitbench rv baseline' runs.
 package rvbaselines

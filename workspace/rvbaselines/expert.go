@@ -2,6 +2,7 @@ package rvbaselines
 
 import (
 	"math"
+	"sort"
 
 	"transitbench/engine/rv"
 	"transitbench/grader/rvgate"
@@ -24,106 +25,115 @@ func OneShot(solve Solver) InteractiveSolver {
 	}
 }
 
-// expertCounts is the order in which ExpertSolver tries planet counts relative to the evidence model's n: the
-// evidence model under-counts far more often than it over-counts on tasks near the noise (on the 80 generated
-// Hard tasks the order was chosen on: 59 under, 6 over, 15 right), so counts above n come first, then one
-// below, and so on.
-var expertCounts = []int{+1, +2, -1, +3, -2, +4}
+// ExpertCloseBIC is how far (in EvidenceBIC) an alternative model may lie from the best model the data
+// support and still be offered: 10, the "very strong" evidence of Kass & Raftery (1995). Beyond it the data
+// have decided and the alternative is not submitted; within it they have not, and the feedback may.
+const ExpertCloseBIC = 10
 
-// expertFits are the fit options of the models ExpertSolver offers once it knows the count: plain least
-// squares, Kipping's (2013) eccentricity prior, and a half-Gaussian prior of width 0.3 on e.
-var expertFits = []rv.FitOptions{{}, {Kipping: true}, {ESigma: 0.3}}
-
-// ExpertSolver uses the submission loop the Stargazer rules allow (the tier's submissions, each answered with
-// pass or fail per criterion) to do what the evidence alone cannot near the noise: find the planet count, then
-// the weakest planet's period.
+// ExpertSolver submits the models the data support and uses the submission loop the Stargazer rules allow (the
+// tier's submissions, each answered with pass or fail per criterion) only to choose among them; it never
+// searches the planet count with the feedback.
 //
-//  1. It submits the classical pipeline's model (ClassicalSolver): the evidence-based answer. Most Easy and
-//     Medium tasks end here.
-//  2. Until ok_count says the count is right it submits models of other sizes, in the order of expertCounts:
-//     larger ones by adding the next most likely planet from the residual periodogram (rv.Extend: the best of
-//     the five strongest peaks, fitted jointly, whatever its significance), smaller ones by dropping the
-//     planet of smallest K (rv.DropWeakest).
-//  3. With the count known it submits models of that size that differ in how they are fitted (expertFits)
-//     and in which candidate period the last, weakest planet takes (its rank among the periodogram
-//     candidates: 0, 1, 2, 3), until one passes or the submissions run out. A model the truth-free criteria
-//     reject (ok_rms, ok_delta_bic: what a free dry run reports) is not submitted.
+//  1. The evidence models: the classical pipeline's (ClassicalSolver) and the honest search's (rv.Honest), in
+//     that order.
+//  2. The alternatives the data cannot tell from them: each of their models with one planet moved to a daily
+//     or yearly alias of its period (rv.AliasAlternatives), with one planet more (rv.Extend: the best and the
+//     second-best candidate of the residual periodogram) and with the weakest planet dropped (rv.DropWeakest),
+//     each kept only when its EvidenceBIC lies within ExpertCloseBIC of the best of all; submitted from the
+//     lowest EvidenceBIC up.
 //
-// A model equal to one already submitted (sameModel) is not submitted again.
-//
-// Every model is a least-squares (or maximum-a-posteriori) fit to the data; the feedback only chooses among
-// them. Passes beyond the first submission rest on what the feedback reveals (one bit per submission on the
-// count) and on the gate's match rule, which drops pairs with d > 5, so a right count and well-matched strong
-// planets pass even when the weakest guess is far from its true planet; the report's strict match rate
-// (ok_match_strict), which counts a dropped pair as 0, shows how many passes match every planet.
+// A model the truth-free criteria reject (ok_rms, ok_delta_bic: what a free dry run reports) or equal to one
+// already submitted (sameModel) is not submitted, and once a submission's ok_count has answered, models of a
+// count it rules out are skipped; when no model is left to submit, the classical model is the answer. Every model is a fit to the data under Kipping's eccentricity prior; the
+// feedback only picks one.
 func ExpertSolver(d *rv.Data, mStarSun float64, seed uint64, submissions int, judge Judge) {
 	left := submissions
 	var made [][]rv.Planet
-	submit := func(f *rv.FitResult) (passed, okCount bool) {
+	medianSigma := d.MedianSigma()
+	count, wrongCount := -1, map[int]bool{}
+	submit := func(f *rv.FitResult) (passed bool) {
+		n := len(f.Planets)
+		if left <= 0 || n == 0 || wrongCount[n] || (count >= 0 && n != count) {
+			return false
+		}
 		for _, m := range made {
 			if sameModel(m, f.Planets) {
-				return false, false // known to fail: a submission is not spent on it again
+				return false
 			}
+		}
+		if m := rvgate.Metrics(d, f.Planets, 0, medianSigma); !m.OKRMS || !m.OKDeltaBIC {
+			return false // the dry run, which costs nothing, says it cannot pass
 		}
 		made = append(made, f.Planets)
 		left--
 		fb := judge(f.Planets, 0)
-		return fb.Passed != nil && *fb.Passed, fb.OKCount != nil && *fb.OKCount
+		switch {
+		case fb.OKCount == nil:
+		case *fb.OKCount:
+			count = n
+		default:
+			wrongCount[n] = true
+		}
+		return fb.Passed != nil && *fb.Passed
 	}
-	base := rv.Classical(d, rv.ClassicalOptions{Seed: seed, RMSLimitFactor: rvgate.MaxRMSFactor, MaxFAP: ClassicalMaxFAP})
-	passed, okCount := submit(base)
-	if passed {
+	classical := rv.Classical(d, rv.ClassicalOptions{Seed: seed, MaxFAP: ClassicalMaxFAP})
+	honest := rv.Honest(d, rv.HonestOptions{}).FitResult
+	if submit(classical) || submit(honest) {
 		return
 	}
-	n0, count := len(base.Planets), -1
-	if okCount {
-		count = n0
-	}
-	fo := rv.FitOptions{ESigma: 0.3}
-	for _, dn := range expertCounts {
-		if count >= 0 || left <= 0 {
-			break
-		}
-		n := n0 + dn
-		if n < 1 || n > 7 {
-			continue
-		}
-		f := base
-		if n > n0 {
-			f = rv.Extend(d, base, n, rv.ExtendOptions{Fit: fo})
-		}
-		for len(f.Planets) > n {
-			f = rv.DropWeakest(d, f, fo)
-		}
-		if passed, okCount = submit(f); passed {
+	for _, f := range expertAlternatives(d, []*rv.FitResult{classical, honest}) {
+		if left <= 0 || submit(f) {
 			return
 		}
-		if okCount {
-			count = n
+	}
+	if len(made) == 0 && left > 0 {
+		judge(classical.Planets, 0) // no supported model can pass: the answer is still the evidence model
+	}
+}
+
+// expertAlternatives returns the alternatives of the evidence models bases (alias moves, one planet more,
+// the weakest dropped) whose EvidenceBIC lies within ExpertCloseBIC of the best of them and of bases, in
+// increasing EvidenceBIC.
+func expertAlternatives(d *rv.Data, bases []*rv.FitResult) []*rv.FitResult {
+	fo := rv.FitOptions{Kipping: true}
+	var alts []*rv.FitResult
+	for _, b := range bases {
+		if len(b.Planets) == 0 {
+			continue
+		}
+		fb := fo // the classical search's period bounds
+		fb.MinPeriodDays, fb.MaxPeriodDays = rv.MinSearchPeriodDays, math.Min(math.Max(300, 1.5*d.Span()), 5000)
+		alts = append(alts, rv.AliasAlternatives(d, b, fb)...)
+		for alt := range 2 {
+			alts = append(alts, rv.Extend(d, b, len(b.Planets)+1, rv.ExtendOptions{Fit: fo, Alternative: alt}))
+		}
+		alts = append(alts, rv.DropWeakest(d, b, fo))
+	}
+	type scored struct {
+		f   *rv.FitResult
+		bic float64
+	}
+	best := math.Inf(1)
+	for _, b := range bases {
+		best = math.Min(best, rv.EvidenceBIC(d, b.Planets))
+	}
+	var out []scored
+	for _, f := range alts {
+		if len(f.Planets) == 0 {
+			continue
+		}
+		s := rv.EvidenceBIC(d, f.Planets)
+		best = math.Min(best, s)
+		out = append(out, scored{f, s})
+	}
+	sort.SliceStable(out, func(a, b int) bool { return out[a].bic < out[b].bic })
+	var res []*rv.FitResult
+	for _, o := range out {
+		if o.bic <= best+ExpertCloseBIC {
+			res = append(res, o.f)
 		}
 	}
-	if count < 0 {
-		return
-	}
-	medianSigma := d.MedianSigma()
-	for _, o := range expertFits {
-		for alt := range 4 {
-			if left <= 0 {
-				return
-			}
-			start := rv.NullFit(d)
-			if count > n0 {
-				start = base
-			}
-			f := rv.Extend(d, start, count, rv.ExtendOptions{Fit: o, Alternative: alt})
-			if m := rvgate.Metrics(d, f.Planets, 0, medianSigma); !m.OKRMS || !m.OKDeltaBIC {
-				continue // the dry run, which costs nothing, says it cannot pass
-			}
-			if passed, _ = submit(f); passed {
-				return
-			}
-		}
-	}
+	return res
 }
 
 // sameModel reports whether a and b are the same planets up to fitting precision: as many, and each planet of
