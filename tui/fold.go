@@ -40,12 +40,7 @@ func resolveTarget(d *StarData, target foldTarget) (ephemeris, bool) {
 		return quicklook.Row(d.Result, target.Index, d.Answer, d.Peaks)
 	case targetNext:
 		if n := len(d.Next); n > 1 {
-			p := d.Next[n-1]
-			dur := p.Peak.DurationDays
-			if p.Fit.T14Days > 0 {
-				dur = p.Fit.T14Days
-			}
-			return ephemeris{Label: "next", PeriodDays: p.Peak.PeriodDays, T0Days: p.Peak.T0Days + p.Fit.OffsetDays, DurationDays: dur}, true
+			return d.Next[n-1].Ephemeris("next"), true
 		}
 	}
 	return ephemeris{}, false
