@@ -29,10 +29,10 @@ type foldBinJSON struct {
 // foldJSON is the output of `fold --json`: the ephemeris, the number of valid cadences folded, whether the flux
 // was detrended, and the bins in phase order.
 type foldJSON struct {
-	PeriodDays float64       `json:"period_days"`
-	T0Days     float64       `json:"t0_days"`
-	NPoints    int           `json:"n_points"`
-	Detrended  bool          `json:"detrended"`
+	PeriodDays float64 `json:"period_days"`
+	T0Days     float64 `json:"t0_days"`
+	NPoints    int     `json:"n_points"`
+	Detrended  bool    `json:"detrended"`
 	// Detrending says how the folded flux was detrended: "search" (the biweight for the longest duration
 	// searched), "measured" (with --duration: re-detrended with the transits masked, as measured) or "none".
 	Detrending string        `json:"detrending"`

@@ -62,7 +62,9 @@ func (e *GridTooLargeError) Error() string { return "the period grid is too larg
 func (e *GridTooLargeError) Unwrap() error { return bls.ErrGridTooLarge }
 
 // tooLarge is a GridTooLargeError saying what.
-func tooLarge(format string, args ...any) error { return &GridTooLargeError{What: fmt.Sprintf(format, args...)} }
+func tooLarge(format string, args ...any) error {
+	return &GridTooLargeError{What: fmt.Sprintf(format, args...)}
+}
 
 // ofirTooLarge is the GridTooLargeError of Ofir's grid at oversampling over between pmin and pmax over span
 // days with up to nDur durations.
