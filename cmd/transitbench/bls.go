@@ -15,11 +15,13 @@ import (
 	"github.com/spf13/cobra"
 
 	"transitbench/data"
+	"transitbench/data/sets"
 	"transitbench/engine/bls"
 	"transitbench/engine/lc"
 	"transitbench/engine/multi"
 	"transitbench/engine/stat"
 	"transitbench/engine/vet"
+	"transitbench/workspace"
 	"transitbench/workspace/quicklook"
 )
 
@@ -82,6 +84,7 @@ type blsSingleJSON struct {
 // blsOptions are the inputs of 'transitbench bls'.
 type blsOptions struct {
 	Files     []string // the light curve, several Kepler FITS files of one star or a folder of quarters (the arguments)
+	Star, Set string   // --star ID [--set dev]: a star of a public data set instead of files
 	Masks     []string // --mask P,t0,D: known transits to mask (repeatable)
 	Planets   int      // --planets: find up to N planets, masking each before the next search (0: one search)
 	MinMES    float64  // --min-mes: the measured MES below which --planets stops
@@ -103,7 +106,8 @@ func newBLSCmd() *cobra.Command {
 		Long: `Search a light curve for periodic transits with box least squares and print the strongest distinct peaks.
 
 FILE is anything the readers take: a Kepler FITS file, an IPAC table, a CSV (time,flux,flux_err,quality) or a
-star directory (whose star.json's radius and mass bound the durations); several Kepler FITS files of one star,
+star directory (whose star.json's radius and mass bound the durations), or --star ID [--set dev], a star of a
+public data set read as the star view and the agent server read it; several Kepler FITS files of one star,
 or a folder of them, are stitched as quarters (each normalised by its median). Cadences flagged by the default
 quality mask are dropped. The analysis is the one every front end shows (workspace/quicklook): the flux is
 detrended with a running biweight three times the longest duration searched (12 h, longer for a low-density
@@ -150,8 +154,17 @@ by its median, flux errors too, with a warning on stderr.
 		Example: `  transitbench bls star/lightcurve.csv
   transitbench bls lc.csv --pmin 0.5 --pmax 124 --periods 20000 --durations 0.04,0.1,0.2 --no-detrend --json
   transitbench bls ../shared/data/kepler/fits/kic011442793 --planets 4
+  transitbench bls --star dev-0042 --json
   transitbench bls lc.csv --mask 3.5225,121.1194,0.27`,
-		Args: lightCurveArgs("bls"),
+		Args: func(cmd *cobra.Command, args []string) error {
+			if opts.Star != "" {
+				if len(args) > 0 {
+					return usageErrorf("bls takes either light-curve FILEs or --star ID, not both")
+				}
+				return nil
+			}
+			return lightCurveArgs("bls")(cmd, args)
+		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Files = args
 			return runBLS(cmd.Context(), streamsOf(cmd), opts)
@@ -166,6 +179,8 @@ by its median, flux errors too, with a warning on stderr.
 	f.IntVar(&opts.Peaks, "peaks", 5, "number of distinct peaks to print")
 	f.BoolVar(&opts.NoDetrend, "no-detrend", false, "search the flux as read, without the biweight detrending")
 	f.IntVar(&opts.Workers, "workers", 1, "goroutines sharing the periods")
+	f.StringVar(&opts.Star, "star", "", "search star ID of a public data set (as the star view and the agent server do) instead of files")
+	f.StringVar(&opts.Set, "set", sets.Dev, "with --star: the star's data set")
 	f.StringArrayVar(&opts.Masks, "mask", nil, "mask the transits of a known planet: P,t0,D in days (period, a mid-transit time, window width); repeatable")
 	f.IntVar(&opts.Planets, "planets", 0, "find up to N planets, masking each one's transits (2 × its fitted T14) before searching again")
 	f.Float64Var(&opts.MinMES, "min-mes", quicklook.DefaultMinMES, "with --planets: stop when the best peak's measured MES is below this")
@@ -220,7 +235,15 @@ func runBLS(_ context.Context, s streams, opts *blsOptions) error {
 	if err != nil {
 		return err
 	}
-	c, name, star, err := blsInput(s.Err, opts.Files)
+	var c *lc.LightCurve
+	var name string
+	var star *data.Star
+	if opts.Star != "" {
+		c, star, err = setStar(opts.Set, opts.Star)
+		name = opts.Star
+	} else {
+		c, name, star, err = blsInput(s.Err, opts.Files)
+	}
 	if err != nil {
 		return err
 	}
@@ -295,19 +318,26 @@ func peakJSON(p bls.Peak, m vet.Measurement) blsPeakJSON {
 		DepthErr: p.DepthErr, SNR: p.SNR, Power: p.Power, NTransits: p.NTransits, Measured: quicklook.StatsOf(m)}
 }
 
-// blsInput reads the light curve, drops the cadences the default quality mask flags and rescales a flux that
-// is not relative (warning on errw): the curve, its name and the star (star.json's when the input is a star
+// blsInput reads the light curve, checks that some cadence passes the default quality mask and rescales a flux
+// that is not relative (warning on errw): the curve, its name and the star (star.json's when the input is a star
 // directory; nil otherwise).
 func blsInput(errw io.Writer, files []string) (*lc.LightCurve, string, *data.Star, error) {
 	c, name, err := readInputs(files)
 	if err != nil {
 		return nil, name, nil, err
 	}
-	c = c.Clean(lc.DefaultQualityMask)
-	if c.Len() == 0 {
+	// The flagged cadences stay (quicklook flags them), so that a star directory is analysed exactly as the
+	// star view and the agent server analyse the star.
+	var good []float64
+	for i := range c.Time {
+		if c.Good(i, lc.DefaultQualityMask) {
+			good = append(good, c.Flux[i])
+		}
+	}
+	if len(good) == 0 {
 		return nil, name, nil, fmt.Errorf("%s: no cadence passes the default quality mask; check the quality column", name)
 	}
-	if med := stat.Median(finiteValues(c.Flux)); med < minRelativeFlux || med > maxRelativeFlux {
+	if med := stat.Median(finiteValues(good)); med < minRelativeFlux || med > maxRelativeFlux {
 		fmt.Fprintf(errw, "transitbench: warning: %s: the flux median is %.6g, not ≈ 1; dividing flux and flux_err by it (relative flux expected)\n", name, med)
 		for i := range c.Flux {
 			c.Flux[i] /= med
@@ -315,6 +345,29 @@ func blsInput(errw io.Writer, files []string) (*lc.LightCurve, string, *data.Sta
 		}
 	}
 	return c, name, starOfInput(files), nil
+}
+
+// setStar reads star id of a public data set (opened as built) with its metadata, refusing the hidden sets and
+// stars.
+func setStar(set, id string) (*lc.LightCurve, *data.Star, error) {
+	if sets.IsHidden(set) || workspace.IsHiddenStar(id) {
+		return nil, nil, hiddenf("set %s, star %s: hidden stars are not shown; search a dev or train star", set, id)
+	}
+	home, err := data.Home()
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := checkSetName(home, "--set", set); err != nil {
+		return nil, nil, err
+	}
+	s, err := sets.Open(home, set, sets.Options{AsBuilt: true})
+	if err != nil {
+		return nil, nil, err
+	}
+	if _, err := s.Info(id); err != nil {
+		return nil, nil, notFoundf("%v (see 'transitbench data mini' or data/dev for star ids)", err)
+	}
+	return s.Star(id)
 }
 
 // starOfInput is star.json's star when files is one star directory, else nil.
