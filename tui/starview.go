@@ -11,7 +11,6 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 
-	"transitbench/engine/multi"
 	"transitbench/workspace/chart"
 	"transitbench/workspace/quicklook"
 )
@@ -404,13 +403,13 @@ func (s starview) periodogramPanel(w, h int) string {
 	}
 	sub := st.Dim.Render("BLS snr ── peaks ") + st.Paint(chart.InkPeak, "▾")
 	if e, ok := resolveTarget(d, foldTarget{Kind: targetNext}); ok {
-		p := d.Next[len(d.Next)-1]
+		i := nextPlanet(d)
 		peaks = append(peaks, chart.PeakMark{PeriodDays: e.PeriodDays, Label: "n", Current: s.target.Kind == targetNext})
-		sub += st.Dim.Render(fmt.Sprintf(" ── next after masking %d: %.4f d, snr %.1f", len(d.Next)-1, e.PeriodDays, p.Peak.SNR))
+		sub += st.Dim.Render(fmt.Sprintf(" ── next after masking %d: %.4f d, MES %.1f", i, e.PeriodDays, d.Next[i].Measurement.Features.MES))
 	} else if s.searching == d.Meta.ID {
 		sub += st.Dim.Render(" ── masking and searching…")
 	} else if d.Next != nil {
-		sub += st.Dim.Render(fmt.Sprintf(" ── nothing above snr %.1f after masking", multi.DefaultMinSNR))
+		sub += st.Dim.Render(fmt.Sprintf(" ── nothing at MES %.1f or more after masking", quicklook.DefaultMinMES))
 	}
 	lines := chart.Periodogram(w-2, h-2, d.Periods, d.Power, peaks, st.Paint)
 	return Panel(st, titlePeriodogram, sub, lines, w, h, s.focus == panelPeriodogram)
