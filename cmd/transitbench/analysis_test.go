@@ -418,3 +418,54 @@ func TestPipelineJSON(t *testing.T) {
 		t.Errorf("first row P = %g d, want %g d", got.Rows[0].PeriodDays, p.PeriodDays)
 	}
 }
+
+// TestBLSSingleEventsKepler90 runs `bls` on Kepler-90's quarters 3–5 without options: the strongest peaks are
+// the deep transits of the outer planets, one or two each in these 270 d. A peak with fewer than three transits
+// is reported as a single event, never with a period: its events each at a mid-time with data under it (at least
+// half the cadences of a full transit within ±T14/2 of it) and a depth; the text says "single event".
+func TestBLSSingleEventsKepler90(t *testing.T) {
+	dir, err := kepref.Dir()
+	if err != nil {
+		t.Skipf("reference data not available: %v", err)
+	}
+	folder := filepath.Join(dir, "fits", "kic011442793")
+	var res blsJSON
+	out := executeJSON(t, &res, "bls", folder, "--workers", "2", "--json")
+	c, _, err := readInputs([]string{folder})
+	if err != nil {
+		t.Fatal(err)
+	}
+	singles := 0
+	for i, p := range res.Peaks {
+		if p.NTransits >= 3 {
+			if p.Single || p.Measured == nil {
+				t.Errorf("peak %d (%d transits) reported as a single event", i+1, p.NTransits)
+			}
+			continue
+		}
+		singles++
+		if !p.Single || p.Measured != nil || len(p.Events) == 0 {
+			t.Errorf("peak %d (%d transits) not reported as a single event: %+v", i+1, p.NTransits, p)
+			continue
+		}
+		for _, e := range p.Events {
+			n := 0
+			for j, x := range c.Time {
+				if c.Good(j, lc.DefaultQualityMask) && math.Abs(x-e.T0Days) <= e.DurationDays/2 {
+					n++
+				}
+			}
+			if need := math.Ceil(e.DurationDays / 2 / lc.CadenceDays); float64(n) < need || !(e.Depth > 0) || !(e.MES >= 3) {
+				t.Errorf("peak %d's event at %.3f: %d valid cadences within ±T14/2 (need %.0f), depth %g, MES %.1f", i+1, e.T0Days, n, need, e.Depth, e.MES)
+			}
+			t.Logf("peak %d: single event at %.3f BKJD, %.1f h, %.0f ppm, MES %.1f", i+1, e.T0Days, 24*e.DurationDays, 1e6*e.Depth, e.MES)
+		}
+	}
+	if singles == 0 {
+		t.Fatalf("no few-transit peak among %d: %s", len(res.Peaks), out)
+	}
+	text, _, err := execute("bls", folder, "--workers", "2")
+	if err != nil || !strings.Contains(text, "single event: mid-time") {
+		t.Errorf("the table does not list the single events (%v):\n%s", err, text)
+	}
+}

@@ -38,8 +38,12 @@ type blsPeakJSON struct {
 	DepthErr     float64         `json:"depth_err"`
 	SNR          float64         `json:"snr"`
 	Power        float64         `json:"power"`
-	NTransits    int             `json:"n_transits"`
-	Measured     quicklook.Stats `json:"measured"`
+	NTransits    int              `json:"n_transits"`
+	Measured     *quicklook.Stats `json:"measured,omitempty"`
+	// Single marks a peak with fewer than three transits: a single event, reported by its events (each transit
+	// with data at its own mid-time), without a measurement at a period.
+	Single bool        `json:"single,omitempty"`
+	Events []vet.Event `json:"events,omitempty"`
 }
 
 // blsJSON is the output of `bls --json`; seconds is the time of the search alone (not reading or detrending).
@@ -145,7 +149,8 @@ by its median, flux errors too, with a warning on stderr.
 
 --json prints {"n_points", "n_periods", "n_durations", "objective", "detrended", "detrend_window_days", "search"
 ("quick-look" or "grid"), "seconds" (the search alone), "peaks": [{"period_days", "t0_days", "duration_days",
-"depth", "depth_err", "snr", "power", "n_transits" (the search's box), "measured": {"period_days", "t0_days",
+"depth", "depth_err", "snr", "power", "n_transits" (the search's box), "single" and "events" (a peak with fewer
+than three transits: its transits with data, as "singles" below), or "measured": {"period_days", "t0_days",
 "t14_days", "depth", "depth_err", "mes", "n_transits", "secondary_depth", "secondary_depth_err", "secondary_mes",
 "secondary_phase", "odd_even_ratio", "odd_even_ratio_err", "odd_even_sigma", "box": {"odd_even_sigma",
 "secondary_depth", "secondary_mes"}}}], "masks": [{"period_days", "t0_days", "window_days"}], "min_mes",
@@ -281,7 +286,7 @@ func runBLS(_ context.Context, s streams, opts *blsOptions) error {
 	if res != nil {
 		out.NPoints, out.NPeriods, out.NDurations, out.Seconds = res.NPoints, res.NPeriods, res.NDurations, res.Seconds
 		for i, p := range res.Peaks {
-			out.Peaks = append(out.Peaks, peakJSON(p, res.Measured[i]))
+			out.Peaks = append(out.Peaks, peakJSON(p, res.Measured[i], res.Events[i]))
 		}
 	}
 	if opts.Planets > 0 {
@@ -295,7 +300,7 @@ func runBLS(_ context.Context, s streams, opts *blsOptions) error {
 			out.Singles = append(out.Singles, blsSingleJSON{Events: p.Events})
 			continue
 		}
-		out.Planets = append(out.Planets, blsPlanetJSON{Peak: peakJSON(p.Peak, p.Measurement),
+		out.Planets = append(out.Planets, blsPlanetJSON{Peak: peakJSON(p.Peak, p.Measurement, nil),
 			Measured: quicklook.StatsOf(p.Measurement), Fit: p.Fit, Mask: p.Mask})
 	}
 	if s.JSON {
@@ -312,10 +317,18 @@ func longestDuration(durs []float64) float64 {
 	return durs[len(durs)-1]
 }
 
-// peakJSON is a peak and its measurement as `bls --json` prints them.
-func peakJSON(p bls.Peak, m vet.Measurement) blsPeakJSON {
-	return blsPeakJSON{PeriodDays: p.PeriodDays, T0Days: p.T0Days, DurationDays: p.DurationDays, Depth: p.Depth,
-		DepthErr: p.DepthErr, SNR: p.SNR, Power: p.Power, NTransits: p.NTransits, Measured: quicklook.StatsOf(m)}
+// peakJSON is a peak and its measurement as `bls --json` prints them: a peak with events (fewer than three
+// transits) is a single event, reported by them.
+func peakJSON(p bls.Peak, m vet.Measurement, events []vet.Event) blsPeakJSON {
+	out := blsPeakJSON{PeriodDays: p.PeriodDays, T0Days: p.T0Days, DurationDays: p.DurationDays, Depth: p.Depth,
+		DepthErr: p.DepthErr, SNR: p.SNR, Power: p.Power, NTransits: p.NTransits}
+	if events != nil {
+		out.Single, out.Events = true, events
+		return out
+	}
+	st := quicklook.StatsOf(m)
+	out.Measured = &st
+	return out
 }
 
 // blsInput reads the light curve, checks that some cadence passes the default quality mask and rescales a flux
@@ -460,7 +473,13 @@ func printBLS(w io.Writer, name string, out blsJSON) error {
 	fmt.Fprintln(w, "peaks, each measured (re-detrended with its transits masked, at the fitted T14):")
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "#\tperiod d\tt0 BKJD\tT14 h\tdepth ppm\t± ppm\tMES\ttransits\tsec MES\todd/even σ\t│ box h\tbox snr\tbox: sec MES\todd/even σ\t")
+	var singles []blsPeakJSON
 	for i, p := range out.Peaks {
+		if p.Single {
+			fmt.Fprintf(tw, "%d\tsingle event\t(below)\t\t\t\t\t\t\t\t│ %.2f\t%.1f\t\t\t\n", i+1, 24*p.DurationDays, p.SNR)
+			singles = append(singles, p)
+			continue
+		}
 		m := p.Measured
 		fmt.Fprintf(tw, "%d\t%.5f\t%.4f\t%.2f\t%.1f\t%.1f\t%.1f\t%d\t%.1f\t%.1f\t│ %.2f\t%.1f\t%.1f\t%.1f\t\n", i+1, m.PeriodDays, m.T0Days,
 			24*m.T14Days, m.Depth*1e6, m.DepthErr*1e6, m.MES, m.NTransits, m.SecondaryMES, m.OddEvenSigma,
@@ -468,6 +487,12 @@ func printBLS(w io.Writer, name string, out blsJSON) error {
 	}
 	if err := tw.Flush(); err != nil {
 		return err
+	}
+	for _, p := range singles {
+		for _, e := range p.Events {
+			fmt.Fprintf(w, "single event: mid-time %.4f BKJD, duration %.2f h, depth %.1f ± %.1f ppm, event MES %.1f (%d cadences)\n",
+				e.T0Days, 24*e.DurationDays, 1e6*e.Depth, 1e6*e.DepthErr, e.MES, e.Cadences)
+		}
 	}
 	if out.MinMES == 0 {
 		return nil

@@ -48,8 +48,12 @@ type PeakOut struct {
 	DepthErrPPM   float64         `json:"depth_err_ppm"`
 	SNR           float64         `json:"snr"`
 	Power         float64         `json:"power"`
-	NTransits     int             `json:"n_transits"`
-	Measured      quicklook.Stats `json:"measured"`
+	NTransits     int              `json:"n_transits"`
+	Measured      *quicklook.Stats `json:"measured,omitempty"`
+	// Single marks a peak with fewer than three transits: a single event, reported by its events (each transit
+	// with data at its own mid-time, no period) instead of a measurement.
+	Single bool        `json:"single,omitempty"`
+	Events []vet.Event `json:"events,omitempty"`
 }
 
 // PlanetOut is one planet of a search for planets: its peak and its measurement with the other found signals
@@ -156,7 +160,7 @@ func (s *Server) bls(_ context.Context, _ *mcp.CallToolRequest, in BLSIn) (*mcp.
 	if res != nil {
 		out.NPoints, out.NPeriods, out.NDurations, out.Seconds = res.NPoints, res.NPeriods, res.NDurations, res.Seconds
 		for i, p := range res.Peaks {
-			out.Peaks = append(out.Peaks, peakOut(p, res.Measured[i]))
+			out.Peaks = append(out.Peaks, peakOut(p, res.Measured[i], res.Events[i]))
 		}
 	}
 	for _, p := range planets {
@@ -164,7 +168,7 @@ func (s *Server) bls(_ context.Context, _ *mcp.CallToolRequest, in BLSIn) (*mcp.
 			out.Singles = append(out.Singles, p.Events)
 			continue
 		}
-		out.Planets = append(out.Planets, PlanetOut{Peak: peakOut(p.Peak, p.Measurement), Measured: quicklook.StatsOf(p.Measurement)})
+		out.Planets = append(out.Planets, PlanetOut{Peak: peakOut(p.Peak, p.Measurement, nil), Measured: quicklook.StatsOf(p.Measurement)})
 	}
 	return nil, out, nil
 }
@@ -177,10 +181,17 @@ func longest(durs []float64, dmax float64) float64 {
 	return dmax
 }
 
-// peakOut is a peak and its measurement as bls returns them.
-func peakOut(p bls.Peak, m vet.Measurement) PeakOut {
-	return PeakOut{PeriodDays: p.PeriodDays, T0Days: p.T0Days, DurationHours: p.DurationDays * 24, DepthPPM: p.Depth * 1e6,
-		DepthErrPPM: p.DepthErr * 1e6, SNR: p.SNR, Power: p.Power, NTransits: p.NTransits, Measured: quicklook.StatsOf(m)}
+// peakOut is a peak and its measurement as bls returns them; a peak with events is a single event.
+func peakOut(p bls.Peak, m vet.Measurement, events []vet.Event) PeakOut {
+	out := PeakOut{PeriodDays: p.PeriodDays, T0Days: p.T0Days, DurationHours: p.DurationDays * 24, DepthPPM: p.Depth * 1e6,
+		DepthErrPPM: p.DepthErr * 1e6, SNR: p.SNR, Power: p.Power, NTransits: p.NTransits}
+	if events != nil {
+		out.Single, out.Events = true, events
+		return out
+	}
+	st := quicklook.StatsOf(m)
+	out.Measured = &st
+	return out
 }
 
 // EphemerisIn names a star and what to fold it at: an ephemeris given in full, or At ("truth", "peak N").

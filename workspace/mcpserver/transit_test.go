@@ -90,7 +90,7 @@ func TestTransitTools(t *testing.T) {
 		}
 		var b BLSOut
 		callOK(t, f.cs, "bls", map[string]any{"star": st.ID, "pmin_days": 0.8 * tr.PeriodDays, "pmax_days": 1.25 * tr.PeriodDays, "peaks": 3}, &b)
-		if b.NPeriods == 0 || b.Objective != "snr" || b.Search != "grid" || len(b.Peaks) == 0 || !(b.Peaks[0].Measured.T14Days > 0) {
+		if b.NPeriods == 0 || b.Objective != "snr" || b.Search != "grid" || len(b.Peaks) == 0 || b.Peaks[0].Measured == nil || !(b.Peaks[0].Measured.T14Days > 0) {
 			t.Fatalf("bls on %s: %+v", st.ID, b)
 		}
 		t.Logf("bls on %s (MES %.1f, P = %.4f d, window %.2f d): strongest peak %.4f d", st.ID, st.MES, tr.PeriodDays, b.WindowDays, b.Peaks[0].PeriodDays)

@@ -118,6 +118,7 @@ func FindPlanets(a *Analysis, o PlanetOptions) ([]Planet, *BLSResult, error) {
 	found, err := multi.Iterate(t, y, counted, multi.Options{Planets: o.Planets, MinSNR: minMES, Strength: strength, Masks: o.Search.Masks})
 	if first != nil {
 		first.Measured = a.measurePeaks(first.Peaks)
+		first.Events = singleEvents(a.Time, first.Peaks, first.Measured)
 	}
 	if len(found) == 0 {
 		return nil, first, err
@@ -141,7 +142,7 @@ func FindPlanets(a *Analysis, o PlanetOptions) ([]Planet, *BLSResult, error) {
 			v := vet.Ephemeris{PeriodDays: p.Peak.PeriodDays, T0Days: p.Peak.T0Days, DurationDays: p.Peak.DurationDays}
 			m := vet.Measure(a.Time, flux, v, othersOf(i), star)
 			out[i].Measurement = m
-			out[i].Events = significantEvents(vet.Events(a.Time, m.Flat, m.Ephemeris))
+			out[i].Events = SingleEvents(a.Time, m)
 		}
 	}
 	for i, p := range out {
@@ -164,8 +165,11 @@ func FindPlanets(a *Analysis, o PlanetOptions) ([]Planet, *BLSResult, error) {
 // of its events: a predicted transit of a few-transit peak with data under it but no dip is not an event.
 const SingleEventMinMES = 3.0
 
-// significantEvents keeps the events with MES ≥ SingleEventMinMES, or the strongest one when none has.
-func significantEvents(ev []vet.Event) []vet.Event {
+// SingleEvents are the events of a few-transit signal measured as m on a light curve of times t: its transits
+// with data measured one by one on the measured flux (engine/vet.Events), those of event MES ≥
+// SingleEventMinMES, or the strongest one when none is.
+func SingleEvents(t []float64, m vet.Measurement) []vet.Event {
+	ev := vet.Events(t, m.Flat, m.Ephemeris)
 	var out []vet.Event
 	best := -1
 	for i, e := range ev {

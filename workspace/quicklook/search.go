@@ -158,6 +158,9 @@ type BLSResult struct {
 	Seconds  float64
 	Peaks    []bls.Peak
 	Measured []vet.Measurement
+	// Events[i], for a peak with fewer than multi.DefaultMinTransits transits, are its transits with data
+	// measured one by one (a single event has no period: SingleEvents); nil for a periodic peak.
+	Events [][]vet.Event
 	// Periods and Power are the periodogram.
 	Periods, Power []float64
 }
@@ -253,6 +256,7 @@ func (a *Analysis) BLS(o SearchOptions) (*BLSResult, error) {
 	}
 	m := a.withMasks(o.Masks)
 	res.Measured = m.measurePeaks(res.Peaks)
+	res.Events = singleEvents(m.Time, res.Peaks, res.Measured)
 	return res, nil
 }
 
@@ -267,4 +271,16 @@ func (a *Analysis) withMasks(masks []multi.Mask) *Analysis {
 		out.Others = append(out.Others, vet.Ephemeris{PeriodDays: m.PeriodDays, T0Days: m.T0Days, DurationDays: m.WindowDays / vet.MaskFactor})
 	}
 	return &out
+}
+
+// singleEvents are the events of each peak with fewer than multi.DefaultMinTransits transits (SingleEvents on
+// its measurement), nil for the others.
+func singleEvents(t []float64, peaks []bls.Peak, measured []vet.Measurement) [][]vet.Event {
+	out := make([][]vet.Event, len(peaks))
+	for i, pk := range peaks {
+		if pk.NTransits < multi.DefaultMinTransits {
+			out[i] = SingleEvents(t, measured[i])
+		}
+	}
+	return out
 }
