@@ -31,13 +31,13 @@ func init() { register(newBLSCmd) }
 // the search ranked it by) and the peak measured (quicklook.Stats: the fitted ephemeris, depth, MES, the
 // refined secondary and odd/even, the box statistics under "box").
 type blsPeakJSON struct {
-	PeriodDays   float64         `json:"period_days"`
-	T0Days       float64         `json:"t0_days"`
-	DurationDays float64         `json:"duration_days"`
-	Depth        float64         `json:"depth"`
-	DepthErr     float64         `json:"depth_err"`
-	SNR          float64         `json:"snr"`
-	Power        float64         `json:"power"`
+	PeriodDays   float64          `json:"period_days"`
+	T0Days       float64          `json:"t0_days"`
+	DurationDays float64          `json:"duration_days"`
+	Depth        float64          `json:"depth"`
+	DepthErr     float64          `json:"depth_err"`
+	SNR          float64          `json:"snr"`
+	Power        float64          `json:"power"`
 	NTransits    int              `json:"n_transits"`
 	Measured     *quicklook.Stats `json:"measured,omitempty"`
 	// Single marks a peak with fewer than three transits: a single event, reported by its events (each transit

@@ -41,13 +41,13 @@ type BLSIn struct {
 
 // PeakOut is one BLS peak: the search's box (what the peaks are ranked by) and the peak measured.
 type PeakOut struct {
-	PeriodDays    float64         `json:"period_days"`
-	T0Days        float64         `json:"t0_days"`
-	DurationHours float64         `json:"duration_hours"`
-	DepthPPM      float64         `json:"depth_ppm"`
-	DepthErrPPM   float64         `json:"depth_err_ppm"`
-	SNR           float64         `json:"snr"`
-	Power         float64         `json:"power"`
+	PeriodDays    float64          `json:"period_days"`
+	T0Days        float64          `json:"t0_days"`
+	DurationHours float64          `json:"duration_hours"`
+	DepthPPM      float64          `json:"depth_ppm"`
+	DepthErrPPM   float64          `json:"depth_err_ppm"`
+	SNR           float64          `json:"snr"`
+	Power         float64          `json:"power"`
 	NTransits     int              `json:"n_transits"`
 	Measured      *quicklook.Stats `json:"measured,omitempty"`
 	// Single marks a peak with fewer than three transits: a single event, reported by its events (each transit
