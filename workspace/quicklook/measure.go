@@ -2,6 +2,8 @@ package quicklook
 
 import (
 	"math"
+	"runtime"
+	"sync"
 
 	"transitbench/engine/bls"
 	"transitbench/engine/vet"
@@ -80,14 +82,23 @@ func Measure(a *Analysis, e Ephemeris) vet.Measurement {
 	return vet.Measure(a.Time, a.flux(), v, a.others(v), a.starOf())
 }
 
-// measurePeaks measures each peak (Measure).
+// measurePeaks measures each peak (Measure), the peaks at once on up to GOMAXPROCS goroutines (each
+// measurement is independent and writes only its own entry).
 func (a *Analysis) measurePeaks(peaks []bls.Peak) []vet.Measurement {
 	out := make([]vet.Measurement, len(peaks))
 	flux := a.flux()
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
 	for i, pk := range peaks {
-		v := vet.Ephemeris{PeriodDays: pk.PeriodDays, T0Days: pk.T0Days, DurationDays: pk.DurationDays}
-		out[i] = vet.Measure(a.Time, flux, v, a.others(v), a.starOf())
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			v := vet.Ephemeris{PeriodDays: pk.PeriodDays, T0Days: pk.T0Days, DurationDays: pk.DurationDays}
+			out[i] = vet.Measure(a.Time, flux, v, a.others(v), a.starOf())
+		}()
 	}
+	wg.Wait()
 	return out
 }
 
