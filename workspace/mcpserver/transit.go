@@ -208,11 +208,12 @@ func (s *Server) starInfo(ctx context.Context, _ *mcp.CallToolRequest, in StarIn
 	if a, ok := set.Answers[in.Star]; ok && !set.Hidden() {
 		out.Truth = &a
 		if e, ok := quicklook.Truth(&a); ok {
-			an, err := s.analysis(set, in.Star)
+			// The measurement re-detrends the flux itself: the star needs no search for it.
+			c, star, err := set.Star(in.Star)
 			if err != nil {
 				return nil, StarInfoOut{}, err
 			}
-			st := quicklook.StatsOf(quicklook.Measure(an, e))
+			st := quicklook.StatsOf(quicklook.Measure(quicklook.Prepare(c, star, quicklook.PrepareOptions{NoDetrend: true}), e))
 			out.TruthMeasured = &st
 		}
 	}
