@@ -55,6 +55,8 @@ type vetOptions struct {
 	Missing string
 	// StarGiven is true when --radius or --mass was given: star.json's values are then not used.
 	StarGiven bool
+	// Masks are --mask P,t0,D: the star's other known planets, masked when measuring the candidate.
+	Masks []string
 }
 
 func newVetCmd() *cobra.Command {
@@ -80,7 +82,10 @@ alone.
 FILE is anything 'transitbench' reads (Kepler FITS, IPAC table, CSV, a star directory); several Kepler FITS
 files are stitched as quarters of one star (each normalised by its median). Cadences flagged by the default
 quality mask are dropped. The star's radius and mass come from --radius and --mass, or from star.json when FILE
-is a star directory; without them the duration statistics are 0.
+is a star directory; without them the duration statistics are 0. --mask P,t0,D (repeatable; days, as bls takes
+it) names the star's other known planets: their transits are masked before the candidate is measured, so that
+they never read as its secondary eclipse or shape it, as bls --planets measures each planet with the others
+masked.
 
 --json prints {"file", "valid_cadences", "detrend_window_days", "radius_rsun", "mass_msun", "given": {"period_days",
 "t0_days", "duration_days"}, "measured": {the keys of bls's "measured"}, "features": {engine/vet.Features at the
@@ -110,6 +115,7 @@ as fractions, times in days, phases in [0, 1)); raw_modulation is measured befor
 	cmd.Flags().Float64Var(&opts.Duration, "duration", 0, "transit duration T14, days")
 	cmd.Flags().Float64Var(&opts.Radius, "radius", 0, "stellar radius, R☉ (optional)")
 	cmd.Flags().Float64Var(&opts.Mass, "mass", 0, "stellar mass, M☉ (optional)")
+	cmd.Flags().StringArrayVar(&opts.Masks, "mask", nil, "another planet of the star, masked when measuring the candidate: P,t0,D in days (period, a mid-transit time, window width); repeatable")
 	return cmd
 }
 
@@ -125,6 +131,10 @@ func runVet(_ context.Context, s streams, opts *vetOptions) error {
 	}
 	if len(opts.Files) == 0 {
 		return usageErrorf("vet needs a light-curve FILE (or several Kepler FITS files of one star)")
+	}
+	masks, err := parseMasks(opts.Masks)
+	if err != nil {
+		return err
 	}
 	c, path, err := readInputs(opts.Files)
 	if err != nil {
@@ -145,6 +155,9 @@ func runVet(_ context.Context, s streams, opts *vetOptions) error {
 		star = &data.Star{RadiusRsun: radius, MassMsun: mass}
 	}
 	a := quicklook.Prepare(c, star, quicklook.PrepareOptions{NoDetrend: true}) // the measurement detrends
+	for _, m := range masks {
+		a.Others = append(a.Others, vet.Ephemeris{PeriodDays: m.PeriodDays, T0Days: m.T0Days, DurationDays: m.WindowDays / vet.MaskFactor})
+	}
 	m := quicklook.Measure(a, quicklook.Ephemeris{Label: "given", PeriodDays: period, T0Days: t0, DurationDays: duration})
 	rep := vetReport{File: path, ValidCadences: c.Len(), DetrendWindowDays: vet.MeasureWindowDays, RadiusRsun: radius, MassMsun: mass,
 		Given:    vet.Ephemeris{PeriodDays: period, T0Days: t0, DurationDays: duration},
