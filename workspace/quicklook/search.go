@@ -42,8 +42,7 @@ func (o SearchOptions) Grid() bool {
 		o.DurMinDays > 0 || o.DurMaxDays > 0 || o.Objective != bls.SNR
 }
 
-// longest is the longest duration o searches on a light curve of span days for star s (0: the star's
-// MaxDurationDays).
+// longest is the longest duration o asks for explicitly (0: none, the star's MaxDurationDays).
 func (o SearchOptions) longest() float64 {
 	switch {
 	case o.Durations != nil:
@@ -76,8 +75,8 @@ func ofirTooLarge(pmin, pmax, span, over float64, nDur int) error {
 // MakeGrid builds the grid o describes on the times t for the star of a: Ofir's grid (o.Oversample, the
 // star's density bounding the durations from o.DurMinDays to o.DurMaxDays, or MaxDurationDays) between
 // o.PMinDays and o.PMaxDays; or o.Periods periods uniform in log period, and/or exactly o.Durations at every
-// period. A grid above bls.MaxGridWork (period, duration) pairs is refused with ErrGridTooLarge and its size,
-// counted before it is built.
+// period. A grid above bls.MaxGridWork (period, duration) pairs is refused with a GridTooLargeError saying its
+// size, counted before it is built.
 func (a *Analysis) MakeGrid(t []float64, o SearchOptions) (bls.Grid, error) {
 	if len(t) < 2 {
 		return bls.Grid{}, bls.ErrTooFewPoints
@@ -176,9 +175,9 @@ func (a *Analysis) ForDuration(maxDur float64) *Analysis {
 	return out
 }
 
-// Searcher returns the search o describes on the valid cadences of a (their times t), as a function of the
-// masked flux, and the grid's size: the quick-look Search for the zero options, else the grid search. The
-// returned function records the last search's periodogram in res.
+// searcher returns the search o describes on the valid cadences of a (their times t and errors dy), as a
+// function of the masked flux: the quick-look Search for the zero options, else the grid search. It records the
+// grid's size in res, and the returned function the last search's periodogram and points.
 func (a *Analysis) searcher(t, dy []float64, o SearchOptions, res *BLSResult) (multi.Searcher, error) {
 	k := o.Peaks
 	if k == 0 {
