@@ -14,7 +14,6 @@ import (
 	"transitbench/data/sets"
 	"transitbench/engine/bls"
 	"transitbench/engine/lc"
-	"transitbench/engine/multi"
 	"transitbench/engine/rv"
 	"transitbench/grader"
 	"transitbench/grader/rvgate"
@@ -91,11 +90,12 @@ type StarData struct {
 	Periods, Power []float64
 	Peaks          []bls.Peak
 	// Err is the flux error the search weighted each cadence by (quicklook.Analysis's), for the search after
-	// masking.
-	Err []float64
+	// masking; WindowDays the detrending window of Flat.
+	Err        []float64
+	WindowDays float64
 	// Next is what the star view's "next planet after masking" found (quicklook.Planets: the strongest signal
 	// masked, then the next), nil until asked for.
-	Next   []multi.Planet
+	Next   []quicklook.Planet
 	Answer *data.Answer       // nil when the star is not labelled
 	Result *grader.StarResult // the last run's result on the star, nil when it has not been run
 }
@@ -148,16 +148,18 @@ func AnalyseStar(c *lc.LightCurve, star *data.Star, workers int) (*StarData, err
 // starData wraps an analysis for the screens, with the light-curve panel's y ranges.
 func starData(a *quicklook.Analysis) *StarData {
 	d := &StarData{Star: a.Star, Time: a.Time, Raw: a.Raw, Flat: a.Flat, Flagged: a.Flagged,
-		Periods: a.Periods, Power: a.Power, Peaks: a.Peaks, Err: a.Err}
+		Periods: a.Periods, Power: a.Power, Peaks: a.Peaks, Err: a.Err, WindowDays: a.WindowDays}
 	d.RawRange[0], d.RawRange[1] = chart.RobustRange(d.Raw)
 	d.FlatRange[0], d.FlatRange[1] = chart.RobustRange(d.Flat)
 	return d
 }
 
-// analysis is the quicklook view of d, for its folds.
+// analysis is the quicklook view of d, for its folds: the planets found after masking (Next), when searched,
+// are the other signals every fold masks.
 func (d *StarData) analysis() *quicklook.Analysis {
-	return &quicklook.Analysis{Star: d.Star, Time: d.Time, Raw: d.Raw, Flat: d.Flat, Flagged: d.Flagged,
-		Periods: d.Periods, Power: d.Power, Peaks: d.Peaks, Err: d.Err}
+	a := &quicklook.Analysis{Star: d.Star, Time: d.Time, Raw: d.Raw, Flat: d.Flat, Flagged: d.Flagged,
+		Periods: d.Periods, Power: d.Power, Peaks: d.Peaks, Err: d.Err, WindowDays: d.WindowDays}
+	return a.WithPlanets(d.Next)
 }
 
 // Real is the Backend over the real packages: the dev set of the data directory, the engine, and the

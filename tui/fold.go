@@ -39,13 +39,8 @@ func resolveTarget(d *StarData, target foldTarget) (ephemeris, bool) {
 	case targetRow:
 		return quicklook.Row(d.Result, target.Index, d.Answer, d.Peaks)
 	case targetNext:
-		if n := len(d.Next); n > 1 {
-			p := d.Next[n-1]
-			dur := p.Peak.DurationDays
-			if p.Fit.T14Days > 0 {
-				dur = p.Fit.T14Days
-			}
-			return ephemeris{Label: "next", PeriodDays: p.Peak.PeriodDays, T0Days: p.Peak.T0Days + p.Fit.OffsetDays, DurationDays: dur}, true
+		if i := nextPlanet(d); i >= 0 {
+			return d.Next[i].Ephemeris("next"), true
 		}
 	}
 	return ephemeris{}, false
@@ -53,3 +48,14 @@ func resolveTarget(d *StarData, target foldTarget) (ephemeris, bool) {
 
 // foldStar folds d at e for the folded panel (quicklook.FoldAt).
 func foldStar(d *StarData, e ephemeris) *folded { return quicklook.FoldAt(d.analysis(), e) }
+
+// nextPlanet is the index in d.Next of the last planet found after masking another signal (a single event has
+// no period to fold at), -1 when there is none.
+func nextPlanet(d *StarData) int {
+	for i := len(d.Next) - 1; i >= 1; i-- {
+		if !d.Next[i].Single {
+			return i
+		}
+	}
+	return -1
+}

@@ -11,7 +11,6 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 
-	"transitbench/engine/multi"
 	"transitbench/workspace/chart"
 	"transitbench/workspace/quicklook"
 )
@@ -89,7 +88,7 @@ func loadStarCmd(ctx *ProgramContext, id string) tea.Cmd {
 // nextPlanetMsg carries the planets quicklook.Planets found on a star: the strongest signal masked, then the next.
 type nextPlanetMsg struct {
 	id      string
-	planets []multi.Planet
+	planets []quicklook.Planet
 	err     error
 }
 
@@ -217,7 +216,7 @@ func (s starview) update(msg tea.Msg) (starview, tea.Cmd) {
 		if s.data == nil || msg.id != s.data.Meta.ID {
 			return s, nil
 		}
-		s.data.Next = append([]multi.Planet{}, msg.planets...) // not nil: searched
+		s.data.Next = append([]quicklook.Planet{}, msg.planets...) // not nil: searched
 		return s.setTarget(foldTarget{Kind: targetNext})
 	case openStarMsg:
 		return s.open(msg.ids, msg.index)
@@ -404,13 +403,13 @@ func (s starview) periodogramPanel(w, h int) string {
 	}
 	sub := st.Dim.Render("BLS snr ── peaks ") + st.Paint(chart.InkPeak, "▾")
 	if e, ok := resolveTarget(d, foldTarget{Kind: targetNext}); ok {
-		p := d.Next[len(d.Next)-1]
+		i := nextPlanet(d)
 		peaks = append(peaks, chart.PeakMark{PeriodDays: e.PeriodDays, Label: "n", Current: s.target.Kind == targetNext})
-		sub += st.Dim.Render(fmt.Sprintf(" ── next after masking %d: %.4f d, snr %.1f", len(d.Next)-1, e.PeriodDays, p.Peak.SNR))
+		sub += st.Dim.Render(fmt.Sprintf(" ── next after masking %d: %.4f d, MES %.1f", i, e.PeriodDays, d.Next[i].Measurement.Features.MES))
 	} else if s.searching == d.Meta.ID {
 		sub += st.Dim.Render(" ── masking and searching…")
 	} else if d.Next != nil {
-		sub += st.Dim.Render(fmt.Sprintf(" ── nothing above snr %.1f after masking", multi.DefaultMinSNR))
+		sub += st.Dim.Render(fmt.Sprintf(" ── nothing at MES %.1f or more after masking", quicklook.DefaultMinMES))
 	}
 	lines := chart.Periodogram(w-2, h-2, d.Periods, d.Power, peaks, st.Paint)
 	return Panel(st, titlePeriodogram, sub, lines, w, h, s.focus == panelPeriodogram)
@@ -521,8 +520,9 @@ func foldedLines(st *Styles, f *folded, mode foldMode, w, h int) []string {
 	switch mode {
 	case foldPrimary:
 		lines = chart.Folded(w, chartH, f.All.X, f.All.Y, f.All.BX, f.All.BY, f.All.BE, f.HalfHours).Lines(st.Paint)
-		info = fmt.Sprintf("P %.4f d  depth %.0f±%.0f ppm  MES %.1f  N %d  T14 %.1f h",
-			f.Eph.PeriodDays, v.Depth*1e6, v.DepthErr*1e6, v.MES, v.NTransits, 24*f.Refined.DurationDays)
+		info = fmt.Sprintf("P %.4f d  T14 %.1f h  depth %.0f±%.0f ppm  MES %.1f  N %d  sec MES %.1f  odd/even %.1fσ",
+			f.Eph.PeriodDays, 24*f.Refined.DurationDays, v.Depth*1e6, v.DepthErr*1e6, v.MES, v.NTransits,
+			f.Refined.SecondaryMES, f.Refined.OddEvenSigma)
 	case foldOddEven:
 		left := chart.Folded(w/2, chartH, f.Odd.X, f.Odd.Y, f.Odd.BX, f.Odd.BY, f.Odd.BE, f.HalfHours)
 		right := chart.Folded(w-w/2, chartH, f.Even.X, f.Even.Y, f.Even.BX, f.Even.BY, f.Even.BE, f.HalfHours)
@@ -534,12 +534,12 @@ func foldedLines(st *Styles, f *folded, mode foldMode, w, h int) []string {
 			lines = append(lines, fit(l[i], w/2)+r[i])
 		}
 		rf := f.Refined
-		info = fmt.Sprintf("odd %.0f ppm (left)  even %.0f ppm  ratio %.3f±%.3f, %.1fσ (box %.1fσ)", rf.OddDepth*1e6, rf.EvenDepth*1e6,
+		info = fmt.Sprintf("odd %.0f ppm (left)  even %.0f ppm  ratio %.3f±%.3f, %.1fσ  · box %.1fσ", rf.OddDepth*1e6, rf.EvenDepth*1e6,
 			rf.OddEvenRatio, rf.OddEvenRatioErr, rf.OddEvenSigma, v.OddEvenSigma)
 	case foldSecondary:
 		lines = chart.Folded(w, chartH, f.Secondary.X, f.Secondary.Y, f.Secondary.BX, f.Secondary.BY, f.Secondary.BE, f.HalfHours).Lines(st.Paint)
 		rf := f.Refined
-		info = fmt.Sprintf("secondary at phase %.2f: %.0f±%.0f ppm  MES %.1f (box %.1f)",
+		info = fmt.Sprintf("secondary at phase %.2f: %.0f±%.0f ppm  MES %.1f  · box MES %.1f",
 			rf.SecondaryPhase, rf.SecondaryDepth*1e6, rf.SecondaryDepthErr*1e6, rf.SecondaryMES, v.SecondaryMES)
 	}
 	return append(lines, st.Dim.Render(info))

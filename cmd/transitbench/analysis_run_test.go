@@ -15,6 +15,7 @@ import (
 	"transitbench/data/sets"
 	"transitbench/engine/lc"
 	"transitbench/workspace/baselines"
+	"transitbench/workspace/quicklook"
 )
 
 // TestLightCurveRunFunctions runs bls, fold and vet through their run functions on a light curve with a
@@ -25,7 +26,7 @@ func TestLightCurveRunFunctions(t *testing.T) {
 	js := streams{Out: &out, Err: &errb, JSON: true}
 	box := writeBoxCSV(t)
 
-	opts := &blsOptions{Files: []string{box}, MinSNR: 7.1, PMin: 1, PMax: 20, Periods: 3000, Durations: "0.1,0.15,0.2", Objective: "snr",
+	opts := &blsOptions{Files: []string{box}, MinMES: quicklook.DefaultMinMES, PMin: 1, PMax: 20, Periods: 3000, Durations: "0.1,0.15,0.2", Objective: "snr",
 		Peaks: 2, NoDetrend: true, Workers: 1}
 	if err := runBLS(ctx, js, opts); err != nil {
 		t.Fatal(err)

@@ -6,73 +6,92 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
 	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
-	"time"
 
 	"github.com/spf13/cobra"
 
+	"transitbench/data"
+	"transitbench/data/sets"
 	"transitbench/engine/bls"
-	"transitbench/engine/detrend"
 	"transitbench/engine/lc"
 	"transitbench/engine/multi"
 	"transitbench/engine/stat"
 	"transitbench/engine/vet"
+	"transitbench/workspace"
+	"transitbench/workspace/quicklook"
 )
 
 func init() { register(newBLSCmd) }
 
-// blsPeakJSON is one peak of `bls --json`.
+// blsPeakJSON is one peak of `bls --json`: the search's box (period, t0, duration, its depth and SNR: what
+// the search ranked it by) and the peak measured (quicklook.Stats: the fitted ephemeris, depth, MES, the
+// refined secondary and odd/even, the box statistics under "box").
 type blsPeakJSON struct {
-	PeriodDays   float64 `json:"period_days"`
-	T0Days       float64 `json:"t0_days"`
-	DurationDays float64 `json:"duration_days"`
-	Depth        float64 `json:"depth"`
-	DepthErr     float64 `json:"depth_err"`
-	SNR          float64 `json:"snr"`
-	Power        float64 `json:"power"`
-	NTransits    int     `json:"n_transits"`
+	PeriodDays   float64          `json:"period_days"`
+	T0Days       float64          `json:"t0_days"`
+	DurationDays float64          `json:"duration_days"`
+	Depth        float64          `json:"depth"`
+	DepthErr     float64          `json:"depth_err"`
+	SNR          float64          `json:"snr"`
+	Power        float64          `json:"power"`
+	NTransits    int              `json:"n_transits"`
+	Measured     *quicklook.Stats `json:"measured,omitempty"`
+	// Single marks a peak with fewer than three transits: a single event, reported by its events (each transit
+	// with data at its own mid-time), without a measurement at a period.
+	Single bool        `json:"single,omitempty"`
+	Events []vet.Event `json:"events,omitempty"`
 }
 
 // blsJSON is the output of `bls --json`; seconds is the time of the search alone (not reading or detrending).
 type blsJSON struct {
-	NPoints    int           `json:"n_points"`
-	NPeriods   int           `json:"n_periods"`
-	NDurations int           `json:"n_durations"`
-	Objective  string        `json:"objective"`
-	Detrended  bool          `json:"detrended"`
-	Seconds    float64       `json:"seconds"`
-	Peaks      []blsPeakJSON `json:"peaks"`
+	NPoints    int     `json:"n_points"`
+	NPeriods   int     `json:"n_periods"`
+	NDurations int     `json:"n_durations"`
+	Objective  string  `json:"objective"`
+	Detrended  bool    `json:"detrended"`
+	WindowDays float64 `json:"detrend_window_days"`
+	// Search is "quick-look" (the coarse periodogram with refined peaks every front end shows) or "grid" (the
+	// grid the flags describe).
+	Search  string        `json:"search"`
+	Seconds float64       `json:"seconds"`
+	Peaks   []blsPeakJSON `json:"peaks"`
 	// Masks are the --mask windows removed before the search.
 	Masks []multi.Mask `json:"masks,omitempty"`
-	// Planets are the signals --planets found one after another, each with its transits masked before the
-	// next search (absent without --planets); peaks are then the first search's.
+	// Planets are the planets --planets found one after another, each with its transits masked before the
+	// next search and measured with every other found signal masked (absent without --planets); peaks are then
+	// the first search's. Singles are the deep events with fewer than three transits found on the way: events
+	// without a period.
 	Planets []blsPlanetJSON `json:"planets,omitempty"`
+	Singles []blsSingleJSON `json:"singles,omitempty"`
+	// MinMES is the --planets stop rule: the MES below which the search stopped.
+	MinMES float64 `json:"min_mes,omitempty"`
 }
 
-// blsPlanetJSON is one planet of `bls --planets`: the peak, its fitted trapezoid and the window masked after
-// it, and its vetting statistics on the flux with the earlier planets masked: Compute's at the box
-// (box_secondary_mes, box_odd_even_sigma: the values the learned vetter sees) and vet.Refine's.
+// blsPlanetJSON is one planet of `bls --planets`: the search's peak, the window masked after it, and its
+// measurement with every other found signal masked (quicklook.Stats; the trapezoid fit under "fit").
 type blsPlanetJSON struct {
-	blsPeakJSON
-	Fit             vet.Trapezoid `json:"fit"`
-	Mask            multi.Mask    `json:"mask"`
-	BoxSecondaryMES float64       `json:"box_secondary_mes"`
-	BoxOddEvenSigma float64       `json:"box_odd_even_sigma"`
-	Refined         vet.Refined   `json:"refined"`
-	// Single marks a deep event with fewer than two transits: masked so that it does not hide the planets
-	// under it, not counted among the --planets N.
-	Single bool `json:"single"`
+	Peak     blsPeakJSON     `json:"peak"`
+	Measured quicklook.Stats `json:"measured"`
+	Fit      vet.Trapezoid   `json:"fit"`
+	Mask     multi.Mask      `json:"mask"`
+}
+
+// blsSingleJSON is a single event of `bls --planets`: its transits with data, each at its own mid-time.
+type blsSingleJSON struct {
+	Events []vet.Event `json:"events"`
 }
 
 // blsOptions are the inputs of 'transitbench bls'.
 type blsOptions struct {
 	Files     []string // the light curve, several Kepler FITS files of one star or a folder of quarters (the arguments)
+	Star, Set string   // --star ID [--set dev]: a star of a public data set instead of files
 	Masks     []string // --mask P,t0,D: known transits to mask (repeatable)
 	Planets   int      // --planets: find up to N planets, masking each before the next search (0: one search)
-	MinSNR    float64  // --min-snr: the SNR below which --planets stops
+	MinMES    float64  // --min-mes: the measured MES below which --planets stops
 	PMin      float64  // --pmin: shortest period, days (0: 0.5)
 	PMax      float64  // --pmax: longest period, days (0: a third of the span)
 	Periods   int      // --periods: periods uniform in log period (0: Ofir's grid)
@@ -91,21 +110,36 @@ func newBLSCmd() *cobra.Command {
 		Long: `Search a light curve for periodic transits with box least squares and print the strongest distinct peaks.
 
 FILE is anything the readers take: a Kepler FITS file, an IPAC table, a CSV (time,flux,flux_err,quality) or a
-star directory; several Kepler FITS files of one star, or a folder of them, are stitched as quarters (each
-normalised by its median). Cadences flagged by the default quality mask are dropped, and the flux is detrended with a
-running biweight whose window is three times the longest duration searched (--no-detrend skips it).
+star directory (whose star.json's radius and mass bound the durations), or --star ID [--set dev], a star of a
+public data set read as the star view and the agent server read it; several Kepler FITS files of one star,
+or a folder of them, are stitched as quarters (each normalised by its median). Cadences flagged by the default
+quality mask are dropped. The analysis is the one every front end shows (workspace/quicklook): the flux is
+detrended with a running biweight three times the longest duration searched (12 h, longer for a low-density
+star; --no-detrend skips it), and without grid flags the search is the quick-look search (a coarse periodogram
+whose five strongest peaks are refined on the unbinned light curve), the peaks the star view, the agent
+server and the results site show.
 
-The default grid samples periods at Ofir's optimal density from --pmin (0.5 d) to --pmax (a third of the span)
-with durations from 0.5 h to 12 h inside physical bounds at each period. --periods N takes N periods uniform in
-log period instead, and --durations d1,d2,... (days) tries exactly those durations at every period. A grid of
-more than 5,000,000 (period, duration) pairs is refused with its size (the default grid of four years of Kepler
-data is 2.3 million): raise --pmin, lower --pmax or give --periods N.
+Grid flags ask for a grid instead: periods at Ofir's density (oversampling 3) from --pmin (0.5 d) to --pmax (a
+third of the span) with durations from 0.5 h to the star's longest inside physical bounds at each period;
+--periods N takes N periods uniform in log period, and --durations d1,d2,... (days) exactly those durations
+at every period; --objective likelihood scores by likelihood. A grid of more than 5,000,000 (period, duration)
+pairs is refused with its size: raise --pmin, lower --pmax or give --periods N.
+
+Every peak is then measured as Kepler's DV measures a TCE (engine/vet.Measure): the light curve re-detrended
+with the peak's transits (and --mask windows) masked, at the trapezoid's fitted T14. The statistics printed
+first are the measured ones: period, t0, T14, depth, MES (SPEC A4's, the MES the data sets' answers state),
+transits with data, the secondary eclipse searched clear of the whole transit and odd/even as a ratio with a
+systematic floor (vet.Refine). The search's box (duration, SNR: what the peaks are ranked by) follows, and the
+box statistics last under "box" (engine/vet.Compute's odd/even and secondary without the floor: inputs of the
+learned vetter, engine/pipeline's features, not flags to read).
 
 --mask P,t0,D (repeatable; days) removes the cadences within D/2 of every transit t0 + kP before the search:
-the transits of planets already known. --planets N searches, fits the best peak's T14 with a trapezoid,
-masks its transits over 2 × T14, and searches again, until N planets are found or the best peak's SNR is
-below --min-snr (7.1); each planet is printed with its fitted T14 and its vetting statistics (secondary MES
-and odd/even at the box, as the learned vetter sees them, and refined at the fitted T14).
+the transits of planets already known. --planets N searches, masks the best peak's transits over 2 × its
+fitted T14, and searches again, until N planets are found or the best peak's measured MES (with the signals
+found before it masked) is below --min-mes; each planet is then measured with every other found signal masked.
+The default --min-mes is chosen from its false-alarm rate on stars without planets (README, "Planets one after
+another"). Deep events with fewer than three transits are masked on the way and listed as single events: each
+transit with data at its own mid-time, with its depth and event MES, and no period.
 
 Input checks: times must be BKJD days (BJD − 2454833). A span above 100,000 d (seconds), times beyond ±10⁷ d
 and Julian dates (≈ 2.45·10⁶) are refused with what to convert: JD is refused rather than converted, so a
@@ -113,16 +147,29 @@ reported t0 is always in the time system of the file given. Flux must be relativ
 (standardised or differenced) is refused; a positive flux whose median is outside 0.5–2 (e.g. e⁻/s) is divided
 by its median, flux errors too, with a warning on stderr.
 
---json prints {"n_points", "n_periods", "n_durations", "objective", "detrended", "seconds" (the search alone),
-"peaks": [{"period_days", "t0_days", "duration_days", "depth", "depth_err", "snr", "power", "n_transits"}],
-"masks": [{"period_days", "t0_days", "window_days"}], "planets": [{the peak's keys, "fit": {"t14_days",
-"ingress_fraction", "depth", "offset_days"}, "mask", "box_secondary_mes", "box_odd_even_sigma", "refined":
-{engine/vet.Refined}}]}.`,
+--json prints {"n_points", "n_periods", "n_durations", "objective", "detrended", "detrend_window_days", "search"
+("quick-look" or "grid"), "seconds" (the search alone), "peaks": [{"period_days", "t0_days", "duration_days",
+"depth", "depth_err", "snr", "power", "n_transits" (the search's box), "single" and "events" (a peak with fewer
+than three transits: its transits with data, as "singles" below), or "measured": {"period_days", "t0_days",
+"t14_days", "depth", "depth_err", "mes", "n_transits", "secondary_depth", "secondary_depth_err", "secondary_mes",
+"secondary_phase", "odd_even_ratio", "odd_even_ratio_err", "odd_even_sigma", "box": {"odd_even_sigma",
+"secondary_depth", "secondary_mes"}}}], "masks": [{"period_days", "t0_days", "window_days"}], "min_mes",
+"planets": [{"peak", "measured", "fit": {"t14_days", "ingress_fraction", "depth", "offset_days"}, "mask"}],
+"singles": [{"events": [{"t0_days", "duration_days", "depth", "depth_err", "mes", "cadences"}]}]}.`,
 		Example: `  transitbench bls star/lightcurve.csv
   transitbench bls lc.csv --pmin 0.5 --pmax 124 --periods 20000 --durations 0.04,0.1,0.2 --no-detrend --json
   transitbench bls ../shared/data/kepler/fits/kic011442793 --planets 4
+  transitbench bls --star dev-0042 --json
   transitbench bls lc.csv --mask 3.5225,121.1194,0.27`,
-		Args: lightCurveArgs("bls"),
+		Args: func(cmd *cobra.Command, args []string) error {
+			if opts.Star != "" {
+				if len(args) > 0 {
+					return usageErrorf("bls takes either light-curve FILEs or --star ID, not both")
+				}
+				return nil
+			}
+			return lightCurveArgs("bls")(cmd, args)
+		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Files = args
 			return runBLS(cmd.Context(), streamsOf(cmd), opts)
@@ -137,9 +184,11 @@ by its median, flux errors too, with a warning on stderr.
 	f.IntVar(&opts.Peaks, "peaks", 5, "number of distinct peaks to print")
 	f.BoolVar(&opts.NoDetrend, "no-detrend", false, "search the flux as read, without the biweight detrending")
 	f.IntVar(&opts.Workers, "workers", 1, "goroutines sharing the periods")
+	f.StringVar(&opts.Star, "star", "", "search star ID of a public data set (as the star view and the agent server do) instead of files")
+	f.StringVar(&opts.Set, "set", sets.Dev, "with --star: the star's data set")
 	f.StringArrayVar(&opts.Masks, "mask", nil, "mask the transits of a known planet: P,t0,D in days (period, a mid-transit time, window width); repeatable")
 	f.IntVar(&opts.Planets, "planets", 0, "find up to N planets, masking each one's transits (2 × its fitted T14) before searching again")
-	f.Float64Var(&opts.MinSNR, "min-snr", multi.DefaultMinSNR, "with --planets: stop when the best peak's SNR is below this")
+	f.Float64Var(&opts.MinMES, "min-mes", quicklook.DefaultMinMES, "with --planets: stop when the best peak's measured MES is below this")
 	return cmd
 }
 
@@ -165,8 +214,8 @@ func checkBLS(opts *blsOptions) (bls.Objective, []float64, error) {
 	if opts.Planets < 0 {
 		return obj, nil, usageErrorf("--planets %d: give a positive number of planets", opts.Planets)
 	}
-	if !(opts.MinSNR > 0) || math.IsInf(opts.MinSNR, 0) {
-		return obj, nil, usageErrorf("--min-snr %g: give a positive SNR", opts.MinSNR)
+	if !(opts.MinMES > 0) || math.IsInf(opts.MinMES, 0) {
+		return obj, nil, usageErrorf("--min-mes %g: give a positive MES", opts.MinMES)
 	}
 	durs, err := parseDurations(opts.Durations)
 	if err != nil {
@@ -178,8 +227,10 @@ func checkBLS(opts *blsOptions) (bls.Objective, []float64, error) {
 	return obj, durs, nil
 }
 
-// runBLS reads the light curve, detrends it and searches it, then prints the strongest peaks (under JSON the
-// blsJSON); with --planets it iterates (engine/multi) and prints the planets found; warnings go to s.Err.
+// runBLS reads the light curve, prepares it (quicklook.Prepare: detrended for the longest duration searched)
+// and searches it (quicklook's BLS: the quick-look search, or the grid the flags describe), then prints the
+// strongest peaks measured (under JSON the blsJSON); with --planets it finds planets one after another
+// (quicklook.FindPlanets) and prints them; warnings go to s.Err.
 func runBLS(_ context.Context, s streams, opts *blsOptions) error {
 	obj, durs, err := checkBLS(opts)
 	if err != nil {
@@ -189,74 +240,161 @@ func runBLS(_ context.Context, s streams, opts *blsOptions) error {
 	if err != nil {
 		return err
 	}
-	c, name, flux, dy, err := blsInput(s.Err, opts, durs)
-	if err != nil {
-		return err
-	}
-	g, err := blsGrid(c.Time, opts.PMin, opts.PMax, opts.Periods, durs)
-	if err != nil {
-		return err
-	}
-	g.Workers = opts.Workers
-	var res *bls.Result
-	search := func(y []float64) ([]bls.Peak, error) {
-		r, err := bls.Search(c.Time, y, dy, g, obj)
-		if err != nil {
-			return nil, err
-		}
-		if res == nil {
-			res = r
-		}
-		return r.Peaks(opts.Peaks), nil
-	}
-	start := time.Now()
-	var planets []multi.Planet
-	var first []bls.Peak
-	if opts.Planets > 0 {
-		planets, err = multi.Iterate(c.Time, flux, search, multi.Options{Planets: opts.Planets, MinSNR: opts.MinSNR, Masks: masks})
-		if len(planets) > 0 {
-			first = append([]bls.Peak{planets[0].Peak}, planets[0].Next...)
-		} else if res != nil {
-			first = res.Peaks(opts.Peaks)
-		}
+	var c *lc.LightCurve
+	var name string
+	var star *data.Star
+	if opts.Star != "" {
+		c, star, err = setStar(opts.Set, opts.Star)
+		name = opts.Star
 	} else {
-		first, err = search(multi.Apply(c.Time, flux, masks))
+		c, name, star, err = blsInput(s.Err, opts.Files)
 	}
-	secs := time.Since(start).Seconds()
 	if err != nil {
-		if errors.Is(err, bls.ErrBadGrid) {
+		return err
+	}
+	so := quicklook.SearchOptions{PMinDays: opts.PMin, PMaxDays: opts.PMax, Periods: opts.Periods, Durations: durs,
+		Objective: obj, Peaks: opts.Peaks, Workers: opts.Workers, Masks: masks}
+	a := quicklook.Prepare(c, star, quicklook.PrepareOptions{NoDetrend: opts.NoDetrend})
+	var res *quicklook.BLSResult
+	var planets []quicklook.Planet
+	if opts.Planets > 0 {
+		planets, res, err = quicklook.FindPlanets(a, quicklook.PlanetOptions{Planets: opts.Planets, MinMES: opts.MinMES, Search: so})
+	} else {
+		res, err = a.BLS(so)
+	}
+	if err != nil {
+		var big *quicklook.GridTooLargeError
+		switch {
+		case errors.As(err, &big):
+			span := c.Time[len(c.Time)-1] - c.Time[0]
+			return usageErrorf("%v, above the cap of %d (period, duration) pairs; "+
+				"raise --pmin, lower --pmax (e.g. --pmax %.4g) or give --periods N (e.g. --periods 20000)",
+				big, bls.MaxGridWork, math.Min(span/bls.DefaultMinTransits, 100))
+		case errors.Is(err, bls.ErrBadGrid):
 			return usageErrorf("%v", err)
 		}
 		return fmt.Errorf("%s: %w", name, err)
 	}
-	out := blsJSON{
-		NPoints: res.NPoints, NPeriods: len(g.Periods), NDurations: len(g.Durations),
-		Objective: obj.String(), Detrended: !opts.NoDetrend, Seconds: secs, Peaks: []blsPeakJSON{}, Masks: masks,
+	out := blsJSON{Objective: obj.String(), Detrended: !opts.NoDetrend, Search: "quick-look", Peaks: []blsPeakJSON{}, Masks: masks}
+	if so.Grid() {
+		out.Search = "grid"
 	}
-	for _, p := range first {
-		out.Peaks = append(out.Peaks, blsPeakJSON(p))
+	if l := longestDuration(durs); l > 0 {
+		a = a.ForDuration(l)
 	}
-	out.Planets = vetPlanets(c.Time, flux, masks, planets)
+	out.WindowDays = a.WindowDays
+	if res != nil {
+		out.NPoints, out.NPeriods, out.NDurations, out.Seconds = res.NPoints, res.NPeriods, res.NDurations, res.Seconds
+		for i, p := range res.Peaks {
+			out.Peaks = append(out.Peaks, peakJSON(p, res.Measured[i], res.Events[i]))
+		}
+	}
+	if opts.Planets > 0 {
+		out.MinMES = opts.MinMES
+		if out.MinMES == 0 {
+			out.MinMES = quicklook.DefaultMinMES
+		}
+	}
+	for _, p := range planets {
+		if p.Single {
+			out.Singles = append(out.Singles, blsSingleJSON{Events: p.Events})
+			continue
+		}
+		out.Planets = append(out.Planets, blsPlanetJSON{Peak: peakJSON(p.Peak, p.Measurement, nil),
+			Measured: quicklook.StatsOf(p.Measurement), Fit: p.Fit, Mask: p.Mask})
+	}
 	if s.JSON {
 		return writeJSON(s.Out, out)
 	}
 	return printBLS(s.Out, name, out)
 }
 
-// vetPlanets measures each planet's vetting statistics on flux with the --mask windows and the earlier
-// planets' windows masked.
-func vetPlanets(t, flux []float64, masks []multi.Mask, planets []multi.Planet) []blsPlanetJSON {
-	var out []blsPlanetJSON
-	y := multi.Apply(t, flux, masks)
-	for _, p := range planets {
-		pk := p.Peak
-		box := vet.Compute(t, y, pk.PeriodDays, pk.T0Days, pk.DurationDays, nil)
-		out = append(out, blsPlanetJSON{blsPeakJSON: blsPeakJSON(pk), Fit: p.Fit, Mask: p.Mask,
-			BoxSecondaryMES: box.SecondaryMES, BoxOddEvenSigma: box.OddEvenSigma,
-			Refined: vet.Refine(t, y, pk.PeriodDays, pk.T0Days, pk.DurationDays), Single: p.Single})
-		y = multi.Apply(t, y, []multi.Mask{p.Mask})
+// longestDuration is the last of the sorted durations (0 without).
+func longestDuration(durs []float64) float64 {
+	if len(durs) == 0 {
+		return 0
 	}
+	return durs[len(durs)-1]
+}
+
+// peakJSON is a peak and its measurement as `bls --json` prints them: a peak with events (fewer than three
+// transits) is a single event, reported by them.
+func peakJSON(p bls.Peak, m vet.Measurement, events []vet.Event) blsPeakJSON {
+	out := blsPeakJSON{PeriodDays: p.PeriodDays, T0Days: p.T0Days, DurationDays: p.DurationDays, Depth: p.Depth,
+		DepthErr: p.DepthErr, SNR: p.SNR, Power: p.Power, NTransits: p.NTransits}
+	if events != nil {
+		out.Single, out.Events = true, events
+		return out
+	}
+	st := quicklook.StatsOf(m)
+	out.Measured = &st
 	return out
+}
+
+// blsInput reads the light curve, checks that some cadence passes the default quality mask and rescales a flux
+// that is not relative (warning on errw): the curve, its name and the star (star.json's when the input is a star
+// directory; nil otherwise).
+func blsInput(errw io.Writer, files []string) (*lc.LightCurve, string, *data.Star, error) {
+	c, name, err := readInputs(files)
+	if err != nil {
+		return nil, name, nil, err
+	}
+	// The flagged cadences stay (quicklook flags them), so that a star directory is analysed exactly as the
+	// star view and the agent server analyse the star.
+	var good []float64
+	for i := range c.Time {
+		if c.Good(i, lc.DefaultQualityMask) {
+			good = append(good, c.Flux[i])
+		}
+	}
+	if len(good) == 0 {
+		return nil, name, nil, fmt.Errorf("%s: no cadence passes the default quality mask; check the quality column", name)
+	}
+	if med := stat.Median(finiteValues(good)); med < minRelativeFlux || med > maxRelativeFlux {
+		fmt.Fprintf(errw, "transitbench: warning: %s: the flux median is %.6g, not ≈ 1; dividing flux and flux_err by it (relative flux expected)\n", name, med)
+		for i := range c.Flux {
+			c.Flux[i] /= med
+			c.FluxErr[i] /= med
+		}
+	}
+	return c, name, starOfInput(files), nil
+}
+
+// setStar reads star id of a public data set (opened as built) with its metadata, refusing the hidden sets and
+// stars.
+func setStar(set, id string) (*lc.LightCurve, *data.Star, error) {
+	if sets.IsHidden(set) || workspace.IsHiddenStar(id) {
+		return nil, nil, hiddenf("set %s, star %s: hidden stars are not shown; search a dev or train star", set, id)
+	}
+	home, err := data.Home()
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := checkSetName(home, "--set", set); err != nil {
+		return nil, nil, err
+	}
+	s, err := sets.Open(home, set, sets.Options{AsBuilt: true})
+	if err != nil {
+		return nil, nil, err
+	}
+	if _, err := s.Info(id); err != nil {
+		return nil, nil, notFoundf("%v (see 'transitbench data mini' or data/dev for star ids)", err)
+	}
+	return s.Star(id)
+}
+
+// starOfInput is star.json's star when files is one star directory, else nil.
+func starOfInput(files []string) *data.Star {
+	if len(files) != 1 {
+		return nil
+	}
+	if fi, err := os.Stat(files[0]); err != nil || !fi.IsDir() {
+		return nil
+	}
+	if _, star, err := data.ReadStarDir(files[0]); err == nil {
+		return star
+	}
+	return nil
 }
 
 // parseMasks reads the --mask values P,t0,D (days).
@@ -277,41 +415,6 @@ func parseMasks(specs []string) ([]multi.Mask, error) {
 		out = append(out, m)
 	}
 	return out, nil
-}
-
-// blsInput reads and cleans the light curve, rescales a flux that is not relative (warning on errw) and
-// detrends it unless --no-detrend: the curve, its name, the flux to search and its errors (nil: unit weights).
-func blsInput(errw io.Writer, opts *blsOptions, durs []float64) (*lc.LightCurve, string, []float64, []float64, error) {
-	c, name, err := readInputs(opts.Files)
-	if err != nil {
-		return nil, name, nil, nil, err
-	}
-	c = c.Clean(lc.DefaultQualityMask)
-	if c.Len() == 0 {
-		return nil, name, nil, nil, fmt.Errorf("%s: no cadence passes the default quality mask; check the quality column", name)
-	}
-	if med := stat.Median(finiteValues(c.Flux)); med < minRelativeFlux || med > maxRelativeFlux {
-		fmt.Fprintf(errw, "transitbench: warning: %s: the flux median is %.6g, not ≈ 1; dividing flux and flux_err by it (relative flux expected)\n", name, med)
-		for i := range c.Flux {
-			c.Flux[i] /= med
-			c.FluxErr[i] /= med
-		}
-	}
-	maxDur := detrend.DefaultMaxDurationDays
-	if durs != nil {
-		maxDur = durs[len(durs)-1]
-	}
-	flux, dy := c.Flux, fluxErrors(c)
-	if !opts.NoDetrend {
-		flat, trend := detrend.Flatten(c.Time, c.Flux, detrend.Options{WindowDays: detrend.WindowFor(maxDur)})
-		flux = flat
-		if dy != nil {
-			for i := range dy {
-				dy[i] /= trend[i]
-			}
-		}
-	}
-	return c, name, flux, dy, nil
 }
 
 // A flux whose median lies outside [minRelativeFlux, maxRelativeFlux] is not relative and is divided by its
@@ -350,97 +453,16 @@ func parseDurations(s string) ([]float64, error) {
 	return slices.Compact(out), nil
 }
 
-// fluxErrors returns a copy of the flux errors, or nil (unit weights) when no cadence has a finite positive
-// error. Cadences with a missing error are then skipped by the search.
-func fluxErrors(c *lc.LightCurve) []float64 {
-	for _, e := range c.FluxErr {
-		if e > 0 && !math.IsInf(e, 0) {
-			return slices.Clone(c.FluxErr)
-		}
-	}
-	return nil
-}
-
-// blsGrid builds the search grid from the flags: the default grid, or log-spaced periods (--periods) and/or
-// explicit durations (--durations).
-func blsGrid(t []float64, pmin, pmax float64, nPeriods int, durs []float64) (bls.Grid, error) {
-	opt := bls.GridOptions{PMinDays: pmin, PMaxDays: pmax}
-	span := t[len(t)-1] - t[0]
-	tooLarge := func(what string) error {
-		return usageErrorf("the period grid is too large: %s for a %.4g d span, above the cap of %d (period, duration) pairs; "+
-			"raise --pmin, lower --pmax (e.g. --pmax %.4g) or give --periods N (e.g. --periods 20000)",
-			what, span, bls.MaxGridWork, math.Min(span/bls.DefaultMinTransits, 100))
-	}
-	if nPeriods == 0 && durs == nil {
-		g, err := bls.DefaultGrid(t, opt)
-		if errors.Is(err, bls.ErrGridTooLarge) {
-			o := opt
-			if o.PMinDays == 0 {
-				o.PMinDays = bls.DefaultPMinDays
-			}
-			if o.PMaxDays == 0 {
-				o.PMaxDays = span / bls.DefaultMinTransits
-			}
-			n := bls.OfirCount(o.PMinDays, o.PMaxDays, span, bls.DefaultOversample, 1, 1)
-			return bls.Grid{}, tooLarge(fmt.Sprintf("%.3g periods (%g–%g d) × up to %d durations", n, o.PMinDays, o.PMaxDays,
-				len(bls.LogDurations(bls.DefaultDurMinDays, bls.DefaultDurMaxDays, bls.DefaultDurStep))))
-		}
-		return g, err
-	}
-	if pmin == 0 {
-		pmin = bls.DefaultPMinDays
-	}
-	if pmax == 0 {
-		pmax = span / bls.DefaultMinTransits
-	}
-	if pmin >= pmax {
-		return bls.Grid{}, usageErrorf("period range %g–%g d is empty for a %.1f d span; give --pmin and --pmax", pmin, pmax, span)
-	}
-	nDur, durWhat := len(durs), fmt.Sprintf("%d durations", len(durs))
-	if durs == nil {
-		nDur, durWhat = 1, "at least 1 duration" // the exact count of default durations is checked below
-	}
-	var g bls.Grid
-	if nPeriods > 0 {
-		if float64(nPeriods)*float64(nDur) > bls.MaxGridWork {
-			return bls.Grid{}, tooLarge(fmt.Sprintf("--periods %d × %s", nPeriods, durWhat))
-		}
-		g.Periods = bls.LogPeriodGrid(pmin, pmax, nPeriods)
-	} else {
-		if n := bls.OfirCount(pmin, pmax, span, bls.DefaultOversample, 1, 1); n*float64(nDur) > bls.MaxGridWork {
-			return bls.Grid{}, tooLarge(fmt.Sprintf("%.3g periods (%g–%g d) × %s", n, pmin, pmax, durWhat))
-		}
-		g.Periods = bls.OfirPeriods(pmin, pmax, span, bls.DefaultOversample, 1, 1)
-	}
-	if durs != nil {
-		g.Durations = durs
-		return g, nil
-	}
-	g.Durations = bls.LogDurations(bls.DefaultDurMinDays, bls.DefaultDurMaxDays, bls.DefaultDurStep)
-	periods := g.Periods
-	g.Periods = nil
-	for _, p := range periods {
-		lo, hi := bls.DurationRange(p, g.Durations, bls.DefaultDurStep)
-		if lo < hi {
-			g.Periods = append(g.Periods, p)
-			g.DurLo = append(g.DurLo, lo)
-			g.DurHi = append(g.DurHi, hi)
-		}
-	}
-	if w := bls.GridWork(g); w > bls.MaxGridWork {
-		return bls.Grid{}, tooLarge(fmt.Sprintf("%d periods, %d (period, duration) pairs", len(g.Periods), w))
-	}
-	return g, nil
-}
-
-// printBLS prints the search's grid and its peaks as a table.
+// printBLS prints the search's grid and its peaks, then the planets and single events, as tables: the
+// measured statistics first (fitted T14, depth and MES at it, refined secondary and odd/even), the search's box
+// and SNR after them, the box statistics last under "box".
 func printBLS(w io.Writer, name string, out blsJSON) error {
-	detr := "detrended"
+	detr := fmt.Sprintf("detrended, %.2f d window", out.WindowDays)
 	if !out.Detrended {
 		detr = "not detrended"
 	}
-	fmt.Fprintf(w, "%s: %d points (%s), %d periods × %d durations, objective %s, search %.2f s\n",
-		name, out.NPoints, detr, out.NPeriods, out.NDurations, out.Objective, out.Seconds)
+	fmt.Fprintf(w, "%s: %d points (%s), %s search of %d periods × %d durations, objective %s, search %.2f s\n",
+		name, out.NPoints, detr, out.Search, out.NPeriods, out.NDurations, out.Objective, out.Seconds)
 	if len(out.Peaks) == 0 {
 		fmt.Fprintln(w, "no peak: no box dips below the mean at any period")
 		return nil
@@ -448,27 +470,59 @@ func printBLS(w io.Writer, name string, out blsJSON) error {
 	for _, m := range out.Masks {
 		fmt.Fprintf(w, "masked: P %.5f d, t0 %.4f, window %.2f h\n", m.PeriodDays, m.T0Days, 24*m.WindowDays)
 	}
+	fmt.Fprintln(w, "peaks, each measured (re-detrended with its transits masked, at the fitted T14):")
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "#\tperiod d\tt0 BKJD\tdur h\tdepth ppm\t± ppm\tsnr\tpower\ttransits\t")
+	fmt.Fprintln(tw, "#\tperiod d\tt0 BKJD\tT14 h\tdepth ppm\t± ppm\tMES\ttransits\tsec MES\todd/even σ\t│ box h\tbox snr\tbox: sec MES\todd/even σ\t")
+	var singles []blsPeakJSON
 	for i, p := range out.Peaks {
-		fmt.Fprintf(tw, "%d\t%.5f\t%.4f\t%.2f\t%.1f\t%.1f\t%.1f\t%.4g\t%d\t\n", i+1, p.PeriodDays, p.T0Days,
-			p.DurationDays*24, p.Depth*1e6, p.DepthErr*1e6, p.SNR, p.Power, p.NTransits)
+		if p.Single {
+			fmt.Fprintf(tw, "%d\tsingle event\t(below)\t\t\t\t\t\t\t\t│ %.2f\t%.1f\t\t\t\n", i+1, 24*p.DurationDays, p.SNR)
+			singles = append(singles, p)
+			continue
+		}
+		m := p.Measured
+		fmt.Fprintf(tw, "%d\t%.5f\t%.4f\t%.2f\t%.1f\t%.1f\t%.1f\t%d\t%.1f\t%.1f\t│ %.2f\t%.1f\t%.1f\t%.1f\t\n", i+1, m.PeriodDays, m.T0Days,
+			24*m.T14Days, m.Depth*1e6, m.DepthErr*1e6, m.MES, m.NTransits, m.SecondaryMES, m.OddEvenSigma,
+			24*p.DurationDays, p.SNR, m.Box.SecondaryMES, m.Box.OddEvenSigma)
 	}
-	if err := tw.Flush(); err != nil || len(out.Planets) == 0 {
+	if err := tw.Flush(); err != nil {
 		return err
 	}
-	fmt.Fprintf(w, "\nplanets found one after another (each masked before the next search):\n")
-	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "#\tperiod d\tt0 BKJD\tT14 h\tdepth ppm\tsnr\ttransits\tsec MES box→T14\todd/even σ box→ratio\t")
-	for i, p := range out.Planets {
-		r := p.Refined
-		num := strconv.Itoa(i + 1)
-		if p.Single {
-			num = "single"
+	for _, p := range singles {
+		for _, e := range p.Events {
+			fmt.Fprintf(w, "single event: mid-time %.4f BKJD, duration %.2f h, depth %.1f ± %.1f ppm, event MES %.1f (%d cadences)\n",
+				e.T0Days, 24*e.DurationDays, 1e6*e.Depth, 1e6*e.DepthErr, e.MES, e.Cadences)
 		}
-		fmt.Fprintf(tw, "%s\t%.5f\t%.4f\t%.2f\t%.1f\t%.1f\t%d\t%.1f → %.1f\t%.1f → %.3f±%.3f (%.1fσ)\t\n", num, p.PeriodDays,
-			p.T0Days, 24*r.DurationDays, 1e6*r.Fit.Depth, p.SNR, p.NTransits, p.BoxSecondaryMES, r.SecondaryMES,
-			p.BoxOddEvenSigma, r.OddEvenRatio, r.OddEvenRatioErr, r.OddEvenSigma)
+	}
+	if out.MinMES == 0 {
+		return nil
+	}
+	fmt.Fprintf(w, "\nplanets found one after another (each masked before the next search, until the best peak's MES < %.1f), each measured with the others masked:\n", out.MinMES)
+	if len(out.Planets) == 0 {
+		fmt.Fprintln(w, "none")
+	} else {
+		tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+		fmt.Fprintln(tw, "#\tperiod d\tt0 BKJD\tT14 h\tdepth ppm\tMES\ttransits\tsec MES\todd/even ratio\t│ box: sec MES\todd/even σ\t")
+		for i, p := range out.Planets {
+			m := p.Measured
+			fmt.Fprintf(tw, "%d\t%.5f\t%.4f\t%.2f\t%.1f\t%.1f\t%d\t%.1f\t%.3f±%.3f (%.1fσ)\t│ %.1f\t%.1f\t\n", i+1, m.PeriodDays,
+				m.T0Days, 24*m.T14Days, 1e6*m.Depth, m.MES, m.NTransits, m.SecondaryMES, m.OddEvenRatio, m.OddEvenRatioErr,
+				m.OddEvenSigma, m.Box.SecondaryMES, m.Box.OddEvenSigma)
+		}
+		if err := tw.Flush(); err != nil {
+			return err
+		}
+	}
+	if len(out.Singles) == 0 {
+		return nil
+	}
+	fmt.Fprintln(w, "\nsingle events (fewer than three transits: no period), masked before the searches after them:")
+	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "#\tmid-time BKJD\tduration h\tdepth ppm\t± ppm\tevent MES\tcadences\t")
+	for i, sg := range out.Singles {
+		for _, e := range sg.Events {
+			fmt.Fprintf(tw, "%d\t%.4f\t%.2f\t%.1f\t%.1f\t%.1f\t%d\t\n", i+1, e.T0Days, 24*e.DurationDays, 1e6*e.Depth, 1e6*e.DepthErr, e.MES, e.Cadences)
+		}
 	}
 	return tw.Flush()
 }

@@ -10,10 +10,9 @@ import (
 	"github.com/guptarohit/asciigraph"
 	"github.com/spf13/cobra"
 
-	"transitbench/engine/detrend"
 	"transitbench/engine/fold"
 	"transitbench/engine/lc"
-	"transitbench/engine/vet"
+	"transitbench/workspace/quicklook"
 )
 
 func init() { register(newFoldCmd) }
@@ -30,13 +29,18 @@ type foldBinJSON struct {
 // foldJSON is the output of `fold --json`: the ephemeris, the number of valid cadences folded, whether the flux
 // was detrended, and the bins in phase order.
 type foldJSON struct {
-	PeriodDays float64       `json:"period_days"`
-	T0Days     float64       `json:"t0_days"`
-	NPoints    int           `json:"n_points"`
-	Detrended  bool          `json:"detrended"`
+	PeriodDays float64 `json:"period_days"`
+	T0Days     float64 `json:"t0_days"`
+	NPoints    int     `json:"n_points"`
+	Detrended  bool    `json:"detrended"`
+	// Detrending says how the folded flux was detrended: "search" (the biweight for the longest duration
+	// searched), "measured" (with --duration: re-detrended with the transits masked, as measured) or "none".
+	Detrending string        `json:"detrending"`
 	Bins       []foldBinJSON `json:"bins"`
-	// Refined is vet.Refine at the ephemeris with the --duration box (absent without --duration).
-	Refined *vet.Refined `json:"refined,omitempty"`
+	// Measured is the signal measured at the ephemeris with the --duration box (quicklook.Measure: the fitted
+	// T14, depth, MES, the refined secondary and odd/even, the box statistics under "box"); absent without
+	// --duration.
+	Measured *quicklook.Stats `json:"measured,omitempty"`
 }
 
 // foldOptions are the inputs of 'transitbench fold'.
@@ -60,14 +64,18 @@ func newFoldCmd() *cobra.Command {
 distance from mid-transit, over the whole period or over ±window/2.
 
 FILE is anything the readers take (Kepler FITS, IPAC table, CSV, star directory); several Kepler FITS files of
-one star, or a folder of them, are stitched as quarters. With --duration (days, e.g. a bls peak's box) the
-transit's trapezoid is fitted and the refined vetting statistics are printed (engine/vet.Refine: T14, the
-secondary at T14, odd/even as a ratio). Cadences flagged by the default
-quality mask are dropped and the flux is detrended with the default 1.5 d biweight unless --no-detrend is given.
+one star, or a folder of them, are stitched as quarters. Cadences flagged by the default quality mask are
+dropped. The flux folded is the analysis every front end shows (workspace/quicklook): detrended with the
+search's biweight (three times the longest duration searched: 1.5 d, longer for a low-density star in a star
+directory) unless --no-detrend is given. With --duration (days, e.g. a bls peak's box) the signal is measured
+as vet and bls measure it (re-detrended with its transits masked, at the trapezoid's fitted T14), that flux is
+folded, and its statistics are printed first: the fitted ephemeris, depth, MES, transits with data, the
+secondary clear of the whole transit and odd/even as a ratio with a systematic floor; the box statistics (the
+learned vetter's inputs) last, labelled box.
 
---json prints {"period_days", "t0_days", "n_points", "detrended", "bins": [{"phase_days", "flux", "err",
-"count"}], "refined"} with "flux" and "err" null for a bin without enough points and "refined"
-(engine/vet.Refined) only with --duration.`,
+--json prints {"period_days", "t0_days", "n_points", "detrended", "detrending" ("search", "measured" or "none"),
+"bins": [{"phase_days", "flux", "err", "count"}], "measured"} with "flux" and "err" null for a bin without enough
+points and "measured" (the keys of bls's "measured") only with --duration.`,
 		Example: "  transitbench fold lc.csv --period 12.3456 --t0 172.96 --bins 60 --window 1",
 		Args:    lightCurveArgs("fold"),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -82,7 +90,7 @@ quality mask are dropped and the flux is detrended with the default 1.5 d biweig
 	f.IntVar(&opts.Bins, "bins", 100, "number of phase bins")
 	f.Float64Var(&opts.Window, "window", 0, "width in days of the phase range shown, centred on the transit (default the whole period)")
 	f.BoolVar(&opts.NoDetrend, "no-detrend", false, "fold the flux as read, without the biweight detrending")
-	f.Float64Var(&opts.Duration, "duration", 0, "box duration in days: also fit the transit's T14 and print the refined vetting statistics")
+	f.Float64Var(&opts.Duration, "duration", 0, "box duration in days: also measure the signal (fitted T14, depth, MES, secondary, odd/even) and fold the flux it is measured on")
 	return cmd
 }
 
@@ -127,13 +135,24 @@ func runFold(_ context.Context, s streams, opts *foldOptions) error {
 	if c.Len() == 0 {
 		return fmt.Errorf("%s: no cadence passes the default quality mask; check the quality column", name)
 	}
-	flux := c.Flux
-	if !opts.NoDetrend {
-		flux, _ = detrend.Flatten(c.Time, c.Flux, detrend.Options{})
+	a := quicklook.Prepare(c, starOfInput(opts.Files), quicklook.PrepareOptions{NoDetrend: opts.NoDetrend})
+	flux, detr := a.Flat, "search"
+	var m *quicklook.Stats
+	if opts.NoDetrend {
+		detr = "none"
+	}
+	if opts.Duration > 0 {
+		e := quicklook.Ephemeris{Label: "given", PeriodDays: opts.Period, T0Days: opts.T0, DurationDays: opts.Duration}
+		f, meas := quicklook.MeasuredFlux(a, e)
+		st := quicklook.StatsOf(meas)
+		m = &st
+		if !opts.NoDetrend {
+			flux, detr = f, "measured"
+		}
 	}
 	ph := fold.Phase(c.Time, opts.Period, opts.T0)
 	centers, mean, errs, count := fold.Bin(ph, flux, -window/2, window/2, opts.Bins)
-	out := foldJSON{PeriodDays: opts.Period, T0Days: opts.T0, NPoints: c.Len(), Detrended: !opts.NoDetrend}
+	out := foldJSON{PeriodDays: opts.Period, T0Days: opts.T0, NPoints: c.Len(), Detrended: !opts.NoDetrend, Detrending: detr, Measured: m}
 	for j := range centers {
 		b := foldBinJSON{PhaseDays: centers[j], Count: count[j]}
 		if !math.IsNaN(mean[j]) {
@@ -144,10 +163,6 @@ func runFold(_ context.Context, s streams, opts *foldOptions) error {
 		}
 		out.Bins = append(out.Bins, b)
 	}
-	if opts.Duration > 0 {
-		r := vet.Refine(c.Time, flux, opts.Period, opts.T0, opts.Duration)
-		out.Refined = &r
-	}
 	if s.JSON {
 		return writeJSON(s.Out, out)
 	}
@@ -156,7 +171,16 @@ func runFold(_ context.Context, s streams, opts *foldOptions) error {
 
 // printFold prints the fold's bins as a plot and a table.
 func printFold(w io.Writer, name string, out foldJSON, mean []float64) error {
-	fmt.Fprintf(w, "%s folded at P = %.6f d, t0 = %.5f BKJD: %d points, %d bins\n", name, out.PeriodDays, out.T0Days, out.NPoints, len(out.Bins))
+	fmt.Fprintf(w, "%s folded at P = %.6f d, t0 = %.5f BKJD: %d points, %d bins, detrending: %s\n", name, out.PeriodDays, out.T0Days, out.NPoints, len(out.Bins), out.Detrending)
+	if out.Measured != nil {
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+		for _, l := range statsLines(*out.Measured) {
+			fmt.Fprintf(tw, "%s\t%s\n", l[0], l[1])
+		}
+		if err := tw.Flush(); err != nil {
+			return err
+		}
+	}
 	// The plot shows relative flux in ppm below 1; empty bins repeat their left neighbour.
 	series := make([]float64, 0, len(mean))
 	last := math.NaN()
@@ -184,11 +208,5 @@ func printFold(w io.Writer, name string, out foldJSON, mean []float64) error {
 		}
 		fmt.Fprintf(tw, "%.4f\t%s\t%s\t%d\t\n", b.PhaseDays, fl, e, b.Count)
 	}
-	if err := tw.Flush(); err != nil || out.Refined == nil {
-		return err
-	}
-	for _, l := range refinedLines(*out.Refined) {
-		fmt.Fprintf(w, "%s: %s\n", l[0], l[1])
-	}
-	return nil
+	return tw.Flush()
 }

@@ -11,30 +11,35 @@ import (
 	"github.com/spf13/cobra"
 
 	"transitbench/data"
-	"transitbench/engine/detrend"
 	"transitbench/engine/lc"
 	"transitbench/engine/stat"
 	"transitbench/engine/vet"
+	"transitbench/workspace/quicklook"
 )
 
 func init() { register(newVetCmd) }
 
 // vetReport is the JSON output of 'transitbench vet': the light curve's name, its valid cadences, the
-// detrending window, the star's radius and mass when known, the features at the candidate (engine/vet.Features)
-// and the modulation on the raw flux.
+// detrending window, the star's radius and mass when known, the candidate measured (quicklook.Measure:
+// Measured, the statistics shown first; Features, engine/vet.Compute at the fitted T14; Refined) and the
+// modulation on the raw flux.
 type vetReport struct {
-	File              string       `json:"file"`
-	ValidCadences     int          `json:"valid_cadences"`
-	DetrendWindowDays float64      `json:"detrend_window_days"`
-	RadiusRsun        float64      `json:"radius_rsun,omitempty"`
-	MassMsun          float64      `json:"mass_msun,omitempty"`
-	Features          vet.Features `json:"features"`
+	File              string  `json:"file"`
+	ValidCadences     int     `json:"valid_cadences"`
+	DetrendWindowDays float64 `json:"detrend_window_days"`
+	RadiusRsun        float64 `json:"radius_rsun,omitempty"`
+	MassMsun          float64 `json:"mass_msun,omitempty"`
+	// Given is the candidate as given; Measured its measurement at the fitted ephemeris.
+	Given    vet.Ephemeris   `json:"given"`
+	Measured quicklook.Stats `json:"measured"`
+	// Features is engine/vet.Compute at the fitted T14 on the measured flux (its odd/even and secondary are the
+	// box statistics, Measured.Box).
+	Features vet.Features `json:"features"`
 	// RawModulation is the modulation at the period measured on the flux before detrending (normalised by its
 	// median), where a binary's ellipsoidal variation survives.
 	RawModulation vet.Modulation `json:"raw_modulation"`
-	// Refined is vet.Refine at the candidate: the trapezoid's T14 (the reported duration), the secondary
-	// searched clear of the whole transit and odd/even as a depth ratio with a systematic floor. features keeps
-	// the statistics at the given duration, which the learned vetter was trained on.
+	// Refined is vet.Refine at the fitted transit: the trapezoid, the secondary searched clear of the whole
+	// transit and odd/even as a depth ratio with a systematic floor (Measured's).
 	Refined vet.Refined `json:"refined"`
 }
 
@@ -50,6 +55,8 @@ type vetOptions struct {
 	Missing string
 	// StarGiven is true when --radius or --mass was given: star.json's values are then not used.
 	StarGiven bool
+	// Masks are --mask P,t0,D: the star's other known planets, masked when measuring the candidate.
+	Masks []string
 }
 
 func newVetCmd() *cobra.Command {
@@ -57,20 +64,33 @@ func newVetCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "vet FILE... --period P --t0 T --duration D",
 		Short: "Vetting statistics of a candidate transit on a light curve",
-		Long: `Compute the vetting statistics of a candidate (period and mid-transit time in days, BKJD; duration T14
-in days) on a light curve: depth and its error, MES, transits with data, odd/even depth difference, the
-strongest secondary eclipse at the same period, the transit's shape (trapezoid ingress fraction), the share
-of the signal in the strongest single event, and the duration against the star's density.
+		Long: `Measure a candidate (period and mid-transit time in days, BKJD; duration in days, e.g. a bls peak's box)
+on a light curve as Kepler's DV measures a TCE, the one measurement every front end reports (workspace/quicklook,
+engine/vet.Measure): the flux is re-detrended (biweight, 1.5 d window) with the candidate's transits masked so
+that the trend runs under them, a trapezoid is fitted, and the statistics are measured at its T14.
+
+Printed first, in this order: the fitted ephemeris (P, t0, T14), depth and its error, MES (SPEC A4's: the MES
+the data sets' answers state) over the transits with data, the secondary eclipse searched with T14-wide boxes
+clear of the whole transit (MES ≥ 7.1 flags a binary), and odd/even as a depth ratio with a systematic floor
+(≥ 3σ flags a binary at twice its period). Then the shape (trapezoid ingress fraction), the share of the signal
+in the strongest single event, transit-to-transit consistency, the duration against the star's density and the
+modulation. Last, under "box": engine/vet.Compute's odd/even and secondary without the floor and with box-wide
+windows, which the learned vetter takes as inputs beside the refined ones (engine/pipeline's features) and
+which are not flags to read: on a deep planet over four years they exceed 3σ and 7.1 from the systematics
+alone.
 
 FILE is anything 'transitbench' reads (Kepler FITS, IPAC table, CSV, a star directory); several Kepler FITS
-files are stitched as quarters of one star (each normalised by its median). Cadences flagged by
-the default quality mask are dropped and the flux is flattened with a time-windowed biweight three times the
-duration wide (engine/detrend). The star's radius and mass come from --radius and --mass, or from star.json
-when FILE is a star directory; without them the duration statistics are 0.
+files are stitched as quarters of one star (each normalised by its median). Cadences flagged by the default
+quality mask are dropped. The star's radius and mass come from --radius and --mass, or from star.json when FILE
+is a star directory; without them the duration statistics are 0. --mask P,t0,D (repeatable; days, as bls takes
+it) names the star's other known planets: their transits are masked before the candidate is measured, so that
+they never read as its secondary eclipse or shape it, as bls --planets measures each planet with the others
+masked.
 
---json prints {"file", "valid_cadences", "detrend_window_days", "radius_rsun", "mass_msun", "features": {...},
-"raw_modulation": {...}} with the fields of engine/vet.Features and engine/vet.Modulation (depths and
-amplitudes as fractions, times in days, phases in [0, 1)); raw_modulation is measured before detrending.`,
+--json prints {"file", "valid_cadences", "detrend_window_days", "radius_rsun", "mass_msun", "given": {"period_days",
+"t0_days", "duration_days"}, "measured": {the keys of bls's "measured"}, "features": {engine/vet.Features at the
+fitted T14}, "refined": {engine/vet.Refined}, "raw_modulation": {engine/vet.Modulation}} (depths and amplitudes
+as fractions, times in days, phases in [0, 1)); raw_modulation is measured before detrending.`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 0 {
 				return usageErrorf("vet needs a light-curve FILE (or several Kepler FITS files of one star)")
@@ -95,6 +115,7 @@ amplitudes as fractions, times in days, phases in [0, 1)); raw_modulation is mea
 	cmd.Flags().Float64Var(&opts.Duration, "duration", 0, "transit duration T14, days")
 	cmd.Flags().Float64Var(&opts.Radius, "radius", 0, "stellar radius, R☉ (optional)")
 	cmd.Flags().Float64Var(&opts.Mass, "mass", 0, "stellar mass, M☉ (optional)")
+	cmd.Flags().StringArrayVar(&opts.Masks, "mask", nil, "another planet of the star, masked when measuring the candidate: P,t0,D in days (period, a mid-transit time, window width); repeatable")
 	return cmd
 }
 
@@ -111,6 +132,10 @@ func runVet(_ context.Context, s streams, opts *vetOptions) error {
 	if len(opts.Files) == 0 {
 		return usageErrorf("vet needs a light-curve FILE (or several Kepler FITS files of one star)")
 	}
+	masks, err := parseMasks(opts.Masks)
+	if err != nil {
+		return err
+	}
 	c, path, err := readInputs(opts.Files)
 	if err != nil {
 		return err
@@ -125,40 +150,41 @@ func runVet(_ context.Context, s streams, opts *vetOptions) error {
 	if c.Len() == 0 {
 		return fmt.Errorf("%s has no valid cadence after the default quality mask: nothing to vet", path)
 	}
-	window := detrend.WindowFor(duration)
-	flat, _ := detrend.Flatten(c.Time, c.Flux, detrend.Options{WindowDays: window})
-	var star *vet.Star
+	var star *data.Star
 	if radius > 0 && mass > 0 {
-		star = &vet.Star{RadiusRsun: radius, MassMsun: mass}
+		star = &data.Star{RadiusRsun: radius, MassMsun: mass}
 	}
-	rep := vetReport{File: path, ValidCadences: c.Len(), DetrendWindowDays: window, RadiusRsun: radius, MassMsun: mass,
-		Features:      vet.Compute(c.Time, flat, period, t0, duration, star),
-		RawModulation: vet.MeasureModulation(c.Time, normalised(c.Flux), period, t0, duration),
-		Refined:       vet.Refine(c.Time, flat, period, t0, duration)}
+	a := quicklook.Prepare(c, star, quicklook.PrepareOptions{NoDetrend: true}) // the measurement detrends
+	for _, m := range masks {
+		a.Others = append(a.Others, vet.Ephemeris{PeriodDays: m.PeriodDays, T0Days: m.T0Days, DurationDays: m.WindowDays / vet.MaskFactor})
+	}
+	m := quicklook.Measure(a, quicklook.Ephemeris{Label: "given", PeriodDays: period, T0Days: t0, DurationDays: duration})
+	rep := vetReport{File: path, ValidCadences: c.Len(), DetrendWindowDays: vet.MeasureWindowDays, RadiusRsun: radius, MassMsun: mass,
+		Given:    vet.Ephemeris{PeriodDays: period, T0Days: t0, DurationDays: duration},
+		Measured: quicklook.StatsOf(m), Features: m.Features, Refined: m.Refined,
+		RawModulation: vet.MeasureModulation(c.Time, normalised(c.Flux), period, t0, duration)}
 	if s.JSON {
 		return writeJSON(s.Out, rep)
 	}
 	return printVet(s.Out, rep)
 }
 
-// printVet writes the features as a two-column table with units.
+// printVet writes the measurement as a two-column table with units: the measured statistics first
+// (statsLines), then the shape, single-event and stellar-density statistics and the modulation, and the box
+// statistics last under "box".
 func printVet(out io.Writer, rep vetReport) error {
 	f := rep.Features
 	w := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
 	ppm := func(x float64) string { return fmt.Sprintf("%.1f ppm", x*1e6) }
-	lines := [][2]string{
-		{"candidate", fmt.Sprintf("P %.6f d  t0 %.5f  T14 %.2f h", f.PeriodDays, f.T0Days, 24*f.DurationDays)},
-		{"light curve", fmt.Sprintf("%s, %d valid cadences, detrend window %.2f d", rep.File, rep.ValidCadences, rep.DetrendWindowDays)},
-		{"transits with data", fmt.Sprint(f.NTransits)},
-		{"depth", fmt.Sprintf("%s ± %s  (%.1fσ)", ppm(f.Depth), ppm(f.DepthErr), f.DepthSNR)},
-		{"MES", fmt.Sprintf("%.2f  (σ_D %s)", f.MES, ppm(f.SigmaD))},
-		{"odd / even", fmt.Sprintf("%s / %s  (%.1fσ apart)", ppm(f.OddDepth), ppm(f.EvenDepth), f.OddEvenSigma)},
-		{"secondary", fmt.Sprintf("%s ± %s at phase %.3f  (MES %.1f)", ppm(f.SecondaryDepth), ppm(f.SecondaryDepthErr), f.SecondaryPhase, f.SecondaryMES)},
-		{"shape", fmt.Sprintf("V-shape %.2f (V over box %+.1fσ), trapezoid depth %s, T14 %.2f h", f.VShape, f.VShapeSigma, ppm(f.TrapezoidDepth), 24*f.TrapezoidDurationDays)},
-		{"single event", fmt.Sprintf("%.2f of SNR², strongest event %.1fσ", f.SingleEventFraction, f.MaxSingleEventSNR)},
-		{"transit to transit", fmt.Sprintf("depth χ²/dof %.2f, %.0f %% within 1 d after a gap", f.EventChi2, 100*f.GapEdgeFraction)},
-		{"Rp/R★", fmt.Sprintf("%.4f", f.RpRs)},
-	}
+	g := rep.Given
+	lines := statsLines(rep.Measured)
+	lines = append(lines,
+		[2]string{"given", fmt.Sprintf("P %.6f d  t0 %.5f  duration %.2f h", g.PeriodDays, g.T0Days, 24*g.DurationDays)},
+		[2]string{"light curve", fmt.Sprintf("%s, %d valid cadences, re-detrended with the transits masked (window %.2f d)", rep.File, rep.ValidCadences, rep.DetrendWindowDays)},
+		[2]string{"shape", fmt.Sprintf("V-shape %.2f (V over box %+.1fσ), trapezoid depth %s, T14 %.2f h", f.VShape, f.VShapeSigma, ppm(f.TrapezoidDepth), 24*f.TrapezoidDurationDays)},
+		[2]string{"single event", fmt.Sprintf("%.2f of SNR², strongest event %.1fσ", f.SingleEventFraction, f.MaxSingleEventSNR)},
+		[2]string{"transit to transit", fmt.Sprintf("depth χ²/dof %.2f, %.0f %% within 1 d after a gap", f.EventChi2, 100*f.GapEdgeFraction)},
+		[2]string{"Rp/R★", fmt.Sprintf("%.4f", f.RpRs)})
 	if f.ExpectedDurationDays > 0 {
 		lines = append(lines, [2]string{"duration vs star", fmt.Sprintf("%.2f × the central-transit T14 of %.2f h (R★ %.2f, M★ %.2f)",
 			f.DurationRatio, 24*f.ExpectedDurationDays, rep.RadiusRsun, rep.MassMsun)})
@@ -169,7 +195,7 @@ func printVet(out io.Writer, rep vetReport) error {
 	lines = append(lines,
 		[2]string{"ellipsoidal (raw)", fmt.Sprintf("%s  (SNR %.1f; detrended: SNR %.1f)", ppm(m.EllipsoidalAmp), m.EllipsoidalSNR, f.EllipsoidalSNR)},
 		[2]string{"reflection (raw)", fmt.Sprintf("%s  (SNR %.1f; detrended: SNR %.1f)", ppm(m.ReflectionAmp), m.ReflectionSNR, f.ReflectionSNR)})
-	lines = append(lines, refinedLines(rep.Refined)...)
+	lines = append(lines, boxLines(rep.Measured.Box)...)
 	for _, l := range lines {
 		fmt.Fprintf(w, "%s\t%s\n", l[0], l[1])
 	}
@@ -192,21 +218,27 @@ func normalised(flux []float64) []float64 {
 	return out
 }
 
-// refinedLines are the lines of vet.Refine's statistics in vet's and bls's tables.
-func refinedLines(r vet.Refined) [][2]string {
+// statsLines are the first lines of vet's and fold's reports: a measurement's statistics (quicklook.Stats).
+func statsLines(m quicklook.Stats) [][2]string {
 	ppm := func(x float64) string { return fmt.Sprintf("%.1f ppm", x*1e6) }
-	if r.Fit.T14Days == 0 {
-		return [][2]string{{"fitted T14", "no fit (too few cadences near the transit)"}}
-	}
 	ratio := "—"
-	if r.OddEvenRatio > 0 {
-		ratio = fmt.Sprintf("%.3f ± %.3f", r.OddEvenRatio, r.OddEvenRatioErr)
+	if m.OddEvenRatio > 0 {
+		ratio = fmt.Sprintf("%.3f ± %.3f", m.OddEvenRatio, m.OddEvenRatioErr)
 	}
 	return [][2]string{
-		{"fitted T14", fmt.Sprintf("%.2f h (trapezoid: depth %s, ingress fraction %.2f, mid-time %+.1f min)",
-			24*r.Fit.T14Days, ppm(r.Fit.Depth), r.Fit.IngressFraction, 1440*r.Fit.OffsetDays)},
-		{"secondary at T14", fmt.Sprintf("%s ± %s at phase %.3f  (MES %.1f)", ppm(r.SecondaryDepth), ppm(r.SecondaryDepthErr), r.SecondaryPhase, r.SecondaryMES)},
-		{"odd / even ratio", fmt.Sprintf("%s  (%.1fσ with a %.1f %% floor; %d outlier transits left out)",
-			ratio, r.OddEvenSigma, 100*vet.OddEvenFloor, r.RejectedTransits)},
+		{"measured", fmt.Sprintf("P %.6f d  t0 %.5f  T14 %.2f h (fitted trapezoid)", m.PeriodDays, m.T0Days, 24*m.T14Days)},
+		{"depth", fmt.Sprintf("%s ± %s", ppm(m.Depth), ppm(m.DepthErr))},
+		{"MES", fmt.Sprintf("%.2f over %d transits with data", m.MES, m.NTransits)},
+		{"secondary", fmt.Sprintf("%s ± %s at phase %.3f  (MES %.1f; ≥ 7.1 flags a binary)", ppm(m.SecondaryDepth), ppm(m.SecondaryDepthErr), m.SecondaryPhase, m.SecondaryMES)},
+		{"odd / even", fmt.Sprintf("ratio %s  (%.1fσ with a %.1f %% floor; ≥ 3σ flags a binary)", ratio, m.OddEvenSigma, 100*vet.OddEvenFloor)},
+	}
+}
+
+// boxLines are the box statistics, labelled as such: the learned vetter's inputs, not the reported ones.
+func boxLines(b quicklook.BoxStats) [][2]string {
+	return [][2]string{
+		{"box (vetter inputs)", "odd/even and secondary without the systematic floor, box-wide windows"},
+		{"box odd / even", fmt.Sprintf("%.1fσ apart", b.OddEvenSigma)},
+		{"box secondary", fmt.Sprintf("%.1f ppm  (MES %.1f)", b.SecondaryDepth*1e6, b.SecondaryMES)},
 	}
 }

@@ -67,8 +67,13 @@ const (
 type Options struct {
 	// Planets is the most planets to find (at least 1).
 	Planets int
-	// MinSNR stops the iteration at the first best peak whose SNR is below it (0: DefaultMinSNR).
+	// MinSNR stops the iteration at the first best peak whose strength is below it (0: DefaultMinSNR): its
+	// SNR, or Strength's value when Strength is set.
 	MinSNR float64
+	// Strength, when set, is what the stop rule compares with MinSNR instead of the peak's SNR: for instance
+	// the MES measured at the peak with the signals found before it masked (found), which a threshold chosen
+	// from its false-alarm rate can be stated in.
+	Strength func(pk bls.Peak, found []Planet) float64
 	// WindowFactor is the window masked around each found planet's transits, in units of its fitted T14 (0:
 	// DefaultWindowFactor).
 	WindowFactor float64
@@ -106,7 +111,7 @@ type Planet struct {
 }
 
 // Iterate masks opt.Masks in the flux flat (detrended, at times t), then repeats: search; stop when there is no
-// peak or its SNR is below opt.MinSNR; fit its T14 (vet.FitTrapezoid at the peak) and mask its transits over
+// peak or its strength (SNR, or opt.Strength) is below opt.MinSNR; fit its T14 (vet.FitTrapezoid at the peak) and mask its transits over
 // opt.WindowFactor × T14; until opt.Planets planets are found. It returns the signals in the order found, the
 // single events (Planet.Single) among them (at most 10; the stopping peak is not one), and the first search
 // error. A search that fails because too little is left
@@ -144,7 +149,14 @@ func Iterate(t, flat []float64, search Searcher, opt Options) ([]Planet, error) 
 			}
 			return found, err
 		}
-		if len(peaks) == 0 || !(peaks[0].SNR >= minSNR) {
+		if len(peaks) == 0 {
+			return found, nil
+		}
+		strength := peaks[0].SNR
+		if opt.Strength != nil {
+			strength = opt.Strength(peaks[0], found)
+		}
+		if !(strength >= minSNR) {
 			return found, nil
 		}
 		pk := peaks[0]

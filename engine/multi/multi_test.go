@@ -129,6 +129,20 @@ func TestSecondPlanetAfterMasking(t *testing.T) {
 	if len(found) == 3 && found[2].Peak.SNR >= multi.DefaultMinSNR {
 		t.Logf("a third signal at %.3f d, SNR %.1f", found[2].Peak.PeriodDays, found[2].Peak.SNR)
 	}
+	// A strength in place of the SNR: the stop rule sees each best peak with the signals found before it, and
+	// stops at the first below MinSNR (here: anything after the Jupiter).
+	var seen []int
+	strength := func(pk bls.Peak, before []multi.Planet) float64 {
+		seen = append(seen, len(before))
+		if len(before) > 0 {
+			return 0
+		}
+		return pk.SNR
+	}
+	one, err := multi.Iterate(times, flux, search, multi.Options{Planets: 3, Strength: strength})
+	if err != nil || len(one) != 1 || !near(one[0].Peak, jup.PeriodDays, 0.001) || len(seen) != 2 || seen[0] != 0 || seen[1] != 1 {
+		t.Errorf("with a strength that stops after the first: %d found (%v), strengths asked with %v found", len(one), err, seen)
+	}
 	masked, err := search(multi.Apply(times, flux, []multi.Mask{{PeriodDays: 3.1, T0Days: 132.4, WindowDays: 2 * jup.DurationDays()}}))
 	if err != nil || len(masked) == 0 || !near(masked[0], small.PeriodDays, 0.002) {
 		t.Errorf("with the Jupiter masked: %v, %v", masked, err)

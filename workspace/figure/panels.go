@@ -90,13 +90,14 @@ func addBinned(p *plot.Plot, c quicklook.Curve, col color.Color) {
 }
 
 // OddEvenPlot is the fold f's odd and even transits apart (blue and orange, binned means as lines), in the
-// y range of the whole fold, with the odd/even depth difference's significance in the title.
+// y range of the whole fold, with the odd/even depth difference's significance (refined: with the systematic
+// floor) in the title.
 func OddEvenPlot(f *quicklook.Fold, columns int) *plot.Plot {
 	p := foldPanel("hours from mid-transit", "odd (blue) and even (orange) transits")
 	if f.Eph.PeriodDays <= 0 {
 		return p
 	}
-	p.Title.Text = fmt.Sprintf("odd (blue) / even (orange) at %s: %.1fσ apart", f.Eph.Label, f.Vet.OddEvenSigma)
+	p.Title.Text = fmt.Sprintf("odd (blue) / even (orange) at %s: ratio %.3f, %.1fσ apart", f.Eph.Label, f.Refined.OddEvenRatio, f.Refined.OddEvenSigma)
 	for _, s := range []struct {
 		c   quicklook.Curve
 		col color.Color
@@ -118,11 +119,11 @@ func SecondaryPlot(f *quicklook.Fold, columns int) *plot.Plot {
 	if f.Eph.PeriodDays <= 0 {
 		return p
 	}
-	phase := f.Vet.SecondaryPhase
+	phase := f.Refined.SecondaryPhase
 	if !(phase > 0) {
 		phase = 0.5
 	}
-	p.Title.Text = fmt.Sprintf("secondary at phase %.3f of %s: MES %.1f", phase, f.Eph.Label, f.Vet.SecondaryMES)
+	p.Title.Text = fmt.Sprintf("secondary at phase %.3f of %s: MES %.1f", phase, f.Eph.Label, f.Refined.SecondaryMES)
 	x, y := ThinXY(f.Secondary.X, f.Secondary.Y, -f.HalfHours, f.HalfHours, columns)
 	if pts := finiteXYs(x, y, nil); len(pts) > 0 {
 		p.Add(scatter(pts, colData, 0.5))

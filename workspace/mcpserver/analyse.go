@@ -8,65 +8,87 @@ import (
 	"math"
 	"reflect"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"transitbench/data"
-	"transitbench/data/sets"
 	"transitbench/engine/bls"
-	"transitbench/engine/detrend"
-	"transitbench/engine/lc"
 	"transitbench/engine/stat"
 	"transitbench/engine/vet"
 	"transitbench/workspace/figure"
 	"transitbench/workspace/quicklook"
 )
 
-// BLSIn is a star and the search's grid (zeros take engine/bls's defaults, as 'transitbench bls' does).
+// BLSIn is a star and the search's options, as 'transitbench bls' takes them (no grid option: the quick-look
+// search every front end shows).
 type BLSIn struct {
 	StarIn
-	PMinDays    float64 `json:"pmin_days,omitempty" jsonschema:"shortest period in days (default 0.5)"`
-	PMaxDays    float64 `json:"pmax_days,omitempty" jsonschema:"longest period in days (default: the span over 3 transits)"`
-	Oversample  float64 `json:"oversample,omitempty" jsonschema:"Ofir's frequency oversampling (default 3)"`
-	DurMinHours float64 `json:"dur_min_hours,omitempty" jsonschema:"shortest duration in hours (default 0.5)"`
-	DurMaxHours float64 `json:"dur_max_hours,omitempty" jsonschema:"longest duration in hours (default 12)"`
-	Objective   string  `json:"objective,omitempty" jsonschema:"snr (default) or likelihood"`
-	Peaks       int     `json:"peaks,omitempty" jsonschema:"how many peaks to return (default 5, at most 20)"`
-	Workers     int     `json:"workers,omitempty" jsonschema:"goroutines sharing the periods (default 1, at most the CPUs)"`
+	PMinDays       float64   `json:"pmin_days,omitempty" jsonschema:"shortest period in days (default 0.5)"`
+	PMaxDays       float64   `json:"pmax_days,omitempty" jsonschema:"longest period in days (default: the span over 3 transits)"`
+	Periods        int       `json:"periods,omitempty" jsonschema:"that many periods uniform in log period instead of Ofir's grid"`
+	DurationsHours []float64 `json:"durations_hours,omitempty" jsonschema:"exactly these durations (hours) at every period"`
+	Oversample     float64   `json:"oversample,omitempty" jsonschema:"Ofir's frequency oversampling (default 3)"`
+	DurMinHours    float64   `json:"dur_min_hours,omitempty" jsonschema:"shortest duration in hours (default 0.5)"`
+	DurMaxHours    float64   `json:"dur_max_hours,omitempty" jsonschema:"longest duration in hours (default 12, longer for a low-density star)"`
+	Objective      string    `json:"objective,omitempty" jsonschema:"snr (default) or likelihood"`
+	Peaks          int       `json:"peaks,omitempty" jsonschema:"how many peaks to return (default 5, at most 20)"`
+	Planets        int       `json:"planets,omitempty" jsonschema:"find up to N planets one after another, each masked before the next search (default 0: one search)"`
+	MinMES         float64   `json:"min_mes,omitempty" jsonschema:"with planets: stop when the best peak's measured MES is below this (default 10, chosen from its false-alarm rate)"`
+	Workers        int       `json:"workers,omitempty" jsonschema:"goroutines sharing the periods (default 1, at most the CPUs)"`
 }
 
-// PeakOut is one BLS peak.
+// PeakOut is one BLS peak: the search's box (what the peaks are ranked by) and the peak measured.
 type PeakOut struct {
-	PeriodDays    float64 `json:"period_days"`
-	T0Days        float64 `json:"t0_days"`
-	DurationHours float64 `json:"duration_hours"`
-	DepthPPM      float64 `json:"depth_ppm"`
-	DepthErrPPM   float64 `json:"depth_err_ppm"`
-	SNR           float64 `json:"snr"`
-	Power         float64 `json:"power"`
-	NTransits     int     `json:"n_transits"`
+	PeriodDays    float64          `json:"period_days"`
+	T0Days        float64          `json:"t0_days"`
+	DurationHours float64          `json:"duration_hours"`
+	DepthPPM      float64          `json:"depth_ppm"`
+	DepthErrPPM   float64          `json:"depth_err_ppm"`
+	SNR           float64          `json:"snr"`
+	Power         float64          `json:"power"`
+	NTransits     int              `json:"n_transits"`
+	Measured      *quicklook.Stats `json:"measured,omitempty"`
+	// Single marks a peak with fewer than three transits: a single event, reported by its events (each transit
+	// with data at its own mid-time, no period) instead of a measurement.
+	Single bool        `json:"single,omitempty"`
+	Events []vet.Event `json:"events,omitempty"`
 }
 
-// BLSOut is bls's answer: the grid searched and the strongest peaks, strongest first.
+// PlanetOut is one planet of a search for planets: its peak and its measurement with the other found signals
+// masked.
+type PlanetOut struct {
+	Peak     PeakOut         `json:"peak"`
+	Measured quicklook.Stats `json:"measured"`
+}
+
+// BLSOut is bls's answer: the grid searched and the strongest peaks, strongest first, each measured; with
+// planets, the planets found one after another and the single events (no period) found on the way.
 type BLSOut struct {
-	Star       string    `json:"star"`
-	NPoints    int       `json:"n_points"`
-	NPeriods   int       `json:"n_periods"`
-	NDurations int       `json:"n_durations"`
-	Objective  string    `json:"objective"`
-	Seconds    float64   `json:"seconds"`
-	Peaks      []PeakOut `json:"peaks"`
+	Star       string        `json:"star"`
+	NPoints    int           `json:"n_points"`
+	NPeriods   int           `json:"n_periods"`
+	NDurations int           `json:"n_durations"`
+	Objective  string        `json:"objective"`
+	Search     string        `json:"search"`
+	WindowDays float64       `json:"detrend_window_days"`
+	Seconds    float64       `json:"seconds"`
+	Peaks      []PeakOut     `json:"peaks"`
+	Planets    []PlanetOut   `json:"planets,omitempty"`
+	Singles    [][]vet.Event `json:"singles,omitempty"`
 }
 
 // MaxPeaks is the most peaks bls returns.
 const MaxPeaks = 20
 
 // blsDoc describes the bls tool to the client.
-const blsDoc = "Box least squares search of a star's detrended light curve on Ofir's period grid (options: period " +
-	"and duration range, oversampling, objective); returns the strongest peaks."
+const blsDoc = "Box least squares search of a star, the analysis 'transitbench bls' and the star view run " +
+	"(workspace/quicklook): the light curve detrended for the longest duration searched; without grid options " +
+	"the quick-look search (coarse periodogram, refined peaks), with them the grid they describe. Each peak is " +
+	"measured as Kepler's DV does (re-detrended with its transits masked, at the fitted T14): 'measured' holds " +
+	"the statistics to read (depth, MES, refined secondary and odd/even); 'box' inside it the learned vetter's " +
+	"box statistics. planets N finds planets one after another, stopping at measured MES < min_mes."
 
 func (s *Server) bls(_ context.Context, _ *mcp.CallToolRequest, in BLSIn) (*mcp.CallToolResult, BLSOut, error) {
 	if in.Objective == "" {
@@ -80,7 +102,7 @@ func (s *Server) bls(_ context.Context, _ *mcp.CallToolRequest, in BLSIn) (*mcp.
 		in.Peaks = 5
 	}
 	for name, v := range map[string]float64{"pmin_days": in.PMinDays, "pmax_days": in.PMaxDays, "oversample": in.Oversample,
-		"dur_min_hours": in.DurMinHours, "dur_max_hours": in.DurMaxHours} {
+		"dur_min_hours": in.DurMinHours, "dur_max_hours": in.DurMaxHours, "min_mes": in.MinMES} {
 		if v < 0 || !stat.Finite(v) {
 			return nil, BLSOut{}, badInput("%s %g: give a positive number, or leave it out for the default", name, v)
 		}
@@ -88,6 +110,18 @@ func (s *Server) bls(_ context.Context, _ *mcp.CallToolRequest, in BLSIn) (*mcp.
 	if in.Peaks < 1 || in.Peaks > MaxPeaks {
 		return nil, BLSOut{}, badInput("peaks %d: give 1 to %d", in.Peaks, MaxPeaks)
 	}
+	if in.Periods < 0 || in.Planets < 0 || in.Planets > MaxPeaks {
+		return nil, BLSOut{}, badInput("periods and planets must be positive (planets at most %d)", MaxPeaks)
+	}
+	var durs []float64
+	for _, h := range in.DurationsHours {
+		if !(h > 0) || !stat.Finite(h) {
+			return nil, BLSOut{}, badInput("durations_hours: %g is not a positive number of hours", h)
+		}
+		durs = append(durs, h/24)
+	}
+	slices.Sort(durs)
+	durs = slices.Compact(durs)
 	if in.Workers == 0 {
 		in.Workers = 1
 	}
@@ -98,75 +132,66 @@ func (s *Server) bls(_ context.Context, _ *mcp.CallToolRequest, in BLSIn) (*mcp.
 	if err != nil {
 		return nil, BLSOut{}, err
 	}
-	maxDur := detrend.DefaultMaxDurationDays
-	if in.DurMaxHours > 0 {
-		maxDur = in.DurMaxHours / 24
-	}
-	d, err := s.detrended(set, in.Star, maxDur)
+	a, err := s.analysis(set, in.Star)
 	if err != nil {
 		return nil, BLSOut{}, err
 	}
-	opt := bls.GridOptions{PMinDays: in.PMinDays, PMaxDays: in.PMaxDays, Oversample: in.Oversample,
-		DurMinDays: in.DurMinHours / 24, DurMaxDays: in.DurMaxHours / 24, RStarRsun: d.star.RadiusRsun, MStarMsun: d.star.MassMsun}
-	g, err := bls.DefaultGrid(d.t, opt)
+	so := quicklook.SearchOptions{PMinDays: in.PMinDays, PMaxDays: in.PMaxDays, Periods: in.Periods, Durations: durs,
+		Oversample: in.Oversample, DurMinDays: in.DurMinHours / 24, DurMaxDays: in.DurMaxHours / 24, Objective: obj,
+		Peaks: in.Peaks, Workers: in.Workers}
+	var res *quicklook.BLSResult
+	var planets []quicklook.Planet
+	if in.Planets > 0 {
+		planets, res, err = quicklook.FindPlanets(a, quicklook.PlanetOptions{Planets: in.Planets, MinMES: in.MinMES, Search: so})
+	} else {
+		res, err = a.BLS(so)
+	}
 	if err != nil {
 		if errors.Is(err, bls.ErrGridTooLarge) || errors.Is(err, bls.ErrBadGrid) {
 			return nil, BLSOut{}, badInput("%v: narrow the period range (pmin_days, pmax_days) or lower oversample", err)
 		}
-		return nil, BLSOut{}, err
-	}
-	g.Workers = in.Workers
-	start := time.Now()
-	res, err := bls.Search(d.t, d.flat, d.dy, g, obj)
-	if err != nil {
 		return nil, BLSOut{}, fmt.Errorf("%s: %w", in.Star, err)
 	}
-	out := BLSOut{Star: in.Star, NPoints: res.NPoints, NPeriods: len(g.Periods), NDurations: len(g.Durations),
-		Objective: obj.String(), Seconds: time.Since(start).Seconds(), Peaks: []PeakOut{}}
-	for _, p := range res.Peaks(in.Peaks) {
-		out.Peaks = append(out.Peaks, PeakOut{PeriodDays: p.PeriodDays, T0Days: p.T0Days, DurationHours: p.DurationDays * 24,
-			DepthPPM: p.Depth * 1e6, DepthErrPPM: p.DepthErr * 1e6, SNR: p.SNR, Power: p.Power, NTransits: p.NTransits})
+	out := BLSOut{Star: in.Star, Objective: obj.String(), Search: "quick-look", Peaks: []PeakOut{},
+		WindowDays: a.ForDuration(longest(durs, in.DurMaxHours/24)).WindowDays}
+	if so.Grid() {
+		out.Search = "grid"
+	}
+	if res != nil {
+		out.NPoints, out.NPeriods, out.NDurations, out.Seconds = res.NPoints, res.NPeriods, res.NDurations, res.Seconds
+		for i, p := range res.Peaks {
+			out.Peaks = append(out.Peaks, peakOut(p, res.Measured[i], res.Events[i]))
+		}
+	}
+	for _, p := range planets {
+		if p.Single {
+			out.Singles = append(out.Singles, p.Events)
+			continue
+		}
+		out.Planets = append(out.Planets, PlanetOut{Peak: peakOut(p.Peak, p.Measurement, nil), Measured: quicklook.StatsOf(p.Measurement)})
 	}
 	return nil, out, nil
 }
 
-// detrendedCurve is a star's valid cadences detrended for a search of transits up to maxDur days: the times,
-// the flux divided by its trend and the errors divided likewise (nil when the star has none).
-type detrendedCurve struct {
-	set, id     string
-	maxDur      float64
-	star        *data.Star
-	t, flat, dy []float64
+// longest is the longest duration asked for: the last of durs, else dmax (0: none asked).
+func longest(durs []float64, dmax float64) float64 {
+	if len(durs) > 0 {
+		return durs[len(durs)-1]
+	}
+	return dmax
 }
 
-// detrended is star id of set cleaned (lc.DefaultQualityMask) and detrended (engine/detrend.Flatten with the
-// window for maxDur) as 'transitbench bls' detrends a light curve, from the cache when recent: a star is
-// regenerated from its seed on first use, which costs more than the search.
-func (s *Server) detrended(set *sets.Set, id string, maxDur float64) (*detrendedCurve, error) {
-	if d, ok := findRecent(&s.mu, &s.curves, func(d *detrendedCurve) bool {
-		return d.set == set.Name && d.id == id && d.maxDur == maxDur
-	}); ok {
-		return d, nil
+// peakOut is a peak and its measurement as bls returns them; a peak with events is a single event.
+func peakOut(p bls.Peak, m vet.Measurement, events []vet.Event) PeakOut {
+	out := PeakOut{PeriodDays: p.PeriodDays, T0Days: p.T0Days, DurationHours: p.DurationDays * 24, DepthPPM: p.Depth * 1e6,
+		DepthErrPPM: p.DepthErr * 1e6, SNR: p.SNR, Power: p.Power, NTransits: p.NTransits}
+	if events != nil {
+		out.Single, out.Events = true, events
+		return out
 	}
-	c, star, err := set.Star(id)
-	if err != nil {
-		return nil, err
-	}
-	c = c.Clean(lc.DefaultQualityMask)
-	flat, trend := detrend.Flatten(c.Time, c.Flux, detrend.Options{WindowDays: detrend.WindowFor(maxDur)})
-	d := &detrendedCurve{set: set.Name, id: id, maxDur: maxDur, star: star, t: c.Time, flat: flat}
-	for i, e := range c.FluxErr {
-		if !(e > 0) || !stat.Finite(e) {
-			d.dy = nil
-			break
-		}
-		if d.dy == nil {
-			d.dy = make([]float64, len(c.FluxErr))
-		}
-		d.dy[i] = e / trend[i]
-	}
-	addRecent(&s.mu, &s.curves, d)
-	return d, nil
+	st := quicklook.StatsOf(m)
+	out.Measured = &st
+	return out
 }
 
 // EphemerisIn names a star and what to fold it at: an ephemeris given in full, or At ("truth", "peak N").
@@ -234,30 +259,25 @@ type FoldBin struct {
 	ErrPPM float64 `json:"err_ppm"`
 }
 
-// FoldOut is fold's answer: the ephemeris, the binned fold (empty bins left out) and the summary numbers.
+// FoldOut is fold's answer: the ephemeris, the binned fold of the measured flux (empty bins left out) and the
+// measurement's statistics (quicklook.Stats, the box statistics under "box").
 type FoldOut struct {
-	Star          string    `json:"star"`
-	FoldedAt      string    `json:"folded_at"`
-	PeriodDays    float64   `json:"period_days"`
-	T0Days        float64   `json:"t0_days"`
-	DurationHours float64   `json:"duration_hours"`
-	HalfHours     float64   `json:"half_window_hours"`
-	Points        int       `json:"points"`
-	Bins          []FoldBin `json:"bins"`
-	DepthPPM      float64   `json:"depth_ppm"`
-	DepthSNR      float64   `json:"depth_snr"`
-	MES           float64   `json:"mes"`
-	NTransits     int       `json:"n_transits"`
-	OddDepthPPM   float64   `json:"odd_depth_ppm"`
-	EvenDepthPPM  float64   `json:"even_depth_ppm"`
-	OddEvenSigma  float64   `json:"odd_even_sigma"`
-	SecondaryPPM  float64   `json:"secondary_depth_ppm"`
-	SecondaryMES  float64   `json:"secondary_mes"`
+	Star          string          `json:"star"`
+	FoldedAt      string          `json:"folded_at"`
+	PeriodDays    float64         `json:"period_days"`
+	T0Days        float64         `json:"t0_days"`
+	DurationHours float64         `json:"duration_hours"`
+	HalfHours     float64         `json:"half_window_hours"`
+	Points        int             `json:"points"`
+	Bins          []FoldBin       `json:"bins"`
+	Measured      quicklook.Stats `json:"measured"`
 }
 
 // foldDoc describes the fold tool to the client.
-const foldDoc = "Fold a star's detrended light curve at an ephemeris (given, 'truth' or 'peak N'): binned means in " +
-	"ppm against hours from mid-transit, odd/even and secondary depths."
+const foldDoc = "Fold a star at an ephemeris (given, 'truth' or 'peak N'), measured as 'transitbench vet' and the " +
+	"star view measure it (re-detrended with its transits masked, at the fitted T14): binned means in ppm against " +
+	"hours from mid-transit, and 'measured': fitted ephemeris, depth, MES, refined secondary and odd/even ('box': " +
+	"the learned vetter's box statistics)."
 
 func (s *Server) fold(_ context.Context, _ *mcp.CallToolRequest, in EphemerisIn) (*mcp.CallToolResult, FoldOut, error) {
 	fs, e, err := s.ephemeris(in)
@@ -265,11 +285,9 @@ func (s *Server) fold(_ context.Context, _ *mcp.CallToolRequest, in EphemerisIn)
 		return nil, FoldOut{}, err
 	}
 	f := quicklook.FoldAt(fs.Analysis, e)
-	v := f.Vet
 	out := FoldOut{Star: in.Star, FoldedAt: e.Label, PeriodDays: e.PeriodDays, T0Days: e.T0Days, DurationHours: e.DurationDays * 24,
-		HalfHours: f.HalfHours, Points: len(f.All.X), Bins: []FoldBin{}, DepthPPM: v.Depth * 1e6, DepthSNR: v.DepthSNR, MES: v.MES,
-		NTransits: v.NTransits, OddDepthPPM: v.OddDepth * 1e6, EvenDepthPPM: v.EvenDepth * 1e6, OddEvenSigma: v.OddEvenSigma,
-		SecondaryPPM: v.SecondaryDepth * 1e6, SecondaryMES: v.SecondaryMES}
+		HalfHours: f.HalfHours, Points: len(f.All.X), Bins: []FoldBin{},
+		Measured: quicklook.StatsOf(vet.Measurement{Ephemeris: f.Fitted, Refined: f.Refined, Features: f.Vet})}
 	for i := range f.All.BX {
 		if stat.Finite(f.All.BY[i]) {
 			out.Bins = append(out.Bins, FoldBin{Hours: f.All.BX[i], PPM: f.All.BY[i], ErrPPM: f.All.BE[i]})
@@ -278,23 +296,30 @@ func (s *Server) fold(_ context.Context, _ *mcp.CallToolRequest, in EphemerisIn)
 	return nil, out, nil
 }
 
-// VetOut is vet's answer: the ephemeris and engine/vet's features.
+// VetOut is vet's answer: the ephemeris and its measurement: the statistics to read first (Measured), then
+// engine/vet's features at the fitted T14 and the refined statistics in full.
 type VetOut struct {
-	Star     string       `json:"star"`
-	FoldedAt string       `json:"folded_at"`
-	Features vet.Features `json:"features"`
+	Star     string          `json:"star"`
+	FoldedAt string          `json:"folded_at"`
+	Measured quicklook.Stats `json:"measured"`
+	Features vet.Features    `json:"features"`
+	Refined  vet.Refined     `json:"refined"`
 }
 
 // vetDoc describes the vet tool to the client.
-const vetDoc = "Vetting features of a signal on a star (depth, MES, odd/even, secondary eclipse, V shape, " +
-	"single-event dominance, duration against the stellar density, modulation)."
+const vetDoc = "Vetting statistics of a signal on a star, measured as 'transitbench vet' measures it (re-detrended " +
+	"with its transits masked, at the fitted T14): 'measured' first (fitted ephemeris, depth, MES as the answers " +
+	"state it, secondary clear of the transit and odd/even with a systematic floor), then engine/vet's features " +
+	"(shape, single-event dominance, duration against the stellar density, modulation; their odd/even and " +
+	"secondary are the learned vetter's box statistics, not flags) and the refined statistics in full."
 
 func (s *Server) vet(_ context.Context, _ *mcp.CallToolRequest, in EphemerisIn) (*mcp.CallToolResult, VetOut, error) {
 	fs, e, err := s.ephemeris(in)
 	if err != nil {
 		return nil, VetOut{}, err
 	}
-	out := VetOut{Star: in.Star, FoldedAt: e.Label, Features: quicklook.FoldAt(fs.Analysis, e).Vet}
+	m := quicklook.Measure(fs.Analysis, e)
+	out := VetOut{Star: in.Star, FoldedAt: e.Label, Measured: quicklook.StatsOf(m), Features: m.Features, Refined: m.Refined}
 	return nil, out, nil
 }
 

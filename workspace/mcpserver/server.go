@@ -50,7 +50,6 @@ type Server struct {
 	mu       sync.Mutex
 	sets     map[string]*sets.Set
 	analyses []cachedAnalysis
-	curves   []*detrendedCurve
 	tasks    []*stargazer.Task
 	sessions map[*mcp.ServerSession]*session
 }
@@ -250,7 +249,7 @@ func (s *Server) logf(format string, args ...any) {
 // now is the server's clock (tests move it).
 var now = time.Now
 
-// findRecent returns the first item of the cache (s.analyses, s.curves) that matches, holding mu.
+// findRecent returns the first item of the cache (s.analyses) that matches, holding mu.
 func findRecent[T any](mu *sync.Mutex, cache *[]T, match func(T) bool) (T, bool) {
 	mu.Lock()
 	defer mu.Unlock()

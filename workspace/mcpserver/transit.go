@@ -163,6 +163,9 @@ type StarInfoOut struct {
 	LastOutcome   string       `json:"last_outcome,omitempty"`
 	LastRun       int64        `json:"last_run,omitempty"`
 	Truth         *data.Answer `json:"truth,omitempty"`
+	// TruthMeasured is the truth's signal (quicklook.Truth) measured on the light curve as bls, fold and vet
+	// measure every signal: its MES is the one the answers state, within the depth's noise.
+	TruthMeasured *quicklook.Stats `json:"truth_measured,omitempty"`
 }
 
 // checkStar refuses a hidden star or set, and a star the set does not have.
@@ -185,7 +188,8 @@ func (s *Server) checkStar(in StarIn) (*sets.Set, error) {
 
 // starInfoDoc describes the star_info tool to the client.
 const starInfoDoc = "One star's metadata (magnitude, Teff, radius, mass, CDPP at 3, 6 and 12 h), cadence counts, the " +
-	"last dev run's outcome and, for labelled public stars, the truth."
+	"last dev run's outcome and, for labelled public stars, the truth and the truth measured as bls, fold and vet " +
+	"measure a signal (truth_measured: fitted ephemeris, depth, MES, secondary, odd/even)."
 
 func (s *Server) starInfo(ctx context.Context, _ *mcp.CallToolRequest, in StarIn) (*mcp.CallToolResult, StarInfoOut, error) {
 	set, err := s.checkStar(in)
@@ -203,6 +207,15 @@ func (s *Server) starInfo(ctx context.Context, _ *mcp.CallToolRequest, in StarIn
 	}
 	if a, ok := set.Answers[in.Star]; ok && !set.Hidden() {
 		out.Truth = &a
+		if e, ok := quicklook.Truth(&a); ok {
+			// The measurement re-detrends the flux itself: the star needs no search for it.
+			c, star, err := set.Star(in.Star)
+			if err != nil {
+				return nil, StarInfoOut{}, err
+			}
+			st := quicklook.StatsOf(quicklook.Measure(quicklook.Prepare(c, star, quicklook.PrepareOptions{NoDetrend: true}), e))
+			out.TruthMeasured = &st
+		}
 	}
 	return nil, out, nil
 }

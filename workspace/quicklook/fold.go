@@ -128,10 +128,11 @@ type Curve struct {
 	X, Y, BX, BY, BE []float64
 }
 
-// Fold is the fold of an analysis at one ephemeris: the whole fold, the odd and even transits apart, the fold
-// around the secondary eclipse, and the vetting features: Compute's at the ephemeris' duration (what the
-// learned vetter sees) and Refine's at the fitted T14 (the reported duration, the secondary searched clear of
-// the whole transit, odd/even as a ratio with a systematic floor). Every curve spans ±HalfHours.
+// Fold is the fold of an analysis at one ephemeris, measured (Measure): the whole fold, the odd and even
+// transits apart and the fold around the secondary eclipse, of the flux the measurement was made on, and the
+// measurement's statistics: Refined (the fitted T14, the secondary clear of the whole transit, odd/even as a
+// ratio with a systematic floor: the statistics shown first) and Vet (engine/vet.Compute at the fitted T14:
+// depth, MES, shape; its odd/even and secondary are the "box" statistics). Every curve spans ±HalfHours.
 type Fold struct {
 	Eph       Ephemeris
 	HalfHours float64
@@ -140,6 +141,8 @@ type Fold struct {
 	Secondary Curve
 	Vet       vet.Features
 	Refined   vet.Refined
+	// Fitted is the measurement's fitted ephemeris (the period, the mid-time moved by the trapezoid and T14).
+	Fitted vet.Ephemeris
 }
 
 // FoldBins is the number of bins across a fold's window.
@@ -150,9 +153,9 @@ func WindowHours(e Ephemeris) float64 {
 	return math.Min(math.Max(2.5*e.DurationDays*24, 2), e.PeriodDays*24/2)
 }
 
-// valid returns the times and detrended fluxes of a's valid cadences.
-func (a *Analysis) valid() (t, f []float64) {
-	for i, v := range a.Flat {
+// validFlat returns the times and fluxes of a's valid cadences in flat.
+func (a *Analysis) validFlat(flat []float64) (t, f []float64) {
+	for i, v := range flat {
 		if !a.Flagged[i] && !math.IsNaN(v) {
 			t, f = append(t, a.Time[i]), append(f, v)
 		}
@@ -160,14 +163,25 @@ func (a *Analysis) valid() (t, f []float64) {
 	return t, f
 }
 
-// PrimaryFold folds the valid detrended cadences of a at e within ±WindowHours(e): Fold's All alone, without
-// the vetting. It is empty when e has no period.
+// measuredFlat is the flux Measure at e measured on, with the measurement (a's search flux and a zero
+// measurement when e has no period or duration).
+func (a *Analysis) measuredFlat(e Ephemeris) ([]float64, vet.Measurement) {
+	m := Measure(a, e)
+	if m.Flat == nil {
+		return a.Flat, m
+	}
+	return m.Flat, m
+}
+
+// PrimaryFold folds a at e within ±WindowHours(e), on the flux Measure measures e on: Fold's All alone,
+// without the other curves. It is empty when e has no period.
 func PrimaryFold(a *Analysis, e Ephemeris) Curve {
 	var c Curve
 	if !(e.PeriodDays > 0) {
 		return c
 	}
-	t, f := a.valid()
+	flat, _ := a.measuredFlat(e)
+	t, f := a.validFlat(flat)
 	half := WindowHours(e)
 	for i, ph := range fold.Phase(t, e.PeriodDays, e.T0Days) {
 		if x := ph * 24; math.Abs(x) <= half {
@@ -178,23 +192,22 @@ func PrimaryFold(a *Analysis, e Ephemeris) Curve {
 	return c
 }
 
-// FoldAt folds the valid detrended cadences of a at e within ±WindowHours(e) and vets the signal
-// (engine/vet.Compute, with a.Star's radius and mass when known, and engine/vet.Refine). The secondary fold is
-// centred at the phase of the deepest secondary box Refine found (0.5 when it found none). Without valid cadences or a period only
-// Eph and HalfHours are set.
+// FoldAt measures the signal at e (Measure: re-detrended with its transits and the star's other found signals
+// masked, at the fitted T14) and folds the measured flux at e within ±WindowHours(e). The secondary fold is
+// centred at the phase of the deepest secondary box Refined found (0.5 when it found none). Without valid
+// cadences or a period only Eph and HalfHours are set.
 func FoldAt(a *Analysis, e Ephemeris) *Fold {
-	t, f := a.valid()
 	half := WindowHours(e)
 	out := &Fold{Eph: e, HalfHours: half}
-	var star *vet.Star
-	if a.Star != nil {
-		star = &vet.Star{RadiusRsun: a.Star.RadiusRsun, MassMsun: a.Star.MassMsun}
-	}
-	if len(t) == 0 || !(e.PeriodDays > 0) {
+	if !(e.PeriodDays > 0) {
 		return out
 	}
-	out.Vet = vet.Compute(t, f, e.PeriodDays, e.T0Days, e.DurationDays, star)
-	out.Refined = vet.Refine(t, f, e.PeriodDays, e.T0Days, e.DurationDays)
+	flat, m := a.measuredFlat(e)
+	t, f := a.validFlat(flat)
+	if len(t) == 0 {
+		return out
+	}
+	out.Vet, out.Refined, out.Fitted = m.Features, m.Refined, m.Ephemeris
 
 	phase := fold.Phase(t, e.PeriodDays, e.T0Days)
 	epochs := fold.Epochs(t, e.PeriodDays, e.T0Days)

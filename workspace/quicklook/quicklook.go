@@ -10,6 +10,9 @@ import (
 	"transitbench/engine/bls"
 	"transitbench/engine/detrend"
 	"transitbench/engine/lc"
+	"transitbench/engine/pipeline"
+	"transitbench/engine/stat"
+	"transitbench/engine/vet"
 	"transitbench/workspace"
 )
 
@@ -18,18 +21,30 @@ type Analysis struct {
 	// Star is the star's metadata (its radius and mass bound the search's durations); nil when unknown.
 	Star *data.Star
 	// Time, Raw and Flat have one entry per cadence: times in BKJD days, the relative flux and the flux
-	// detrended by engine/detrend; Flat is NaN where the cadence is not valid (Flagged, or a NaN flux).
+	// detrended by engine/detrend for the search (WindowDays); Flat is NaN where the cadence is not valid
+	// (Flagged, or a NaN flux).
 	Time, Raw, Flat []float64
 	// Flagged marks the cadences that are not valid: a quality flag of lc.DefaultQualityMask, or a time or
 	// flux that is not finite.
 	Flagged []bool
+	// WindowDays is the biweight window of Flat: detrend.WindowFor(MaxDurationDays(Star, span)), so that the
+	// detrending keeps every duration the search tries; 0 when the flux was not detrended (Prepare's
+	// NoDetrend).
+	WindowDays float64
 	// Periods and Power are the BLS periodogram (SNR objective) on the valid cadences; Peaks its PeakCount
-	// strongest distinct peaks, strongest first, each refined on the unbinned light curve.
+	// strongest distinct peaks, strongest first, each refined on the unbinned light curve, and Measured[i] peak i
+	// measured (Measure: re-detrended with its transits and Others masked, at the fitted T14).
 	Periods, Power []float64
 	Peaks          []bls.Peak
+	Measured       []vet.Measurement
 	// Err is the flux error of each cadence as the search weighted it (1 where c had none; NaN where not
 	// valid), for the searches after masking (Planets).
 	Err []float64
+	// Others are the signals found on the star (FindPlanets; set with WithPlanets): every measurement masks
+	// those of them that are not the signal measured.
+	Others []vet.Ephemeris
+
+	fluxErr []float64 // the light curve's flux errors, for a detrending again (ForDuration)
 }
 
 // PeakCount is how many BLS peaks Analyse keeps.
@@ -53,51 +68,143 @@ const (
 	RefinePeriods         = 64
 )
 
-// Analyse flags the invalid cadences of c, detrends the rest (engine/detrend.Flatten with its default window)
-// and runs Search on the valid detrended cadences (unit errors where c has none) with up to workers goroutines
-// (0: GOMAXPROCS). star may be nil. The analysis shares c's Time and Flux slices.
-func Analyse(c *lc.LightCurve, star *data.Star, workers int) (*Analysis, error) {
+// MaxDurationDays is the longest transit duration searched for the star over a span of spanDays:
+// engine/pipeline.SearchMaxDurationDays, the reference pipelines' own (12 h, longer for a low-density star).
+func MaxDurationDays(star *data.Star, spanDays float64) float64 {
+	var s pipeline.Star
+	if star != nil {
+		s = pipeline.Star{RadiusRsun: star.RadiusRsun, MassMsun: star.MassMsun, Teff: star.Teff, Logg: star.Logg}
+	}
+	return pipeline.SearchMaxDurationDays(s, spanDays)
+}
+
+// PrepareOptions steer Prepare.
+type PrepareOptions struct {
+	// NoDetrend keeps the flux as read ('transitbench bls --no-detrend'): Flat is the valid flux.
+	NoDetrend bool
+	// MaxDurationDays, when longer than the star's MaxDurationDays, widens the detrending window to keep it
+	// (a search of explicit longer durations).
+	MaxDurationDays float64
+}
+
+// Prepare flags the invalid cadences of c and detrends the rest (engine/detrend.Flatten with the window
+// detrend.WindowFor(MaxDurationDays(star, span)), which keeps every duration the search tries), without
+// searching. star may be nil. The analysis shares c's Time and Flux slices.
+func Prepare(c *lc.LightCurve, star *data.Star, opt PrepareOptions) *Analysis {
 	n := len(c.Time)
-	a := &Analysis{Star: star, Time: c.Time, Raw: c.Flux, Flagged: make([]bool, n), Flat: make([]float64, n), Err: make([]float64, n)}
-	masked := make([]float64, n)
+	flagged := make([]bool, n)
+	lo, hi := math.Inf(1), math.Inf(-1)
 	for i := range c.Time {
-		bad := (i < len(c.Quality) && c.Quality[i]&lc.DefaultQualityMask != 0) || math.IsNaN(c.Flux[i]) ||
-			math.IsInf(c.Flux[i], 0) || math.IsNaN(c.Time[i])
-		a.Flagged[i] = bad
-		masked[i] = c.Flux[i]
-		if bad {
+		flagged[i] = (i < len(c.Quality) && c.Quality[i]&lc.DefaultQualityMask != 0) || !stat.Finite(c.Flux[i]) ||
+			!stat.Finite(c.Time[i])
+		if !flagged[i] {
+			lo, hi = math.Min(lo, c.Time[i]), math.Max(hi, c.Time[i])
+		}
+	}
+	window := 0.0
+	if !opt.NoDetrend {
+		window = windowFor(math.Max(MaxDurationDays(star, math.Max(hi-lo, 0)), opt.MaxDurationDays))
+	}
+	return prepare(c.Time, c.Flux, c.FluxErr, flagged, star, window)
+}
+
+// windowFor is the detrending window that keeps durations up to maxDur days.
+func windowFor(maxDur float64) float64 { return detrend.WindowFor(maxDur) }
+
+// prepare detrends the valid cadences of (t, flux) with a biweight window wide (0: not detrended).
+func prepare(t, flux, fluxErr []float64, flagged []bool, star *data.Star, window float64) *Analysis {
+	n := len(t)
+	a := &Analysis{Star: star, Time: t, Raw: flux, Flagged: flagged, Flat: make([]float64, n), Err: make([]float64, n),
+		WindowDays: window, fluxErr: fluxErr}
+	masked := make([]float64, n)
+	for i := range t {
+		masked[i] = flux[i]
+		if flagged[i] {
 			masked[i] = math.NaN()
 		}
 	}
-	flat, _ := detrend.Flatten(c.Time, masked, detrend.Options{})
+	flat, trend := masked, []float64(nil)
+	if window > 0 {
+		flat, trend = detrend.Flatten(t, masked, detrend.Options{WindowDays: window})
+	}
 	copy(a.Flat, flat)
-	var vt, vf, ve []float64
-	for i := range c.Time {
+	for i := range t {
 		a.Err[i] = math.NaN()
-		if a.Flagged[i] || math.IsNaN(flat[i]) {
+		if flagged[i] || math.IsNaN(flat[i]) {
 			continue
 		}
 		e := 1.0
-		if i < len(c.FluxErr) && c.FluxErr[i] > 0 && !math.IsNaN(c.FluxErr[i]) {
-			e = c.FluxErr[i]
+		if i < len(fluxErr) && fluxErr[i] > 0 && stat.Finite(fluxErr[i]) {
+			e = fluxErr[i]
+			if trend != nil && trend[i] > 0 {
+				e /= trend[i]
+			}
 		}
 		a.Err[i] = e
-		vt, vf, ve = append(vt, c.Time[i]), append(vf, flat[i]), append(ve, e)
 	}
+	return a
+}
+
+// reprepare is a detrended again for durations up to maxDur days (no search).
+func (a *Analysis) reprepare(maxDur float64) *Analysis {
+	return prepare(a.Time, a.Raw, a.fluxErr, a.Flagged, a.Star, windowFor(maxDur))
+}
+
+// Analyse prepares c (Prepare, detrended for the star's longest duration) and runs Search on the valid
+// detrended cadences with up to workers goroutines (0: GOMAXPROCS); each peak is then measured (Measure).
+// star may be nil. The analysis shares c's Time and Flux slices.
+func Analyse(c *lc.LightCurve, star *data.Star, workers int) (*Analysis, error) {
+	a := Prepare(c, star, PrepareOptions{})
+	vt, vf, ve := a.points()
 	var err error
 	a.Periods, a.Power, a.Peaks, err = Search(vt, vf, ve, star, workers)
+	a.Measured = a.measurePeaks(a.Peaks)
 	return a, err
 }
 
+// points returns the valid cadences of a: times, detrended flux and errors.
+func (a *Analysis) points() (t, y, dy []float64) {
+	for i, v := range a.Flat {
+		if !a.Flagged[i] && !math.IsNaN(v) {
+			t, y, dy = append(t, a.Time[i]), append(y, v), append(dy, a.Err[i])
+		}
+	}
+	return t, y, dy
+}
+
+// span is the time between the first and the last valid cadence of a.
+func (a *Analysis) span() float64 {
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for i, x := range a.Time {
+		if !a.Flagged[i] {
+			lo, hi = math.Min(lo, x), math.Max(hi, x)
+		}
+	}
+	return math.Max(hi-lo, 0)
+}
+
 // Search is Analyse's BLS search on the points (t, y, dy) (dy nil: unit errors): the coarse periodogram and
-// its PeakCount strongest peaks, refined (see SearchOversample). star, when not nil, bounds the durations by
-// its density.
+// its PeakCount strongest peaks, refined (see SearchOversample). Durations run up to MaxDurationDays of the
+// star; star, when not nil, bounds them by its density.
 func Search(t, y, dy []float64, star *data.Star, workers int) (periods, power []float64, peaks []bls.Peak, err error) {
+	return searchK(t, y, dy, star, workers, PeakCount)
+}
+
+// coarseGrid is Search's periodogram grid on the times t.
+func coarseGrid(t []float64, star *data.Star) (bls.Grid, error) {
 	opt := bls.GridOptions{Oversample: SearchOversample, DurStep: SearchDurStep, DurMinDays: SearchDurMinDays}
 	if star != nil {
 		opt.RStarRsun, opt.MStarMsun = star.RadiusRsun, star.MassMsun
 	}
-	g, err := bls.DefaultGrid(t, opt)
+	if len(t) > 1 {
+		opt.DurMaxDays = MaxDurationDays(star, t[len(t)-1]-t[0])
+	}
+	return bls.DefaultGrid(t, opt)
+}
+
+// searchK is Search keeping k peaks.
+func searchK(t, y, dy []float64, star *data.Star, workers, k int) (periods, power []float64, peaks []bls.Peak, err error) {
+	g, err := coarseGrid(t, star)
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("BLS search: %w", err)
 	}
@@ -107,8 +214,8 @@ func Search(t, y, dy []float64, star *data.Star, workers int) (periods, power []
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("BLS search: %w", err)
 	}
-	for _, pk := range res.Peaks(PeakCount) {
-		peaks = append(peaks, refinePeak(t, y, dy, res.Periods, pk, workers))
+	for _, pk := range res.Peaks(k) {
+		peaks = append(peaks, refinePeak(t, y, dy, res.Periods, pk, workers, g.Durations[len(g.Durations)-1]))
 	}
 	return res.Periods, res.Power, peaks, nil
 }
@@ -138,9 +245,10 @@ func binRuns(t, y, dy []float64, n int) (bt, by, bdy []float64) {
 }
 
 // refinePeak searches a fine grid of periods between the coarse grid's neighbours of pk's period, at the
-// default duration step (durations up to 15 % of the period, as the default grid allows), and returns the best
+// default duration step (durations up to the coarse grid's longest, at most 15 % of the period, as the default
+// grid allows), and returns the best
 // box found there, or pk when the refined search finds nothing stronger.
-func refinePeak(t, y, dy, coarse []float64, pk bls.Peak, workers int) bls.Peak {
+func refinePeak(t, y, dy, coarse []float64, pk bls.Peak, workers int, longest float64) bls.Peak {
 	i := sort.SearchFloat64s(coarse, pk.PeriodDays)
 	if i >= len(coarse) || !sort.Float64sAreSorted(coarse) {
 		return pk
@@ -149,7 +257,7 @@ func refinePeak(t, y, dy, coarse []float64, pk bls.Peak, workers int) bls.Peak {
 	if !(hi > lo) {
 		return pk
 	}
-	dmax := math.Min(bls.DefaultDurMaxDays, 0.15*lo)
+	dmax := math.Min(math.Max(bls.DefaultDurMaxDays, longest), 0.15*lo)
 	if !(dmax > bls.DefaultDurMinDays) {
 		return pk
 	}

@@ -43,11 +43,13 @@ type StarRun struct {
 	Rows     int
 }
 
-// Vetting is the vetting of one fold (engine/vet's features at an ephemeris).
+// Vetting is the vetting of one fold (quicklook's measurement at an ephemeris): the fitted T14, depth and MES at
+// it, the refined secondary MES and odd/even, and the box statistics (the learned vetter's inputs) last.
 type Vetting struct {
-	Label                                         string
-	DepthPPM, DepthSNR, MES, OddEvenSigma, SecMES float64
-	NTransits                                     int
+	Label                                                   string
+	T14Hours, DepthPPM, DepthSNR, MES, SecMES, OddEvenSigma float64
+	BoxSecMES, BoxOddEvenSigma                              float64
+	NTransits                                               int
 }
 
 // starPage builds the page of dev star id: its outcomes in the public runs of the dev set (newest first) and
@@ -164,7 +166,9 @@ func (s *Site) starFigures(p *StarPage, st *figure.Star, res *grader.StarResult)
 			gridFigure(id+"-vet", "Odd and even transits, and the secondary eclipse, at "+e.Label,
 				[][]*plot.Plot{{figure.OddEvenPlot(f, foldCols), figure.SecondaryPlot(f, foldCols)}}, 9, 3.2))
 		v := f.Vet
-		p.Vetting = append(p.Vetting, Vetting{Label: e.Label, DepthPPM: v.Depth * 1e6, DepthSNR: v.DepthSNR, MES: v.MES,
-			OddEvenSigma: v.OddEvenSigma, SecMES: v.SecondaryMES, NTransits: v.NTransits})
+		r := f.Refined
+		p.Vetting = append(p.Vetting, Vetting{Label: e.Label, T14Hours: 24 * f.Fitted.DurationDays, DepthPPM: v.Depth * 1e6,
+			DepthSNR: v.DepthSNR, MES: v.MES, SecMES: r.SecondaryMES, OddEvenSigma: r.OddEvenSigma,
+			BoxSecMES: v.SecondaryMES, BoxOddEvenSigma: v.OddEvenSigma, NTransits: v.NTransits})
 	}
 }
