@@ -293,7 +293,7 @@ func Compute(l *Light, star Star, peak bls.Peak, c Context) Features {
 //	odd_even_sigma           refined odd/even depth difference in σ, with vet.OddEvenFloor (vet.Refine)
 //	odd_even_log_ratio       |ln| of the refined odd/even depth ratio (NaN unless both depths are positive)
 //	secondary_mes            refined secondary eclipse's MES, boxes T14 wide clear of the fitted transit
-//	secondary_depth_ratio    its depth over the fitted transit depth
+//	secondary_depth_ratio    its depth over the fitted transit depth, floored at 1/StrengthCap
 //	v_shape                  trapezoid ingress fraction (vet.Compute)
 //	v_shape_sigma_over_mes   the significance of V over box over the MES (the shape, not the strength)
 //	single_event_fraction    share of SNR² in the strongest single transit
@@ -340,7 +340,10 @@ func (f *Features) Vector() []float64 {
 	}
 	secMES, secRatio := math.NaN(), math.NaN()
 	if r.SigmaD > 0 {
-		secMES, secRatio = r.SecondaryMES, ratio(r.SecondaryDepth, r.Fit.Depth)
+		// The ratio floored at 1/StrengthCap, as the MES is capped: a secondary at the noise of a transit
+		// far above the cap (a real hot Jupiter, MES ≈ 1,000) would otherwise give ratios of 0.001 that no
+		// planet of the train pool reaches, and mark it as the deep object a binary is.
+		secMES, secRatio = r.SecondaryMES, math.Max(ratio(r.SecondaryDepth, r.Fit.Depth), 1.0/StrengthCap)
 	}
 	chi2 := math.NaN()
 	if v.NTransits > 0 {

@@ -148,7 +148,18 @@ func Candidates(c *lc.LightCurve, star Star) ([]Features, error) {
 		}
 		out[i] = Compute(l, star, k.peak, ctx)
 	}
-	return out, nil
+	// A peak made of the other candidates' transits has fewer than two left once they are masked: it is not a
+	// candidate of its own.
+	kept2 := out[:0]
+	for _, f := range out {
+		if f.Vet.NTransits >= 2 {
+			kept2 = append(kept2, f)
+		}
+	}
+	for i := range kept2 {
+		kept2[i].Rank = i
+	}
+	return kept2, nil
 }
 
 // keptPeak is a peak Candidates keeps and the periodogram it was found in.
