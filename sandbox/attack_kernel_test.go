@@ -278,17 +278,7 @@ func TestAttackKernelCalls(t *testing.T) {
 		t.Skipf("the attack script uses x86-64 system call numbers and machine code; this is %s", runtime.GOARCH)
 	}
 	sol := writeSolution(t, map[string]string{"solution.py": kernelCalls})
-	parse := func(res Result) map[string]int {
-		t.Helper()
-		assertReason(t, res, ExitOK)
-		got := map[string]int{}
-		for _, l := range strings.Split(strings.TrimSpace(string(res.Stdout)), "\n") {
-			if f := strings.Fields(l); len(f) == 2 {
-				got[f[0]], _ = strconv.Atoi(f[1])
-			}
-		}
-		return got
-	}
+	parse := func(res Result) map[string]int { return probeCodes(t, res) }
 	r := &Runner{Workers: 1, isolation: withoutSeccomp(t)}
 	control := parse(runJobs(t, r, sol, starJob("control", nil))["control"])
 	filtered := parse(runOne(t, sol, Limits{}, nil))

@@ -2,8 +2,6 @@ package sandbox
 
 import (
 	"runtime"
-	"strconv"
-	"strings"
 	"testing"
 
 	"golang.org/x/sys/unix"
@@ -62,17 +60,7 @@ func TestAttackSocketFamilies(t *testing.T) {
 		t.Skipf("the attack script uses x86-64 system call numbers; this is %s", runtime.GOARCH)
 	}
 	sol := writeSolution(t, map[string]string{"solution.py": socketFamilyProbe})
-	parse := func(res Result) map[string]int {
-		t.Helper()
-		assertReason(t, res, ExitOK)
-		got := map[string]int{}
-		for _, l := range strings.Split(strings.TrimSpace(string(res.Stdout)), "\n") {
-			if f := strings.Fields(l); len(f) == 2 {
-				got[f[0]], _ = strconv.Atoi(f[1])
-			}
-		}
-		return got
-	}
+	parse := func(res Result) map[string]int { return probeCodes(t, res) }
 	r := &Runner{Workers: 1, isolation: withoutSeccomp(t)}
 	control := parse(runJobs(t, r, sol, starJob("control", nil))["control"])
 	// Control: without the filter the kernel makes vsock and uevent sockets for an unprivileged user in a

@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -228,3 +229,17 @@ func runOnHost(t *testing.T, sol *Solution, files map[string]string) (stdout, st
 }
 
 func syscallKill0(pid int) error { return syscall.Kill(pid, 0) }
+
+// probeCodes checks that a probe solution exited normally and reads its stdout, one "name code" line per system
+// call it tried (0 for success, else the errno), into a map.
+func probeCodes(t *testing.T, res Result) map[string]int {
+	t.Helper()
+	assertReason(t, res, ExitOK)
+	got := map[string]int{}
+	for _, l := range strings.Split(strings.TrimSpace(string(res.Stdout)), "\n") {
+		if f := strings.Fields(l); len(f) == 2 {
+			got[f[0]], _ = strconv.Atoi(f[1])
+		}
+	}
+	return got
+}
