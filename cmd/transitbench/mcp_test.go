@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -124,14 +125,7 @@ func mcpTestWorkspace(t *testing.T) (home, dir string, dev *sets.Set) {
 // star_info and rv_list over streamable HTTP. An interrupt stops the server cleanly and removes the file.
 func TestMCPOverHTTP(t *testing.T) {
 	home, dir, dev := mcpTestWorkspace(t)
-	cmd := cliCommand("mcp", "--workspace", dir, "--tasks", rvTasksDir, "--http", "127.0.0.1:0")
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	cmd, stderr := startMCP(t, dir, "127.0.0.1:0")
 	defer cmd.Process.Kill()
 	sc := bufio.NewScanner(stderr)
 	var url, token string
@@ -246,14 +240,7 @@ func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
 func TestMCPOverUnixSocket(t *testing.T) {
 	_, dir, dev := mcpTestWorkspace(t)
 	sock := filepath.Join(t.TempDir(), "mcp.sock")
-	cmd := cliCommand("mcp", "--workspace", dir, "--tasks", rvTasksDir, "--http", "unix:"+sock)
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	cmd, stderr := startMCP(t, dir, "unix:"+sock)
 	defer cmd.Process.Kill()
 	sc := bufio.NewScanner(stderr)
 	listening := false
@@ -351,4 +338,19 @@ func callStructured(t *testing.T, ctx context.Context, cs *mcp.ClientSession, to
 	if err := json.Unmarshal(raw, out); err != nil {
 		t.Fatalf("%s: %v in %s", tool, err, raw)
 	}
+}
+
+// startMCP starts 'transitbench mcp --http addr' on the workspace dir and returns the process and its stderr,
+// where the server says where it listens (and, on TCP, its token). The caller kills the process.
+func startMCP(t *testing.T, dir, addr string) (*exec.Cmd, io.Reader) {
+	t.Helper()
+	cmd := cliCommand("mcp", "--workspace", dir, "--tasks", rvTasksDir, "--http", addr)
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	return cmd, stderr
 }
