@@ -47,9 +47,10 @@ type Backend interface {
 
 	// RVTasks lists the RV tasks (SPEC B1) with what the RV browser shows, by tier, then difficulty.
 	RVTasks(ctx context.Context) ([]RVTaskMeta, error)
-	// LoadRVTask returns what the RV task view shows of a task: its data, never its truth. Loading a task opens
-	// it: its clock against the tier's time budget starts unless it started before.
-	LoadRVTask(ctx context.Context, id string) (*RVTask, error)
+	// LoadRVTask returns what the RV task view shows of a task: its data, never its truth. With start it starts
+	// the task's clock against the tier's time budget unless it started before; without, a task not started is
+	// refused (rvtrack.ErrNotStarted) and nothing changes.
+	LoadRVTask(ctx context.Context, id string, start bool) (*RVTask, error)
 	// FitRV refines init on the task's data (rv.Fit with a jitter), or searches from scratch when init is empty
 	// (rv.SearchGP).
 	FitRV(ctx context.Context, id string, init []rv.Planet) (*RVFit, error)

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -24,8 +25,18 @@ type rvTasksLoadedMsg struct {
 	err   error
 }
 
-// openRVTaskMsg asks the root to open the RV task view on a task.
-type openRVTaskMsg struct{ id string }
+// openRVTaskMsg asks the root to open the RV task view on a task; start starts the task's clock (the
+// contestant confirmed it in the browser).
+type openRVTaskMsg struct {
+	id    string
+	start bool
+}
+
+// rvClockMsg is the task view's clock ticking: the header counts down to the task's deadline.
+type rvClockMsg struct {
+	id  string
+	now time.Time
+}
 
 // rvTaskLoadedMsg carries a loaded RV task.
 type rvTaskLoadedMsg struct {
@@ -61,6 +72,7 @@ func (rvTaskLoadedMsg) rvScreen()  {}
 func (rvAnalysedMsg) rvScreen()    {}
 func (rvFittedMsg) rvScreen()      {}
 func (rvSubmittedMsg) rvScreen()   {}
+func (rvClockMsg) rvScreen()       {}
 
 func loadRVTasksCmd(ctx *ProgramContext) tea.Cmd {
 	return func() tea.Msg {
@@ -77,10 +89,10 @@ func (m Model) routeRV(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.rvBrowser, cmd = m.rvBrowser.update(msg)
 	case openRVTaskMsg:
 		m.state = stateRVTask
-		m.rvTask, cmd = m.rvTask.open(msg.id)
-	case rvSubmittedMsg:
+		m.rvTask, cmd = m.rvTask.open(msg.id, msg.start)
+	case rvSubmittedMsg, rvTaskLoadedMsg:
 		m.rvTask, cmd = m.rvTask.update(msg)
-		// The browser's submissions-left and passed columns change after a submission.
+		// The browser's state, submissions-left and passed columns change when a task starts or is submitted.
 		cmd = tea.Batch(cmd, loadRVTasksCmd(m.ctx))
 	default:
 		m.rvTask, cmd = m.rvTask.update(msg)

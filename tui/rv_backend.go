@@ -24,9 +24,13 @@ type RVTaskMeta struct {
 	Budget      int  // submissions allowed
 	Left        int  // submissions left
 	Passed      bool // a submission within budget passed
-	// Deadline is when the task's time budget runs out: its clock starts when the task view first opens it
-	// (or at its first submission). Zero when the task has not been opened.
+	// Deadline is when the task's time budget runs out: its clock starts when the contestant starts it (the
+	// browser asks before opening a task not started) or at its first submission. Zero while not started.
 	Deadline time.Time
+	// State is where the task stood when it was read (rvtrack.Ledger.State): not started, running, expired,
+	// passed, out of submissions, imported. Its seconds left are those of that moment; the screens count down
+	// from Deadline.
+	State rvtrack.TaskState
 }
 
 // RVTask is what the RV task view shows of a task: its contestant view (never the truth) and its series.
@@ -104,10 +108,8 @@ func rvMeta(t *stargazer.Task, l *rvtrack.Ledger) RVTaskMeta {
 	b := t.Budget()
 	m := RVTaskMeta{ID: t.TaskID, Tier: t.Tier(), Difficulty: t.TruthDifficulty, Points: v.NObs,
 		Instruments: len(d.Instruments), SpanDays: d.Span(), Budget: b.Submissions,
-		Left: max(b.Submissions-l.Used(t.TaskID), 0), Passed: l.Passed(t.TaskID)}
-	if start, ok := l.StartTime(t.TaskID); ok {
-		m.Deadline = start.Add(time.Duration(b.Seconds) * time.Second)
-	}
+		Left: max(b.Submissions-l.Used(t.TaskID), 0), Passed: l.Passed(t.TaskID), State: l.State(t)}
+	m.Deadline = m.State.Deadline
 	return m
 }
 
@@ -129,16 +131,26 @@ func (r *Real) RVTasks(ctx context.Context) ([]RVTaskMeta, error) {
 	return out, nil
 }
 
-// LoadRVTask implements Backend. Opening a task starts its clock against the tier's time budget.
-func (r *Real) LoadRVTask(ctx context.Context, id string) (*RVTask, error) {
+// LoadRVTask implements Backend. With start it starts the task's clock against the tier's time budget (unless
+// it started before); without, a task not started is refused with rvtrack.ErrNotStarted and nothing changes.
+// An imported task has no clock and always loads.
+func (r *Real) LoadRVTask(ctx context.Context, id string, start bool) (*RVTask, error) {
 	t, err := r.rvTask(id)
 	if err != nil {
 		return nil, err
 	}
 	var meta RVTaskMeta
 	err = r.withLedger(func(l *rvtrack.Ledger) error {
-		if _, err := l.Show(t.TaskID); err != nil {
-			return err
+		switch {
+		case t.Imported:
+		case start:
+			if _, err := l.Start(t.TaskID); err != nil {
+				return err
+			}
+		default:
+			if _, err := l.Show(t.TaskID); err != nil {
+				return fmt.Errorf("%w: open it from the RV browser and confirm to start its %d s clock", err, t.Budget().Seconds)
+			}
 		}
 		meta = rvMeta(t, l)
 		return nil

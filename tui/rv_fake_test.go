@@ -5,6 +5,9 @@ import (
 	"fmt"
 	"math"
 	"sync"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
 
 	"transitbench/data/stargazer"
 	"transitbench/engine/rv"
@@ -20,7 +23,8 @@ type rvFake struct {
 	truth   map[string]rv.Planet
 	used    map[string]int
 	passed  map[string]bool
-	fits    []string // "fit:<id>:<n planets>" or "search:<id>"
+	started map[string]time.Time // the tasks started, when
+	fits    []string             // "fit:<id>:<n planets>" or "search:<id>"
 	submits []string
 }
 
@@ -51,7 +55,7 @@ func fakeRVData(p rv.Planet, n int, span float64) *rv.Data {
 }
 
 func newRVFake() *rvFake {
-	f := &rvFake{truth: map[string]rv.Planet{}, used: map[string]int{}, passed: map[string]bool{}}
+	f := &rvFake{truth: map[string]rv.Planet{}, used: map[string]int{}, passed: map[string]bool{}, started: map[string]time.Time{}}
 	add := func(id, tier string, diff int, p rv.Planet, n int, span float64) {
 		d := fakeRVData(p, n, span)
 		b := stargazer.BudgetFor(tier)
@@ -71,6 +75,10 @@ func newRVFake() *rvFake {
 
 var rvFakes sync.Map // *fakeBackend → *rvFake
 
+// The driver of the tests runs each command as it comes; the task view's clock would tick (and wait a second)
+// until its task expired. The tests send rvClockMsg themselves instead.
+func init() { rvTick = func(string) tea.Cmd { return nil } }
+
 func (f *fakeBackend) rv() *rvFake {
 	v, _ := rvFakes.LoadOrStore(f, newRVFake())
 	return v.(*rvFake)
@@ -81,6 +89,12 @@ func (r *rvFake) find(id string) (*RVTask, error) {
 		if r.tasks[i].Meta.ID == id {
 			t := r.tasks[i]
 			t.Meta.Left, t.Meta.Passed = t.Meta.Budget-r.used[id], r.passed[id]
+			secs := t.View.Budget.Seconds
+			t.Meta.State = rvtrack.TaskState{State: rvtrack.StateNotStarted, Seconds: secs, SubmissionsLeft: t.Meta.Left}
+			if at, ok := r.started[id]; ok {
+				t.Meta.Deadline = at.Add(time.Duration(secs) * time.Second)
+				t.Meta.State.State, t.Meta.State.Started, t.Meta.State.Deadline = rvtrack.StateRunning, at, t.Meta.Deadline
+			}
 			return &t, nil
 		}
 	}
@@ -99,10 +113,17 @@ func (f *fakeBackend) RVTasks(ctx context.Context) ([]RVTaskMeta, error) {
 	return out, nil
 }
 
-func (f *fakeBackend) LoadRVTask(ctx context.Context, id string) (*RVTask, error) {
+// LoadRVTask starts the task at rvNow with start, and refuses a task not started without.
+func (f *fakeBackend) LoadRVTask(ctx context.Context, id string, start bool) (*RVTask, error) {
 	r := f.rv()
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	if _, ok := r.started[id]; !ok {
+		if !start {
+			return nil, fmt.Errorf("%w: %s", rvtrack.ErrNotStarted, id)
+		}
+		r.started[id] = rvNow()
+	}
 	return r.find(id)
 }
 

@@ -7,6 +7,7 @@ import (
 
 	"transitbench/data/stargazer"
 	"transitbench/internal/testsets"
+	"transitbench/workspace/rvtrack"
 )
 
 // TestRealBackendImportedTask imports HD 164922's published series into a data directory and checks that the RV
@@ -35,8 +36,9 @@ func TestRealBackendImportedTask(t *testing.T) {
 	if got := filterRVTasks(list, stargazer.TierUser); len(got) != 1 {
 		t.Fatalf("tier user shows %d tasks", len(got))
 	}
-	view, err := r.LoadRVTask(ctx, "hd164922")
-	if err != nil || view.Data.Len() != 401 {
+	// An imported task is the contestant's own data: it has no clock and loads without a start.
+	view, err := r.LoadRVTask(ctx, "hd164922", false)
+	if err != nil || view.Data.Len() != 401 || view.Meta.State.State != rvtrack.StateImported || !view.Meta.Deadline.IsZero() {
 		t.Fatalf("load: %v", err)
 	}
 	fit, err := r.FitRV(ctx, "hd164922", nil)

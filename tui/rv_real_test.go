@@ -44,7 +44,8 @@ func TestRealBackendRVTasks(t *testing.T) {
 	tiers := map[string]int{}
 	for _, m := range list {
 		tiers[m.Tier]++
-		if m.Left != m.Budget || m.Passed || m.Points < 10 || m.Instruments < 1 || !(m.SpanDays > 0) || !m.Deadline.IsZero() {
+		if m.Left != m.Budget || m.Passed || m.Points < 10 || m.Instruments < 1 || !(m.SpanDays > 0) || !m.Deadline.IsZero() ||
+			m.State.State != rvtrack.StateNotStarted {
 			t.Errorf("row %+v", m)
 		}
 	}
@@ -58,14 +59,21 @@ func TestRealBackendRVTasks(t *testing.T) {
 	if easy.Tier() != stargazer.TierEasy {
 		t.Fatalf("first task %s is %s", easy.TaskID, easy.Tier())
 	}
-	task, err := r.LoadRVTask(ctx, easy.TaskID)
+	// Loading a task not started without starting it is refused, and writes nothing.
+	if _, err := r.LoadRVTask(ctx, easy.TaskID, false); !errors.Is(err, rvtrack.ErrNotStarted) {
+		t.Errorf("loading a task not started: %v, want ErrNotStarted", err)
+	}
+	if _, err := os.Stat(rvtrack.LedgerPath(home)); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("listing and loading without a start wrote the ledger: %v", err)
+	}
+	task, err := r.LoadRVTask(ctx, easy.TaskID, true)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if task.View.TaskID != easy.TaskID || task.Data.Len() != len(easy.Observations.TimesDays) || task.Meta.Budget != 3 {
 		t.Fatalf("loaded %s: %d points, budget %d", task.View.TaskID, task.Data.Len(), task.Meta.Budget)
 	}
-	// Opening the task started its clock: the Easy tier's 600 s run from now.
+	// Starting the task started its clock: the Easy tier's 600 s run from now.
 	if d := time.Until(task.Meta.Deadline); d > 600*time.Second || d < 500*time.Second {
 		t.Errorf("deadline of the opened task is %v away, want about 600 s", d)
 	}
@@ -116,7 +124,7 @@ func TestRealBackendRVSearchAndRealTask(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Logf("search on %s: %d planet(s) in %v", easy.TaskID, len(fit.Planets), time.Since(start).Round(time.Millisecond))
-	task, err := r.LoadRVTask(ctx, easy.TaskID)
+	task, err := r.LoadRVTask(ctx, easy.TaskID, true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -134,7 +142,7 @@ func TestRealBackendRVSearchAndRealTask(t *testing.T) {
 	if real == nil {
 		t.Fatal("no real task with several instruments")
 	}
-	rt, err := r.LoadRVTask(ctx, real.TaskID)
+	rt, err := r.LoadRVTask(ctx, real.TaskID, true)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -21,6 +21,7 @@ func openRVTask(t *testing.T, fb *fakeBackend, w, h int) *driver {
 	d := newDriver(t, fb, w, h)
 	d.key("R")
 	d.key("enter")
+	d.key("y") // start the task's clock
 	if d.m.state != stateRVTask || d.m.rvTask.task == nil || d.m.rvTask.analysis == nil {
 		t.Fatalf("state %v, task loaded %v, analysed %v", d.m.state, d.m.rvTask.task != nil, d.m.rvTask.analysis != nil)
 	}
@@ -50,7 +51,7 @@ func TestRVBrowserByTierAndBack(t *testing.T) {
 	if d.m.state != stateRVBrowser {
 		t.Errorf("d on the RV browser switched to %v", d.m.state)
 	}
-	d.key("enter")
+	d.keys("enter", "y")
 	if d.m.state != stateRVTask || d.m.rvTask.id != "rv-h-001" {
 		t.Fatalf("enter opened %v %q", d.m.state, d.m.rvTask.id)
 	}
@@ -276,14 +277,92 @@ func TestFeedbackLine(t *testing.T) {
 	}
 }
 
-func TestDeadline(t *testing.T) {
-	if got := deadline(time.Time{}); got != "" {
-		t.Errorf("deadline of an unopened task = %q", got)
+func TestClockNote(t *testing.T) {
+	if got := clockNote(time.Time{}, time.Now()); got != "" {
+		t.Errorf("clock of a task without one = %q", got)
 	}
 	at := time.Date(2026, 3, 1, 14, 52, 10, 0, time.Local)
-	if got := deadline(at); got != " · time until 14:52:10" {
-		t.Errorf("deadline = %q", got)
+	for _, c := range []struct {
+		now  time.Time
+		want string
+	}{
+		{at.Add(-750 * time.Second), " · 12:30 left"},
+		{at.Add(-500 * time.Millisecond), " · 0:01 left"},
+		{at, " · expired"},
+		{at.Add(time.Hour), " · expired"},
+	} {
+		if got := clockNote(at, c.now); got != c.want {
+			t.Errorf("clock at %v = %q, want %q", c.now, got, c.want)
+		}
 	}
+}
+
+// TestRVOpenAsksToStart: opening a task not started asks "Start task X? its N s clock starts now [y/n]"; any
+// answer but y (q included, which does not quit) leaves the task not started and the browser showing; y opens
+// it, starting its clock. A started task opens without asking.
+func TestRVOpenAsksToStart(t *testing.T) {
+	fb := newFakeBackend()
+	d := newDriver(t, fb, 100, 30)
+	d.keys("R", "enter")
+	if d.m.state != stateRVBrowser || d.m.rvBrowser.confirming != "rv-e-001" {
+		t.Fatalf("enter on a task not started: state %v, confirming %q", d.m.state, d.m.rvBrowser.confirming)
+	}
+	checkViewHas(t, "the question", d.m.View(), "Start task rv-e-001? its 600 s clock starts now [y/n]")
+	for _, k := range []string{"n", "q", "esc"} {
+		d.key(k)
+		if d.quit || d.m.state != stateRVBrowser || d.m.rvBrowser.confirming != "" {
+			t.Fatalf("%s to the question: quit %v, state %v, confirming %q", k, d.quit, d.m.state, d.m.rvBrowser.confirming)
+		}
+		if _, ok := fb.rv().started["rv-e-001"]; ok {
+			t.Fatalf("%s to the question started the task", k)
+		}
+		d.key("enter")
+	}
+	checkViewHas(t, "the browser", d.m.View(), "not started")
+	d.key("y")
+	if d.m.state != stateRVTask || d.m.rvTask.task == nil {
+		t.Fatalf("y: state %v, task loaded %v", d.m.state, d.m.rvTask.task != nil)
+	}
+	if _, ok := fb.rv().started["rv-e-001"]; !ok {
+		t.Fatal("y did not start the task")
+	}
+	d.keys("esc")
+	checkViewHas(t, "the browser after the start", d.m.View(), "10:00 left")
+	d.key("enter") // started: no question
+	if d.m.state != stateRVTask || d.m.rvBrowser.confirming != "" {
+		t.Errorf("enter on a started task: state %v, confirming %q", d.m.state, d.m.rvBrowser.confirming)
+	}
+}
+
+// TestRVHeaderClockCountsDown: the task view's header shows the time left on the task's clock as it ticks,
+// and "expired" once it is past, never a time of day or a stale countdown; the clock stops ticking then.
+func TestRVHeaderClockCountsDown(t *testing.T) {
+	start := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	rvNow = func() time.Time { return start }
+	defer func() { rvNow = time.Now }()
+	var ticks []string
+	rvTick = func(id string) tea.Cmd { ticks = append(ticks, id); return nil }
+	defer func() { rvTick = func(string) tea.Cmd { return nil } }()
+	fb := newFakeBackend()
+	d := openRVTask(t, fb, 120, 30)
+	if len(ticks) != 1 || ticks[0] != "rv-e-001" {
+		t.Fatalf("opening a started task ticked %v", ticks)
+	}
+	checkViewHas(t, "the opened task", d.m.View(), "10:00 left")
+	d.send(rvClockMsg{"rv-e-001", start.Add(450 * time.Second)})
+	checkViewHas(t, "450 s later", d.m.View(), "2:30 left")
+	if len(ticks) != 2 {
+		t.Errorf("the clock stopped ticking with time left: %v", ticks)
+	}
+	d.send(rvClockMsg{"rv-e-001", start.Add(601 * time.Second)})
+	v := d.m.View()
+	checkViewHas(t, "601 s later", v, "expired")
+	if strings.Contains(v, "left 3/3 · 0:") || len(ticks) != 2 {
+		t.Errorf("after expiry: ticks %v, view\n%s", ticks, v)
+	}
+	// A tick of another task is dropped.
+	d.send(rvClockMsg{"rv-h-001", start})
+	checkViewHas(t, "a stray tick", d.m.View(), "expired")
 }
 
 func TestAnalyseRVResidualsLoseThePeak(t *testing.T) {

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/key"
@@ -10,6 +11,7 @@ import (
 
 	"transitbench/data/stargazer"
 	"transitbench/internal/termtext"
+	"transitbench/workspace/rvtrack"
 )
 
 // rvBrowser is the RV task browser: a table of the tasks of one tier (or all), cycled with tab.
@@ -21,6 +23,8 @@ type rvBrowser struct {
 	table  table.Model
 	err    error
 	loaded bool
+	// confirming is the task whose start the browser asks to confirm ("" when it asks nothing).
+	confirming string
 }
 
 // rvTierChoices are the tiers tab cycles through.
@@ -43,11 +47,11 @@ func (b *rvBrowser) setSize(w, h int) {
 }
 
 // rvBrowserColumns sizes the columns for width w: task, tier, difficulty, points, instruments, span,
-// submissions left, passed.
+// submissions left, state.
 func rvBrowserColumns(w int) []table.Column {
 	cols := []table.Column{
 		{Title: "task", Width: 12}, {Title: "tier", Width: 6}, {Title: "diff", Width: 4}, {Title: "pts", Width: 4},
-		{Title: "inst", Width: 4}, {Title: "span d", Width: 7}, {Title: "left", Width: 5}, {Title: "passed", Width: 6},
+		{Title: "inst", Width: 4}, {Title: "span d", Width: 7}, {Title: "left", Width: 5}, {Title: "state", Width: 13},
 	}
 	used := 0
 	for _, c := range cols {
@@ -70,14 +74,35 @@ func filterRVTasks(all []RVTaskMeta, tier string) []RVTaskMeta {
 	return out
 }
 
-// rvTaskRow is a task's row of the table.
-func rvTaskRow(t RVTaskMeta) table.Row {
-	passed := ""
-	if t.Passed {
-		passed = "yes"
-	}
+// rvTaskRow is a task's row of the table at now.
+func rvTaskRow(t RVTaskMeta, now time.Time) table.Row {
 	return table.Row{termtext.Line(t.ID), t.Tier, fmt.Sprint(t.Difficulty), fmt.Sprint(t.Points), fmt.Sprint(t.Instruments),
-		fmt.Sprintf("%.0f", t.SpanDays), fmt.Sprintf("%d/%d", t.Left, t.Budget), passed}
+		fmt.Sprintf("%.0f", t.SpanDays), fmt.Sprintf("%d/%d", t.Left, t.Budget), rvStateCell(t, now)}
+}
+
+// rvStateCell is a task's state in the browser at now: "not started", the time left on its clock, "expired",
+// "passed", "no subs left" or "imported".
+func rvStateCell(t RVTaskMeta, now time.Time) string {
+	switch {
+	case t.Passed:
+		return "passed"
+	case t.State.State == rvtrack.StateImported:
+		return "imported"
+	case t.Left <= 0:
+		return "no subs left"
+	case t.Deadline.IsZero():
+		return "not started"
+	}
+	left := t.Deadline.Sub(now).Seconds()
+	if left <= 0 {
+		return "expired"
+	}
+	return rvtrack.Clock(left) + " left"
+}
+
+// needsStart reports whether opening t starts its clock, which the browser asks to confirm first.
+func needsStart(t RVTaskMeta) bool {
+	return t.State.State == rvtrack.StateNotStarted
 }
 
 func (b *rvBrowser) refresh() {
@@ -85,8 +110,9 @@ func (b *rvBrowser) refresh() {
 	b.shown = filterRVTasks(b.all, b.tier)
 	rows := make([]table.Row, len(b.shown))
 	cursor := 0
+	now := rvNow()
 	for i, t := range b.shown {
-		rows[i] = rvTaskRow(t)
+		rows[i] = rvTaskRow(t, now)
 		if t.ID == sel {
 			cursor = i
 		}
@@ -97,10 +123,29 @@ func (b *rvBrowser) refresh() {
 
 // selected returns the id under the cursor, "" when the table is empty.
 func (b rvBrowser) selected() string {
-	if c := b.table.Cursor(); c >= 0 && c < len(b.shown) {
-		return b.shown[c].ID
+	if t, ok := b.selectedTask(); ok {
+		return t.ID
 	}
 	return ""
+}
+
+// selectedTask returns the task under the cursor.
+func (b rvBrowser) selectedTask() (RVTaskMeta, bool) {
+	if c := b.table.Cursor(); c >= 0 && c < len(b.shown) {
+		return b.shown[c], true
+	}
+	return RVTaskMeta{}, false
+}
+
+// confirmStart answers the browser's question "start task X?": y opens the task starting its clock, any other
+// key leaves it not started.
+func (b rvBrowser) confirmStart(msg tea.KeyMsg) (rvBrowser, tea.Cmd) {
+	id := b.confirming
+	b.confirming = ""
+	if key.Matches(msg, b.ctx.Keys.Confirm) {
+		return b, func() tea.Msg { return openRVTaskMsg{id: id, start: true} }
+	}
+	return b, nil
 }
 
 func (b rvBrowser) update(msg tea.Msg) (rvBrowser, tea.Cmd) {
@@ -113,13 +158,20 @@ func (b rvBrowser) update(msg tea.Msg) (rvBrowser, tea.Cmd) {
 			b.refresh()
 		}
 	case tea.KeyMsg:
+		if b.confirming != "" {
+			return b.confirmStart(msg)
+		}
 		switch {
 		case key.Matches(msg, km.Tier):
 			b.tier = cycle(rvTierChoices, b.tier)
 			b.refresh()
 		case key.Matches(msg, km.Open):
-			if id := b.selected(); id != "" {
-				return b, func() tea.Msg { return openRVTaskMsg{id} }
+			if t, ok := b.selectedTask(); ok {
+				if needsStart(t) {
+					b.confirming = t.ID
+					return b, nil
+				}
+				return b, func() tea.Msg { return openRVTaskMsg{id: t.ID} }
 			}
 		default:
 			var cmd tea.Cmd
@@ -150,10 +202,27 @@ func (b rvBrowser) view() string {
 	}
 	status := fmt.Sprintf("%s  %s%s  %s", st.Title.Render(fmt.Sprintf("%d/%d tasks", len(b.shown), len(b.all))),
 		st.Dim.Render("tier "), tier, st.Dim.Render(fmt.Sprintf("%d passed", passed)))
+	if b.confirming != "" {
+		status = st.Accent.Render(startQuestion(b.confirming, b.all))
+	}
 	return status + "\n" + b.table.View()
+}
+
+// startQuestion asks to confirm starting task id: "Start task X? its 900 s clock starts now [y/n]".
+func startQuestion(id string, tasks []RVTaskMeta) string {
+	secs := 0
+	for _, t := range tasks {
+		if t.ID == id {
+			secs = t.State.Seconds
+		}
+	}
+	return fmt.Sprintf("Start task %s? its %d s clock starts now [y/n]", termtext.Line(id), secs)
 }
 
 func (b rvBrowser) keys() help.KeyMap {
 	km := b.ctx.Keys
+	if b.confirming != "" {
+		return rvKeys{short: []key.Binding{km.Confirm, km.Deny}, km: km}
+	}
 	return rvKeys{short: []key.Binding{km.Open, km.Tier, km.Back}, km: km}
 }

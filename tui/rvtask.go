@@ -43,6 +43,7 @@ type rvTask struct {
 	fitting    string // "fit" or "search" while an automatic fit runs
 	confirming bool
 	submitting bool
+	now        time.Time // the clock's last tick: the header counts down from the task's deadline to it
 	feedback   *rvgate.Feedback
 	status     string // the last edit's or command's message
 	statusErr  bool
@@ -57,8 +58,8 @@ func newRVTask(ctx *ProgramContext) rvTask {
 
 func (v *rvTask) setSize(w, h int) { v.width, v.height = w, h }
 
-// open shows task id, loading it.
-func (v rvTask) open(id string) (rvTask, tea.Cmd) {
+// open shows task id, loading it; start starts its clock (the contestant confirmed it).
+func (v rvTask) open(id string, start bool) (rvTask, tea.Cmd) {
 	if v.id == id && v.task != nil {
 		return v, nil // back to the task left: keep its table
 	}
@@ -66,9 +67,28 @@ func (v rvTask) open(id string) (rvTask, tea.Cmd) {
 	nv.width, nv.height, nv.id = v.width, v.height, id
 	ctx := v.ctx
 	return nv, func() tea.Msg {
-		t, err := ctx.Backend.LoadRVTask(ctx.Ctx, id)
+		t, err := ctx.Backend.LoadRVTask(ctx.Ctx, id, start)
 		return rvTaskLoadedMsg{id, t, err}
 	}
+}
+
+// rvNow is the task view's clock (tests set it).
+var rvNow = time.Now
+
+// rvTick is the command that ticks the task view's clock once a second (tests replace it: their driver runs
+// commands as they come, and a real tick would wait).
+var rvTick = func(id string) tea.Cmd {
+	return tea.Tick(time.Second, func(t time.Time) tea.Msg { return rvClockMsg{id, t} })
+}
+
+// ticking reports whether the header's clock still counts down at v.now: the task has a deadline not yet
+// passed, and is neither passed nor out of submissions.
+func (v rvTask) ticking() bool {
+	if v.task == nil {
+		return false
+	}
+	m := v.task.Meta
+	return !m.Deadline.IsZero() && !m.Passed && m.Left > 0 && v.now.Before(m.Deadline)
 }
 
 // analyse starts the analysis of the table as it stands (a new generation).
@@ -116,7 +136,21 @@ func (v rvTask) update(msg tea.Msg) (rvTask, tea.Cmd) {
 			return v, nil
 		}
 		v.task, v.err = msg.task, msg.err
-		return v.analyse()
+		v.now = rvNow()
+		v, cmd := v.analyse()
+		if v.ticking() {
+			cmd = tea.Batch(cmd, rvTick(v.id))
+		}
+		return v, cmd
+	case rvClockMsg:
+		if msg.id != v.id || v.task == nil {
+			return v, nil // a tick of a task left: its clock stops
+		}
+		v.now = msg.now
+		if v.ticking() {
+			return v, rvTick(v.id)
+		}
+		return v, nil
 	case rvAnalysedMsg:
 		if msg.gen == v.gen {
 			v.analysis = msg.a
@@ -321,15 +355,20 @@ func (v rvTask) header() string {
 	}
 	return st.Title.Render(" RV "+termtext.Line(m.ID)) + st.Dim.Render(fmt.Sprintf(" · %s · %d pts · %d inst · %.0f d · M★ %.2f ·",
 		m.Tier, m.Points, m.Instruments, m.SpanDays, v.task.View.MStarSun)) +
-		fmt.Sprintf(" left %d/%d", m.Left, m.Budget) + deadline(m.Deadline) + passed
+		fmt.Sprintf(" left %d/%d", m.Left, m.Budget) + clockNote(m.Deadline, v.now) + passed
 }
 
-// deadline is the header's note of when the task's time budget runs out ("" when the task is not opened).
-func deadline(t time.Time) string {
-	if t.IsZero() {
+// clockNote is the header's clock: the time left until deadline at now (" · 12:30 left"), " · expired" once
+// it has passed, "" for a task without a clock (imported).
+func clockNote(deadline, now time.Time) string {
+	if deadline.IsZero() {
 		return ""
 	}
-	return " · time until " + t.Local().Format("15:04:05")
+	left := deadline.Sub(now).Seconds()
+	if left <= 0 {
+		return " · expired"
+	}
+	return " · " + rvtrack.Clock(left) + " left"
 }
 
 func (v rvTask) dataPanel(w, h int) string {

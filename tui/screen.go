@@ -106,11 +106,12 @@ func step[T any](p *T, update func(T, tea.Msg) (T, tea.Cmd), msg tea.Msg) tea.Cm
 
 // The RV screens keep their value-returning update and view (rv*.go); these adapters make them screens.
 
-// rvBrowserScreen is the RV task browser as a screen: esc returns to the star browser, R (re)loads its rows.
+// rvBrowserScreen is the RV task browser as a screen: esc returns to the star browser (unless a task's start is
+// being confirmed), R (re)loads its rows.
 type rvBrowserScreen struct{ b *rvBrowser }
 
 func (s rvBrowserScreen) Update(msg tea.Msg) tea.Cmd {
-	if k, ok := msg.(tea.KeyMsg); ok && key.Matches(k, s.b.ctx.Keys.Back) {
+	if k, ok := msg.(tea.KeyMsg); ok && !s.Capturing() && key.Matches(k, s.b.ctx.Keys.Back) {
 		return show(stateBrowser)
 	}
 	return step(s.b, rvBrowser.update, msg)
@@ -124,7 +125,7 @@ func (s rvBrowserScreen) View() string {
 func (s rvBrowserScreen) SetSize(w, h int)  { s.b.setSize(w, h-1) }
 func (s rvBrowserScreen) Keys() help.KeyMap { return s.b.keys() }
 func (s rvBrowserScreen) Enter() tea.Cmd    { return loadRVTasksCmd(s.b.ctx) }
-func (s rvBrowserScreen) Capturing() bool   { return false }
+func (s rvBrowserScreen) Capturing() bool   { return s.b.confirming != "" }
 func (s rvBrowserScreen) RunKeys() bool     { return false }
 
 // rvTaskScreen is the RV task view as a screen: esc returns to the RV browser unless a cell is being edited

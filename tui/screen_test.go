@@ -59,7 +59,7 @@ func TestDevRunListScrolls(t *testing.T) {
 // q quits, except while a screen takes every key as text; the run keys d and g do nothing on the RV screens
 // and the agent sessions.
 func TestGlobalKeysOnEveryScreen(t *testing.T) {
-	for _, path := range [][]string{{}, {"enter"}, {"d"}, {"g"}, {"R"}, {"R", "enter"}, {"a"}} {
+	for _, path := range [][]string{{}, {"enter"}, {"d"}, {"g"}, {"R"}, {"R", "enter", "y"}, {"a"}} {
 		d := newDriver(t, newFakeBackend(), 120, 40)
 		d.keys(path...)
 		where := d.m.state

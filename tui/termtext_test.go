@@ -44,6 +44,8 @@ func TestHostileTextNeverReachesTUI(t *testing.T) {
 	d.key("R")
 	check("the RV browser", d.m.View())
 	d.key("enter")
+	check("the RV browser's question to start the task", d.m.View())
+	d.key("y")
 	if d.m.state != stateRVTask {
 		t.Fatalf("enter: state %v", d.m.state)
 	}

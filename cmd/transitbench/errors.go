@@ -27,7 +27,7 @@ const (
 	codeNotFound  = "not_found" // 2: a named set, star, task, run, workspace or file does not exist
 	codeBadInput  = "bad_input" // 2: a file given exists but its content cannot be used
 	codeHidden    = "hidden"    // 2: the request would show a hidden set's stars or answers
-	codeRefused   = "refused"   // 2: allowed only with a flag (--again, --allow-degraded)
+	codeRefused   = "refused"   // 2: allowed only with a flag (--again, --allow-degraded) or after a step ('rv start')
 	codeBudget    = "budget"    // 1: an RV task has no submissions left
 	codeCancelled = "cancelled" // 1: interrupted (Ctrl-C, SIGTERM); finished work is kept
 	codeFailed    = "failed"    // 1: the run or check failed
@@ -109,6 +109,8 @@ func classify(err error) (string, int) {
 		code = codeRefused
 	case errors.Is(err, rvtrack.ErrBudgetSpent):
 		code = codeBudget
+	case errors.Is(err, rvtrack.ErrNotStarted):
+		code = codeRefused
 	}
 	exit, ok := errorCodes[code]
 	if !ok {

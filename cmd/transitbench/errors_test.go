@@ -91,6 +91,8 @@ func TestJSONErrorContract(t *testing.T) {
 		{"rv list", []string{"rv", "list", "--tasks", missing}, codeNotFound},
 		{"rv list", []string{"rv", "list", "--tier", "extreme", "--tasks", rvTasksDir}, codeUsage},
 		{"rv show", []string{"rv", "show", "nosuch", "--tasks", rvTasksDir}, codeNotFound},
+		{"rv start", []string{"rv", "start", "nosuch", "--tasks", rvTasksDir}, codeNotFound},
+		{"rv fit", []string{"rv", "fit", task, "--tasks", rvTasksDir}, codeRefused},
 		{"rv truthcheck", []string{"rv", "truthcheck", "--tier", "extreme", "--tasks", rvTasksDir}, codeUsage},
 		{"rv submit", []string{"rv", "submit", task, "--planets", missing, "--tasks", rvTasksDir}, codeNotFound},
 		{"rv submit", []string{"rv", "submit", task, "--planets", tmp, "--tasks", rvTasksDir}, codeUsage},

@@ -50,8 +50,9 @@ than the server's own and those --allow-origin names (403). Over a unix socket t
 the token.
 
 Tools, transit track: list_stars, star_info, bls, fold, vet, plot_star (a PNG image), run_dev (progress
-notifications), star_outcome, failing, grade (confirm: true). RV track: rv_list, rv_show (starts the task's
-clock), rv_fit, rv_plot (a PNG image), rv_submit (spends a submission through the same ledger as 'rv submit').
+notifications), star_outcome, failing, grade (confirm: true). RV track: rv_list (each task's state), rv_show
+(metadata; starts nothing), rv_start (starts the task's clock and gives its data), rv_fit, rv_plot (a PNG image),
+rv_submit (spends a submission through the same ledger as 'rv submit').
 Resources: transitbench://task/TASK.md, transitbench://task/output-format, transitbench://task/scoring,
 transitbench://baselines/ladder. Hidden sets stay hidden exactly as on the command line.
 

@@ -21,7 +21,8 @@ import (
 // output is a named Go type, documented beside its command and listed in docs/ARCHITECTURE.md:
 //
 //	rv list        rvListJSON
-//	rv show        stargazer.View
+//	rv start       rvShowJSON
+//	rv show        rvShowJSON
 //	rv truthcheck  rvTruthcheckJSON
 //	rv submit      rvgate.Feedback
 //	rv generate    rvGenerateJSON
@@ -74,7 +75,7 @@ Submissions are recorded against each tier's budget in $TRANSITBENCH_HOME/rv/sub
 		RunE: groupHelp,
 	}
 	rvCmd.PersistentFlags().StringVar(&common.TasksDir, "tasks", "", "folder of task JSON files (default: $TRANSITBENCH_STARGAZER or ../shared/data/stargazer)")
-	rvCmd.AddCommand(newRVListCmd(common, nil), newRVShowCmd(common, nil), newRVTruthcheckCmd(common, nil),
+	rvCmd.AddCommand(newRVListCmd(common, nil), newRVStartCmd(common, nil), newRVShowCmd(common, nil), newRVTruthcheckCmd(common, nil),
 		newRVSubmitCmd(common, nil), newRVGenerateCmd(common, nil), newRVBaselineCmd(common, nil), newRVFitCmd(common, nil),
 		newRVGradeCmd(common, nil), newRVImportCmd(common, nil))
 	return rvCmd
@@ -237,6 +238,49 @@ func (c rvCommon) withLedger(fn func(*rvtrack.Ledger) error) error {
 		return err
 	}
 	return rvtrack.WithLedger(rvtrack.LedgerPath(home), fn)
+}
+
+// notStarted is the error of a command that would show task t's data before its clock started: it says how to
+// start it (code refused, exit status 2).
+func notStarted(t *stargazer.Task) error {
+	return withCode(codeRefused, notStartedError{"task " + t.TaskID + " is " + startAdvice(t)})
+}
+
+// startAdvice is what rv show says of a task not started, and the end of notStarted's message.
+func startAdvice(t *stargazer.Task) string {
+	return fmt.Sprintf("not started: run 'transitbench rv start %s' to see the data and start its %d s clock", t.TaskID, t.Budget().Seconds)
+}
+
+// notStartedError is notStarted's error: its message, and rvtrack.ErrNotStarted for errors.Is.
+type notStartedError struct{ msg string }
+
+func (e notStartedError) Error() string { return e.msg }
+func (e notStartedError) Unwrap() error { return rvtrack.ErrNotStarted }
+
+// requireStarted returns notStarted unless task t's clock has started in the ledger of the data directory (an
+// imported task, the contestant's own data, has no clock and needs no start). It reads a snapshot: it changes
+// nothing.
+func (c rvCommon) requireStarted(t *stargazer.Task) error {
+	if t.Imported {
+		return nil
+	}
+	l, err := c.ledger()
+	if err != nil {
+		return err
+	}
+	if !l.Shown(t.TaskID) {
+		return notStarted(t)
+	}
+	return nil
+}
+
+// ledger reads a snapshot of the submission ledger of the data directory (rvtrack.OpenLedger).
+func (c rvCommon) ledger() (*rvtrack.Ledger, error) {
+	home, err := c.home()
+	if err != nil {
+		return nil, err
+	}
+	return rvtrack.OpenLedger(rvtrack.LedgerPath(home))
 }
 
 // checkRVTier checks a --tier value ("" for all tiers).

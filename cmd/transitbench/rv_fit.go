@@ -10,7 +10,6 @@ import (
 
 	"transitbench/engine/rv"
 	"transitbench/grader/rvgate"
-	"transitbench/workspace/rvtrack"
 )
 
 // rvFitOptions are the inputs of 'rv fit'. Its --json output is rvgate.Submission ({"planets": [...],
@@ -27,8 +26,9 @@ func newRVFitCmd(common *rvCommon, runF func(context.Context, rvFitOptions, io.W
 	c, opts := rvSubcommand(&cobra.Command{Use: "fit TASK", Args: cobra.ExactArgs(1),
 		Short: "Fit a task's data with a reference pipeline and print the planets as a submission",
 		Long: `Fit a task's data with a reference pipeline (it sees only the data and the star mass) and print the
-planets in the submission format, ready for 'rv submit TASK --planets -'. No submission is spent, but the
-task is opened: its clock against the tier's time budget starts unless it started before. The default pipeline
+planets in the submission format, ready for 'rv submit TASK --planets -'. No submission is spent. The fit
+shows what the data say, so the task must have started ('rv start TASK'); an imported task needs no start.
+The default pipeline
 is honest for imported tasks (tier user) and classical for the others; honest also prints each instrument's
 offset and jitter and, for each step of its search, the strongest residual peak, its false-alarm
 probabilities and whether a planet (or the stellar-activity term) was added. The text output names the
@@ -44,7 +44,8 @@ grade them and takes the single jitter_ms, the one of greatest likelihood for th
 	return c
 }
 
-// runRVFit opens task opts.Task, fits its data with pipeline opts.Pipeline and prints the planets.
+// runRVFit fits the data of task opts.Task (which must have started) with pipeline opts.Pipeline and prints the
+// planets.
 func runRVFit(_ context.Context, opts rvFitOptions, out io.Writer) error {
 	if _, ok := rvInteractive[opts.Pipeline]; ok {
 		return usageErrorf("pipeline %q submits several times and reads the gate's feedback on each, which needs the truth: run it with 'rv baseline %s', or fit with one of %v", opts.Pipeline, opts.Pipeline, solverNames())
@@ -63,7 +64,7 @@ func runRVFit(_ context.Context, opts rvFitOptions, out io.Writer) error {
 			pipeline, label = "honest", "honest, the default for imported data"
 		}
 	}
-	if err := opts.withLedger(func(l *rvtrack.Ledger) error { _, err := l.Show(t.TaskID); return err }); err != nil {
+	if err := opts.requireStarted(t); err != nil {
 		return err
 	}
 	d := t.Data()

@@ -41,6 +41,10 @@ func TestRVFlagsBindOptions(t *testing.T) {
 			var o rvShowOptions
 			return &o, execRV(c, newRVShowCmd(c, capture(&o)), args)
 		}, &rvShowOptions{rvCommon: base, Task: "seed1"}},
+		{"start", []string{"start", "seed1"}, func(c *rvCommon, args []string) (any, error) {
+			var o rvShowOptions
+			return &o, execRV(c, newRVStartCmd(c, capture(&o)), args)
+		}, &rvShowOptions{rvCommon: base, Task: "seed1"}},
 		{"truthcheck", []string{"truthcheck", "--tier", "easy"}, func(c *rvCommon, args []string) (any, error) {
 			var o rvTruthcheckOptions
 			return &o, execRV(c, newRVTruthcheckCmd(c, capture(&o)), args)

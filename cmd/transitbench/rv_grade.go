@@ -49,7 +49,7 @@ func newRVGradeCmd(common *rvCommon, runF func(context.Context, rvGradeOptions, 
 		Short: "Run an RV solution on every task in the sandbox and report pass rates per tier",
 		Long: `Run a contestant's RV solution (solution.py, an executable run, or a Go main package in DIR) once per task,
 in the same sandbox as the transit track. argv[1] is a read-only folder holding task.json, exactly what
-'rv show TASK --json' prints. The solution prints on stdout what 'rv submit --planets' accepts: a JSON list of
+'rv start TASK --json' prints (without "state"). The solution prints on stdout what 'rv submit --planets' accepts: a JSON list of
 {"P_days", "K_ms" or "m_sin_i_mjup", "e", "omega_rad", "l_rad" or "M0_rad" or "t_peri_days"}, or
 {"planets": [...], "jitter_ms": s}. Each answer is graded with the four-criterion gate; nothing is spent
 from the submission budgets. A timeout, a crash or output that does not parse fails that task (its exit

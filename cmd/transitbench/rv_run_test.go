@@ -4,10 +4,13 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"transitbench/data/stargazer"
 	"transitbench/grader/rvgate"
@@ -110,13 +113,16 @@ func TestRunRVTruthcheck(t *testing.T) {
 	}
 }
 
-// TestRunRVFitShowSubmit fits a task, dry-runs the fit, submits it and shows the task, all in one data
-// directory: the dry run spends nothing, the submission one, and every step opened the task's clock once.
+// TestRunRVFitShowSubmit starts a task, fits it, dry-runs the fit, submits it and shows the task, all in one
+// data directory: the dry run spends nothing, the submission one.
 func TestRunRVFitShowSubmit(t *testing.T) {
 	ctx := context.Background()
 	common := rvOpts(t, true)
 	const id = "seed1108_diff2"
 	var fit bytes.Buffer
+	if err := runRVStart(ctx, rvShowOptions{rvCommon: common, Task: id}, io.Discard); err != nil {
+		t.Fatal(err)
+	}
 	if err := runRVFit(ctx, rvFitOptions{rvCommon: common, Task: id, Pipeline: "classical"}, &fit); err != nil {
 		t.Fatal(err)
 	}
@@ -145,8 +151,9 @@ func TestRunRVFitShowSubmit(t *testing.T) {
 	if err := runRVShow(ctx, rvShowOptions{rvCommon: common, Task: id}, &show); err != nil {
 		t.Fatal(err)
 	}
-	var v stargazer.View
-	if err := json.Unmarshal(show.Bytes(), &v); err != nil || v.TaskID != id || v.NObs == 0 {
+	var v rvShowJSON
+	if err := json.Unmarshal(show.Bytes(), &v); err != nil || v.TaskID != id || v.NObs == 0 || len(v.RVsMS) != v.NObs ||
+		v.State.State != rvtrack.StatePassed || v.State.SubmissionsLeft != 2 {
 		t.Fatalf("show: %v, %+v", err, v)
 	}
 	l, err := rvtrack.OpenLedger(rvtrack.LedgerPath(common.Home))
@@ -166,6 +173,79 @@ func TestRunRVFitShowSubmit(t *testing.T) {
 	wantCode(t, runRVFit(ctx, rvFitOptions{rvCommon: common, Task: id, Pipeline: "nosuch"}, &show), codeUsage)
 	if l, err := rvtrack.OpenLedger(rvtrack.LedgerPath(common.Home)); err != nil || l.Used(id) != 1 {
 		t.Errorf("refused submissions were recorded: %v, %d used", err, l.Used(id))
+	}
+}
+
+// TestRVLookingStartsNothing: listing the tasks and showing a task's metadata start no clock and write no
+// ledger; a fit and a dry run of a task not started are refused (code refused) saying to run 'rv start';
+// 'rv start' starts the clock and shows the data, and then 'rv list' shows the task running with its time
+// left, and 'rv show' its data.
+func TestRVLookingStartsNothing(t *testing.T) {
+	ctx := context.Background()
+	common := rvOpts(t, true)
+	const id = "seed1108_diff2" // easy: 600 s, 3 submissions
+	ledger := rvtrack.LedgerPath(common.Home)
+	noLedger := func(after string) {
+		t.Helper()
+		if _, err := os.Stat(ledger); !errors.Is(err, os.ErrNotExist) {
+			t.Fatalf("%s wrote the ledger: %v", after, err)
+		}
+	}
+	row := func() rvTaskRow {
+		t.Helper()
+		list, _ := runJSON[rvListJSON](t, runRVList, rvListOptions{rvCommon: common, Tier: "easy"})
+		for _, r := range list.Tasks {
+			if r.Task == id {
+				return r
+			}
+		}
+		t.Fatalf("rv list has no %s", id)
+		return rvTaskRow{}
+	}
+	if r := row(); r.State.State != rvtrack.StateNotStarted || r.State.SubmissionsLeft != 3 || r.State.SecondsLeft != 600 {
+		t.Errorf("rv list: %+v", r.State)
+	}
+	text := common
+	text.JSON = false
+	var out bytes.Buffer
+	if err := runRVList(ctx, rvListOptions{rvCommon: text, Tier: "easy"}, &out); err != nil || !strings.Contains(out.String(), "not started (600 s clock)") {
+		t.Errorf("rv list text: %v\n%s", err, out.String())
+	}
+	noLedger("rv list")
+
+	show, _ := runJSON[rvShowJSON](t, runRVShow, rvShowOptions{rvCommon: common, Task: id})
+	if show.NObs == 0 || show.RVsMS != nil || show.TimesDays != nil || show.State.State != rvtrack.StateNotStarted {
+		t.Errorf("rv show --json of a task not started: %+v", show)
+	}
+	out.Reset()
+	if err := runRVShow(ctx, rvShowOptions{rvCommon: text, Task: id}, &out); err != nil ||
+		!strings.Contains(out.String(), "not started: run 'transitbench rv start seed1108_diff2' to see the data and start its 600 s clock") ||
+		strings.Contains(out.String(), "TIME_D") {
+		t.Errorf("rv show of a task not started: %v\n%s", err, out.String())
+	}
+	noLedger("rv show")
+
+	err := runRVFit(ctx, rvFitOptions{rvCommon: common, Task: id}, io.Discard)
+	wantCode(t, err, codeRefused)
+	if err == nil || !strings.Contains(err.Error(), "rv start seed1108_diff2") {
+		t.Errorf("rv fit of a task not started: %v", err)
+	}
+	dry := rvSubmitOptions{rvCommon: common, Task: id, Planets: "-", DryRun: true, In: strings.NewReader("[]")}
+	wantCode(t, runRVSubmit(ctx, dry, io.Discard), codeRefused)
+	noLedger("rv fit and a dry run")
+
+	before := time.Now()
+	started, _ := runJSON[rvShowJSON](t, runRVStart, rvShowOptions{rvCommon: common, Task: id})
+	if len(started.RVsMS) != started.NObs || started.State.State != rvtrack.StateRunning || started.State.Started.Before(before.Add(-time.Second)) {
+		t.Errorf("rv start: %+v", started)
+	}
+	if r := row(); r.State.State != rvtrack.StateRunning || !(r.State.SecondsLeft > 590) {
+		t.Errorf("rv list after rv start: %+v", r.State)
+	}
+	out.Reset()
+	if err := runRVShow(ctx, rvShowOptions{rvCommon: text, Task: id}, &out); err != nil || !strings.Contains(out.String(), "TIME_D") ||
+		!strings.Contains(out.String(), "state: running: ") {
+		t.Errorf("rv show of a started task: %v\n%s", err, out.String())
 	}
 }
 

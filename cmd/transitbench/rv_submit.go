@@ -40,8 +40,8 @@ nothing and reports only what needs no truth (rms, ΔBIC/N, ok_rms, ok_delta_bic
 
 Budgets (per tier: easy 3 submissions / 600 s / 200k tokens, medium 5 / 900 s / 450k, hard and real
 10 / 1500 s / 900k). A task with no submissions left is refused (exit 1) and nothing is recorded. A task's
-clock starts when it is first opened ('rv show', 'rv fit', a dry run, the terminal UI's task view) or, failing
-that, at its first submission. The product cannot count tokens: a harness declares the tokens spent on the
+clock starts when it is started ('rv start TASK', the agent tool rv_start, the terminal UI's confirmation)
+or, failing that, at its first submission; a dry run shows metrics of the data, so it needs a started task. The product cannot count tokens: a harness declares the tokens spent on the
 task so far with --tokens-used N. A submission after the time budget, or declaring more than the token budget,
 is still graded and recorded but has within_budget false and never makes the task passed (a task is passed if
 any submission within budget passes). Submissions from several programs at once are safe: the ledger
@@ -72,7 +72,7 @@ and "ok_rms_fair", "passed_fair" on real tasks}; a dry run has "dry_run": true a
 }
 
 // runRVSubmit grades the planets of opts.Planets on task opts.Task and records the submission in the ledger
-// (a dry run records only that the task was opened), then prints the feedback.
+// (a dry run records nothing), then prints the feedback.
 func runRVSubmit(_ context.Context, opts rvSubmitOptions, out io.Writer) error {
 	file := opts.Planets
 	if file == "" {
@@ -120,6 +120,11 @@ func runRVSubmit(_ context.Context, opts rvSubmitOptions, out io.Writer) error {
 	planets, err := sub.Resolve(t.Config.Star.MStarSun, t.Observations.TimesDays[0])
 	if err != nil {
 		return withCode(codeBadInput, err)
+	}
+	if opts.DryRun {
+		if err := opts.requireStarted(t); err != nil {
+			return err
+		}
 	}
 	var fb rvgate.Feedback
 	err = opts.withLedger(func(l *rvtrack.Ledger) error {

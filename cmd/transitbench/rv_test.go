@@ -51,14 +51,17 @@ func TestRVListTiers(t *testing.T) {
 
 func TestRVShowHidesTruth(t *testing.T) {
 	newHome(t)
-	out, err := runRV(t, "", "rv", "show", "seed13_diff10", "--json")
+	out, err := runRV(t, "", "rv", "start", "seed13_diff10", "--json")
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, banned := range []string{"planets", "P_days", "m_sin_i", "sigma_white", "jitter", "difficulty", "gp"} {
 		if strings.Contains(out, banned) {
-			t.Errorf("rv show reveals %q", banned)
+			t.Errorf("rv start reveals %q", banned)
 		}
+	}
+	if again, err := runRV(t, "", "rv", "show", "seed13_diff10", "--json"); err != nil || !strings.Contains(again, `"rvs_ms"`) {
+		t.Errorf("rv show of the started task: %v\n%s", err, again)
 	}
 	var v map[string]any
 	if err := json.Unmarshal([]byte(out), &v); err != nil {
@@ -74,6 +77,9 @@ func TestRVSubmitBudget(t *testing.T) {
 	newHome(t)
 	// A one-planet guess near real_010's published planet is irrelevant here: the budget is what is tested.
 	planets := `[{"P_days": 4.2, "K_ms": 10, "e": 0.1, "omega_rad": 1, "M0_rad": 2}]`
+	if _, err := runRV(t, "", "rv", "start", "seed1108_diff2"); err != nil {
+		t.Fatal(err)
+	}
 	out, err := runRV(t, planets, "rv", "submit", "seed1108_diff2", "--planets", "-", "--dry-run", "--json")
 	if err != nil {
 		t.Fatal(err)
@@ -169,13 +175,13 @@ func submitJSON(t *testing.T, planets string, args ...string) map[string]any {
 	return fb
 }
 
-// TestRVSubmitTimeAndTokens: 'rv show' starts a task's clock; a submission declares its tokens; one over the
+// TestRVSubmitTimeAndTokens: 'rv start' starts a task's clock; a submission declares its tokens; one over the
 // token budget or after the time budget is graded and recorded with within_budget false.
 func TestRVSubmitTimeAndTokens(t *testing.T) {
 	home := newHome(t)
 	const task = "seed1108_diff2" // easy: 200k tokens, 600 s, 3 submissions
 	planets := `[{"P_days": 4.2, "K_ms": 10, "e": 0.1, "omega_rad": 1, "M0_rad": 2}]`
-	if _, err := runRV(t, "", "rv", "show", task, "--json"); err != nil {
+	if _, err := runRV(t, "", "rv", "start", task, "--json"); err != nil {
 		t.Fatal(err)
 	}
 	path := rvtrack.LedgerPath(home)
@@ -185,7 +191,7 @@ func TestRVSubmitTimeAndTokens(t *testing.T) {
 	}
 	opened, ok := l.StartTime(task)
 	if !ok || time.Since(opened) > time.Minute {
-		t.Fatalf("rv show did not start the clock: %v %v", opened, ok)
+		t.Fatalf("rv start did not start the clock: %v %v", opened, ok)
 	}
 
 	fb := submitJSON(t, planets, task, "--tokens-used", "150000")

@@ -27,7 +27,7 @@ error), ok_delta_bic (ΔBIC/N against the no-planet model > 0), ok_match (the su
 ones in period and amplitude) and ok_count (the right number of planets). Feedback names the verdict of each
 criterion and the scalars the data alone determine, never the truth. Budgets per tier: easy 3 submissions /
 600 s / 200k tokens, medium 5 / 900 s / 450k, hard and real 10 / 1500 s / 900k; a task's clock starts when it
-is first opened (rv_show, rv_fit, a dry run). A submission over the time or token budget is graded and recorded
+is started (rv_start, which gives its data; rv_show and rv_list start nothing) or at its first submission. A submission over the time or token budget is graded and recorded
 but never makes the task passed.
 
 Beside the original gate, feedback says whether the submission passes two others that differ only in the

@@ -34,6 +34,9 @@ type RVTaskRow struct {
 	// The task passed within budget under the strict and the calibrated gates (SPEC B3).
 	PassedStrict     bool `json:"task_passed_strict"`
 	PassedCalibrated bool `json:"task_passed_calibrated"`
+	// State is where the task stands now: not_started, running (seconds_left on its clock), expired, passed or
+	// out_of_submissions, with the submissions left.
+	State rvtrack.TaskState `json:"state"`
 }
 
 // RVListIn filters rv_list by tier.
@@ -48,8 +51,9 @@ type RVListOut struct {
 
 // rvListDoc describes the rv_list tool to the client.
 const rvListDoc = "List the RV tasks with their tier, number of observations and instruments, span and budget " +
-	"(submissions, seconds, tokens), how many submissions each has used and whether it is passed under the " +
-	"original, the strict and the calibrated gates (task_passed, task_passed_strict, task_passed_calibrated)."
+	"(submissions, seconds, tokens), how many submissions each has used, whether it is passed under the " +
+	"original, the strict and the calibrated gates (task_passed, task_passed_strict, task_passed_calibrated), and " +
+	"its state (not_started, running with seconds_left, expired, passed, out_of_submissions). Listing starts no clock."
 
 func (s *Server) rvList(_ context.Context, _ *mcp.CallToolRequest, in RVListIn) (*mcp.CallToolResult, RVListOut, error) {
 	switch in.Tier {
@@ -73,7 +77,7 @@ func (s *Server) rvList(_ context.Context, _ *mcp.CallToolRequest, in RVListIn) 
 		d := t.Data()
 		passed, strict, cal := l.PassedGates(t.TaskID)
 		out.Tasks = append(out.Tasks, RVTaskRow{t.TaskID, t.Tier(), d.Len(), len(d.Instruments), d.Span(), t.Budget(),
-			l.Used(t.TaskID), passed, strict, cal})
+			l.Used(t.TaskID), passed, strict, cal, l.State(t)})
 	}
 	return nil, out, nil
 }
@@ -94,26 +98,80 @@ func (s *Server) task(id string) (*stargazer.Task, error) {
 	return t, nil
 }
 
-// startClock is what a tool that shows t's data does first (rvtrack.Ledger.Show: today, start the task's clock
-// unless it started before, as 'rv show' does).
-func (s *Server) startClock(t *stargazer.Task) error {
-	_, err := rvtrack.ShowTask(rvtrack.LedgerPath(s.home), t.TaskID)
-	return err
+// requireStarted is what a tool that shows t's data does first: it refuses a task whose clock has not started
+// (rvtrack.Ledger.Show), saying to call rv_start. It changes nothing.
+func (s *Server) requireStarted(t *stargazer.Task) error {
+	if t.Imported {
+		return nil
+	}
+	l, err := rvtrack.OpenLedger(rvtrack.LedgerPath(s.home))
+	if err != nil {
+		return err
+	}
+	if _, err := l.Show(t.TaskID); err != nil {
+		return &codedError{errRefused, fmt.Sprintf("task %s is not started: call rv_start to see its data and start its %d s clock",
+			t.TaskID, t.Budget().Seconds)}
+	}
+	return nil
+}
+
+// RVShowOut is what rv_show and rv_start answer: the task's contestant view (its series only once started) and
+// its state.
+type RVShowOut struct {
+	stargazer.View
+	State rvtrack.TaskState `json:"state"`
 }
 
 // rvShowDoc describes the rv_show tool to the client.
-const rvShowDoc = "What a contestant may see of an RV task: the velocities, errors and instruments, the star mass, " +
-	"t_ref, tier and budget (never the truth). Opening a task starts its clock."
+const rvShowDoc = "What a contestant may see of an RV task (never the truth): its tier, budget, star mass, t_ref, " +
+	"number of points and instruments, and its state. The velocities, errors and instruments (times_days, rvs_ms, " +
+	"sigmas_ms, instruments) are given only once the task has started: rv_show starts nothing; rv_start does."
 
-func (s *Server) rvShow(_ context.Context, _ *mcp.CallToolRequest, in TaskIn) (*mcp.CallToolResult, stargazer.View, error) {
+func (s *Server) rvShow(_ context.Context, _ *mcp.CallToolRequest, in TaskIn) (*mcp.CallToolResult, RVShowOut, error) {
 	t, err := s.task(in.Task)
 	if err != nil {
-		return nil, stargazer.View{}, err
+		return nil, RVShowOut{}, err
 	}
-	if err := s.startClock(t); err != nil {
-		return nil, stargazer.View{}, err
+	l, err := rvtrack.OpenLedger(rvtrack.LedgerPath(s.home))
+	if err != nil {
+		return nil, RVShowOut{}, err
 	}
-	return nil, t.View(), nil
+	return nil, showOut(t, l.State(t)), nil
+}
+
+// rvStartDoc describes the rv_start tool to the client.
+const rvStartDoc = "Start an RV task: its clock against the tier's time budget (easy 600 s, medium 900 s, hard and " +
+	"real 1500 s) starts now unless it started before, and the answer is the task's data as rv_show gives a started " +
+	"task. rv_fit, rv_plot and rv_submit's dry run need a started task."
+
+func (s *Server) rvStart(_ context.Context, _ *mcp.CallToolRequest, in TaskIn) (*mcp.CallToolResult, RVShowOut, error) {
+	t, err := s.task(in.Task)
+	if err != nil {
+		return nil, RVShowOut{}, err
+	}
+	var state rvtrack.TaskState
+	err = rvtrack.WithLedger(rvtrack.LedgerPath(s.home), func(l *rvtrack.Ledger) error {
+		if !t.Imported {
+			if _, err := l.Start(t.TaskID); err != nil {
+				return err
+			}
+		}
+		state = l.State(t)
+		return nil
+	})
+	if err != nil {
+		return nil, RVShowOut{}, err
+	}
+	return nil, showOut(t, state), nil
+}
+
+// showOut is t's view in state: its series only when it has started (or is imported).
+func showOut(t *stargazer.Task, state rvtrack.TaskState) RVShowOut {
+	v := t.View()
+	if state.State == rvtrack.StateNotStarted {
+		v = v.Meta()
+	}
+	return RVShowOut{View: v, State: state}
 }
 
 // PlanetsIn is a task and a planetary configuration in the submission format.
@@ -160,14 +218,14 @@ type RVFitOut struct {
 // rvFitDoc describes the rv_fit tool to the client.
 const rvFitDoc = "Fit Keplerian planets to an RV task: refine the given planets by least squares with a fitted " +
 	"jitter, or run the automatic periodogram search when none are given. Returns the planets in the submission format " +
-	"and the dry-run metrics. Starts the task's clock."
+	"and the dry-run metrics. Needs a started task (rv_start)."
 
 func (s *Server) rvFit(_ context.Context, _ *mcp.CallToolRequest, in PlanetsIn) (*mcp.CallToolResult, RVFitOut, error) {
 	t, init, _, err := s.resolve(in)
 	if err != nil {
 		return nil, RVFitOut{}, err
 	}
-	if err := s.startClock(t); err != nil {
+	if err := s.requireStarted(t); err != nil {
 		return nil, RVFitOut{}, err
 	}
 	d := t.Data()
@@ -201,7 +259,7 @@ type RVPlotOut struct {
 
 // rvPlotDoc describes the rv_plot tool to the client.
 const rvPlotDoc = "The RV task view as a PNG image: velocities by instrument with the model of the given planets, " +
-	"residuals, and the GLS periodogram of the residuals (of the data without planets). Starts the task's clock."
+	"residuals, and the GLS periodogram of the residuals (of the data without planets). Needs a started task (rv_start)."
 
 func (s *Server) rvPlot(_ context.Context, _ *mcp.CallToolRequest, in RVPlotIn) (*mcp.CallToolResult, RVPlotOut, error) {
 	w, err := in.width()
@@ -212,7 +270,7 @@ func (s *Server) rvPlot(_ context.Context, _ *mcp.CallToolRequest, in RVPlotIn) 
 	if err != nil {
 		return nil, RVPlotOut{}, err
 	}
-	if err := s.startClock(t); err != nil { // the figure, its peaks and metrics show the task's data
+	if err := s.requireStarted(t); err != nil { // the figure, its peaks and metrics show the task's data
 		return nil, RVPlotOut{}, err
 	}
 	d := t.Data()
@@ -252,10 +310,12 @@ func (s *Server) rvSubmit(ctx context.Context, _ *mcp.CallToolRequest, in RVSubm
 	if err != nil {
 		return nil, rvgate.Feedback{}, err
 	}
-	if !in.DryRun {
-		if err := s.spendCheck(ctx, "rv_submit"); err != nil {
+	if in.DryRun {
+		if err := s.requireStarted(t); err != nil {
 			return nil, rvgate.Feedback{}, err
 		}
+	} else if err := s.spendCheck(ctx, "rv_submit"); err != nil {
+		return nil, rvgate.Feedback{}, err
 	}
 	var fb rvgate.Feedback
 	err = rvtrack.WithLedger(rvtrack.LedgerPath(s.home), func(l *rvtrack.Ledger) error {

@@ -9,7 +9,6 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"transitbench/data/stargazer"
 	"transitbench/grader/rvgate"
 	"transitbench/grader/store"
 	"transitbench/workspace/internal/taskfixture"
@@ -30,9 +29,9 @@ func truthArgs(t *testing.T, id string, extra map[string]any) map[string]any {
 	return args
 }
 
-// TestRVTools walks the RV track: rv_list, rv_show (which starts the task's clock in the ledger), rv_fit
-// (the automatic search finds the planet), rv_plot (a PNG), a dry run, and a submission of the true planet,
-// which passes and spends one submission.
+// TestRVTools walks the RV track: rv_list, rv_start (which starts the task's clock in the ledger and gives its
+// data), rv_fit (the automatic search finds the planet), rv_plot (a PNG), a dry run, and a submission of the
+// true planet, which passes and spends one submission.
 func TestRVTools(t *testing.T) {
 	f := newFixture(t, "survey")
 	var list RVListOut
@@ -48,17 +47,17 @@ func TestRVTools(t *testing.T) {
 		t.Fatalf("rv_list has no unused %s with 3 submissions: %+v", rvTask, list.Tasks)
 	}
 
-	var view stargazer.View
-	callOK(t, f.cs, "rv_show", map[string]any{"task": rvTask}, &view)
-	if view.TaskID != rvTask || view.NObs != len(view.RVsMS) || view.NObs == 0 {
-		t.Errorf("rv_show: %+v", view)
+	var view RVShowOut
+	callOK(t, f.cs, "rv_start", map[string]any{"task": rvTask}, &view)
+	if view.TaskID != rvTask || view.NObs != len(view.RVsMS) || view.NObs == 0 || view.State.State != rvtrack.StateRunning {
+		t.Errorf("rv_start: %+v", view)
 	}
 	l, err := rvtrack.OpenLedger(rvtrack.LedgerPath(f.home))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if _, ok := l.StartTime(rvTask); !ok {
-		t.Error("rv_show did not start the task's clock")
+		t.Error("rv_start did not start the task's clock")
 	}
 
 	truth := taskfixture.Load(t, rvTask).TruthPlanets()[0]
@@ -117,7 +116,8 @@ func TestRVTools(t *testing.T) {
 func TestBudgetRefusesGradingPastTurns(t *testing.T) {
 	f := newFixture(t, "survey")
 	turns := f.srv.Preset().Turns
-	for range turns {
+	callOK(t, f.cs, "rv_start", map[string]any{"task": rvTask}, &RVShowOut{})
+	for range turns - 1 {
 		callOK(t, f.cs, "rv_list", map[string]any{"tier": "easy"}, &RVListOut{})
 	}
 	msg := callErr(t, f.cs, "rv_submit", truthArgs(t, rvTask, nil))
@@ -229,11 +229,11 @@ func TestBudgetRefusesPastTokensAndHours(t *testing.T) {
 	}
 }
 
-// TestRVClockStartsWhereDataShows calls each RV tool on a task of its own, in a fresh data directory: rv_list
-// (tiers, sizes and budgets) leaves every clock alone; rv_plot (a figure, periodogram peaks and dry-run
-// metrics), rv_fit, rv_submit's dry run and rv_show each show the task's data and start its clock, as rv_show
-// always did.
-func TestRVClockStartsWhereDataShows(t *testing.T) {
+// TestRVLookingStartsNothing calls each RV tool on a task of its own, in a fresh data directory: rv_list
+// (tiers, sizes, budgets and states) and rv_show (metadata, no series) start no clock; rv_plot, rv_fit and
+// rv_submit's dry run, which would show the data, are refused saying to call rv_start; rv_start starts the
+// clock and gives the data, which rv_show then gives too, with the time left.
+func TestRVLookingStartsNothing(t *testing.T) {
 	f := newFixture(t, "survey")
 	started := func(task string) bool {
 		t.Helper()
@@ -250,26 +250,40 @@ func TestRVClockStartsWhereDataShows(t *testing.T) {
 		t.Fatalf("rv_list lists %d easy tasks", len(list.Tasks))
 	}
 	for _, r := range list.Tasks {
-		if started(r.Task) {
-			t.Fatalf("rv_list started the clock of %s", r.Task)
+		if started(r.Task) || r.State.State != rvtrack.StateNotStarted || r.State.SubmissionsLeft != 3 {
+			t.Fatalf("rv_list: %s started %v, state %+v", r.Task, started(r.Task), r.State)
 		}
 	}
-	for i, c := range []struct {
+	task := list.Tasks[0].Task
+	var view RVShowOut
+	callOK(t, f.cs, "rv_show", map[string]any{"task": task}, &view)
+	if view.NObs == 0 || len(view.RVsMS) != 0 || len(view.TimesDays) != 0 || view.State.State != rvtrack.StateNotStarted || started(task) {
+		t.Errorf("rv_show of a task not started: %+v, started %v", view, started(task))
+	}
+	for _, c := range []struct {
 		tool string
 		args map[string]any
 	}{
 		{"rv_plot", map[string]any{}},
 		{"rv_fit", map[string]any{}},
 		{"rv_submit", map[string]any{"dry_run": true}},
-		{"rv_show", map[string]any{}},
 	} {
-		task := list.Tasks[i].Task
 		c.args["task"] = task
-		if res := callTool(t, f.cs, c.tool, c.args); res.IsError {
-			t.Fatalf("%s: %s", c.tool, text(res))
+		msg := callErr(t, f.cs, c.tool, c.args)
+		if !strings.HasPrefix(msg, "refused: ") || !strings.Contains(msg, "call rv_start") || !strings.Contains(msg, "600 s clock") {
+			t.Errorf("%s on a task not started: %s", c.tool, msg)
 		}
-		if !started(task) {
-			t.Errorf("%s showed %s without starting its clock", c.tool, task)
+		if started(task) {
+			t.Fatalf("%s started the clock of %s", c.tool, task)
 		}
 	}
+	callOK(t, f.cs, "rv_start", map[string]any{"task": task}, &view)
+	if !started(task) || view.NObs != len(view.RVsMS) || view.State.State != rvtrack.StateRunning || !(view.State.SecondsLeft > 590) {
+		t.Errorf("rv_start: started %v, %+v", started(task), view)
+	}
+	callOK(t, f.cs, "rv_show", map[string]any{"task": task}, &view)
+	if view.NObs != len(view.RVsMS) || view.State.State != rvtrack.StateRunning {
+		t.Errorf("rv_show of a started task: %+v", view)
+	}
+	callOK(t, f.cs, "rv_fit", map[string]any{"task": task}, &RVFitOut{})
 }

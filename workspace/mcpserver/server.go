@@ -115,7 +115,8 @@ func (s *Server) addTools() {
 	addTool(s, "failing", readOnly("Failing stars"), failingDoc, s.failing)
 	addTool(s, "grade", &mcp.ToolAnnotations{Title: "Grade", DestructiveHint: ptr(false)}, gradeDoc, s.grade)
 	addTool(s, "rv_list", readOnly("RV tasks"), rvListDoc, s.rvList)
-	addTool(s, "rv_show", &mcp.ToolAnnotations{Title: "Show RV task"}, rvShowDoc, s.rvShow)
+	addTool(s, "rv_show", readOnly("Show RV task"), rvShowDoc, s.rvShow)
+	addTool(s, "rv_start", &mcp.ToolAnnotations{Title: "Start RV task", DestructiveHint: ptr(false)}, rvStartDoc, s.rvStart)
 	addTool(s, "rv_fit", &mcp.ToolAnnotations{Title: "Fit RV task"}, rvFitDoc, s.rvFit)
 	addTool(s, "rv_plot", readOnly("Plot RV task"), rvPlotDoc, s.rvPlot)
 	addTool(s, "rv_submit", &mcp.ToolAnnotations{Title: "Submit RV planets", DestructiveHint: ptr(false)}, rvSubmitDoc, s.rvSubmit)
@@ -146,8 +147,8 @@ const instructions = `TransitBench: find transiting planets in Kepler-like light
 orbits to radial velocities (RV track). Read the resource transitbench://task/TASK.md first. Transit track:
 list_stars, star_info, bls, fold, vet, plot_star (a PNG figure), then edit solution/ in the workspace and
 run_dev, star_outcome and failing; grade (confirm: true) grades the frozen solution once on the hidden sets.
-RV track: rv_list, rv_show (starts the task's clock), rv_fit, rv_plot (a PNG figure), rv_submit (spends one of
-the task's submissions). Every tool call counts against this session's budget (turns, tokens, hours); past
+RV track: rv_list (each task's state), rv_show (metadata; starts nothing), rv_start (starts the task's clock and
+gives its data), rv_fit, rv_plot (a PNG figure), rv_submit (spends one of the task's submissions). Every tool call counts against this session's budget (turns, tokens, hours); past
 it, grade and rv_submit are refused.`
 
 // MCP is the protocol server, to run over a transport (Run, Connect) or an HTTP handler.

@@ -196,13 +196,13 @@ func (s *Site) rvRunPage(name string) (*RVRunPage, error) {
 }
 
 // rvFit draws the fit of sub to task t: the velocities with the model, the residuals and their periodogram.
-// The figure shows the task's data, which the site, only reading, never starts a clock for: a task whose data
-// has not been shown (rvtrack.Ledger.Shown: 'rv show', the agent tools, the terminal UI's task view) is not
-// drawn, and the figure says how to open it.
+// The figure shows the task's data, which the site, only reading, never starts a clock for: a task not started
+// (rvtrack.Ledger.Shown: 'rv start', the agent tool rv_start, the terminal UI's confirmation, or a submission)
+// is not drawn, and the figure says how to start it.
 func rvFit(t *stargazer.Task, sub *rvgate.Submission, led *rvtrack.Ledger) *Figure {
 	if !led.Shown(t.TaskID) {
 		return &Figure{ID: "fit-" + t.TaskID, Caption: "The answer's fit of " + t.TaskID,
-			Err: "the task has not been opened, and drawing its data would show it without its clock: open it with 'transitbench rv show " + t.TaskID + "' (its clock starts) and reload"}
+			Err: "the task has not been started, and drawing its data would show it without its clock: start it with 'transitbench rv start " + t.TaskID + "' (its clock starts) and reload"}
 	}
 	planets, err := sub.Resolve(t.Config.Star.MStarSun, t.Observations.TimesDays[0])
 	if err != nil {

@@ -74,7 +74,7 @@ func TestRVPages(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n := strings.Count(string(run), "<svg"); n != 1 || !strings.Contains(string(run), "rv show seed10_diff10") {
+	if n := strings.Count(string(run), "<svg"); n != 1 || !strings.Contains(string(run), "rv start seed10_diff10") {
 		t.Errorf("the RV run's page draws %d figures (want 1: the submitted task's), or does not say how to open the other", n)
 	}
 	led, err := rvtrack.OpenLedger(rvtrack.LedgerPath(home))
@@ -85,7 +85,7 @@ func TestRVPages(t *testing.T) {
 		t.Error("building the site started a task's clock")
 	}
 	for _, id := range []string{"seed1108_diff2", "seed10_diff10"} {
-		if _, err := rvtrack.ShowTask(rvtrack.LedgerPath(home), id); err != nil {
+		if _, err := rvtrack.StartTask(rvtrack.LedgerPath(home), id); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -6,13 +6,15 @@ import (
 	"transitbench/grader/rvgate"
 )
 
-// DryRun is a dry run of planets (with jitterMS) on task t: it starts the task's clock unless it started
-// before, and reports what needs no truth (rvgate.DryRunFeedback: RMS, ΔBIC/N, the submissions left and the
+// DryRun is a dry run of planets (with jitterMS) on task t, which must have started (ErrNotStarted
+// otherwise: a dry run shows metrics computed from the data). It reports what needs no truth (rvgate.DryRunFeedback: RMS, ΔBIC/N, the submissions left and the
 // standing against the time budget and the declared tokens). It spends no submission. Call it inside
 // WithLedger, as Submit.
 func (l *Ledger) DryRun(t *stargazer.Task, planets []rv.Planet, jitterMS float64, tokensUsed *int) (rvgate.Feedback, error) {
-	if _, err := l.Show(t.TaskID); err != nil {
-		return rvgate.Feedback{}, err
+	if !t.Imported { // an imported task is the contestant's own data: it has no clock
+		if _, err := l.Show(t.TaskID); err != nil {
+			return rvgate.Feedback{}, err
+		}
 	}
 	b := t.Budget()
 	m := rvgate.Metrics(t.Data(), planets, jitterMS, t.MedianSigma())

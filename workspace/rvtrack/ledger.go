@@ -25,9 +25,9 @@ import (
 //
 // The budgets are enforced in two ways:
 //   - Submissions: a task that has used its tier's count is refused (ErrBudgetSpent); nothing is recorded.
-//   - Time and tokens: a task's clock starts when the contestant first opens it ('rv show TASK', 'rv fit TASK',
-//     'rv submit --dry-run', the terminal UI's task view) or, when none of those happened, at its first
-//     submission. Each submission records the seconds elapsed since then and the tokens the caller declares it
+//   - Time and tokens: a task's clock starts when the contestant starts it explicitly ('rv start TASK', the
+//     agent tool rv_start, the terminal UI's confirmation; Start) or, when that did not happen, at its first
+//     submission. Nothing that only looks starts it: its data is shown only once it has started (Show). Each submission records the seconds elapsed since then and the tokens the caller declares it
 //     has spent on the task so far (the product cannot count tokens; a harness can). A submission past the
 //     tier's seconds or declaring more than its tokens is still graded and recorded, with WithinBudget false,
 //     and does not count toward the task being passed (SPEC B3: a task is passed if any submission within
@@ -193,16 +193,11 @@ func (l *Ledger) StartTime(task string) (start time.Time, ok bool) {
 	return time.Time{}, false
 }
 
-// Show is what showing a task's data does: every command, tool and screen that shows the contestant a task's
-// observations, or anything computed from them (a fit, dry-run metrics, periodogram peaks, a figure), calls it
-// before answering ('rv show', 'rv fit', 'rv submit --dry-run'; the agent tools rv_show, rv_fit, rv_plot and
-// rv_submit's dry run; the terminal UI's task view). Today it starts the task's clock unless it has started, and
-// returns the start, saving the ledger when it changed; a change to when clocks start (an explicit start, say)
-// is made here. Listing tasks (their tier, size and budget) does not show their data, nor do the batch commands
-// over every task ('rv truthcheck', 'rv baseline', 'rv grade': the benchmark checking its tasks and grading a
-// solution, which print per-tier counts and gate verdicts); the results site, which only reads, draws a task's
-// data only when Shown.
-func (l *Ledger) Show(task string) (time.Time, error) {
+// Start starts task's clock against its tier's time budget unless it has started, and returns the start,
+// saving the ledger when it changed. It is the one explicit act that opens a task ('rv start', the agent tool
+// rv_start, the terminal UI's confirmation); a submission also starts the clock of a task not started (at the
+// submission, so that it is within the time budget).
+func (l *Ledger) Start(task string) (time.Time, error) {
 	if t, ok := l.StartTime(task); ok {
 		return t, nil
 	}
@@ -218,17 +213,36 @@ func (l *Ledger) Show(task string) (time.Time, error) {
 	return now, nil
 }
 
-// Shown reports whether task's data has been shown (Show was called, or a submission made): a view that must
-// not start the clock itself (the results site, which only reads) draws the task's data only then.
+// ErrNotStarted is returned by Show for a task whose clock has not started: its data is shown only after
+// Start.
+var ErrNotStarted = errors.New("rv: task not started")
+
+// Show is what every command, tool and screen that shows the contestant a task's observations, or anything
+// computed from them (a fit, dry-run metrics, periodogram peaks, a figure), calls before answering ('rv show',
+// 'rv fit', 'rv submit --dry-run'; the agent tools rv_show, rv_fit, rv_plot and rv_submit's dry run; the
+// terminal UI's task view). It returns the task's start, or ErrNotStarted (wrapped, naming the task) when the
+// task has not started: looking starts nothing, Start does. It changes nothing, so a snapshot (OpenLedger) may
+// answer it. Listing tasks (their tier, size, budget and state) does not show their data, nor do the batch
+// commands over every task ('rv truthcheck', 'rv baseline', 'rv grade': the benchmark checking its tasks and
+// grading a solution, which print per-tier counts and gate verdicts); the results site, which only reads,
+// draws a task's data only when Shown.
+func (l *Ledger) Show(task string) (time.Time, error) {
+	if t, ok := l.StartTime(task); ok {
+		return t, nil
+	}
+	return time.Time{}, fmt.Errorf("%w: %s", ErrNotStarted, task)
+}
+
+// Shown reports whether task's data may be shown: its clock has started (Start, or a submission).
 func (l *Ledger) Shown(task string) bool {
 	_, ok := l.StartTime(task)
 	return ok
 }
 
-// ShowTask is Show on the ledger at path, locked for the call (WithLedger).
-func ShowTask(path, task string) (start time.Time, err error) {
+// StartTask is Start on the ledger at path, locked for the call (WithLedger).
+func StartTask(path, task string) (start time.Time, err error) {
 	err = WithLedger(path, func(l *Ledger) error {
-		start, err = l.Show(task)
+		start, err = l.Start(task)
 		return err
 	})
 	return start, err

@@ -82,7 +82,7 @@ func TestLedgerReadOnly(t *testing.T) {
 	if _, err := l.Add("seedX", easy, rvgate.Result{}, nil); err == nil {
 		t.Error("Add on a snapshot succeeded")
 	}
-	if _, err := l.Show("seedX"); err == nil {
+	if _, err := l.Start("seedX"); err == nil {
 		t.Error("Start on a snapshot succeeded")
 	}
 	if _, err := os.Stat(path); !errors.Is(err, os.ErrNotExist) {
@@ -103,13 +103,13 @@ func TestLedgerClock(t *testing.T) {
 		}
 	}
 	must(withClock(path, c, func(l *Ledger) error {
-		_, err := l.Show("task")
+		_, err := l.Start("task")
 		return err
 	}))
 	c.advance(100)
-	// Opening again does not restart the clock.
+	// Starting again does not restart the clock.
 	must(withClock(path, c, func(l *Ledger) error {
-		start, err := l.Show("task")
+		start, err := l.Start("task")
 		if !start.Equal(opened) {
 			t.Errorf("second Start moved the clock to %v", start)
 		}

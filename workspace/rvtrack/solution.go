@@ -18,7 +18,7 @@ import (
 )
 
 // TaskFile is the name of the file a solution finds in its task directory (argv[1]): the task's View, exactly
-// what 'transitbench rv show TASK --json' prints (data, star mass, t_ref, tier, budget; never the truth).
+// what 'transitbench rv start TASK --json' prints without its state (data, star mass, t_ref, tier, budget; never the truth).
 const TaskFile = "task.json"
 
 // SolutionOptions tune RunSolution.
