@@ -174,11 +174,13 @@ func showOut(t *stargazer.Task, state rvtrack.TaskState) RVShowOut {
 	return RVShowOut{View: v, State: state}
 }
 
-// PlanetsIn is a task and a planetary configuration in the submission format.
+// PlanetsIn is a task and a planetary configuration in the submission format: planets and jitter_ms, or
+// submission, the object rv_fit answers with, as it is.
 type PlanetsIn struct {
 	TaskIn
-	Planets  []rvgate.SubmittedPlanet `json:"planets,omitempty" jsonschema:"planets: P_days, K_ms or m_sin_i_mjup, e, omega_rad, and l_rad or M0_rad (mean anomaly at t_ref) or t_peri_days"`
-	JitterMS float64                  `json:"jitter_ms,omitempty" jsonschema:"extra white noise in m/s added to every error"`
+	Planets    []rvgate.SubmittedPlanet `json:"planets,omitempty" jsonschema:"planets: P_days, K_ms or m_sin_i_mjup, e, omega_rad, and l_rad or M0_rad (mean anomaly at t_ref) or t_peri_days"`
+	JitterMS   float64                  `json:"jitter_ms,omitempty" jsonschema:"extra white noise in m/s added to every error"`
+	Submission *rvgate.Submission       `json:"submission,omitempty" jsonschema:"instead of planets and jitter_ms: the submission object rv_fit answers with, as it is"`
 }
 
 // resolve opens in's task, checks the submission as 'rv submit' does (rvgate.ParseSubmission) and resolves it on
@@ -187,6 +189,12 @@ func (s *Server) resolve(in PlanetsIn) (*stargazer.Task, []rv.Planet, *rvgate.Su
 	t, err := s.task(in.Task)
 	if err != nil {
 		return nil, nil, nil, err
+	}
+	if in.Submission != nil {
+		if len(in.Planets) > 0 || in.JitterMS != 0 {
+			return nil, nil, nil, badInput("give either submission (rv_fit's, as it is) or planets and jitter_ms, not both")
+		}
+		in.Planets, in.JitterMS = in.Submission.Planets, in.Submission.JitterMS
 	}
 	raw, err := json.Marshal(rvgate.Submission{Planets: in.Planets, JitterMS: in.JitterMS})
 	if err != nil {
@@ -218,7 +226,7 @@ type RVFitOut struct {
 // rvFitDoc describes the rv_fit tool to the client.
 const rvFitDoc = "Fit Keplerian planets to an RV task: refine the given planets by least squares with a fitted " +
 	"jitter, or run the automatic periodogram search when none are given. Returns the planets in the submission format " +
-	"and the dry-run metrics. Needs a started task (rv_start)."
+	"and the dry-run metrics; the answer's submission is what rv_submit takes as it is. Needs a started task (rv_start)."
 
 func (s *Server) rvFit(_ context.Context, _ *mcp.CallToolRequest, in PlanetsIn) (*mcp.CallToolResult, RVFitOut, error) {
 	t, init, _, err := s.resolve(in)
@@ -298,7 +306,8 @@ type RVSubmitIn struct {
 
 // rvSubmitDoc describes the rv_submit tool to the client.
 const rvSubmitDoc = "Grade planets on an RV task with the four-criterion gate, spending one of the tier's " +
-	"submissions (dry_run: true spends nothing and reports only rms and ΔBIC/N). Feedback as 'transitbench rv submit': " +
+	"submissions: planets and jitter_ms, or submission (the submission of rv_fit's answer, as it is). dry_run: true " +
+	"spends nothing and reports only rms and ΔBIC/N. Feedback as 'transitbench rv submit': " +
 	"pass or fail per criterion and under the strict and calibrated gates (passed_strict, passed_calibrated), " +
 	"never the truth. Refused past the session's budget."
 

@@ -287,3 +287,28 @@ func TestRVLookingStartsNothing(t *testing.T) {
 	}
 	callOK(t, f.cs, "rv_fit", map[string]any{"task": task}, &RVFitOut{})
 }
+
+// TestRVFitAnswerSubmits: rv_fit's answer goes to rv_submit as it is, as its submission object or as its
+// planets and jitter_ms (the same planet schema), and grades the same; both forms at once are refused.
+func TestRVFitAnswerSubmits(t *testing.T) {
+	f := newFixture(t, "survey")
+	callOK(t, f.cs, "rv_start", map[string]any{"task": rvTask}, &RVShowOut{})
+	var fit RVFitOut
+	callOK(t, f.cs, "rv_fit", map[string]any{"task": rvTask}, &fit)
+	if len(fit.Submission.Planets) != 1 {
+		t.Fatalf("rv_fit found %d planets", len(fit.Submission.Planets))
+	}
+	var whole, parts rvgate.Feedback
+	callOK(t, f.cs, "rv_submit", map[string]any{"task": fit.Task, "submission": fit.Submission}, &whole)
+	callOK(t, f.cs, "rv_submit", map[string]any{"task": fit.Task, "planets": fit.Submission.Planets, "jitter_ms": fit.Submission.JitterMS}, &parts)
+	if whole.Passed == nil || !*whole.Passed || whole.Submission != 1 {
+		t.Errorf("submitting rv_fit's submission: %+v", whole)
+	}
+	if parts.Passed == nil || !*parts.Passed || parts.Submission != 2 || parts.RMSMS != whole.RMSMS || parts.DeltaBICPerPoint != whole.DeltaBICPerPoint {
+		t.Errorf("submitting rv_fit's planets and jitter: %+v, the submission's %+v", parts, whole)
+	}
+	msg := callErr(t, f.cs, "rv_submit", map[string]any{"task": fit.Task, "submission": fit.Submission, "planets": fit.Submission.Planets})
+	if !strings.HasPrefix(msg, "bad_input: ") {
+		t.Errorf("both forms at once: %s", msg)
+	}
+}
