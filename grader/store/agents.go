@@ -20,7 +20,10 @@ const (
 // tool calls (turns), their estimated tokens, the seconds the tools took, the wall time since it started and
 // how many calls were refused.
 type AgentSession struct {
-	ID           string    `json:"id"`
+	ID string `json:"id"`
+	// Agent is whose budget the session spends: "workspace:" and the workspace's path, or the id the operator
+	// named ('mcp --agent-id'); "" for sessions recorded before budgets outlived sessions.
+	Agent        string    `json:"agent,omitempty"`
 	Client       string    `json:"client,omitempty"`
 	Preset       string    `json:"preset,omitempty"`
 	BudgetTurns  int       `json:"budget_turns"`
@@ -56,8 +59,8 @@ func (s *Store) StartAgentSession(ctx context.Context, a AgentSession) error {
 	if a.Started.IsZero() {
 		a.Started = time.Now()
 	}
-	_, err := s.db.ExecContext(ctx, `INSERT INTO agent_sessions (id, client, preset, budget_turns, budget_tokens,
-		budget_hours, started) VALUES (?, ?, ?, ?, ?, ?, ?)`, a.ID, a.Client, a.Preset, a.BudgetTurns, a.BudgetTokens,
+	_, err := s.db.ExecContext(ctx, `INSERT INTO agent_sessions (id, agent, client, preset, budget_turns, budget_tokens,
+		budget_hours, started) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, a.ID, a.Agent, a.Client, a.Preset, a.BudgetTurns, a.BudgetTokens,
 		a.BudgetHours, formatTime(a.Started))
 	if err != nil {
 		return fmt.Errorf("store: recording agent session %s: %w", a.ID, err)
@@ -86,11 +89,11 @@ func (s *Store) AgentSessions(ctx context.Context) ([]AgentSession, error) {
 		var a AgentSession
 		var started, last sql.NullString
 		var millis int64
-		err := sc.Scan(&a.ID, &a.Client, &a.Preset, &a.BudgetTurns, &a.BudgetTokens, &a.BudgetHours, &started,
+		err := sc.Scan(&a.ID, &a.Agent, &a.Client, &a.Preset, &a.BudgetTurns, &a.BudgetTokens, &a.BudgetHours, &started,
 			&a.Turns, &a.Tokens, &millis, &a.Refused, &a.Errors, &last)
 		a.Started, a.Last, a.ToolSeconds = parseTime(started), parseTime(last), float64(millis)/1000
 		return a, err
-	}, `SELECT a.id, a.client, a.preset, a.budget_turns, a.budget_tokens,
+	}, `SELECT a.id, a.agent, a.client, a.preset, a.budget_turns, a.budget_tokens,
 		a.budget_hours, a.started, COUNT(c.seq), COALESCE(SUM(c.tokens), 0), COALESCE(SUM(c.millis), 0),
 		COALESCE(SUM(c.status = 'refused'), 0), COALESCE(SUM(c.status = 'error'), 0), MAX(c.started)
 		FROM agent_sessions a LEFT JOIN agent_calls c ON c.session_id = a.id
@@ -107,4 +110,81 @@ func (s *Store) AgentCalls(ctx context.Context, id string) ([]AgentCall, error) 
 		return c, err
 	}, `SELECT session_id, seq, tool, started, millis, tokens, status
 		FROM agent_calls WHERE session_id = ? ORDER BY seq`, id)
+}
+
+// AgentTotal is an agent's spend over all its sessions (AgentTotals, AgentSpend): the budget of its latest
+// session, the number of sessions, and the tool calls (turns), estimated tokens, tool seconds, refusals and
+// errors summed over them; First is when its first session started, Last its latest call. An agent's budget
+// holds across sessions: the agent server refuses grading and submitting once any of the three is spent.
+type AgentTotal struct {
+	Agent        string    `json:"agent"`
+	Preset       string    `json:"preset,omitempty"`
+	BudgetTurns  int       `json:"budget_turns"`
+	BudgetTokens int       `json:"budget_tokens"`
+	BudgetHours  float64   `json:"budget_hours"`
+	Sessions     int       `json:"sessions"`
+	Turns        int       `json:"turns"`
+	Tokens       int       `json:"tokens"`
+	ToolSeconds  float64   `json:"tool_seconds"`
+	Refused      int       `json:"refused"`
+	Errors       int       `json:"errors"`
+	First        time.Time `json:"first"`
+	Last         time.Time `json:"last,omitzero"`
+}
+
+// Hours is the agent's wall time: from its first session's start to its latest call (0 without calls).
+func (a AgentTotal) Hours() float64 {
+	if a.Last.IsZero() {
+		return 0
+	}
+	return a.Last.Sub(a.First).Hours()
+}
+
+// agentTotalsQuery sums the calls of each agent's sessions; the budget is that of the agent's latest session.
+const agentTotalsQuery = `WITH spend AS (
+		SELECT a.agent, COUNT(DISTINCT a.id) AS sessions, COUNT(c.seq) AS turns, COALESCE(SUM(c.tokens), 0) AS tokens,
+			COALESCE(SUM(c.millis), 0) AS millis, COALESCE(SUM(c.status = 'refused'), 0) AS refused,
+			COALESCE(SUM(c.status = 'error'), 0) AS errors, MIN(a.started) AS first, MAX(c.started) AS last
+		FROM agent_sessions a LEFT JOIN agent_calls c ON c.session_id = a.id
+		%s GROUP BY a.agent
+	)
+	SELECT s.agent, l.preset, l.budget_turns, l.budget_tokens, l.budget_hours, s.sessions, s.turns, s.tokens,
+		s.millis, s.refused, s.errors, s.first, s.last
+	FROM spend s JOIN agent_sessions l ON l.id = (SELECT id FROM agent_sessions WHERE agent = s.agent
+		ORDER BY started DESC, id DESC LIMIT 1)
+	ORDER BY s.last DESC, s.first DESC, s.agent`
+
+func scanAgentTotal(sc scanner) (AgentTotal, error) {
+	var a AgentTotal
+	var first, last sql.NullString
+	var millis int64
+	err := sc.Scan(&a.Agent, &a.Preset, &a.BudgetTurns, &a.BudgetTokens, &a.BudgetHours, &a.Sessions, &a.Turns,
+		&a.Tokens, &millis, &a.Refused, &a.Errors, &first, &last)
+	a.First, a.Last, a.ToolSeconds = parseTime(first), parseTime(last), float64(millis)/1000
+	return a, err
+}
+
+// AgentTotals lists every agent's spend over its sessions, the latest active first.
+func (s *Store) AgentTotals(ctx context.Context) ([]AgentTotal, error) {
+	out, err := queryAll(ctx, s.db, scanAgentTotal, fmt.Sprintf(agentTotalsQuery, ""))
+	if err != nil {
+		return nil, fmt.Errorf("store: agent totals: %w", err)
+	}
+	return out, nil
+}
+
+// AgentSpend returns agent's spend over all its sessions so far; an agent with no session yet has spent
+// nothing (Sessions 0).
+func (s *Store) AgentSpend(ctx context.Context, agent string) (AgentTotal, error) {
+	if agent == "" {
+		return AgentTotal{}, errors.New("store: an agent's spend needs the agent")
+	}
+	out, err := queryAll(ctx, s.db, scanAgentTotal, fmt.Sprintf(agentTotalsQuery, "WHERE a.agent = ?"), agent)
+	if err != nil {
+		return AgentTotal{}, fmt.Errorf("store: spend of agent %s: %w", agent, err)
+	}
+	if len(out) == 0 {
+		return AgentTotal{Agent: agent}, nil
+	}
+	return out[0], nil
 }

@@ -103,6 +103,19 @@ var migrations = []string{
 	// toward the workspace at their label (NextGrading).
 	`ALTER TABLE runs ADD COLUMN lineage TEXT NOT NULL DEFAULT '';
 	CREATE INDEX runs_lineage ON runs (lineage, kind);`,
+
+	// Version 5: an agent's budget outlives its sessions. Each session names the agent whose budget it spends
+	// (the workspace's, or an id the operator gave); sessions recorded before have agent '' and count alone.
+	`ALTER TABLE agent_sessions ADD COLUMN agent TEXT NOT NULL DEFAULT '';
+	CREATE INDEX agent_sessions_agent ON agent_sessions (agent);`,
+
+	// Version 6: results belong to a workspace. A run records the workspace it ran in (its path) and its
+	// solution's kind (python, go, executable). Dev and grade runs recorded before were labelled with their
+	// workspace's path, which becomes their workspace; mini and baseline runs before had none.
+	`ALTER TABLE runs ADD COLUMN workspace TEXT NOT NULL DEFAULT '';
+	ALTER TABLE runs ADD COLUMN solution_kind TEXT NOT NULL DEFAULT '';
+	UPDATE runs SET workspace = label WHERE kind IN ('dev', 'grade');
+	CREATE INDEX runs_workspace ON runs (workspace, set_name);`,
 }
 
 // SchemaVersion is the schema version this program writes.

@@ -136,6 +136,11 @@ type FailingStar struct {
 // given kinds count; by default dev and grade runs (the contestant's solutions), so that the empty and naive
 // baselines do not drown the list. Hidden runs have no per-star outcomes and never count.
 func (s *Store) FailingStars(ctx context.Context, set string, limit int, kinds ...string) ([]FailingStar, error) {
+	return s.FailingStarsIn(ctx, "", set, limit, kinds...)
+}
+
+// FailingStarsIn is FailingStars over the runs of one workspace (its path; "" for every run).
+func (s *Store) FailingStarsIn(ctx context.Context, workspace, set string, limit int, kinds ...string) ([]FailingStar, error) {
 	if len(kinds) == 0 {
 		kinds = []string{KindDev, KindGrade}
 	}
@@ -155,6 +160,7 @@ func (s *Store) FailingStars(ctx context.Context, set string, limit int, kinds .
 			SELECT o.star_id, o.run_id, o.status, o.false_count
 			FROM outcomes o JOIN runs r ON r.id = o.run_id
 			WHERE r.set_name = ? AND r.hidden = 0 AND r.kind IN (SELECT value FROM json_each(?))
+				AND (? = '' OR r.workspace = ?)
 		), counted AS (
 			SELECT star_id, COUNT(*) AS runs,
 				SUM(status = ?) AS missed, SUM(false_count > 0) AS falsed, MAX(run_id) AS last_run
@@ -164,7 +170,7 @@ func (s *Store) FailingStars(ctx context.Context, set string, limit int, kinds .
 		FROM counted c JOIN picked p ON p.star_id = c.star_id AND p.run_id = c.last_run
 		WHERE c.missed + c.falsed > 0
 		ORDER BY c.missed + c.falsed DESC, CAST(c.missed + c.falsed AS REAL) / c.runs DESC, c.star_id
-		LIMIT ?`, set, string(kindJSON), StatusMissed, limit)
+		LIMIT ?`, set, string(kindJSON), workspace, workspace, StatusMissed, limit)
 	if err != nil {
 		return nil, fmt.Errorf("store: failing stars of %s: %w", set, err)
 	}

@@ -55,6 +55,11 @@ type Run struct {
 	// Lineage is what a grade run's ordinal counts within: "ws:" and the workspace's id, or "contestant:" and the
 	// label a contest grader gave (grade --frozen --label). "" for other runs and for runs recorded before.
 	Lineage string `json:"lineage,omitempty"`
+	// Workspace is the path of the workspace the run ran in ("" for a baseline, and for a mini run recorded
+	// before runs named their workspace); the commands that read runs show the current workspace's by default.
+	Workspace string `json:"workspace,omitempty"`
+	// SolutionKind is the run's solution's kind: python, go or executable ("" for runs recorded before).
+	SolutionKind string `json:"solution_kind,omitempty"`
 }
 
 // HasFlag reports whether the run carries flag.
@@ -83,10 +88,11 @@ func (s *Store) CreateRun(ctx context.Context, r Run) (int64, error) {
 		return 0, err
 	}
 	res, err := s.db.ExecContext(ctx, `INSERT INTO runs
-		(kind, set_name, label, solution_hash, started, status, isolation, stars, flags, hidden, grading, lineage)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		(kind, set_name, label, solution_hash, started, status, isolation, stars, flags, hidden, grading, lineage,
+		workspace, solution_kind)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		r.Kind, r.Set, r.Label, r.SolutionHash, formatTime(r.Started), StatusRunning, r.Isolation, r.Stars, string(flags),
-		r.Hidden, r.Grading, r.Lineage)
+		r.Hidden, r.Grading, r.Lineage, r.Workspace, r.SolutionKind)
 	if err != nil {
 		return 0, fmt.Errorf("store: recording a run: %w", err)
 	}
@@ -191,14 +197,14 @@ func runState(ctx context.Context, q queryRower, id int64) (status string, hidde
 }
 
 // RunFilter selects runs; empty fields match everything. Grading, when positive, selects the grade runs of
-// that grading ordinal. Limit 0 means no limit.
+// that grading ordinal. Workspace selects the runs of one workspace (its path). Limit 0 means no limit.
 type RunFilter struct {
-	Kind, Set, SolutionHash, Status, Label, Lineage string
-	Grading                                         int
-	Limit                                           int
+	Kind, Set, SolutionHash, Status, Label, Lineage, Workspace string
+	Grading                                                    int
+	Limit                                                      int
 }
 
-const runColumns = `id, kind, set_name, label, solution_hash, started, finished, status, isolation, stars, summary, flags, hidden, grading, lineage`
+const runColumns = `id, kind, set_name, label, solution_hash, started, finished, status, isolation, stars, summary, flags, hidden, grading, lineage, workspace, solution_kind`
 
 // Runs returns the runs matching f, newest first.
 func (s *Store) Runs(ctx context.Context, f RunFilter) ([]Run, error) {
@@ -206,7 +212,7 @@ func (s *Store) Runs(ctx context.Context, f RunFilter) ([]Run, error) {
 	var args []any
 	for _, c := range []struct{ col, v string }{
 		{"kind", f.Kind}, {"set_name", f.Set}, {"solution_hash", f.SolutionHash}, {"status", f.Status}, {"label", f.Label},
-		{"lineage", f.Lineage},
+		{"lineage", f.Lineage}, {"workspace", f.Workspace},
 	} {
 		if c.v != "" {
 			where = append(where, c.col+" = ?")
@@ -247,7 +253,7 @@ func scanRun(sc scanner) (Run, error) {
 	var started, finished, summary sql.NullString
 	var flags string
 	if err := sc.Scan(&r.ID, &r.Kind, &r.Set, &r.Label, &r.SolutionHash, &started, &finished, &r.Status,
-		&r.Isolation, &r.Stars, &summary, &flags, &r.Hidden, &r.Grading, &r.Lineage); err != nil {
+		&r.Isolation, &r.Stars, &summary, &flags, &r.Hidden, &r.Grading, &r.Lineage, &r.Workspace, &r.SolutionKind); err != nil {
 		return Run{}, err
 	}
 	r.Started, r.Finished, r.Summary = parseTime(started), parseTime(finished), rawJSON(summary)
