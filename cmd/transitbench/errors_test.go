@@ -108,6 +108,7 @@ func TestJSONErrorContract(t *testing.T) {
 		{"rv import", []string{"rv", "import", garbage, "--name", "../x", "--tasks", rvTasksDir}, codeUsage},
 		{"mcp", []string{"mcp", "--http", "0.0.0.0:8765"}, codeUsage},
 		{"mcp", []string{"mcp", "--preset", "huge"}, codeUsage},
+		{"mcp", []string{"mcp", "--agent-id", "two words"}, codeUsage},
 		{"mcp", []string{"mcp", "--ladder", missing}, codeNotFound},
 	}
 	covered := map[string]bool{}

@@ -28,6 +28,7 @@ type mcpOptions struct {
 	AllowRemote bool     // --allow-remote: let --http listen on an address that is not loopback
 	AllowOrigin []string // --allow-origin: web origins whose pages may call the server (besides its own)
 	Preset      string   // --preset: the sessions' budget preset ("": the workspace's)
+	AgentID     string   // --agent-id: whose budget the sessions spend ("": the workspace's)
 	Tasks       string   // --tasks: the RV task folder
 	Ladder      string   // --ladder: the baseline ladder's table ("": results/baselines.json found from here)
 }
@@ -57,9 +58,10 @@ Resources: transitbench://task/TASK.md, transitbench://task/output-format, trans
 transitbench://baselines/ladder. Hidden sets stay hidden exactly as on the command line.
 
 Every tool call is counted, timed and recorded per MCP session in the results store with an estimate of its
-tokens; a session past the budget preset (the workspace's, or --preset: turns, tokens, hours) is refused
-grade and rv_submit, and the refusal is recorded. 'transitbench runs --agents' lists the sessions and their
-spend. Logs go to standard error; standard output carries only the protocol.`,
+tokens. The budget (the workspace's preset, or --preset: turns, tokens, hours) belongs to the workspace, or to
+the agent --agent-id NAME names, not to a session: it is summed over every session of that agent, across
+restarts of the server, and past it grade and rv_submit are refused (the refusal is recorded). A fresh budget
+takes another --agent-id. 'transitbench runs --agents' lists each agent's totals and the sessions. Logs go to standard error; standard output carries only the protocol.`,
 		Args: cobra.NoArgs,
 		RunE: runWithOpts(runMCP, opts),
 	}
@@ -67,7 +69,8 @@ spend. Logs go to standard error; standard output carries only the protocol.`,
 	cmd.Flags().StringVar(&opts.HTTP, "http", "", "serve streamable HTTP on this address (e.g. 127.0.0.1:8765, or unix:/path/to/socket) instead of stdio")
 	cmd.Flags().BoolVar(&opts.AllowRemote, "allow-remote", false, "let --http listen on an address that is not loopback")
 	cmd.Flags().StringSliceVar(&opts.AllowOrigin, "allow-origin", nil, "a web origin (scheme://host:port) whose pages may call --http (repeatable)")
-	cmd.Flags().StringVar(&opts.Preset, "preset", "", "budget preset of each session: survey or mini (default: the workspace's)")
+	cmd.Flags().StringVar(&opts.Preset, "preset", "", "budget preset: survey or mini (default: the workspace's)")
+	cmd.Flags().StringVar(&opts.AgentID, "agent-id", "", "the agent whose budget the sessions spend, kept across sessions (default: the workspace's)")
 	cmd.Flags().StringVar(&opts.Tasks, "tasks", "", "folder of RV task JSON files (default: $TRANSITBENCH_STARGAZER or ../shared/data/stargazer)")
 	cmd.Flags().StringVar(&opts.Ladder, "ladder", "", "the baseline ladder's table (default: results/baselines.json found from here)")
 	return cmd
@@ -79,6 +82,9 @@ func runMCP(ctx context.Context, s streams, opts *mcpOptions) error {
 		if _, ok := workspace.Presets[opts.Preset]; !ok {
 			return usageErrorf("--preset %q: use survey or mini", opts.Preset)
 		}
+	}
+	if err := checkAgentID(opts.AgentID); err != nil {
+		return err
 	}
 	if opts.HTTP != "" && !strings.HasPrefix(opts.HTTP, "unix:") {
 		if err := checkListenAddr("--http", opts.HTTP, opts.AllowRemote); err != nil {
@@ -107,7 +113,7 @@ func runMCP(ctx context.Context, s streams, opts *mcpOptions) error {
 	if err != nil {
 		return err
 	}
-	srv, err := mcpserver.New(mcpserver.Options{Workspace: ws, Run: runOpt, TasksDir: opts.Tasks, Preset: opts.Preset,
+	srv, err := mcpserver.New(mcpserver.Options{Workspace: ws, Run: runOpt, TasksDir: opts.Tasks, Preset: opts.Preset, Agent: opts.AgentID,
 		LadderFile: opts.Ladder, Version: version, Log: s.Err})
 	if err != nil {
 		return err
@@ -123,6 +129,19 @@ func runMCP(ctx context.Context, s streams, opts *mcpOptions) error {
 		return err
 	}
 	return serveHTTP(ctx, s, srv, opts, home)
+}
+
+// checkAgentID refuses an --agent-id that is not a short printable name ("" is the workspace's budget).
+func checkAgentID(id string) error {
+	if id == "" {
+		return nil
+	}
+	if len(id) > 64 || strings.HasPrefix(id, "workspace:") || strings.IndexFunc(id, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_.@", r))
+	}) >= 0 {
+		return usageErrorf("--agent-id %q: give a name of at most 64 letters, digits and - _ . @ (e.g. --agent-id claude-run-3)", id)
+	}
+	return nil
 }
 
 // serveHTTP serves the streamable HTTP transport on opts.HTTP until ctx ends: over TCP behind a fresh bearer

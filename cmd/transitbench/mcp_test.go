@@ -21,8 +21,8 @@ import (
 	"transitbench/data/sets"
 	"transitbench/data/stargazer"
 	"transitbench/grader/rvgate"
-	"transitbench/grader/store"
 	"transitbench/workspace"
+	"transitbench/workspace/mcpserver"
 	"transitbench/workspace/quicklook"
 	"transitbench/workspace/rvtrack"
 )
@@ -95,12 +95,16 @@ func TestMCPOverStdio(t *testing.T) {
 	if code := runIO([]string{"runs", "--agents", "--json"}, &out, &errb); code != 0 {
 		t.Fatalf("runs --agents: exit %d: %s", code, errb.String())
 	}
-	var sessions []store.AgentSession
-	if err := json.Unmarshal(out.Bytes(), &sessions); err != nil {
+	var agents agentsJSON
+	if err := json.Unmarshal(out.Bytes(), &agents); err != nil {
 		t.Fatal(err)
 	}
+	sessions := agents.Sessions
 	if len(sessions) != 1 || sessions[0].Turns != 2 || sessions[0].Client != "e2e-client 0.1" || sessions[0].Preset != "survey" {
 		t.Errorf("agent sessions: %+v", sessions)
+	}
+	if a := agents.Agents; len(a) != 1 || a[0].Agent != mcpserver.WorkspaceAgent(&workspace.Workspace{Root: dir}) || a[0].Sessions != 1 || a[0].Turns != 2 {
+		t.Errorf("agents: %+v", a)
 	}
 }
 

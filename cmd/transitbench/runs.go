@@ -42,10 +42,13 @@ maintainer, not the contestant).
 --json prints a list of {"id", "kind", "set", "label" (the workspace), "solution_hash", "started", "finished",
 "status", "isolation", "stars", "summary", "flags", "hidden", "grading"}.
 
---agents lists the agent sessions of 'transitbench mcp' instead, newest first, with their budget and spend:
-tool calls (turns), estimated tokens, seconds in tools, wall hours, refused and failed calls. --json prints a
-list of {"id", "client", "preset", "budget_turns", "budget_tokens", "budget_hours", "started", "turns",
-"tokens", "tool_seconds", "refused", "errors", "last"}.`,
+--agents lists the agents of 'transitbench mcp' instead: each agent's budget (a workspace's, "workspace:PATH",
+or an id 'mcp --agent-id' named), which its sessions spend together, with its totals over them (sessions,
+tool calls or turns, estimated tokens, seconds in tools, wall hours since its first session, refused and
+failed calls), then the sessions, newest first, with their own spend. --json prints {"agents": [{"agent",
+"preset", "budget_turns", "budget_tokens", "budget_hours", "sessions", "turns", "tokens", "tool_seconds",
+"refused", "errors", "first", "last"}], "sessions": [{"id", "agent", "client", "preset", "budget_turns",
+"budget_tokens", "budget_hours", "started", "turns", "tokens", "tool_seconds", "refused", "errors", "last"}]}.`,
 		Args: cobra.NoArgs,
 		RunE: runWithOpts(runRuns, opts),
 	}
@@ -130,24 +133,59 @@ func scoresOf(r store.Run) runScores {
 	return out
 }
 
-// runAgentSessions lists the agent sessions with their spend against their budget, newest first (at most limit;
-// 0: all): a table, or under JSON a list of store.AgentSession.
+// agentsJSON is what 'runs --agents --json' prints: each agent's totals over its sessions, and the sessions.
+type agentsJSON struct {
+	Agents   []store.AgentTotal   `json:"agents"`
+	Sessions []store.AgentSession `json:"sessions"`
+}
+
+// runAgentSessions lists each agent's totals against its budget, then its sessions, newest first (at most
+// limit of each; 0: all): two tables, or under JSON an agentsJSON.
 func runAgentSessions(ctx context.Context, s streams, limit int) error {
-	sessions, err := listResults(func(st *store.Store) ([]store.AgentSession, error) { return st.AgentSessions(ctx) })
+	var res agentsJSON
+	st, err := openResults()
 	if err != nil {
 		return err
 	}
-	if limit > 0 && len(sessions) > limit {
-		sessions = sessions[:limit]
+	defer st.Close()
+	if res.Agents, err = st.AgentTotals(ctx); err != nil {
+		return err
 	}
-	return printRows(s, sessions, "SESSION\tCLIENT\tPRESET\tTURNS\tTOKENS\tTOOL_S\tHOURS\tREFUSED\tERRORS\tSTARTED",
-		func(tw io.Writer, a store.AgentSession) {
-			hours := 0.0
-			if !a.Last.IsZero() {
-				hours = a.Last.Sub(a.Started).Hours()
+	if res.Sessions, err = st.AgentSessions(ctx); err != nil {
+		return err
+	}
+	res.Agents, res.Sessions = limited(res.Agents, limit), limited(res.Sessions, limit)
+	if s.JSON {
+		return writeJSON(s.Out, res)
+	}
+	err = printRows(s, res.Agents, "AGENT\tPRESET\tSESSIONS\tTURNS\tTOKENS\tTOOL_S\tHOURS\tREFUSED\tERRORS\tFIRST",
+		func(tw io.Writer, a store.AgentTotal) {
+			agent := a.Agent
+			if agent == "" {
+				agent = "(each session its own)"
 			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%d/%d\t%d/%d\t%.1f\t%.2f/%g\t%d\t%d\t%s\n", termtext.Line(a.ID), termtext.Line(a.Client), a.Preset, a.Turns,
-				a.BudgetTurns, a.Tokens, a.BudgetTokens, a.ToolSeconds, hours, a.BudgetHours, a.Refused, a.Errors,
-				a.Started.Local().Format("2006-01-02 15:04"))
+			fmt.Fprintf(tw, "%s\t%s\t%d\t%d/%d\t%d/%d\t%.1f\t%.2f/%g\t%d\t%d\t%s\n", termtext.Line(agent), a.Preset, a.Sessions,
+				a.Turns, a.BudgetTurns, a.Tokens, a.BudgetTokens, a.ToolSeconds, a.Hours(), a.BudgetHours, a.Refused, a.Errors,
+				a.First.Local().Format("2006-01-02 15:04"))
 		})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(s.Out)
+	return printRows(s, res.Sessions, "SESSION\tAGENT\tCLIENT\tTURNS\tTOKENS\tTOOL_S\tREFUSED\tERRORS\tSTARTED",
+		func(tw io.Writer, a store.AgentSession) {
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%.1f\t%d\t%d\t%s\n", termtext.Line(a.ID), termtext.Line(a.Agent),
+				termtext.Line(a.Client), a.Turns, a.Tokens, a.ToolSeconds, a.Refused, a.Errors, a.Started.Local().Format("2006-01-02 15:04"))
+		})
+}
+
+// limited returns the first limit rows of rows (all for limit 0), never nil.
+func limited[T any](rows []T, limit int) []T {
+	if rows == nil {
+		return []T{}
+	}
+	if limit > 0 && len(rows) > limit {
+		return rows[:limit]
+	}
+	return rows
 }

@@ -87,16 +87,17 @@ func TestHostileTextNeverReachesTerminal(t *testing.T) {
 		args []string
 		// shows: the output shows the hostile text (escaped); stored: its JSON holds the text as written.
 		shows, stored bool
-		rows          int // the rows of its table (0: not a table)
+		rows          int // the rows of its tables (0: not a table)
+		tables        int // how many tables, a blank line apart (0: one)
 	}{
-		{[]string{"star", "dev-0001"}, true, true, 0},
-		{[]string{"star", h}, true, false, 0},
-		{[]string{"failing", "--set", "dev"}, false, false, 1},
-		{[]string{"runs"}, true, true, 1},
-		{[]string{"runs", "--agents"}, true, true, 1},
-		{[]string{"rv", "list", "--tasks", tasks}, true, true, 1},
-		{[]string{"rv", "show", valid, "--tasks", tasks}, true, true, 0},
-		{[]string{"rv", "show", "no-such-" + h, "--tasks", tasks}, true, false, 0},
+		{[]string{"star", "dev-0001"}, true, true, 0, 0},
+		{[]string{"star", h}, true, false, 0, 0},
+		{[]string{"failing", "--set", "dev"}, false, false, 1, 0},
+		{[]string{"runs"}, true, true, 1, 0},
+		{[]string{"runs", "--agents"}, true, true, 2, 2}, // the agents' totals, then the sessions
+		{[]string{"rv", "list", "--tasks", tasks}, true, true, 1, 0},
+		{[]string{"rv", "show", valid, "--tasks", tasks}, true, true, 0, 0},
+		{[]string{"rv", "show", "no-such-" + h, "--tasks", tasks}, true, false, 0, 0},
 	}
 	for _, c := range cases {
 		for _, asJSON := range []bool{false, true} {
@@ -112,8 +113,10 @@ func TestHostileTextNeverReachesTerminal(t *testing.T) {
 					t.Errorf("%q (exit %d): %s holds a raw control character:\n%q", name, code, stream, b)
 				}
 			}
-			if lines := strings.Count(out.String(), "\n"); !asJSON && c.rows > 0 && lines != c.rows+1 {
-				t.Errorf("%q: %d lines, want a header and %d rows (a name's newline breaks the table):\n%s", name, lines, c.rows, out.String())
+			tables := max(c.tables, 1)
+			if lines := strings.Count(out.String(), "\n"); !asJSON && c.rows > 0 && lines != c.rows+2*tables-1 {
+				t.Errorf("%q: %d lines, want %d table(s) of a header and %d rows in all (a name's newline breaks the table):\n%s",
+					name, lines, tables, c.rows, out.String())
 			}
 			if c.shows && !strings.Contains(out.String()+errb.String(), `evil\x1b]52`) &&
 				!strings.Contains(out.String(), `evil\u001b]52`) {

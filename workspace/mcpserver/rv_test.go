@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -11,6 +12,7 @@ import (
 
 	"transitbench/grader/rvgate"
 	"transitbench/grader/store"
+	"transitbench/workspace"
 	"transitbench/workspace/internal/taskfixture"
 	"transitbench/workspace/rvtrack"
 )
@@ -156,12 +158,76 @@ func TestBudgetRefusesGradingPastTurns(t *testing.T) {
 		t.Errorf("refused calls: %+v %+v", calls[turns], calls[turns+1])
 	}
 
-	// A second session starts with its own budget: its submission is graded.
+	// A second session spends the same budget (the workspace's): its submission is refused too.
 	cs2 := f.connect(t)
+	if msg := callErr(t, cs2, "rv_submit", truthArgs(t, rvTask, nil)); !strings.HasPrefix(msg, "budget: ") ||
+		!strings.Contains(msg, fmt.Sprintf("turn %d of a 60-turn budget", turns+4)) || !strings.Contains(msg, "workspace "+f.ws.Root) {
+		t.Errorf("a second session's rv_submit: %s", msg)
+	}
+}
+
+// TestBudgetSurvivesSessions: with the mini preset (20 turns), turn 22 refuses rv_submit and grade; a new
+// session right after, and a new server on the same workspace and data directory (another 'transitbench mcp'),
+// inherit the spent budget and are refused too; an agent id the operator names has a budget of its own; and
+// 'runs --agents” totals (store.AgentTotals) count the workspace's calls over its sessions.
+func TestBudgetSurvivesSessions(t *testing.T) {
+	f := newFixture(t, "mini")
+	turns := f.srv.Preset().Turns
+	if turns != 20 {
+		t.Fatalf("the mini preset has %d turns", turns)
+	}
+	for range turns + 1 {
+		callOK(t, f.cs, "rv_list", map[string]any{"tier": "easy"}, &RVListOut{})
+	}
+	if msg := callErr(t, f.cs, "rv_submit", truthArgs(t, rvTask, nil)); !strings.Contains(msg, "turn 22 of a 20-turn budget") {
+		t.Errorf("turn 22's rv_submit: %s", msg)
+	}
+	if msg := callErr(t, f.cs, "grade", map[string]any{"confirm": true}); !strings.HasPrefix(msg, "budget: ") {
+		t.Errorf("turn 23's grade: %s", msg)
+	}
+	cs2 := f.connect(t)
+	if msg := callErr(t, cs2, "rv_submit", truthArgs(t, rvTask, nil)); !strings.Contains(msg, "turn 24 of a 20-turn budget") ||
+		!strings.Contains(msg, "counted over all its 2 sessions") {
+		t.Errorf("a new session's rv_submit: %s", msg)
+	}
+	ctx := context.Background()
+	newServer := func(agent string) *mcp.ClientSession {
+		srv, err := New(Options{Workspace: f.ws, Run: workspace.RunOptions{Home: f.home, Workers: 2, Compositions: small},
+			TasksDir: tasksDir, Agent: agent})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { srv.Close() })
+		return (&fixture{srv: srv, home: f.home, ws: f.ws}).connect(t)
+	}
+	if msg := callErr(t, newServer(""), "rv_submit", truthArgs(t, rvTask, nil)); !strings.Contains(msg, "turn 25 of a 20-turn budget") {
+		t.Errorf("a new server's rv_submit: %s", msg)
+	}
+	if l, err := rvtrack.OpenLedger(rvtrack.LedgerPath(f.home)); err != nil || l.Used(rvTask) != 0 {
+		t.Fatalf("a refused submission was spent: %v", err)
+	}
 	var fb rvgate.Feedback
-	callOK(t, cs2, "rv_submit", truthArgs(t, rvTask, nil), &fb)
+	callOK(t, newServer("eve"), "rv_submit", truthArgs(t, rvTask, nil), &fb)
 	if fb.Passed == nil || !*fb.Passed {
-		t.Errorf("second session's submission: %+v", fb)
+		t.Errorf("agent eve's first submission: %+v", fb)
+	}
+	totals, err := f.srv.st.AgentTotals(ctx)
+	if err != nil || len(totals) != 2 {
+		t.Fatalf("agent totals %+v (%v)", totals, err)
+	}
+	for _, a := range totals {
+		switch a.Agent {
+		case WorkspaceAgent(f.ws):
+			if a.Sessions != 3 || a.Turns != 25 || a.Refused != 4 || a.BudgetTurns != 20 || a.Preset != "mini" {
+				t.Errorf("the workspace's totals: %+v", a)
+			}
+		case "eve":
+			if a.Sessions != 1 || a.Turns != 1 || a.Refused != 0 {
+				t.Errorf("eve's totals: %+v", a)
+			}
+		default:
+			t.Errorf("unknown agent %+v", a)
+		}
 	}
 }
 
@@ -199,33 +265,35 @@ func TestResources(t *testing.T) {
 // TestBudgetRefusesPastTokensAndHours refuses rv_submit in a session whose estimated tokens pass the preset's,
 // and in one whose first call was more hours ago than the preset allows (the server's clock moved on).
 func TestBudgetRefusesPastTokensAndHours(t *testing.T) {
+	ctx := context.Background()
 	f := newFixture(t, "survey")
 	callOK(t, f.cs, "rv_list", map[string]any{}, &RVListOut{})
-	f.srv.mu.Lock()
-	if len(f.srv.sessions) != 1 {
-		t.Fatalf("%d sessions", len(f.srv.sessions))
+	sessions, err := f.srv.st.AgentSessions(ctx)
+	if err != nil || len(sessions) != 1 {
+		t.Fatalf("sessions %+v (%v)", sessions, err)
 	}
-	for _, a := range f.srv.sessions {
-		a.mu.Lock()
-		a.tokens = f.srv.Preset().Tokens + 1 // as if the agent had read that much
-		a.mu.Unlock()
+	// As if the agent had read that much in a call of its session.
+	if err := f.srv.st.RecordAgentCall(ctx, store.AgentCall{Session: sessions[0].ID, Seq: 99, Tool: "bls",
+		Tokens: f.srv.Preset().Tokens, Status: store.CallOK}); err != nil {
+		t.Fatal(err)
 	}
-	f.srv.mu.Unlock()
 	if msg := callErr(t, f.cs, "rv_submit", truthArgs(t, rvTask, nil)); !strings.Contains(msg, "tokens spent of 200000") {
 		t.Errorf("rv_submit past the token budget: %s", msg)
 	}
 
-	cs2 := f.connect(t)
-	callOK(t, cs2, "rv_list", map[string]any{}, &RVListOut{})
-	later := time.Now().Add(time.Duration(f.srv.Preset().Hours*3600+60) * time.Second)
+	g := newFixture(t, "survey")
+	callOK(t, g.cs, "rv_list", map[string]any{}, &RVListOut{})
+	later := time.Now().Add(time.Duration(g.srv.Preset().Hours*3600+60) * time.Second)
 	now = func() time.Time { return later }
 	defer func() { now = time.Now }()
-	if msg := callErr(t, cs2, "rv_submit", truthArgs(t, rvTask, nil)); !strings.Contains(msg, "hours spent of 4") {
+	if msg := callErr(t, g.cs, "rv_submit", truthArgs(t, rvTask, nil)); !strings.Contains(msg, "hours spent of 4") {
 		t.Errorf("rv_submit past the time budget: %s", msg)
 	}
-	sessions, err := f.srv.st.AgentSessions(context.Background())
-	if err != nil || len(sessions) != 2 || sessions[0].Refused != 1 || sessions[1].Refused != 1 {
-		t.Errorf("sessions %+v (%v): one refusal each", sessions, err)
+	for _, st := range []*store.Store{f.srv.st, g.srv.st} {
+		sessions, err := st.AgentSessions(ctx)
+		if err != nil || len(sessions) != 1 || sessions[0].Refused != 1 {
+			t.Errorf("sessions %+v (%v): one refusal", sessions, err)
+		}
 	}
 }
 

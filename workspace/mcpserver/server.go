@@ -29,6 +29,9 @@ type Options struct {
 	TasksDir string
 	// Preset names the budget preset of workspace.Presets ("": the workspace's own, else "survey").
 	Preset string
+	// Agent names whose budget the sessions spend ("": the workspace's, "workspace:" and its path). A budget
+	// outlives sessions: every session of one agent, on any server of the data directory, spends the same one.
+	Agent string
 	// LadderFile is the baseline ladder's table (results/baselines.json) served as a resource ("": none found).
 	LadderFile string
 	// Version is the server's version in the MCP handshake.
@@ -44,6 +47,7 @@ type Server struct {
 	ws     *workspace.Workspace
 	home   string
 	preset workspace.Preset
+	agent  string // whose budget the sessions spend (store.AgentSession.Agent)
 	st     *store.Store
 	mcp    *mcp.Server
 
@@ -87,7 +91,11 @@ func New(opts Options) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{opts: opts, ws: opts.Workspace, home: opts.Run.Home, preset: preset, st: st,
+	agent := opts.Agent
+	if agent == "" {
+		agent = WorkspaceAgent(opts.Workspace)
+	}
+	s := &Server{opts: opts, ws: opts.Workspace, home: opts.Run.Home, preset: preset, st: st, agent: agent,
 		sets: map[string]*sets.Set{}, sessions: map[*mcp.ServerSession]*session{}}
 	version := opts.Version
 	if version == "" {
@@ -148,8 +156,17 @@ orbits to radial velocities (RV track). Read the resource transitbench://task/TA
 list_stars, star_info, bls, fold, vet, plot_star (a PNG figure), then edit solution/ in the workspace and
 run_dev, star_outcome and failing; grade (confirm: true) grades the frozen solution once on the hidden sets.
 RV track: rv_list (each task's state), rv_show (metadata; starts nothing), rv_start (starts the task's clock and
-gives its data), rv_fit, rv_plot (a PNG figure), rv_submit (spends one of the task's submissions). Every tool call counts against this session's budget (turns, tokens, hours); past
-it, grade and rv_submit are refused.`
+gives its data), rv_fit, rv_plot (a PNG figure), rv_submit (spends one of the task's submissions). Every tool
+call counts against the budget (turns, tokens, hours); past it, grade and rv_submit are refused. The budget
+belongs to the workspace (or the agent id the operator named), not to the session: a new session goes on
+spending it.`
+
+// WorkspaceAgent is the agent whose budget a workspace's sessions spend when the operator names none:
+// "workspace:" and the workspace's path.
+func WorkspaceAgent(w *workspace.Workspace) string { return "workspace:" + w.Root }
+
+// Agent is whose budget the server's sessions spend.
+func (s *Server) Agent() string { return s.agent }
 
 // MCP is the protocol server, to run over a transport (Run, Connect) or an HTTP handler.
 func (s *Server) MCP() *mcp.Server { return s.mcp }

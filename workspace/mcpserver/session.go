@@ -21,14 +21,14 @@ import (
 	"transitbench/internal/termtext"
 )
 
-// session is one MCP session's account: its id in the results store and its spend so far.
+// session is one MCP session's account: its id in the results store and its calls so far. The spend that
+// counts against the budget is the agent's, over all its sessions, read from the store (spendCheck).
 type session struct {
 	id      string
 	started time.Time
 
-	mu     sync.Mutex
-	turns  int // tool calls so far, this one included
-	tokens int // estimated tokens of the calls so far
+	mu    sync.Mutex
+	turns int // the session's tool calls so far, this one included (their sequence numbers)
 }
 
 // callKey carries a tool call's record through the context, so a handler can mark it refused.
@@ -84,7 +84,7 @@ func (s *Server) session(ctx context.Context, ss *mcp.ServerSession) (*session, 
 			client = clip(p.ClientInfo.Name+" "+p.ClientInfo.Version, maxClientBytes)
 		}
 	}
-	if err := s.st.StartAgentSession(ctx, store.AgentSession{ID: a.id, Client: client, Preset: s.preset.Name,
+	if err := s.st.StartAgentSession(ctx, store.AgentSession{ID: a.id, Agent: s.agent, Client: client, Preset: s.preset.Name,
 		BudgetTurns: s.preset.Turns, BudgetTokens: s.preset.Tokens, BudgetHours: s.preset.Hours, Started: a.started}); err != nil {
 		return nil, err
 	}
@@ -125,9 +125,6 @@ func (s *Server) account(next mcp.MethodHandler) mcp.MethodHandler {
 		res, err := next(context.WithValue(ctx, callKey{}, c), method, req)
 		safeContent(res)
 		tokens := estimateTokens(in, res)
-		sess.mu.Lock()
-		sess.tokens += tokens
-		sess.mu.Unlock()
 		status := store.CallOK
 		if r, ok := res.(*mcp.CallToolResult); err != nil || ok && r.IsError {
 			status = store.CallError
@@ -204,18 +201,25 @@ func estimateTokens(argBytes int, res mcp.Result) int {
 	return (n+3)/4 + imgTokens
 }
 
-// spendCheck refuses a grading or submitting call of a session past its budget: more turns than the preset's
-// (this call counted), more estimated tokens, or more hours since the session's first call. The refusal is
-// marked on the call, so the store records it as refused.
+// spendCheck refuses a grading or submitting call once the agent's budget is spent: more turns than the
+// preset's (this call counted), more estimated tokens, or more hours since the agent's first session started,
+// summed over every session of the agent (its workspace's, or the id the operator named) recorded in the
+// store, so that a new session does not bring a new budget. The refusal is marked on the call, so the store
+// records it as refused.
 func (s *Server) spendCheck(ctx context.Context, what string) error {
 	c, _ := ctx.Value(callKey{}).(*call)
 	if c == nil {
 		return nil
 	}
-	c.sess.mu.Lock()
-	turns, tokens := c.seq, c.sess.tokens
-	c.sess.mu.Unlock()
-	hours := now().Sub(c.sess.started).Hours()
+	spent, err := s.st.AgentSpend(ctx, s.agent)
+	if err != nil {
+		return err
+	}
+	turns, tokens := spent.Turns+1, spent.Tokens // the calls recorded so far, and this one
+	hours := 0.0
+	if !spent.First.IsZero() {
+		hours = now().Sub(spent.First).Hours()
+	}
 	p := s.preset
 	var over string
 	switch {
@@ -229,6 +233,14 @@ func (s *Server) spendCheck(ctx context.Context, what string) error {
 		return nil
 	}
 	c.refused = true
-	return &codedError{ErrOverBudget, fmt.Sprintf("this session is past the %s preset's budget (%s): %s is refused; the other tools still answer",
-		p.Name, over, what)}
+	return &codedError{ErrOverBudget, fmt.Sprintf("%s is past the %s preset's budget (%s, counted over all its %d sessions): "+
+		"%s is refused; the other tools still answer", s.agentName(), p.Name, over, max(spent.Sessions, 1), what)}
+}
+
+// agentName is whose budget is spent, for messages: "workspace PATH" or "agent NAME".
+func (s *Server) agentName() string {
+	if s.opts.Agent == "" {
+		return "workspace " + s.ws.Root
+	}
+	return "agent " + s.opts.Agent
 }
