@@ -233,7 +233,7 @@ func (w *Workspace) Dev(ctx context.Context, opt RunOptions, events chan<- Event
 		return nil, err
 	}
 	return runStored(ctx, set, sol, ids, func(st *store.Store) runSpec {
-		spec := runSpec{kind: KindDev, label: w.Root, hash: hash}
+		spec := runSpec{kind: KindDev, label: w.Root, hash: hash, workspace: w.Root}
 		if !opt.Fresh {
 			spec.find = func(ctx context.Context) (int64, error) {
 				return interruptedRun(ctx, st, KindDev, set.Name, w.Root, hash, len(ids))
@@ -515,7 +515,7 @@ func (w *Workspace) gradeSet(ctx context.Context, st *store.Store, home, name st
 	if err != nil {
 		return nil, err
 	}
-	spec := runSpec{kind: KindGrade, label: w.Root, hash: hash, flags: flags, grading: grading, lineage: lineage,
+	spec := runSpec{kind: KindGrade, label: w.Root, workspace: w.Root, hash: hash, flags: flags, grading: grading, lineage: lineage,
 		find: func(ctx context.Context) (int64, error) {
 			runs, err := st.Runs(ctx, store.RunFilter{Kind: KindGrade, Lineage: lineage, Grading: grading, Set: name, Limit: 1})
 			if err != nil || len(runs) == 0 || runs[0].Status == store.StatusDone || runs[0].SolutionHash != hash {
@@ -541,7 +541,7 @@ func (w *Workspace) LastOutcomes(ctx context.Context, home, set string) (map[str
 		return nil, nil, err
 	}
 	defer st.Close()
-	runs, err := st.Runs(ctx, store.RunFilter{Set: set, Label: w.Root, Limit: 1})
+	runs, err := st.Runs(ctx, store.RunFilter{Set: set, Workspace: w.Root, Limit: 1})
 	if err != nil || len(runs) == 0 {
 		return map[string]grader.StarResult{}, nil, err
 	}
@@ -591,7 +591,7 @@ func (w *Workspace) Mini(ctx context.Context, task string, opt RunOptions, event
 		return nil, err
 	}
 	opt.Limit, opt.Stars = 0, nil
-	spec := runSpec{kind: KindMini, label: task, hash: hash}
+	spec := runSpec{kind: KindMini, label: task, hash: hash, workspace: w.Root}
 	r, err := runStored(ctx, m.HiddenSet, sol, m.Hidden, func(*store.Store) runSpec { return spec }, opt, events)
 	if err != nil {
 		return nil, err

@@ -481,6 +481,7 @@ func runLockPath(home string, id int64) string {
 type runSpec struct {
 	kind, label, hash string
 	lineage           string // a grade run's (store.Run.Lineage)
+	workspace         string // the workspace's path (store.Run.Workspace; "" for a baseline)
 	flags             []string
 	grading           int
 	find              func(ctx context.Context) (int64, error)
@@ -521,7 +522,8 @@ func (r *runner) claim(ctx context.Context, home string, spec runSpec, ids []str
 		return release, nil
 	}
 	id, err := r.st.CreateRun(ctx, store.Run{Kind: spec.kind, Set: r.set.Name, Label: spec.label, SolutionHash: spec.hash,
-		Isolation: r.iso, Stars: len(ids), Flags: spec.flags, Hidden: r.set.Hidden(), Grading: spec.grading, Lineage: spec.lineage})
+		Isolation: r.iso, Stars: len(ids), Flags: spec.flags, Hidden: r.set.Hidden(), Grading: spec.grading, Lineage: spec.lineage,
+		Workspace: spec.workspace, SolutionKind: string(r.sol.Kind)})
 	if err != nil {
 		return nil, err
 	}

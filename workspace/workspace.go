@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"transitbench/data/sets"
+	"transitbench/sandbox"
 )
 
 //go:embed templates/TASK.md.tmpl starter/go/main.go starter/python/solution.py
@@ -185,4 +186,17 @@ func writeStarter(dir, lang string) error {
 	default:
 		return fmt.Errorf("workspace: unknown language %q: use go or python", lang)
 	}
+}
+
+// SolutionKind is the kind of the workspace's solution as it stands: "python", "go" or "executable"
+// (sandbox.Kind), "none" when solution/ holds none the sandbox can run. The front ends name it beside the
+// workspace's path wherever they show its runs.
+func (w *Workspace) SolutionKind() string {
+	if sol, err := sandbox.Detect(w.SolutionDir()); err == nil {
+		return string(sol.Kind)
+	}
+	if fi, err := os.Stat(filepath.Join(w.SolutionDir(), "solution.py")); err == nil && fi.Mode().IsRegular() {
+		return string(sandbox.KindPython) // a Python solution on a machine without python3
+	}
+	return "none"
 }

@@ -25,6 +25,7 @@ type runsOptions struct {
 	Agents bool   // --agents: list the agent sessions of 'transitbench mcp' instead
 	// Maintainer (--maintainer) keeps hidden runs' full summaries: for the maintainer, never the contestant.
 	Maintainer bool
+	scopeFlags // --workspace, --all-workspaces: whose runs
 }
 
 func newRunsCmd() *cobra.Command {
@@ -32,15 +33,19 @@ func newRunsCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "runs",
 		Short: "List past runs",
-		Long: `List past runs (dev, grade, mini) from the results store in the data directory, newest first.
+		Long: `List past runs (dev, grade, mini) from the results store in the data directory, newest first: the runs of
+the current workspace (--workspace DIR, else the one around the working directory, else the default workspace;
+the table's first line names it and its solution's kind), or with --all-workspaces every run, baselines
+included, each row naming its run's workspace and solution kind.
 
 A grade run shows the number of its grading among its workspace's gradings (#1 for the first, counting every
 grading of any solution, re-gradings included). A run on a hidden set (A, B, M) holds aggregates only, and its
 summary shows S alone; --maintainer shows the stored breakdowns, exit counts and runtimes (for the benchmark's
 maintainer, not the contestant).
 
---json prints a list of {"id", "kind", "set", "label" (the workspace), "solution_hash", "started", "finished",
-"status", "isolation", "stars", "summary", "flags", "hidden", "grading"}.
+--json prints a list of {"id", "kind", "set", "label" (the workspace, a baseline's name or a mini task),
+"solution_hash", "started", "finished", "status", "isolation", "stars", "summary", "flags", "hidden",
+"grading", "lineage", "workspace", "solution_kind"}.
 
 --agents lists the agents of 'transitbench mcp' instead: each agent's budget (a workspace's, "workspace:PATH",
 or an id 'mcp --agent-id' named), which its sessions spend together, with its totals over them (sessions,
@@ -56,7 +61,8 @@ failed calls), then the sessions, newest first, with their own spend. --json pri
 	cmd.Flags().StringVar(&opts.Kind, "kind", "", "only runs of this kind (dev, grade, mini)")
 	cmd.Flags().IntVar(&opts.Limit, "limit", 20, "at most this many runs (0: all)")
 	cmd.Flags().BoolVar(&opts.Maintainer, "maintainer", false, "show hidden runs' full summaries (for the maintainer, not the contestant)")
-	cmd.Flags().BoolVar(&opts.Agents, "agents", false, "list the agent sessions of 'transitbench mcp' with their spend")
+	cmd.Flags().BoolVar(&opts.Agents, "agents", false, "list the agents of 'transitbench mcp' and their sessions with their spend")
+	opts.scopeFlags.add(cmd)
 	return cmd
 }
 
@@ -74,8 +80,12 @@ func runRuns(ctx context.Context, s streams, opts *runsOptions) error {
 	if opts.Agents {
 		return runAgentSessions(ctx, s, opts.Limit)
 	}
+	scope, err := opts.scope()
+	if err != nil {
+		return err
+	}
 	runs, err := listResults(func(st *store.Store) ([]store.Run, error) {
-		return st.Runs(ctx, store.RunFilter{Set: opts.Set, Kind: opts.Kind, Limit: opts.Limit})
+		return st.Runs(ctx, store.RunFilter{Set: opts.Set, Kind: opts.Kind, Limit: opts.Limit, Workspace: scope.filter()})
 	})
 	if err != nil {
 		return err
@@ -85,7 +95,10 @@ func runRuns(ctx context.Context, s streams, opts *runsOptions) error {
 			runs[i] = workspace.RunForContestant(runs[i])
 		}
 	}
-	return printRows(s, runs, "RUN\tKIND\tGRADING\tSET\tSTARS\tSTATUS\tS\tC\tF\tSTARTED\tSOLUTION\tWORKSPACE", func(tw io.Writer, r store.Run) {
+	if !s.JSON {
+		fmt.Fprintln(s.Out, scope.header())
+	}
+	return printRows(s, runs, "RUN\tKIND\tGRADING\tSET\tSTARS\tSTATUS\tS\tC\tF\tSTARTED\tSOLUTION\tLANG\tWORKSPACE", func(tw io.Writer, r store.Run) {
 		grading := "–"
 		if r.Grading > 0 {
 			grading = fmt.Sprintf("#%d", r.Grading)
@@ -94,9 +107,29 @@ func runRuns(ctx context.Context, s streams, opts *runsOptions) error {
 			}
 		}
 		sc := scoresOf(r)
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%.12s\t%s\n", r.ID, r.Kind, grading, r.Set, sc.stars, r.Status,
-			sc.s, sc.c, sc.f, r.Started.Local().Format("2006-01-02 15:04"), termtext.Line(r.SolutionHash), termtext.Line(r.Label))
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%.12s\t%s\t%s\n", r.ID, r.Kind, grading, r.Set, sc.stars, r.Status,
+			sc.s, sc.c, sc.f, r.Started.Local().Format("2006-01-02 15:04"), termtext.Line(r.SolutionHash), termtext.Line(orDash(r.SolutionKind)),
+			termtext.Line(runPlace(r)))
 	})
+}
+
+// runPlace is where a run belongs, for the runs table: its workspace, else its label (a baseline's name).
+func runPlace(r store.Run) string {
+	if r.Workspace != "" {
+		return r.Workspace
+	}
+	if r.Kind == store.KindBaseline {
+		return "baseline " + r.Label
+	}
+	return r.Label
+}
+
+// orDash is s, or "–" when it is empty.
+func orDash(s string) string {
+	if s == "" {
+		return "–"
+	}
+	return s
 }
 
 // runScores is what the runs table shows of a run's summary: S and C with three decimals, F per 100 stars, and

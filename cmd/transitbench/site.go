@@ -28,6 +28,7 @@ type siteOptions struct {
 	Tasks     string // --tasks: the Stargazer tasks, for the RV fit plots
 	// AllowRemote is --allow-remote: let --serve listen on an address that is not loopback, answering any Host.
 	AllowRemote bool
+	scopeFlags  // --workspace, --all-workspaces: whose runs
 
 	baselinesGiven bool // --baselines was given (a missing default table is not an error)
 	ready          func(addr string)
@@ -41,7 +42,9 @@ func newSiteCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "report (--out DIR | --serve HOST:PORT)",
 		Short: "Write the results site (leaderboard, runs, stars, comparisons, RV) or serve it live",
-		Long: `Write the results site from the results store of the data directory: a leaderboard of every grading
+		Long: `Write the results site from the results store of the data directory, of the current workspace's runs
+(--workspace DIR, else the one around the working directory, else the default workspace; every page's header
+names it and its solution's kind) or with --all-workspaces of every run: a leaderboard of every grading
 (first gradings marked, re-gradings shown as such) with S on A, B and dev, C, F and EB share beside the baseline
 ladder (--baselines, default results/baselines.json when it exists) and TransitBench's published values, with a
 plot of S on A against S on B; a page per run (score, breakdowns by population, MES bin and category, outcomes
@@ -69,6 +72,7 @@ listens.`,
 	cmd.Flags().StringVar(&opts.Baselines, "baselines", defaultBaselines, "the baseline ladder table to show")
 	cmd.Flags().IntVar(&opts.Workers, "workers", 2, "star pages drawn at once")
 	cmd.Flags().BoolVar(&opts.AllowRemote, "allow-remote", false, "let --serve listen on an address that is not loopback (and answer any Host)")
+	opts.scopeFlags.add(cmd)
 	cmd.Flags().StringVar(&opts.Tasks, "tasks", "", "folder of the Stargazer tasks, for the RV fit plots (default: $TRANSITBENCH_STARGAZER or ../shared/data/stargazer)")
 	return cmd
 }
@@ -100,7 +104,11 @@ func runSite(ctx context.Context, s streams, opts *siteOptions) error {
 	if err != nil {
 		return err
 	}
-	ropt := report.Options{Home: home, Workers: opts.Workers, RVTasks: opts.Tasks}
+	scope, err := opts.scope()
+	if err != nil {
+		return err
+	}
+	ropt := report.Options{Home: home, Workers: opts.Workers, RVTasks: opts.Tasks, Workspace: scope.filter(), Scope: scope.title()}
 	if _, err := os.Stat(opts.Baselines); err == nil || opts.baselinesGiven {
 		if err != nil {
 			return notFoundf("--baselines %s: %v", opts.Baselines, err)

@@ -29,7 +29,8 @@ func hostileStore(t *testing.T) {
 	defer st.Close()
 	ctx := context.Background()
 	h := testutil.HostileText
-	run, err := st.CreateRun(ctx, store.Run{Kind: store.KindDev, Set: "dev", Label: h, SolutionHash: h, Stars: 1, Isolation: h})
+	run, err := st.CreateRun(ctx, store.Run{Kind: store.KindDev, Set: "dev", Label: h, SolutionHash: h, Stars: 1, Isolation: h,
+		Workspace: h, SolutionKind: h})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,9 +93,9 @@ func TestHostileTextNeverReachesTerminal(t *testing.T) {
 	}{
 		{[]string{"star", "dev-0001"}, true, true, 0, 0},
 		{[]string{"star", h}, true, false, 0, 0},
-		{[]string{"failing", "--set", "dev"}, false, false, 1, 0},
-		{[]string{"runs"}, true, true, 1, 0},
-		{[]string{"runs", "--agents"}, true, true, 2, 2}, // the agents' totals, then the sessions
+		{[]string{"failing", "--set", "dev"}, false, false, 2, 0}, // the line naming whose runs, and the star
+		{[]string{"runs"}, true, true, 2, 0},                      // the line naming whose runs, and the run
+		{[]string{"runs", "--agents"}, true, true, 2, 2},          // the agents' totals, then the sessions
 		{[]string{"rv", "list", "--tasks", tasks}, true, true, 1, 0},
 		{[]string{"rv", "show", valid, "--tasks", tasks}, true, true, 0, 0},
 		{[]string{"rv", "show", "no-such-" + h, "--tasks", tasks}, true, false, 0, 0},

@@ -1,6 +1,9 @@
 package main
 
 import (
+	"errors"
+	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 
@@ -20,7 +23,7 @@ func init() {
 		if len(args) > 0 {
 			return usageErrorf("unknown command %q (see 'transitbench --help')", args[0])
 		}
-		return runTUI("", false)
+		return runTUI(cmd.ErrOrStderr(), "", false)
 	}
 }
 
@@ -41,7 +44,7 @@ func newTUICmd() *cobra.Command {
 			if err := noJSON(cmd); err != nil {
 				return err
 			}
-			return runTUI(dir, allowDegraded)
+			return runTUI(cmd.ErrOrStderr(), dir, allowDegraded)
 		},
 	}
 	cmd.Flags().StringVar(&dir, "workspace", "", "workspace directory (default: the one around the working directory, else <data directory>/workspace)")
@@ -50,8 +53,10 @@ func newTUICmd() *cobra.Command {
 }
 
 // runTUI opens the terminal UI on the workspace dir: "" means the workspace around the working directory, as
-// the dev and grade commands find it, else the default workspace.
-func runTUI(dir string, allowDegraded bool) error {
+// the dev and grade commands find it, else the default workspace, which the interface creates on first use;
+// that is said once on errw (before the screen is taken, so it stays above the prompt once the interface
+// closes).
+func runTUI(errw io.Writer, dir string, allowDegraded bool) error {
 	home, err := data.Home()
 	if err != nil {
 		return err
@@ -59,6 +64,8 @@ func runTUI(dir string, allowDegraded bool) error {
 	if dir == "" {
 		if ws, err := workspace.Open("."); err == nil {
 			dir = ws.Root
+		} else {
+			announceDefaultWorkspace(errw, home)
 		}
 	} else {
 		// A workspace named on the command line must exist before the screen takes the terminal: its error is
@@ -76,4 +83,13 @@ func runTUI(dir string, allowDegraded bool) error {
 		return err
 	}
 	return tui.RunReal(tui.OpenOptions{Home: home, Workspace: dir, AllowDegraded: allowDegraded}, filepath.Join(home, "tui.log"))
+}
+
+// announceDefaultWorkspace says on errw that the default workspace of the data directory home is being
+// created, when it does not exist yet: the terminal UI creates it silently otherwise.
+func announceDefaultWorkspace(errw io.Writer, home string) {
+	def := defaultWorkspaceDir(home)
+	if _, err := workspace.Open(def); errors.Is(err, workspace.ErrNotWorkspace) {
+		fmt.Fprintf(errw, "no workspace here: creating the default workspace %s\n", def)
+	}
 }

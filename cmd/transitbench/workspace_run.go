@@ -16,6 +16,7 @@ import (
 	"transitbench/data"
 	"transitbench/data/sets"
 	"transitbench/grader/store"
+	"transitbench/internal/termtext"
 	"transitbench/sandbox"
 	"transitbench/workspace"
 )
@@ -184,3 +185,116 @@ func checkSetFlag(name string) error {
 
 // secondsDuration converts seconds to a time.Duration.
 func secondsDuration(s float64) time.Duration { return time.Duration(s * float64(time.Second)) }
+
+// scopeFlags are the flags of the commands that read runs (runs, star, failing, report): whose runs they show.
+type scopeFlags struct {
+	Workspace     string // --workspace: the workspace ("": the one around the working directory, else the default)
+	AllWorkspaces bool   // --all-workspaces: every run of the data directory
+}
+
+// add binds the scope flags to cmd.
+func (f *scopeFlags) add(cmd *cobra.Command) {
+	cmd.Flags().StringVar(&f.Workspace, "workspace", "", "show this workspace's runs (default: the one around the working directory, else the default workspace)")
+	cmd.Flags().BoolVar(&f.AllWorkspaces, "all-workspaces", false, "show the runs of every workspace of the data directory")
+}
+
+// runScope is whose runs a command shows: one workspace's (its path and its solution's kind) or every run.
+type runScope struct {
+	All          bool
+	Workspace    string // the workspace's path ("" with All)
+	SolutionKind string // its solution's kind (workspace.SolutionKind)
+	none         bool   // All because there is no workspace here nor in the data directory
+}
+
+// scope resolves the flags: --all-workspaces, else --workspace DIR, else the workspace around the working
+// directory, else the default workspace when it exists. It creates nothing. Where there is no workspace at all
+// (a data directory of baselines, or whose workspaces were moved), every run is shown, and the header says why.
+func (f scopeFlags) scope() (runScope, error) {
+	if f.AllWorkspaces {
+		if f.Workspace != "" {
+			return runScope{}, usageErrorf("--workspace and --all-workspaces: give one (the runs of one workspace, or of all)")
+		}
+		return runScope{All: true}, nil
+	}
+	ws, err := f.find()
+	if err != nil {
+		return runScope{}, err
+	}
+	if ws == nil {
+		return runScope{All: true, none: true}, nil
+	}
+	return runScope{Workspace: ws.Root, SolutionKind: ws.SolutionKind()}, nil
+}
+
+// find opens the workspace the flags name, without creating one; nil when no flag names one and there is none
+// here nor in the data directory.
+func (f scopeFlags) find() (*workspace.Workspace, error) {
+	if f.Workspace != "" {
+		ws, err := workspace.Open(f.Workspace)
+		if errors.Is(err, workspace.ErrNotWorkspace) {
+			return nil, withCode(codeNotFound, fmt.Errorf("--workspace %s: %w", f.Workspace, err))
+		}
+		return ws, err
+	}
+	if ws, err := workspace.Open("."); err == nil {
+		return ws, nil
+	} else if !errors.Is(err, workspace.ErrNotWorkspace) {
+		return nil, err
+	}
+	home, err := data.Home()
+	if err != nil {
+		return nil, err
+	}
+	ws, err := workspace.Open(defaultWorkspaceDir(home))
+	if errors.Is(err, workspace.ErrNotWorkspace) {
+		return nil, nil
+	}
+	return ws, err
+}
+
+// filter is the run filter of the scope: the workspace's runs, or all.
+func (s runScope) filter() string {
+	if s.All {
+		return ""
+	}
+	return s.Workspace
+}
+
+// header is the line a table or report of runs starts with: the workspace's path and solution kind, or "every
+// workspace".
+func (s runScope) header() string {
+	if s.none {
+		return "no workspace here nor in the data directory: runs of every workspace (each row names its own; " +
+			"--workspace DIR shows one workspace's)"
+	}
+	if s.All {
+		return "runs of every workspace (each run's workspace and solution kind in its row)"
+	}
+	return fmt.Sprintf("workspace %s (%s solution); --all-workspaces shows every workspace's runs",
+		termtext.Line(s.Workspace), s.SolutionKind)
+}
+
+// title is what the results site's pages say of whose runs they show.
+func (s runScope) title() string {
+	if s.none {
+		return "Runs of every workspace (there is no workspace here nor in the data directory)"
+	}
+	if s.All {
+		return "Runs of every workspace of the data directory"
+	}
+	return fmt.Sprintf("Runs of the workspace %s (%s solution)", s.Workspace, s.SolutionKind)
+}
+
+// allows reports whether run r is one the scope shows, and else an error saying whose it is (code refused: the
+// run is shown with --all-workspaces).
+func (s runScope) allows(r store.Run) error {
+	if s.All || r.Workspace == s.Workspace {
+		return nil
+	}
+	owner := "no workspace (a baseline)"
+	if r.Workspace != "" {
+		owner = "the workspace " + termtext.Line(r.Workspace)
+	}
+	return withCode(codeRefused, fmt.Errorf("run %d belongs to %s, not to %s: pass --all-workspaces to see it",
+		r.ID, owner, termtext.Line(s.Workspace)))
+}

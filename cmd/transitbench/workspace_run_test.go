@@ -12,6 +12,7 @@ import (
 	"transitbench/data"
 	"transitbench/data/sets"
 	"transitbench/grader/store"
+	"transitbench/internal/testutil"
 	"transitbench/workspace"
 )
 
@@ -55,16 +56,18 @@ func TestWorkspaceRunFunctions(t *testing.T) {
 			rep.Complete, rep.StarsRun, rep.Credit, rep.Planets)
 	}
 
-	if err := runRuns(ctx, s, &runsOptions{Kind: workspace.KindDev}); err != nil {
+	scope := scopeFlags{Workspace: dir}
+	if err := runRuns(ctx, s, &runsOptions{Kind: workspace.KindDev, scopeFlags: scope}); err != nil {
 		t.Fatal(err)
 	}
 	var runs []store.Run
 	decodeJSON(t, &out, &runs)
-	if len(runs) != 1 || runs[0].ID != rep.RunID || runs[0].Stars != len(dev.IDs) {
-		t.Fatalf("runs %+v, want the dev run %d", runs, rep.RunID)
+	if len(runs) != 1 || runs[0].ID != rep.RunID || runs[0].Stars != len(dev.IDs) || runs[0].Workspace != dir || runs[0].SolutionKind != "executable" {
+		t.Fatalf("runs %+v, want the dev run %d of %s (an executable solution)", runs, rep.RunID, dir)
 	}
 
-	checkStarAndFailing(t, dev)
+	star := checkStarAndFailing(t, dev, scope)
+	checkRunsBelongToAWorkspace(t, ctx, home, dir, star, rep.RunID)
 	text := streams{Out: &out, Err: &errb}
 
 	if err := runGrade(ctx, s, &gradeOptions{runFlags: rf}); err != nil {
@@ -95,7 +98,7 @@ func TestWorkspaceRunFunctions(t *testing.T) {
 	out.Reset()
 	// 'runs' lists the hidden runs with S alone; --maintainer lists what the store keeps.
 	for _, maintainer := range []bool{false, true} {
-		if err := runRuns(ctx, s, &runsOptions{Set: sets.A, Maintainer: maintainer}); err != nil {
+		if err := runRuns(ctx, s, &runsOptions{Set: sets.A, Maintainer: maintainer, scopeFlags: scope}); err != nil {
 			t.Fatal(err)
 		}
 		var listed []struct{ Summary map[string]any }
@@ -123,8 +126,8 @@ func TestWorkspaceRunFunctions(t *testing.T) {
 
 // checkStarAndFailing checks 'star' and 'failing' after the oracle's dev run on dev: a planet star shows its
 // planet, its row and the solution's stderr; the failing stars are the eclipsing binaries the oracle's rows
-// make false candidates of, with no planet missed.
-func checkStarAndFailing(t *testing.T, dev *sets.Set) {
+// make false candidates of, with no planet missed. It returns the planet star.
+func checkStarAndFailing(t *testing.T, dev *sets.Set, scope scopeFlags) string {
 	t.Helper()
 	ctx := context.Background()
 	var out, errb bytes.Buffer
@@ -136,23 +139,23 @@ func checkStarAndFailing(t *testing.T, dev *sets.Set) {
 		}
 	}
 	text := streams{Out: &out, Err: &errb}
-	if err := runStar(ctx, text, &starOptions{ID: star}); err != nil {
+	if err := runStar(ctx, text, &starOptions{ID: star, scopeFlags: scope}); err != nil {
 		t.Fatal(err)
 	}
 	got := out.String()
-	if !strings.HasPrefix(got, "star "+star+"  run ") || !strings.Contains(got, "  planet P ") ||
+	if !strings.HasPrefix(got, "run ") || !strings.Contains(got, " of "+scope.Workspace+" (executable solution)\nstar "+star+"  run ") || !strings.Contains(got, "  planet P ") ||
 		!strings.Contains(got, "  row 1  P ") || !strings.Contains(got, stderrMark+star) {
 		t.Fatalf("star %s shows:\n%s", star, got)
 	}
 	out.Reset()
 	for _, id := range []string{"A-0000", "M-0003"} { // M: the mini tasks' secret pool
-		if err := runStar(ctx, text, &starOptions{ID: id}); !isCode(err, codeHidden) {
+		if err := runStar(ctx, text, &starOptions{ID: id, scopeFlags: scope}); !isCode(err, codeHidden) {
 			t.Fatalf("runStar on hidden star %s: %v, want code hidden", id, err)
 		}
 	}
 
 	s := streams{Out: &out, Err: &errb, JSON: true}
-	if err := runFailing(ctx, s, &failingOptions{Set: sets.Dev, Limit: 20}); err != nil {
+	if err := runFailing(ctx, s, &failingOptions{Set: sets.Dev, Limit: 20, scopeFlags: scope}); err != nil {
 		t.Fatal(err)
 	}
 	var failing []store.FailingStar
@@ -165,8 +168,108 @@ func checkStarAndFailing(t *testing.T, dev *sets.Set) {
 			t.Errorf("failing star %+v: want an eclipsing binary with a false candidate and no missed planet", f)
 		}
 	}
-	if err := runFailing(ctx, s, &failingOptions{Set: sets.A, Limit: 20}); !isCode(err, codeHidden) {
+	if err := runFailing(ctx, s, &failingOptions{Set: sets.A, Limit: 20, scopeFlags: scope}); !isCode(err, codeHidden) {
 		t.Errorf("failing on A: %v, want code hidden", err)
+	}
+	return star
+}
+
+// checkRunsBelongToAWorkspace makes a second workspace whose (later) run missed star, and checks that runs,
+// star and failing show each workspace its own runs, name it and its solution kind, refuse the other's run
+// unless --all-workspaces, and pool both with it; with no workspace at all they say what to do.
+func checkRunsBelongToAWorkspace(t *testing.T, ctx context.Context, home, dir, star string, devRun int64) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	js, text := streams{Out: &out, Err: &errb, JSON: true}, streams{Out: &out, Err: &errb}
+	other := filepath.Join(t.TempDir(), "other")
+	initTestWorkspace(t, ctx, js, other)
+	out.Reset()
+	testutil.WriteSolution(t, filepath.Join(other, "solution"), map[string]string{
+		"main.go": "package main\n\nfunc main() {}\n", "go.mod": "module solution\n\ngo 1.22\n"})
+	st, err := workspace.OpenStore(home)
+	if err != nil {
+		t.Fatal(err)
+	}
+	otherRun, err := st.CreateRun(ctx, store.Run{Kind: store.KindDev, Set: sets.Dev, Label: other, Workspace: other, SolutionKind: "go", Stars: 1})
+	if err == nil {
+		err = st.PutOutcome(ctx, store.Outcome{RunID: otherRun, StarID: star, Status: store.StatusMissed})
+	}
+	st.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	mine, theirs, all := scopeFlags{Workspace: dir}, scopeFlags{Workspace: other}, scopeFlags{AllWorkspaces: true}
+
+	// star: each workspace's latest run that has the star; another workspace's run only with --all-workspaces.
+	for _, c := range []struct {
+		scope scopeFlags
+		run   int64
+	}{{mine, devRun}, {theirs, otherRun}, {all, otherRun}} {
+		var o starOutcomeJSON
+		if err := runStar(ctx, js, &starOptions{ID: star, scopeFlags: c.scope}); err != nil {
+			t.Fatal(err)
+		}
+		decodeJSON(t, &out, &o)
+		if o.RunID != c.run {
+			t.Errorf("star %s in %+v: run %d, want %d", star, c.scope, o.RunID, c.run)
+		}
+	}
+	err = runStar(ctx, js, &starOptions{ID: star, Run: otherRun, scopeFlags: mine})
+	if !isCode(err, codeRefused) || !strings.Contains(err.Error(), "--all-workspaces") || !strings.Contains(err.Error(), other) {
+		t.Errorf("star --run of another workspace's run: %v", err)
+	}
+
+	// runs: the header names the workspace and its solution's kind; the rows are its runs only.
+	if err := runRuns(ctx, text, &runsOptions{scopeFlags: theirs}); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	if len(lines) != 3 || !strings.HasPrefix(lines[0], "workspace "+other+" (go solution)") || !strings.Contains(lines[2], other) {
+		t.Errorf("runs of the other workspace:\n%s", out.String())
+	}
+	out.Reset()
+	var runs []store.Run
+	if err := runRuns(ctx, js, &runsOptions{scopeFlags: all}); err != nil {
+		t.Fatal(err)
+	}
+	decodeJSON(t, &out, &runs)
+	places := map[string]bool{}
+	for _, r := range runs {
+		places[r.Workspace] = true
+	}
+	if !places[dir] || !places[other] {
+		t.Errorf("runs --all-workspaces: %+v", runs)
+	}
+
+	// failing: the other workspace's miss counts only there, or with --all-workspaces.
+	for _, c := range []struct {
+		scope scopeFlags
+		runs  int
+	}{{mine, 0}, {theirs, 1}, {all, 2}} {
+		var failing []store.FailingStar
+		if err := runFailing(ctx, js, &failingOptions{Set: sets.Dev, Limit: 1000, scopeFlags: c.scope}); err != nil {
+			t.Fatal(err)
+		}
+		decodeJSON(t, &out, &failing)
+		got := 0
+		for _, f := range failing {
+			if f.StarID == star {
+				got = f.Runs
+			}
+		}
+		if got != c.runs {
+			t.Errorf("failing in %+v: %s failed in %d runs, want %d", c.scope, star, got, c.runs)
+		}
+	}
+
+	// No workspace here and none in the data directory: every run is shown, and the header says why.
+	if err := runRuns(ctx, text, &runsOptions{}); err != nil || !strings.HasPrefix(out.String(), "no workspace here nor in the data directory") ||
+		!strings.Contains(out.String(), other) || !strings.Contains(out.String(), dir) {
+		t.Errorf("runs with no workspace: %v\n%s", err, out.String())
+	}
+	out.Reset()
+	if err := runRuns(ctx, js, &runsOptions{scopeFlags: scopeFlags{Workspace: dir, AllWorkspaces: true}}); !isCode(err, codeUsage) {
+		t.Errorf("--workspace with --all-workspaces: %v", err)
 	}
 }
 
@@ -328,5 +431,28 @@ func TestLabelledKepler90EndToEnd(t *testing.T) {
 	if !rep.Complete || rep.ScoredStars != 1 || rep.Planets != len(periods) || rep.Credit != 2 || rep.False != 1 {
 		t.Fatalf("dev on the labelled star: complete %v, %d scored stars, credit %.1f of %d planets, %d false",
 			rep.Complete, rep.ScoredStars, rep.Credit, rep.Planets, rep.False)
+	}
+}
+
+// TestDefaultWorkspaceAnnounced: the terminal UI's first start on a data directory says, once, that it creates
+// the default workspace and where; once it exists nothing is said.
+func TestDefaultWorkspaceAnnounced(t *testing.T) {
+	home := t.TempDir()
+	var errb bytes.Buffer
+	announceDefaultWorkspace(&errb, home)
+	def := filepath.Join(home, "workspace")
+	if got := errb.String(); got != "no workspace here: creating the default workspace "+def+"\n" {
+		t.Errorf("first start says %q", got)
+	}
+	if err := os.MkdirAll(filepath.Join(def, workspace.StateDir), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(def, workspace.StateDir, "workspace.json"), []byte(`{"id": "x", "preset": "survey"}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	errb.Reset()
+	announceDefaultWorkspace(&errb, home)
+	if errb.Len() != 0 {
+		t.Errorf("with the default workspace made, the start says %q", errb.String())
 	}
 }

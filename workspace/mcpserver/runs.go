@@ -108,8 +108,8 @@ type StarOutcomeOut struct {
 }
 
 // starOutcomeDoc describes the star_outcome tool to the client.
-const starOutcomeDoc = "One dev star's outcome in a run (default: the latest run that has it): the rows the solution " +
-	"printed and how each matched, runtime, exit reason, end of stderr."
+const starOutcomeDoc = "One dev star's outcome in a run of this workspace (default: its latest run that has it): the " +
+	"rows the solution printed and how each matched, runtime, exit reason, end of stderr."
 
 func (s *Server) starOutcome(ctx context.Context, _ *mcp.CallToolRequest, in StarOutcomeIn) (*mcp.CallToolResult, StarOutcomeOut, error) {
 	if in.Star == "" || in.Run < 0 {
@@ -127,8 +127,11 @@ func (s *Server) starOutcome(ctx context.Context, _ *mcp.CallToolRequest, in Sta
 		if r.Hidden {
 			return nil, StarOutcomeOut{}, hiddenError(fmt.Sprintf("run %d is on the hidden set %s; its aggregates are all it shows", run, r.Set))
 		}
+		if r.Workspace != s.ws.Root {
+			return nil, StarOutcomeOut{}, notFound(fmt.Sprintf("run %d is not a run of this workspace; its runs are the ones run_dev and grade make", run))
+		}
 	} else {
-		runs, err := s.st.Runs(ctx, store.RunFilter{})
+		runs, err := s.st.Runs(ctx, store.RunFilter{Workspace: s.ws.Root})
 		if err != nil {
 			return nil, StarOutcomeOut{}, err
 		}
@@ -139,7 +142,7 @@ func (s *Server) starOutcome(ctx context.Context, _ *mcp.CallToolRequest, in Sta
 			}
 		}
 		if run == 0 {
-			return nil, StarOutcomeOut{}, notFound(fmt.Sprintf("no run has star %s: call run_dev first, or check the id", in.Star))
+			return nil, StarOutcomeOut{}, notFound(fmt.Sprintf("no run of this workspace has star %s: call run_dev first, or check the id", in.Star))
 		}
 	}
 	o, err := s.st.Outcome(ctx, run, in.Star)
@@ -176,7 +179,7 @@ type FailingOut struct {
 }
 
 // failingDoc describes the failing tool to the client.
-const failingDoc = "The dev stars the solution fails most often over the recorded runs (missed planets and false " +
+const failingDoc = "The dev stars the solution fails most often over this workspace's runs (missed planets and false " +
 	"candidates)."
 
 func (s *Server) failing(ctx context.Context, _ *mcp.CallToolRequest, in FailingIn) (*mcp.CallToolResult, FailingOut, error) {
@@ -192,7 +195,7 @@ func (s *Server) failing(ctx context.Context, _ *mcp.CallToolRequest, in Failing
 	if sets.IsHidden(in.Set) {
 		return nil, FailingOut{}, hiddenError("set " + in.Set + " is hidden, and its runs keep no per-star outcomes; list the failing stars of dev")
 	}
-	stars, err := s.st.FailingStars(ctx, in.Set, in.Limit)
+	stars, err := s.st.FailingStarsIn(ctx, s.ws.Root, in.Set, in.Limit)
 	if err != nil {
 		return nil, FailingOut{}, err
 	}

@@ -69,6 +69,30 @@ func TestRunDevProgress(t *testing.T) {
 	if fl.Set != "dev" || len(fl.Stars) > 3 {
 		t.Errorf("failing: %+v", fl)
 	}
+
+	// A later run of another workspace on the same data directory, which missed the star: this workspace's
+	// tools go on reading this workspace's runs.
+	ctx := context.Background()
+	other, err := f.srv.st.CreateRun(ctx, store.Run{Kind: store.KindDev, Set: "dev", Label: "/elsewhere", Workspace: "/elsewhere"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.srv.st.PutOutcome(ctx, store.Outcome{RunID: other, StarID: o.StarID, Status: store.StatusMissed}); err != nil {
+		t.Fatal(err)
+	}
+	callOK(t, f.cs, "star_outcome", map[string]any{"star": o.StarID}, &o)
+	if o.RunID != rep.RunID {
+		t.Errorf("star_outcome read run %d, not this workspace's run %d", o.RunID, rep.RunID)
+	}
+	if msg := callErr(t, f.cs, "star_outcome", map[string]any{"star": o.StarID, "run": other}); !strings.HasPrefix(msg, "not_found: ") {
+		t.Errorf("star_outcome of another workspace's run: %s", msg)
+	}
+	callOK(t, f.cs, "failing", map[string]any{}, &fl)
+	for _, st := range fl.Stars {
+		if st.LastRunID == other {
+			t.Errorf("failing counts another workspace's run: %+v", st)
+		}
+	}
 }
 
 // TestGradeNeedsConfirmAndGradesOnce grades a solution that prints nothing: without confirm it is refused;

@@ -26,7 +26,7 @@ func TestHostileTextContent(t *testing.T) {
 	f := newFixture(t, "mini")
 	ctx := context.Background()
 	h := testutil.HostileText
-	run, err := f.srv.st.CreateRun(ctx, store.Run{Kind: store.KindDev, Set: "dev", Stars: 1})
+	run, err := f.srv.st.CreateRun(ctx, store.Run{Kind: store.KindDev, Set: "dev", Stars: 1, Workspace: f.ws.Root})
 	if err != nil {
 		t.Fatal(err)
 	}

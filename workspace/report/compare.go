@@ -66,7 +66,7 @@ func (s *Site) comparePage(ctx context.Context, a, b int64) (*ComparePage, error
 	var rs [2]store.Run
 	var outs [2]map[string]store.Outcome
 	for i, id := range []int64{a, b} {
-		r, err := s.st.Run(ctx, id)
+		r, err := s.run(ctx, id)
 		if err != nil {
 			return nil, err
 		}

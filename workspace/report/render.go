@@ -43,6 +43,7 @@ type frame struct {
 	Live      bool   // served live
 	Refresh   int    // seconds between reloads of a served running run's page (0: none)
 	Generated string // when a static site was written
+	Scope     string // whose runs the site shows: a workspace and its solution kind, or every workspace ("": not said)
 }
 
 // render writes page (a *Board, *RunPage, …) with the template name: every page of the site, written or served.
@@ -51,7 +52,17 @@ type frame struct {
 // and shown with cat reaches the terminal), so the page goes through termtext.Text, which shows them as escapes
 // (\x1b, \u202e). The pages' own text holds no control character but newlines and tabs.
 func render(w io.Writer, name, title string, page any, live bool, refresh int) error {
-	f := frame{Title: title, Page: page, Live: live, Refresh: refresh}
+	return renderFrame(w, name, frame{Title: title, Page: page, Live: live, Refresh: refresh})
+}
+
+// render is the package's render with the site's scope (Options.Scope) in every page's header.
+func (s *Site) render(w io.Writer, name, title string, page any, live bool, refresh int) error {
+	return renderFrame(w, name, frame{Title: title, Page: page, Live: live, Refresh: refresh, Scope: s.opt.Scope})
+}
+
+// renderFrame writes the page of f with the template name.
+func renderFrame(w io.Writer, name string, f frame) error {
+	live := f.Live
 	if !live {
 		f.Generated = time.Now().UTC().Format("2006-01-02 15:04 UTC")
 	}

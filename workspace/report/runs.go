@@ -66,7 +66,7 @@ type StarLine struct {
 
 // runPage builds the page of run id. A hidden run's page holds its stored aggregates only.
 func (s *Site) runPage(ctx context.Context, id int64) (*RunPage, error) {
-	r, err := s.st.Run(ctx, id)
+	r, err := s.run(ctx, id)
 	if err != nil {
 		return nil, err
 	}

@@ -229,7 +229,7 @@ func (s *Site) writeRV(ctx context.Context, w io.Writer, live bool) error {
 	if err != nil {
 		return err
 	}
-	return render(w, "rv", "RV track", p, live, 0)
+	return s.render(w, "rv", "RV track", p, live, 0)
 }
 
 func (s *Site) writeRVRun(ctx context.Context, w io.Writer, name string, live bool) error {
@@ -237,7 +237,7 @@ func (s *Site) writeRVRun(ctx context.Context, w io.Writer, name string, live bo
 	if err != nil {
 		return err
 	}
-	return render(w, "rvrun", "RV run "+name, p, live, 0)
+	return s.render(w, "rvrun", "RV run "+name, p, live, 0)
 }
 
 // rvState is the Site's lazily loaded RV tasks.

@@ -23,7 +23,7 @@ func (s *Site) writeBoard(ctx context.Context, w io.Writer, live bool) error {
 		return err
 	}
 	b.Live = live
-	return render(w, "board", "Leaderboard", b, live, 0)
+	return s.render(w, "board", "Leaderboard", b, live, 0)
 }
 
 func (s *Site) writeRun(ctx context.Context, w io.Writer, id int64, live bool) error {
@@ -35,7 +35,7 @@ func (s *Site) writeRun(ctx context.Context, w io.Writer, id int64, live bool) e
 	if live && p.Live {
 		refresh = LiveRefreshSeconds
 	}
-	return render(w, "run", fmt.Sprintf("Run %d", id), p, live, refresh)
+	return s.render(w, "run", fmt.Sprintf("Run %d", id), p, live, refresh)
 }
 
 func (s *Site) writeStar(ctx context.Context, w io.Writer, id string, live bool) error {
@@ -43,7 +43,7 @@ func (s *Site) writeStar(ctx context.Context, w io.Writer, id string, live bool)
 	if err != nil {
 		return err
 	}
-	return render(w, "star", "Star "+id, p, live, 0)
+	return s.render(w, "star", "Star "+id, p, live, 0)
 }
 
 func (s *Site) writeCompare(ctx context.Context, w io.Writer, a, b int64, live bool) error {
@@ -51,7 +51,7 @@ func (s *Site) writeCompare(ctx context.Context, w io.Writer, a, b int64, live b
 	if err != nil {
 		return err
 	}
-	return render(w, "compare", fmt.Sprintf("Run %d → run %d", a, b), p, live, 0)
+	return s.render(w, "compare", fmt.Sprintf("Run %d → run %d", a, b), p, live, 0)
 }
 
 // Handler serves the site's pages live from the store, under the names Build gives them: /, /index.html,

@@ -26,6 +26,12 @@ type Options struct {
 	RVTasks string
 	// Columns is how many columns of time the light curves and folds are thinned to (0: DefaultColumns).
 	Columns int
+	// Workspace, when set, is the path of the workspace whose runs the site shows (store.Run.Workspace); ""
+	// shows every run of the data directory. A run of another workspace has no page.
+	Workspace string
+	// Scope is the line every page's header shows of whose runs these are (the workspace's path and solution
+	// kind, or every workspace).
+	Scope string
 }
 
 // DefaultColumns is the number of columns a light curve's points are thinned to (folds: half as many): each
@@ -87,7 +93,16 @@ func (s *Site) devSet() (*sets.Set, error) {
 	return s.dev, s.devErr
 }
 
-// runs lists every run, newest first.
+// runs lists the site's runs (Options.Workspace's, or all), newest first.
 func (s *Site) runs(ctx context.Context) ([]store.Run, error) {
-	return s.st.Runs(ctx, store.RunFilter{})
+	return s.st.Runs(ctx, store.RunFilter{Workspace: s.opt.Workspace})
+}
+
+// run returns run id when it is one of the site's runs; a run of another workspace is not found.
+func (s *Site) run(ctx context.Context, id int64) (store.Run, error) {
+	r, err := s.st.Run(ctx, id)
+	if err == nil && s.opt.Workspace != "" && r.Workspace != s.opt.Workspace {
+		return store.Run{}, fmt.Errorf("run %d belongs to another workspace: %w", id, store.ErrNotFound)
+	}
+	return r, err
 }
