@@ -103,6 +103,11 @@ var migrations = []string{
 	// toward the workspace at their label (NextGrading).
 	`ALTER TABLE runs ADD COLUMN lineage TEXT NOT NULL DEFAULT '';
 	CREATE INDEX runs_lineage ON runs (lineage, kind);`,
+
+	// Version 5: a failed or refused tool call keeps its arguments and the error it answered, so that the
+	// terminal UI can show why it failed.
+	`ALTER TABLE agent_calls ADD COLUMN args TEXT NOT NULL DEFAULT '';
+	ALTER TABLE agent_calls ADD COLUMN error TEXT NOT NULL DEFAULT '';`,
 }
 
 // SchemaVersion is the schema version this program writes.
