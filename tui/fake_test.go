@@ -56,7 +56,8 @@ func newFakeBackend() *fakeBackend {
 		},
 		answers: map[string]data.Answer{
 			"dev-0000": {ID: "dev-0000", Category: "injected", Population: "random", Scored: true, Planet: planet},
-			"dev-0001": {ID: "dev-0001", Category: "untouched", Population: "false_alarm", Scored: true},
+			"dev-0001": {ID: "dev-0001", Category: "untouched", Population: "false_alarm", Scored: true,
+				FalseAlarm: &data.FalseAlarm{Kind: "spot_dips", PeriodDays: 7.7, T0Days: 103}},
 			"dev-0002": {ID: "dev-0002", Category: "eb", Scored: true, EB: &data.EB{PeriodDays: 3.1, T0Days: 101, PrimaryDepth: 0.02,
 				PrimaryDurationDays: 0.2, Counted: true}},
 		},

@@ -6,6 +6,7 @@ import (
 	"math"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"time"
 
@@ -824,14 +825,35 @@ func periodogramMarks(d *StarData, target foldTarget) []chart.PeakMark {
 	add(foldTarget{Kind: targetFalseAlarm}, "F")
 	add(foldTarget{Kind: targetTyped}, "*")
 	add(foldTarget{Kind: targetNext}, "n")
-	return marks
+	return mergeMarks(marks, samePeriod)
+}
+
+// samePeriod is how close two periods are (relative) for their marks to share one: a periodogram column
+// of an 80-column terminal spans about 1 % of a 0.5–20 d axis.
+const samePeriod = 0.005
+
+// mergeMarks joins marks whose periods lie within a relative tol of the first of them into one, labelled
+// with their labels joined by "/" ("1/r1/T": the strongest peak, row 1 and the truth agree), current when
+// one of them is; a mark drawn over another would hide it.
+func mergeMarks(marks []chart.PeakMark, tol float64) []chart.PeakMark {
+	var out []chart.PeakMark
+	for _, m := range marks {
+		i := slices.IndexFunc(out, func(o chart.PeakMark) bool { return math.Abs(m.PeriodDays/o.PeriodDays-1) <= tol })
+		if i < 0 {
+			out = append(out, m)
+			continue
+		}
+		out[i].Label += "/" + m.Label
+		out[i].Current = out[i].Current || m.Current
+	}
+	return out
 }
 
 func (s starview) periodogramPanel(w, h int) string {
 	st := s.ctx.Styles
 	d := s.data
 	fields := []statusField{val(0, st.Dim.Render("BLS SNR vs period d")),
-		val(2, st.Paint(chart.InkPeak, "▾")+st.Dim.Render("1… peaks, r rows, T truth, * typed"))}
+		val(2, st.Paint(chart.InkPeak, "▾")+st.Dim.Render("1… peaks, r rows, T truth, F false alarm, * typed"))}
 	if e, ok := resolveTarget(d, foldTarget{Kind: targetNext}); ok {
 		i := nextPlanet(d)
 		fields = append(fields, val(1, st.Dim.Render(fmt.Sprintf("n: next after masking %d: %.4f d, MES %.1f", i, e.PeriodDays, d.Next[i].Measurement.Features.MES))))
@@ -851,7 +873,7 @@ func (s starview) candidatesPanel(w, h int) string {
 }
 
 // candidateLines lists the solution's counted rows with their match status, the truth (with the false alarm
-// planted on the star), the ephemeris typed in and the BLS peaks, the fold target marked ▸ (the truth with
+// planted on the star, "F.A.", and its kind), the ephemeris typed in and the BLS peaks, the fold target marked ▸ (the truth with
 // its T14 in hours). compact drops t0, the row scores and the peak depths, for narrow panels.
 func candidateLines(st *Styles, d *StarData, target foldTarget, compact bool) []string {
 	var lines []string
@@ -911,7 +933,7 @@ func candidateLines(st *Styles, d *StarData, target foldTarget, compact bool) []
 			if compact {
 				lines = append(lines, fmt.Sprintf("%sF.A.  %9.4f %s", mark(foldTarget{Kind: targetFalseAlarm}), e.PeriodDays, kind))
 			} else {
-				lines = append(lines, fmt.Sprintf("%sF.A.  %9.4f %9.2f false alarm: %s", mark(foldTarget{Kind: targetFalseAlarm}),
+				lines = append(lines, fmt.Sprintf("%sF.A.  %9.4f %9.2f %s", mark(foldTarget{Kind: targetFalseAlarm}),
 					e.PeriodDays, e.T0Days, kind))
 			}
 		} else {
