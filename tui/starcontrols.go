@@ -37,6 +37,7 @@ func zoomTime(full, cur [2]float64, op zoomOp) (out [2]float64, ok bool, why str
 		cur = full
 	}
 	span, mid := cur[1]-cur[0], (cur[0]+cur[1])/2
+	eps := 1e-9 * (full[1] - full[0]) // rounding of the sums below
 	switch op {
 	case zoomIn:
 		if span <= minZoomDays*1.0001 {
@@ -49,21 +50,28 @@ func zoomTime(full, cur [2]float64, op zoomOp) (out [2]float64, ok bool, why str
 		}
 		span *= 2
 	case panLeft:
-		if whole || cur[0] <= full[0] {
+		if whole || cur[0] <= full[0]+eps {
 			return out0(cur, whole), false, "at the start of the light curve"
 		}
 		mid -= span / 2
 	case panRight:
-		if whole || cur[1] >= full[1] {
+		if whole || cur[1] >= full[1]-eps {
 			return out0(cur, whole), false, "at the end of the light curve"
 		}
 		mid += span / 2
 	}
-	if span >= full[1]-full[0] {
+	if span >= full[1]-full[0]-eps {
 		return [2]float64{}, true, ""
 	}
 	lo := math.Min(math.Max(mid-span/2, full[0]), full[1]-span)
-	return [2]float64{lo, lo + span}, true, ""
+	if lo < full[0]+eps {
+		lo = full[0]
+	}
+	hi := lo + span
+	if hi > full[1]-eps {
+		lo, hi = full[1]-span, full[1]
+	}
+	return [2]float64{lo, hi}, true, ""
 }
 
 // out0 is cur, or the zero range when cur is the whole light curve.

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/charmbracelet/bubbles/cursor"
 	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/textinput"
@@ -88,6 +89,7 @@ func newStarview(ctx *ProgramContext) starview {
 	in.Prompt = "fold at P t0 [T14]: "
 	in.Placeholder = "5.3 102.1 3   (d, BKJD, h)"
 	in.CharLimit = 80
+	in.Cursor.SetMode(cursor.CursorStatic) // a blinking cursor would redraw the whole star view twice a second
 	return starview{ctx: ctx, input: in}
 }
 
@@ -804,8 +806,8 @@ func transitMarks(e ephemeris, lo, hi float64) []chart.Mark {
 }
 
 // periodogramMarks marks on the periodogram the BLS peaks (1…), the solution's rows (r1…), the truth (T) and
-// the false alarm (F) of a dev star, the typed ephemeris (*) and the planet found after masking (n); the fold
-// target's mark is the current one.
+// the false alarm (F) of a dev star, the typed ephemeris (*) and the planet found after masking (n), marks at
+// one period merged (mergeMarks); the fold target's mark is the current one.
 func periodogramMarks(d *StarData, target foldTarget) []chart.PeakMark {
 	var marks []chart.PeakMark
 	add := func(t foldTarget, label string) {
@@ -825,7 +827,20 @@ func periodogramMarks(d *StarData, target foldTarget) []chart.PeakMark {
 	add(foldTarget{Kind: targetFalseAlarm}, "F")
 	add(foldTarget{Kind: targetTyped}, "*")
 	add(foldTarget{Kind: targetNext}, "n")
-	return mergeMarks(marks, samePeriod)
+	// A mark drawn later covers an earlier one it runs into: the least important go first, the fold target's
+	// last.
+	marks = mergeMarks(marks, samePeriod)
+	slices.Reverse(marks)
+	slices.SortStableFunc(marks, func(a, b chart.PeakMark) int {
+		switch {
+		case a.Current == b.Current:
+			return 0
+		case a.Current:
+			return 1
+		}
+		return -1
+	})
+	return marks
 }
 
 // samePeriod is how close two periods are (relative) for their marks to share one: a periodogram column
@@ -974,8 +989,7 @@ func (s starview) foldedPanel(w, h int) string {
 			modes[i] = st.Dim.Render(modes[i])
 		}
 	}
-	sub := subtitle(w, titleFolded, val(0, st.Dim.Render("at ")+st.Selected.Render(label)), val(1, strings.Join(modes, " ")),
-		val(2, st.Dim.Render("ppm vs h from mid-transit")))
+	sub := subtitle(w, titleFolded, val(0, st.Dim.Render("at ")+st.Selected.Render(label)), val(1, strings.Join(modes, " ")))
 	f := s.fold
 	if f == nil || f.Eph != e {
 		return Panel(st, titleFolded, sub, []string{st.Dim.Render(" folding…")}, w, h, s.focus == panelFolded)
@@ -983,6 +997,9 @@ func (s starview) foldedPanel(w, h int) string {
 	lines := foldedLines(st, f, s.mode, w-2, h-2)
 	return Panel(st, titleFolded, sub, lines, w, h, s.focus == panelFolded)
 }
+
+// foldUnits is the folded charts' unit label, at the end of their x axis: hours from mid-transit, flux in ppm.
+const foldUnits = "h · y ppm"
 
 // foldedLines renders the folded panel's body: a chart and an information line whose least important fields
 // give way on a narrow panel (fitStatus), so that the depth and the MES are always whole.
@@ -994,7 +1011,9 @@ func foldedLines(st *Styles, f *folded, mode foldMode, w, h int) []string {
 	rf := f.Refined
 	switch mode {
 	case foldPrimary:
-		lines = chart.Folded(w, chartH, f.All.X, f.All.Y, f.All.BX, f.All.BY, f.All.BE, f.HalfHours).Lines(st.Paint)
+		c := chart.Folded(w, chartH, f.All.X, f.All.Y, f.All.BX, f.All.BY, f.All.BE, f.HalfHours)
+		c.XUnit = foldUnits
+		lines = c.Lines(st.Paint)
 		info = []statusField{
 			field(2, "P", fmt.Sprintf("%.4f d", f.Eph.PeriodDays)), field(3, "T14", fmt.Sprintf("%.1f h", 24*rf.DurationDays)),
 			field(0, "depth", fmt.Sprintf("%.0f±%.0f ppm", v.Depth*1e6, v.DepthErr*1e6)), val(0, fmt.Sprintf("MES %.1f", v.MES)),
@@ -1004,6 +1023,7 @@ func foldedLines(st *Styles, f *folded, mode foldMode, w, h int) []string {
 	case foldOddEven:
 		left := chart.Folded(w/2, chartH, f.Odd.X, f.Odd.Y, f.Odd.BX, f.Odd.BY, f.Odd.BE, f.HalfHours)
 		right := chart.Folded(w-w/2, chartH, f.Even.X, f.Even.Y, f.Even.BX, f.Even.BY, f.Even.BE, f.HalfHours)
+		right.XUnit = foldUnits
 		// One y range for both, so the depths compare by eye.
 		lo, hi := math.Min(left.Y.Lo, right.Y.Lo), math.Max(left.Y.Hi, right.Y.Hi)
 		left.Y.Lo, left.Y.Hi, right.Y.Lo, right.Y.Hi = lo, hi, lo, hi
@@ -1017,7 +1037,9 @@ func foldedLines(st *Styles, f *folded, mode foldMode, w, h int) []string {
 			field(2, "· box", fmt.Sprintf("%.1fσ", v.OddEvenSigma)),
 		}
 	case foldSecondary:
-		lines = chart.Folded(w, chartH, f.Secondary.X, f.Secondary.Y, f.Secondary.BX, f.Secondary.BY, f.Secondary.BE, f.HalfHours).Lines(st.Paint)
+		c := chart.Folded(w, chartH, f.Secondary.X, f.Secondary.Y, f.Secondary.BX, f.Secondary.BY, f.Secondary.BE, f.HalfHours)
+		c.XUnit = foldUnits
+		lines = c.Lines(st.Paint)
 		info = []statusField{
 			field(1, "secondary at phase", fmt.Sprintf("%.2f:", rf.SecondaryPhase)),
 			val(0, fmt.Sprintf("%.0f±%.0f ppm", rf.SecondaryDepth*1e6, rf.SecondaryDepthErr*1e6)),
