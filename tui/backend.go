@@ -98,7 +98,7 @@ type StarData struct {
 	// masking; WindowDays the detrending window of Flat.
 	Err        []float64
 	WindowDays float64
-	// Curve is the light curve analysed, for an analysis again with another detrending window (Redetrend).
+	// Curve is the light curve analysed, for an analysis again with another detrending window (redetrend).
 	Curve *lc.LightCurve
 	// Next is what the star view's "next planet after masking" found (quicklook.Planets: the strongest signal
 	// masked, then the next), nil until asked for.
@@ -164,11 +164,11 @@ func analyseStarWith(c *lc.LightCurve, star *data.Star, opt quicklook.PrepareOpt
 	return d, err
 }
 
-// Redetrend is d analysed again with a detrending window of windowDays (quicklook.AnalyseWith: the flux
+// redetrend is d analysed again with a detrending window of windowDays (quicklook.AnalyseWith: the flux
 // detrended anew, searched and measured), on up to workers goroutines. What the analysis does not make (the
 // star's list entry, truth, last result and typed ephemeris) is d's; the planets found after masking are not
 // kept, since they were found on the other detrending.
-func Redetrend(d *StarData, windowDays float64, workers int) (*StarData, error) {
+func redetrend(d *StarData, windowDays float64, workers int) (*StarData, error) {
 	if d.Curve == nil {
 		return nil, errors.New("the light curve of the analysis was not kept")
 	}

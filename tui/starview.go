@@ -133,7 +133,7 @@ func nextPlanetCmd(d *StarData) tea.Cmd {
 	}
 }
 
-// detrendedMsg carries a star analysed again with another detrending window (Redetrend).
+// detrendedMsg carries a star analysed again with another detrending window (redetrend).
 type detrendedMsg struct {
 	id     string
 	window float64
@@ -144,7 +144,7 @@ type detrendedMsg struct {
 // detrendCmd analyses d again with a detrending window of window days.
 func detrendCmd(d *StarData, window float64) tea.Cmd {
 	return func() tea.Msg {
-		nd, err := Redetrend(d, window, runtime.GOMAXPROCS(0))
+		nd, err := redetrend(d, window, runtime.GOMAXPROCS(0))
 		return detrendedMsg{id: d.Meta.ID, window: window, data: nd, err: err}
 	}
 }
