@@ -3,6 +3,7 @@ package tui
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -11,6 +12,7 @@ import (
 	"github.com/charmbracelet/bubbles/table"
 	"github.com/charmbracelet/bubbles/viewport"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
 
 	"transitbench/grader/store"
 	"transitbench/internal/termtext"
@@ -80,6 +82,7 @@ type agents struct {
 	loaded   bool
 	err      error
 	body     int // the lines below the header lines
+	width    int
 }
 
 func newAgents(ctx *ProgramContext) agents {
@@ -92,24 +95,65 @@ func newAgents(ctx *ProgramContext) agents {
 	return agents{ctx: ctx, table: t, calls: calls}
 }
 
-// agentColumns sizes the sessions table's columns for width w (80 shows them all); the session id (16 hex
-// digits, cut on narrow terminals) and the client take what is left.
-func agentColumns(w int) []table.Column {
-	cols := []table.Column{
-		{Title: "session", Width: 6}, {Title: "client", Width: 9}, {Title: "preset", Width: 6},
-		{Title: "started", Width: 11}, {Title: "turns", Width: 7}, {Title: "tokens", Width: 9},
-		{Title: "hours", Width: 8}, {Title: "refused", Width: 7},
+// agentColumn is a column of the sessions table: its title, width and cell of a session.
+type agentColumn struct {
+	title string
+	width int
+	cell  func(s AgentSession) string
+}
+
+// agentColumnList are the sessions table's columns in their order; agentDropOrder is the order narrow
+// terminals drop them in (the session id, 16 hex digits, and the spend stay whole).
+var (
+	agentColumnList = []agentColumn{
+		{"session", 16, func(s AgentSession) string { return termtext.Line(s.ID) }},
+		{"client", 9, func(s AgentSession) string { return termtext.Line(s.Client) }},
+		{"preset", 6, func(s AgentSession) string { return s.Preset }},
+		{"started", 11, func(s AgentSession) string { return s.Started.Local().Format("01-02 15:04") }},
+		{"turns", 7, func(s AgentSession) string { return fmt.Sprintf("%d/%d", s.Turns, s.BudgetTurns) }},
+		{"tokens", 9, func(s AgentSession) string {
+			return formatTokens(s.Tokens) + "/" + formatTokens(s.BudgetTokens)
+		}},
+		{"hours", 8, func(s AgentSession) string { return fmt.Sprintf("%.2f/%g", s.Hours(), s.BudgetHours) }},
+		{"refused", 7, func(s AgentSession) string { return fmt.Sprint(s.Refused) }},
 	}
-	used := 0
-	for _, c := range cols {
-		used += c.Width + 2 // the table pads each cell by one on each side
+	agentDropOrder = []string{"preset", "client", "started", "hours", "tokens"}
+)
+
+// agentColumnsFor chooses the sessions table's columns for width w: all of them when they fit (the client
+// taking what is left), else without the first of agentDropOrder, and so on; a cell is never cut.
+func agentColumnsFor(w int) []agentColumn {
+	cols := append([]agentColumn{}, agentColumnList...)
+	used := func() int {
+		n := 0
+		for _, c := range cols {
+			n += c.width + 2 // the table pads each cell by one on each side
+		}
+		return n
 	}
-	if extra := w - used; extra > 0 {
-		id := min(extra/2, 10)
-		cols[0].Width += id
-		cols[1].Width += extra - id
+	for _, drop := range agentDropOrder {
+		if used() <= w {
+			break
+		}
+		cols = slices.DeleteFunc(cols, func(c agentColumn) bool { return c.title == drop })
+	}
+	if extra := w - used(); extra > 0 {
+		for i := range cols {
+			if cols[i].title == "client" {
+				cols[i].width += extra
+			}
+		}
 	}
 	return cols
+}
+
+// agentColumns are the bubbles table's columns of agentColumnsFor(w).
+func agentColumns(w int) []table.Column {
+	var out []table.Column
+	for _, c := range agentColumnsFor(w) {
+		out = append(out, table.Column{Title: c.title, Width: c.width})
+	}
+	return out
 }
 
 // formatTokens writes a token count short: 900, 1.5k, 20k.
@@ -125,11 +169,12 @@ func formatTokens(n int) string {
 
 func (a *agents) SetSize(w, h int) {
 	a.body = max(h-agentsHeaderLines, 4)
+	a.width = w
+	a.table.SetRows(nil) // the rows may have more cells than the new columns
 	a.table.SetWidth(w)
 	a.table.SetColumns(agentColumns(w))
 	a.calls.Width = max(w, 1)
-	a.layout()
-	a.fillCalls()
+	a.refresh(a.sessions)
 }
 
 // layout shares the body between the sessions table (its rows, up to half the body) and the calls.
@@ -149,10 +194,11 @@ func (a *agents) refresh(sessions []AgentSession) {
 	a.layout()
 	rows := make([]table.Row, len(a.sessions))
 	cursor := 0
+	cols := agentColumnsFor(a.width)
 	for i, s := range a.sessions {
-		rows[i] = table.Row{termtext.Line(s.ID), termtext.Line(s.Client), s.Preset, s.Started.Local().Format("01-02 15:04"),
-			fmt.Sprintf("%d/%d", s.Turns, s.BudgetTurns), formatTokens(s.Tokens) + "/" + formatTokens(s.BudgetTokens),
-			fmt.Sprintf("%.2f/%g", s.Hours(), s.BudgetHours), fmt.Sprint(s.Refused)}
+		for _, c := range cols {
+			rows[i] = append(rows[i], c.cell(s))
+		}
 		if s.ID == sel {
 			cursor = i
 		}
@@ -183,9 +229,30 @@ func (a *agents) fillCalls() {
 		line := fmt.Sprintf("%4d  %-16s %-8s %9s %7d  ", c.Seq, termtext.Line(c.Tool), c.Started.Local().Format("15:04:05"),
 			formatMillis(c.Millis), c.Tokens)
 		lines = append(lines, fit(line+st.CallStatus(c.Status).Render(c.Status), a.calls.Width))
+		lines = append(lines, callDetail(st, "args", c.Args, a.calls.Width)...)
+		lines = append(lines, callDetail(st, "error", c.Error, a.calls.Width)...)
 	}
 	a.calls.SetContent(strings.Join(lines, "\n"))
 	a.calls.GotoTop()
+}
+
+// callDetail is a failed call's arguments or error text under its line: the name, then the text (what the
+// client or the server wrote, through termtext) wrapped to width, indented; nothing when text is empty.
+func callDetail(st *Styles, name, text string, width int) []string {
+	if text == "" {
+		return nil
+	}
+	const indent = 6
+	lead := fmt.Sprintf("%*s%-6s", indent, "", name)
+	w := max(width-indent-6, 10)
+	var out []string
+	for i, l := range strings.Split(ansi.Wrap(termtext.Text(text), w, " ,"), "\n") {
+		if i > 0 {
+			lead = strings.Repeat(" ", indent+6)
+		}
+		out = append(out, fit(st.Dim.Render(lead)+l, width))
+	}
+	return out
 }
 
 // formatMillis writes a tool call's duration: milliseconds under a second, else seconds.
@@ -239,12 +306,13 @@ func (a *agents) View() string {
 		return title + st.Dim.Render("no agent sessions yet: 'transitbench mcp' records each session and its tool calls")
 	}
 	s := a.selected()
-	status := st.Title.Render(fmt.Sprintf("%d sessions", len(a.sessions))) +
-		st.Dim.Render("  turns, tokens, hours (start to last call): spent/budget")
-	callsTitle := st.PanelTitle.Render(fmt.Sprintf("tool calls of %s: %d", termtext.Line(s.ID), len(s.Calls)))
-	if n := len(s.Calls); n > a.calls.Height-1 {
-		callsTitle += st.Dim.Render(fmt.Sprintf("  (%.0f%%, pgup/pgdn)", a.calls.ScrollPercent()*100))
+	status := fitStatus(a.width, val(0, st.Title.Render(fmt.Sprintf("%d sessions", len(a.sessions)))),
+		val(1, st.Dim.Render("turns, tokens, hours (start to last call): spent/budget")))
+	callsFields := []statusField{val(0, st.PanelTitle.Render(fmt.Sprintf("tool calls of %s: %d", termtext.Line(s.ID), len(s.Calls))))}
+	if a.calls.TotalLineCount() > a.calls.Height {
+		callsFields = append(callsFields, val(1, st.Dim.Render(fmt.Sprintf("(%.0f%%, pgup/pgdn)", a.calls.ScrollPercent()*100))))
 	}
+	callsTitle := fitStatus(a.width, callsFields...)
 	return title + status + "\n" + a.table.View() + "\n" + callsTitle + "\n" + a.calls.View()
 }
 

@@ -18,7 +18,7 @@ var agentStart = time.Date(2026, 3, 4, 10, 0, 0, 0, time.UTC)
 // testAgentSessions are two sessions: a survey session of 40 calls whose last three grades were refused, and
 // a mini session of two calls, newest first as the store lists them.
 func testAgentSessions() []AgentSession {
-	survey := AgentSession{AgentSession: store.AgentSession{ID: "5e55a0de", Client: "claude-code 2.1", Preset: "survey",
+	survey := AgentSession{AgentSession: store.AgentSession{ID: "5e55a0de9b35b3a1", Client: "claude-code 2.1", Preset: "survey",
 		BudgetTurns: 60, BudgetTokens: 200000, BudgetHours: 4, Started: agentStart}}
 	for i := 1; i <= 40; i++ {
 		c := store.AgentCall{Session: survey.ID, Seq: i, Tool: fmt.Sprintf("bls_%02d", i),
@@ -30,12 +30,13 @@ func testAgentSessions() []AgentSession {
 		survey.Turns, survey.Tokens, survey.Last = i, survey.Tokens+c.Tokens, c.Started
 	}
 	survey.Refused = 3
-	mini := AgentSession{AgentSession: store.AgentSession{ID: "0b1d5ea5", Client: "inspector 0.9", Preset: "mini",
+	mini := AgentSession{AgentSession: store.AgentSession{ID: "0b1d5ea5c0ffee42", Client: "inspector 0.9", Preset: "mini",
 		BudgetTurns: 20, BudgetTokens: 50000, BudgetHours: 1, Started: agentStart.Add(-24 * time.Hour),
 		Turns: 2, Tokens: 900, Errors: 1, Last: agentStart.Add(-24*time.Hour + 30*time.Minute)}}
 	mini.Calls = []store.AgentCall{
 		{Session: mini.ID, Seq: 1, Tool: "list_stars", Started: mini.Started, Millis: 12, Tokens: 700, Status: store.CallOK},
-		{Session: mini.ID, Seq: 2, Tool: "star_info", Started: mini.Last, Millis: 2500, Tokens: 200, Status: store.CallError},
+		{Session: mini.ID, Seq: 2, Tool: "star_info", Started: mini.Last, Millis: 2500, Tokens: 200, Status: store.CallError,
+			Args: `{"star":"dev-9999"}`, Error: "not found: star dev-9999 is not in set dev (list_stars gives the ids)"},
 	}
 	return []AgentSession{survey, mini}
 }
@@ -49,7 +50,7 @@ func TestAgentSessionsScreen(t *testing.T) {
 	v := d.m.View()
 	checkViewHas(t, "the agent sessions screen", v,
 		"2 sessions", "5e55a0de", "claude-code 2.1", "survey", "40/60", "20k/200k",
-		"2.00/4", "0b1d5ea5", "mini", "2/20", "900/50k", "0.50/1", "03-04 10:00", "tool calls of 5e55a0de: 40", "bls_01")
+		"2.00/4", "0b1d5ea5", "mini", "2/20", "900/50k", "0.50/1", "03-04 10:00", "tool calls of 5e55a0de9b35b3a1: 40", "bls_01")
 	if strings.Contains(v, "bls_37") || strings.Contains(v, "list_stars") {
 		t.Errorf("the calls panel shows calls beyond its height or of another session:\n%s", v)
 	}
@@ -64,7 +65,7 @@ func TestAgentSessionsScreen(t *testing.T) {
 	}
 	d.key("down")
 	v = d.m.View()
-	if !strings.Contains(v, "tool calls of 0b1d5ea5: 2") || !strings.Contains(v, "list_stars") ||
+	if !strings.Contains(v, "tool calls of 0b1d5ea5c0ffee42: 2") || !strings.Contains(v, "list_stars") ||
 		!strings.Contains(v, "2.5 s") || !strings.Contains(v, "error") || strings.Contains(v, "bls_") {
 		t.Errorf("down does not show the second session's calls:\n%s", v)
 	}
@@ -79,7 +80,7 @@ func TestAgentSessionsScreen(t *testing.T) {
 	fb.mu.Unlock()
 	d.key("r")
 	if v := d.m.View(); !strings.Contains(v, "3 sessions") || !strings.Contains(v, "fresh123") ||
-		!strings.Contains(v, "tool calls of 0b1d5ea5") {
+		!strings.Contains(v, "tool calls of 0b1d5ea5c0ffee42") {
 		t.Errorf("r does not reload the sessions keeping the selected one:\n%s", v)
 	}
 	d.key("esc")
@@ -165,7 +166,7 @@ func TestRealAgentSessions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(got) != 2 || got[0].ID != "5e55a0de" || got[1].ID != "0b1d5ea5" {
+	if len(got) != 2 || got[0].ID != "5e55a0de9b35b3a1" || got[1].ID != "0b1d5ea5c0ffee42" {
 		t.Fatalf("sessions %+v, want the survey session, then the mini one", got)
 	}
 	survey, mini := got[0], got[1]
@@ -179,11 +180,42 @@ func TestRealAgentSessions(t *testing.T) {
 	if mini.Errors != 1 || len(mini.Calls) != 2 || mini.Calls[1].Millis != 2500 || mini.Preset != "mini" {
 		t.Errorf("mini session %+v with calls %+v", mini.AgentSession, mini.Calls)
 	}
+	// The store keeps a failed call's arguments and error text.
+	if want := testAgentSessions()[1].Calls[1]; mini.Calls[1].Args != want.Args || mini.Calls[1].Error != want.Error ||
+		mini.Calls[0].Args != "" || mini.Calls[0].Error != "" {
+		t.Errorf("the failed call came back as %+v, the answered one as %+v", mini.Calls[1], mini.Calls[0])
+	}
 
 	d := newDriver(t, storeAgents{newFakeBackend(), r}, 120, 40)
 	d.key("a")
 	if v := d.m.View(); !strings.Contains(v, "2 sessions") || !strings.Contains(v, "40/60") ||
-		!strings.Contains(v, "tool calls of 5e55a0de: 40") {
+		!strings.Contains(v, "tool calls of 5e55a0de9b35b3a1: 40") {
 		t.Errorf("the screen over the real backend:\n%s", v)
 	}
+}
+
+// TestAgentsFailedCallAndNarrowTable shows a failed call's arguments and error under it, and at 80 columns the
+// sessions table keeps the whole session id, dropping the preset and client columns instead.
+func TestAgentsFailedCallAndNarrowTable(t *testing.T) {
+	fb := newFakeBackend()
+	fb.agents = testAgentSessions()
+	d := newDriver(t, fb, 80, 24)
+	d.key("a")
+	v := d.m.View()
+	checkViewHas(t, "the sessions at 80 columns", v, "5e55a0de9b35b3a1", "0b1d5ea5c0ffee42", "40/60", "20k/200k", "refused")
+	if strings.Contains(v, "claude-code") || strings.Contains(v, "…") {
+		t.Errorf("at 80 columns the table should drop the client rather than cut a cell:\n%s", v)
+	}
+	d.key("down")
+	v = d.m.View()
+	checkViewHas(t, "the failed call", v, "star_info", "error", `args  {"star":"dev-9999"}`,
+		"error not found: star dev-9999 is not in set dev", "(list_stars gives the", "ids)")
+	// The answered call has no detail lines: the failed one follows it directly.
+	lines := strings.Split(v, "\n")
+	for i, l := range lines {
+		if strings.Contains(l, "list_stars ") && strings.Contains(l, " ok") && (i+1 >= len(lines) || !strings.Contains(lines[i+1], "star_info")) {
+			t.Errorf("the answered call is followed by %q", lines[i+1])
+		}
+	}
+	checkViewFits(t, d, 80, 24, "agent sessions with a failed call")
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -61,6 +62,10 @@ type Backend interface {
 	// AgentSessions lists the sessions of the agent server (`transitbench mcp`) recorded in the results store,
 	// newest first, each with its spend and its tool calls in order.
 	AgentSessions(ctx context.Context) ([]AgentSession, error)
+
+	// Export writes the file name into the workspace's exports folder through write (the star view's CSV
+	// exports) and returns its path.
+	Export(ctx context.Context, name string, write func(io.Writer) error) (string, error)
 }
 
 // StarMeta is one row of the star browser.
@@ -94,9 +99,13 @@ type StarData struct {
 	// masking; WindowDays the detrending window of Flat.
 	Err        []float64
 	WindowDays float64
+	// Curve is the light curve analysed, for an analysis again with another detrending window (redetrend).
+	Curve *lc.LightCurve
 	// Next is what the star view's "next planet after masking" found (quicklook.Planets: the strongest signal
 	// masked, then the next), nil until asked for.
-	Next   []quicklook.Planet
+	Next []quicklook.Planet
+	// Typed is the ephemeris typed into the star view (f: fold at P, t0), nil until one is.
+	Typed  *quicklook.Ephemeris
 	Answer *data.Answer       // nil when the star is not labelled
 	Result *grader.StarResult // the last run's result on the star, nil when it has not been run
 }
@@ -109,6 +118,9 @@ type RunEvent struct {
 	Star        *grader.StarResult
 	Exit        string
 	Summary     grader.Summary
+	// Phase, when not empty, says what the run does before its next star finishes (workspace.PhaseBuild: the
+	// solution is being built); such an event has no star and no score.
+	Phase string
 }
 
 // GradeInfo describes the grading a confirmation would start.
@@ -139,11 +151,34 @@ type GradeResult struct {
 // AnalyseStar is quicklook.Analyse in the star view's form: the analysis of a light curve with the light-curve
 // panel's y ranges, on up to workers goroutines. Meta, Answer and Result are left for the caller.
 func AnalyseStar(c *lc.LightCurve, star *data.Star, workers int) (*StarData, error) {
-	a, err := quicklook.Analyse(c, star, workers)
+	return analyseStarWith(c, star, quicklook.PrepareOptions{}, workers)
+}
+
+// analyseStarWith is AnalyseStar with c prepared as opt says (quicklook.AnalyseWith).
+func analyseStarWith(c *lc.LightCurve, star *data.Star, opt quicklook.PrepareOptions, workers int) (*StarData, error) {
+	a, err := quicklook.AnalyseWith(c, star, opt, workers)
 	if a == nil {
 		return nil, err
 	}
-	return starData(a), err
+	d := starData(a)
+	d.Curve = c
+	return d, err
+}
+
+// redetrend is d analysed again with a detrending window of windowDays (quicklook.AnalyseWith: the flux
+// detrended anew, searched and measured), on up to workers goroutines. What the analysis does not make (the
+// star's list entry, truth, last result and typed ephemeris) is d's; the planets found after masking are not
+// kept, since they were found on the other detrending.
+func redetrend(d *StarData, windowDays float64, workers int) (*StarData, error) {
+	if d.Curve == nil {
+		return nil, errors.New("the light curve of the analysis was not kept")
+	}
+	out, err := analyseStarWith(d.Curve, d.Star, quicklook.PrepareOptions{WindowDays: windowDays}, workers)
+	if out == nil {
+		return nil, err
+	}
+	out.Meta, out.Answer, out.Result, out.Typed = d.Meta, d.Answer, d.Result, d.Typed
+	return out, err
 }
 
 // starData wraps an analysis for the screens, with the light-curve panel's y ranges.
@@ -384,10 +419,15 @@ func (r *Real) analyse(ctx context.Context, id string) (*StarData, error) {
 	return d, nil
 }
 
+// Export implements Backend: the file goes into the workspace's exports folder (workspace.WriteExport).
+func (r *Real) Export(ctx context.Context, name string, write func(io.Writer) error) (string, error) {
+	return r.WS.WriteExport(name, write)
+}
+
 // forward copies the workspace's events to the screens' events until in is closed.
 func forward(in <-chan workspace.Event, out chan<- RunEvent) {
 	for e := range in {
-		out <- RunEvent{Set: e.Set, Done: e.Done, Total: e.Total, Star: e.Star, Exit: e.Exit, Summary: e.Summary}
+		out <- RunEvent{Set: e.Set, Done: e.Done, Total: e.Total, Star: e.Star, Exit: e.Exit, Summary: e.Summary, Phase: e.Phase}
 	}
 }
 
@@ -396,7 +436,7 @@ func (r *Real) Dev(ctx context.Context, events chan<- RunEvent) (*grader.Summary
 	in := make(chan workspace.Event, 16)
 	done := make(chan struct{})
 	go func() { forward(in, events); close(done) }()
-	rep, err := r.WS.Dev(ctx, workspace.RunOptions{Home: r.Home, Compositions: r.Compositions}, in)
+	rep, err := r.WS.Dev(ctx, workspace.RunOptions{Home: r.Home, Compositions: r.Compositions, Phases: true}, in)
 	close(in)
 	<-done
 	if rep == nil {
@@ -448,7 +488,7 @@ func (r *Real) Grade(ctx context.Context, again bool, events chan<- RunEvent) (*
 	done := make(chan struct{})
 	go func() { forward(in, events); close(done) }()
 	rep, err := r.WS.Grade(ctx, workspace.RunOptions{Home: r.Home, Again: again, AllowDegraded: r.AllowDegraded,
-		Compositions: r.Compositions}, in)
+		Compositions: r.Compositions, Phases: true}, in)
 	close(in)
 	<-done
 	if rep == nil {

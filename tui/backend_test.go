@@ -122,11 +122,16 @@ func TestRealBackendDevRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	events := make(chan RunEvent, sixStarDev.Total())
+	events := make(chan RunEvent, sixStarDev.Total()+1)
 	sum, err := r.Dev(context.Background(), events)
 	close(events)
 	if err != nil {
 		t.Fatal(err)
+	}
+	// First the solution's build (the dev screen says so instead of showing 0/0), then a star per event.
+	build := <-events
+	if build.Phase != workspace.PhaseBuild || build.Star != nil || build.Done != 0 || build.Total != sixStarDev.Total() {
+		t.Errorf("first event %+v, want the build phase of %d stars", build, sixStarDev.Total())
 	}
 	var got []RunEvent
 	for e := range events {
@@ -136,7 +141,7 @@ func TestRealBackendDevRun(t *testing.T) {
 		t.Fatalf("%d events (last %+v), want %d", len(got), got[len(got)-1], sixStarDev.Total())
 	}
 	for _, e := range got {
-		if e.Star == nil || e.Set != sets.Dev {
+		if e.Star == nil || e.Set != sets.Dev || e.Phase != "" {
 			t.Fatalf("event without a star result: %+v", e)
 		}
 	}

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -126,6 +127,8 @@ type browser struct {
 	searching bool
 	err       error
 	loaded    bool
+	width     int
+	msg       string // why a key did nothing, until the next key
 }
 
 func newBrowser(ctx *ProgramContext) browser {
@@ -157,45 +160,88 @@ type openStarMsg struct {
 }
 
 func (b *browser) setSize(w, h int) {
+	b.width = w
+	b.table.SetRows(nil) // the rows may have more cells than the new columns
 	b.table.SetWidth(w)
 	b.table.SetHeight(max(h-3, 3)) // the status line, the search line and the table's header
 	b.table.SetColumns(browserColumns(w))
 	b.refresh()
 }
 
-// browserColumns sizes the table's columns for width w: id, category, population, MES, CDPP, Kp, last outcome.
-func browserColumns(w int) []table.Column {
-	cols := []table.Column{
-		{Title: "star", Width: 10}, {Title: "category", Width: 9}, {Title: "population", Width: 11},
-		{Title: "MES", Width: 5}, {Title: "CDPP6h", Width: 6}, {Title: "Kp", Width: 5}, {Title: "last run", Width: 8},
+// browserColumn is a column of the star table: its title, width and cell of a star.
+type browserColumn struct {
+	title string
+	width int
+	cell  func(s StarMeta) string
+}
+
+// browserColumnList are the star table's columns in their order; browserDropOrder is the order narrow
+// terminals drop them in, so that no number is cut.
+var (
+	browserColumnList = []browserColumn{
+		{"star", 10, func(s StarMeta) string { return s.ID }},
+		{"category", 9, func(s StarMeta) string { return s.Category }},
+		{"population", 11, func(s StarMeta) string { return shortPopulation(s.Population) }},
+		{"MES", 5, func(s StarMeta) string { return formatNum(s.MES, 1, true) }},
+		{"CDPP6h", 6, func(s StarMeta) string { return formatNum(s.CDPP6, 0, true) }},
+		{"Kp", 5, func(s StarMeta) string { return formatNum(s.Kepmag, 1, true) }},
+		{"last run", 8, func(s StarMeta) string {
+			if s.Outcome == "" {
+				return "–"
+			}
+			return s.Outcome
+		}},
 	}
-	used := 0
-	for _, c := range cols {
-		used += c.Width + 2 // the table pads each cell by one on each side
+	browserDropOrder = []string{"population", "Kp", "CDPP6h", "category"}
+)
+
+// browserColumnsFor chooses the table's columns for width w: all of them when they fit (the id and the
+// population sharing what is left), else without the first of browserDropOrder, and so on.
+func browserColumnsFor(w int) []browserColumn {
+	cols := append([]browserColumn{}, browserColumnList...)
+	used := func() int {
+		n := 0
+		for _, c := range cols {
+			n += c.width + 2 // the table pads each cell by one on each side
+		}
+		return n
 	}
-	if extra := w - used; extra > 0 {
-		cols[0].Width += extra / 3
-		cols[2].Width += extra / 3
+	for _, drop := range browserDropOrder {
+		if used() <= w {
+			break
+		}
+		cols = slices.DeleteFunc(cols, func(c browserColumn) bool { return c.title == drop })
+	}
+	if extra := w - used(); extra > 0 {
+		for i := range cols {
+			if cols[i].title == "star" || cols[i].title == "population" {
+				cols[i].width += extra / 3
+			}
+		}
 	}
 	return cols
 }
 
-func (b *browser) refresh() {
-	sel := ""
-	if r := b.table.SelectedRow(); len(r) > 0 {
-		sel = r[0]
+// browserColumns are the bubbles table's columns of browserColumnsFor(w).
+func browserColumns(w int) []table.Column {
+	var out []table.Column
+	for _, c := range browserColumnsFor(w) {
+		out = append(out, table.Column{Title: c.title, Width: c.width})
 	}
+	return out
+}
+
+func (b *browser) refresh() {
+	sel := b.selected()
 	b.shown = filterStars(b.all, b.filter)
 	sortStars(b.shown, b.sortBy, b.reverse)
 	rows := make([]table.Row, len(b.shown))
 	cursor := 0
+	cols := browserColumnsFor(b.width)
 	for i, s := range b.shown {
-		out := s.Outcome
-		if out == "" {
-			out = "–"
+		for _, c := range cols {
+			rows[i] = append(rows[i], c.cell(s))
 		}
-		rows[i] = table.Row{s.ID, s.Category, shortPopulation(s.Population), formatNum(s.MES, 1, true),
-			formatNum(s.CDPP6, 0, true), formatNum(s.Kepmag, 1, true), out}
 		if s.ID == sel {
 			cursor = i
 		}
@@ -233,6 +279,7 @@ func (b browser) update(msg tea.Msg) (browser, tea.Cmd) {
 			b.refresh()
 			return b, cmd
 		}
+		b.msg = ""
 		switch {
 		case key.Matches(msg, km.Search):
 			b.searching = true
@@ -258,6 +305,10 @@ func (b browser) update(msg tea.Msg) (browser, tea.Cmd) {
 			return b, func() tea.Msg { return showMsg{to: stateAgents, enter: true} }
 		case key.Matches(msg, km.Open):
 			if len(b.shown) == 0 {
+				b.msg = "no star to open: no star matches the filters (esc clears them)"
+				if len(b.all) == 0 {
+					b.msg = "no star to open: the list is empty"
+				}
 				return b, nil
 			}
 			ids := make([]string, len(b.shown))
@@ -284,22 +335,26 @@ func (b browser) selected() string {
 	return ""
 }
 
+// status is the browser's status line: the count of stars shown, the filters, the sort and the search text,
+// the least used filters dropped first on a narrow terminal (fitStatus); or why a key did nothing.
 func (b browser) status() string {
 	st := b.ctx.Styles
-	show := func(name, v string) string {
+	if b.msg != "" {
+		return st.Accent.Render(b.msg)
+	}
+	show := func(r int, name, v string) statusField {
 		if v == "" {
 			v = "all"
 		}
-		return st.Dim.Render(name+" ") + v
+		return val(r, st.Dim.Render(name+" ")+v) // a filter's value means nothing without its name
 	}
 	dir := "↑"
 	if b.reverse {
 		dir = "↓"
 	}
-	return fmt.Sprintf("%s  %s  %s  %s  %s  %s  %s",
-		st.Title.Render(fmt.Sprintf("%d/%d stars", len(b.shown), len(b.all))),
-		show("category", b.filter.Category), show("population", b.filter.Population), show("MES", b.filter.MES),
-		show("last run", b.filter.Outcome), show("sort", b.sortBy+dir), st.Dim.Render(b.filter.Text))
+	return fitStatus(b.width, val(0, st.Title.Render(fmt.Sprintf("%d/%d stars", len(b.shown), len(b.all)))),
+		show(2, "category", b.filter.Category), show(3, "population", b.filter.Population), show(1, "MES", b.filter.MES),
+		show(2, "last run", b.filter.Outcome), show(3, "sort", b.sortBy+dir), val(1, st.Dim.Render(b.filter.Text)))
 }
 
 func (b browser) view() string {

@@ -14,6 +14,7 @@ import (
 
 	"transitbench/grader"
 	"transitbench/internal/termtext"
+	"transitbench/workspace"
 )
 
 // maxStreamed is how many finished stars the run screens keep listed.
@@ -31,12 +32,14 @@ type devrun struct {
 	done, total int
 	summary     grader.Summary
 	events      []RunEvent
+	phase       string // what the run does before its next star finishes (RunEvent.Phase)
 	final       *grader.Summary
 	err         error
 	bar         progress.Model
 	list        viewport.Model
 	width       int
 	height      int
+	msg         string // why a key did nothing, until the next key
 }
 
 func newDevrun(ctx *ProgramContext) devrun {
@@ -73,7 +76,7 @@ func (d devrun) start() (devrun, tea.Cmd) {
 	}
 	ctx, cancel := context.WithCancel(d.ctx.Ctx)
 	d.running, d.cancel = true, cancel
-	d.done, d.total, d.events, d.final, d.err, d.summary = 0, 0, nil, nil, nil, grader.Summary{}
+	d.done, d.total, d.events, d.final, d.err, d.summary, d.phase = 0, 0, nil, nil, nil, grader.Summary{}, ""
 	d.fill(true)
 	b := d.ctx.Backend
 	return d, startRun(ctx, func(ctx context.Context, events chan<- RunEvent) runDoneMsg {
@@ -87,7 +90,11 @@ func (d devrun) update(msg tea.Msg) (devrun, tea.Cmd) {
 	switch msg := msg.(type) {
 	case runEventMsg:
 		e := msg.event
-		d.done, d.total, d.summary = e.Done, e.Total, e.Summary
+		d.done, d.total, d.phase = e.Done, e.Total, e.Phase
+		if e.Phase != "" {
+			return d, waitNext(msg.ch)
+		}
+		d.summary = e.Summary
 		follow := d.list.AtBottom()
 		d.events = append(d.events, e)
 		if len(d.events) > maxStreamed {
@@ -96,7 +103,7 @@ func (d devrun) update(msg tea.Msg) (devrun, tea.Cmd) {
 		d.fill(follow)
 		return d, waitNext(msg.ch)
 	case runDoneMsg:
-		d.running = false
+		d.running, d.phase = false, ""
 		stopRun(d.cancel)
 		d.final, d.err = msg.summary, msg.err
 		if d.final != nil {
@@ -104,11 +111,14 @@ func (d devrun) update(msg tea.Msg) (devrun, tea.Cmd) {
 		}
 		return d, nil
 	case tea.KeyMsg:
+		d.msg = ""
 		switch {
 		case key.Matches(msg, km.Cancel) && d.running:
 			stopRun(d.cancel)
 		case key.Matches(msg, km.Back):
 			return d, back(true)
+		case key.Matches(msg, km.Dev) && d.running:
+			d.msg = "a run is going: esc cancels it"
 		case key.Matches(msg, km.Dev):
 			return d.start()
 		default:
@@ -122,31 +132,45 @@ func (d devrun) update(msg tea.Msg) (devrun, tea.Cmd) {
 
 func (d devrun) View() string {
 	st := d.ctx.Styles
+	w := d.width
 	var b strings.Builder
-	b.WriteString(st.Title.Render("Dev run") + st.Dim.Render(" · the solution on the labelled dev stars, as grading runs it") + "\n\n")
+	b.WriteString(fitStatus(w, val(0, st.Title.Render("Dev run")),
+		val(1, st.Dim.Render("· the solution on the labelled dev stars, as grading runs it"))) + "\n\n")
 	frac := 0.0
 	if d.total > 0 {
 		frac = float64(d.done) / float64(d.total)
 	}
 	state := "ready: press d to start"
 	switch {
+	case d.running && d.phase == workspace.PhaseBuild:
+		state = "building the solution… · esc cancels"
 	case d.running:
 		state = "running · esc cancels (finished stars are kept)"
 	case d.err != nil && errors.Is(d.err, context.Canceled):
-		state = st.Error.Render("cancelled") + " · press d to resume"
+		state = st.Error.Render("cancelled") + " · press d to resume, esc to go back"
 	case d.err != nil:
 		state = st.Error.Render("failed: " + termtext.Text(d.err.Error()))
 	case d.final != nil:
-		state = st.OutcomeStyle("hit").Render("done")
+		state = st.OutcomeStyle("hit").Render("done") + " · press d to run again, esc to go back"
 	}
-	fmt.Fprintf(&b, "%s  %d/%d\n%s\n\n", d.bar.ViewAs(frac), d.done, d.total, state)
-	b.WriteString(st.Header.Render(formatScore(d.summary)) + "\n\n")
-	head := fmt.Sprintf("%-10s %-9s %-8s %5s %6s  %s", "star", "category", "outcome", "rows", "credit", "exit")
+	if d.msg != "" {
+		state = st.Accent.Render(d.msg)
+	}
+	progress := fmt.Sprintf("%s  %d/%d", d.bar.ViewAs(frac), d.done, d.total)
+	switch {
+	case d.running && d.phase == workspace.PhaseBuild:
+		progress = st.Dim.Render("building the solution…")
+	case d.running && d.total == 0:
+		progress = st.Dim.Render("starting the run…")
+	}
+	fmt.Fprintf(&b, "%s\n%s\n\n", progress, state)
+	b.WriteString(st.Header.Render(fitStatus(w, scoreFields(d.summary)...)) + "\n\n")
+	head := []statusField{val(0, fmt.Sprintf("%-10s %-9s %-8s %5s %6s  %s", "star", "category", "outcome", "rows", "credit", "exit"))}
 	if n := d.list.TotalLineCount(); n > d.list.Height {
 		first := d.list.YOffset + 1
-		head += fmt.Sprintf("   %d–%d of %d (↑/↓ pgup/pgdn)", first, min(first+d.list.Height-1, n), n)
+		head = append(head, val(1, fmt.Sprintf(" %d–%d of %d", first, min(first+d.list.Height-1, n), n)), val(2, "(↑/↓ pgup/pgdn)"))
 	}
-	b.WriteString(st.Dim.Render(head) + "\n")
+	b.WriteString(st.Dim.Render(fitStatus(w, head...)) + "\n")
 	if len(d.events) > 0 {
 		b.WriteString(d.list.View())
 	}
@@ -164,10 +188,15 @@ func eventLine(st *Styles, e RunEvent) string {
 		st.OutcomeStyle(out).Render(fmt.Sprintf("%-8s", out)), len(s.Rows), s.Credit, st.Dim.Render(e.Exit))
 }
 
+// Keys offers esc as cancel while a run is going, as back once it has ended.
 func (d devrun) Keys() help.KeyMap {
 	km := d.ctx.Keys
-	return screenKeys{short: []key.Binding{km.Dev, km.Cancel},
-		full: [][]key.Binding{{km.Dev, km.Cancel, km.Back}, {km.Up, km.Down, km.PageUp, km.PageDown}}, km: km}
+	cancel, back, dev := km.Cancel, km.Back, km.Dev
+	cancel.SetEnabled(d.running)
+	back.SetEnabled(!d.running)
+	dev.SetEnabled(!d.running)
+	return screenKeys{short: []key.Binding{dev, cancel, back},
+		full: [][]key.Binding{{dev, cancel, back}, {km.Up, km.Down, km.PageUp, km.PageDown}}, km: km}
 }
 
 // The dev run screen as a screen: d from another transit screen enters it, starting a run unless one ran.

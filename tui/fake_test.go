@@ -3,6 +3,7 @@ package tui
 import (
 	"context"
 	"fmt"
+	"io"
 	"math"
 	"strings"
 	"sync"
@@ -14,6 +15,7 @@ import (
 	"transitbench/data"
 	"transitbench/engine/lc"
 	"transitbench/grader"
+	"transitbench/workspace"
 )
 
 // fakeBackend serves a few synthetic stars: a planet host, an untouched star and an eclipsing binary.
@@ -33,6 +35,8 @@ type fakeBackend struct {
 	agentsErr error
 	// gradeErr, when set, is what Grade fails with (a frozen solution's build output, say).
 	gradeErr error
+	// exportDir is where Export writes; "" refuses exports, as a backend without a workspace would.
+	exportDir string
 }
 
 const (
@@ -52,7 +56,8 @@ func newFakeBackend() *fakeBackend {
 		},
 		answers: map[string]data.Answer{
 			"dev-0000": {ID: "dev-0000", Category: "injected", Population: "random", Scored: true, Planet: planet},
-			"dev-0001": {ID: "dev-0001", Category: "untouched", Population: "false_alarm", Scored: true},
+			"dev-0001": {ID: "dev-0001", Category: "untouched", Population: "false_alarm", Scored: true,
+				FalseAlarm: &data.FalseAlarm{Kind: "spot_dips", PeriodDays: 7.7, T0Days: 103}},
 			"dev-0002": {ID: "dev-0002", Category: "eb", Scored: true, EB: &data.EB{PeriodDays: 3.1, T0Days: 101, PrimaryDepth: 0.02,
 				PrimaryDurationDays: 0.2, Counted: true}},
 		},
@@ -172,6 +177,12 @@ func rowsFor(id string) []grader.Row {
 func (f *fakeBackend) run(ctx context.Context, set string, events chan<- RunEvent) (grader.Summary, error) {
 	vt := validTimes()
 	var results []grader.StarResult
+	// As the workspace's runs do: the solution is built before the first star runs.
+	select {
+	case events <- RunEvent{Set: set, Total: len(f.stars), Phase: workspace.PhaseBuild}:
+	case <-ctx.Done():
+		return grader.Summary{}, ctx.Err()
+	}
 	for i, m := range f.stars {
 		r := grader.MatchStar(f.answers[m.ID], vt, rowsFor(m.ID))
 		results = append(results, r)
@@ -237,6 +248,14 @@ func (f *fakeBackend) AgentSessions(ctx context.Context) ([]AgentSession, error)
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return append([]AgentSession{}, f.agents...), f.agentsErr
+}
+
+func (f *fakeBackend) Export(ctx context.Context, name string, write func(io.Writer) error) (string, error) {
+	if f.exportDir == "" {
+		return "", fmt.Errorf("no workspace to export into")
+	}
+	ws := &workspace.Workspace{Root: f.exportDir}
+	return ws.WriteExport(name, write)
 }
 
 // driver feeds a model messages and runs the commands they return, synchronously, the way the bubbletea

@@ -1,6 +1,9 @@
 package tui
 
-import "transitbench/workspace/quicklook"
+import (
+	"transitbench/data"
+	"transitbench/workspace/quicklook"
+)
 
 // ephemeris is what the folded panel folds at (quicklook.Ephemeris): a row of the solution, the truth or a BLS
 // peak; folded is its fold (quicklook.Fold).
@@ -16,7 +19,9 @@ const (
 	targetTruth targetKind = iota
 	targetRow
 	targetPeak
-	targetNext // the planet found after masking the strongest signal (StarData.Next)
+	targetNext       // the planet found after masking the strongest signal (StarData.Next)
+	targetTyped      // the ephemeris typed in (StarData.Typed)
+	targetFalseAlarm // the periodic false alarm planted on a dev star (its answer's FalseAlarm)
 )
 
 // foldTarget names the fold target: the truth, row Index (0-based, rank order) or peak Index.
@@ -42,8 +47,25 @@ func resolveTarget(d *StarData, target foldTarget) (ephemeris, bool) {
 		if i := nextPlanet(d); i >= 0 {
 			return d.Next[i].Ephemeris("next"), true
 		}
+	case targetTyped:
+		if d.Typed != nil {
+			return *d.Typed, true
+		}
+	case targetFalseAlarm:
+		return falseAlarm(d.Answer)
 	}
 	return ephemeris{}, false
+}
+
+// falseAlarm is the ephemeris of the periodic false alarm planted on a star (its answer's FalseAlarm), labelled
+// "false alarm", with the default duration (the answer gives none); false when there is none or it has no
+// period.
+func falseAlarm(a *data.Answer) (ephemeris, bool) {
+	if a == nil || a.FalseAlarm == nil || !(a.FalseAlarm.PeriodDays > 0) {
+		return ephemeris{}, false
+	}
+	return ephemeris{Label: "false alarm", PeriodDays: a.FalseAlarm.PeriodDays, T0Days: a.FalseAlarm.T0Days,
+		DurationDays: defaultDurationDays}, true
 }
 
 // foldStar folds d at e for the folded panel (quicklook.FoldAt).

@@ -63,6 +63,17 @@ func formatScore(s grader.Summary) string {
 		s.S, s.C, s.F, s.EBShare, s.Credit, s.False, s.Planets)
 }
 
+// scoreFields are formatScore's values as status fields, for a line that may be narrower than they are: S
+// first and kept longest, then C and F, the EB share, and the counts behind them.
+func scoreFields(s grader.Summary) []statusField {
+	return []statusField{
+		val(0, fmt.Sprintf("S %.3f", s.S)), val(1, fmt.Sprintf("C %.3f", s.C)), val(1, fmt.Sprintf("F %.1f", s.F)),
+		val(2, fmt.Sprintf("EB %.2f", s.EBShare)),
+		val(3, fmt.Sprintf("credit %.1f", s.Credit)), val(4, fmt.Sprintf("false %d", s.False)),
+		val(4, fmt.Sprintf("planets %d", s.Planets)),
+	}
+}
+
 // shortCategory abbreviates a population for narrow tables.
 func shortPopulation(p string) string {
 	switch p {

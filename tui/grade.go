@@ -16,6 +16,7 @@ import (
 
 	"transitbench/grader"
 	"transitbench/internal/termtext"
+	"transitbench/workspace"
 )
 
 // LadderRow is one reference pipeline of the baseline ladder: S on A and on B.
@@ -59,13 +60,15 @@ type grade struct {
 	again    bool
 	width    int
 	height   int
+	msg      string // why a key did nothing, until the next key
+	phase    map[string]string
 }
 
 // gradeSets are the sets a grading runs, in order.
 var gradeSets = []string{"A", "B", "dev"}
 
 func newGrade(ctx *ProgramContext) grade {
-	g := grade{ctx: ctx, progress: map[string][2]int{}, bars: map[string]progress.Model{}}
+	g := grade{ctx: ctx, progress: map[string][2]int{}, bars: map[string]progress.Model{}, phase: map[string]string{}}
 	for _, s := range gradeSets {
 		g.bars[s] = newBar(ctx.Styles)
 	}
@@ -122,6 +125,7 @@ func (g grade) update(msg tea.Msg) (grade, tea.Cmd) {
 	case runEventMsg:
 		e := msg.event
 		g.progress[e.Set] = [2]int{e.Done, e.Total}
+		g.phase[e.Set] = e.Phase
 		return g, waitNext(msg.ch)
 	case runDoneMsg:
 		g.step = gradeDone
@@ -129,24 +133,48 @@ func (g grade) update(msg tea.Msg) (grade, tea.Cmd) {
 		g.result, g.err = msg.grade, msg.err
 		return g, nil
 	case tea.KeyMsg:
+		g.msg = ""
 		if g.step != gradeRunning && key.Matches(msg, km.Back) {
 			return g, back(false)
 		}
-		switch g.step {
-		case gradeConfirm:
-			if g.infoErr != nil || g.info.Degraded != "" {
-				return g, nil
-			}
-			if key.Matches(msg, km.Confirm) && !g.alreadyGraded() {
-				return g.start(false)
-			}
-			if key.Matches(msg, km.Again) && g.alreadyGraded() {
-				return g.start(true)
-			}
-		case gradeRunning:
-			if key.Matches(msg, km.Cancel) {
-				stopRun(g.cancel)
-			}
+		return g.key(msg)
+	}
+	return g, nil
+}
+
+// key handles y, A and esc, saying why one does nothing.
+func (g grade) key(msg tea.KeyMsg) (grade, tea.Cmd) {
+	km := g.ctx.Keys
+	switch g.step {
+	case gradeConfirm:
+		if !key.Matches(msg, km.Confirm, km.Again) {
+			return g, nil
+		}
+		switch {
+		case g.infoErr != nil:
+			g.msg = "nothing to grade: the solution could not be hashed (see above)"
+		case g.info.Degraded != "":
+			g.msg = "grading is refused here: the sandbox cannot isolate fully (see above)"
+		case key.Matches(msg, km.Confirm) && !g.alreadyGraded():
+			return g.start(false)
+		case key.Matches(msg, km.Again) && g.alreadyGraded():
+			return g.start(true)
+		case key.Matches(msg, km.Confirm):
+			g.msg = "this hash was graded already: A grades it again"
+		default:
+			g.msg = "A grades again a hash graded before; this one was not: y grades it"
+		}
+	case gradeRunning:
+		if key.Matches(msg, km.Cancel) {
+			stopRun(g.cancel)
+		}
+	case gradeDone:
+		if key.Matches(msg, km.Confirm, km.Again) {
+			g.msg = "the grading is over: esc goes back, g opens grading again"
+		}
+	case gradeLoading:
+		if key.Matches(msg, km.Confirm, km.Again) {
+			g.msg = "still hashing the solution…"
 		}
 	}
 	return g, nil
@@ -155,7 +183,7 @@ func (g grade) update(msg tea.Msg) (grade, tea.Cmd) {
 func (g grade) start(again bool) (grade, tea.Cmd) {
 	ctx, cancel := context.WithCancel(g.ctx.Ctx)
 	g.step, g.cancel, g.again = gradeRunning, cancel, again
-	g.progress = map[string][2]int{}
+	g.progress, g.phase = map[string][2]int{}, map[string]string{}
 	b := g.ctx.Backend
 	return g, startRun(ctx, func(ctx context.Context, events chan<- RunEvent) runDoneMsg {
 		r, err := b.Grade(ctx, again, events)
@@ -169,7 +197,9 @@ func (g grade) running() bool { return g.step == gradeRunning }
 func (g grade) View() string {
 	st := g.ctx.Styles
 	var b strings.Builder
-	b.WriteString(st.Title.Render("Grade") + st.Dim.Render(" · freeze the solution, run it once on the hidden sets A (the score) and B (replication)") + "\n\n")
+	b.WriteString(fitStatus(g.width, val(0, st.Title.Render("Grade")),
+		val(1, st.Dim.Render("· freeze the solution, run it once on the hidden sets A (the score) and B (replication)"))) + "\n")
+	b.WriteString(st.Accent.Render(g.msg) + "\n")
 	switch g.step {
 	case gradeLoading:
 		b.WriteString(st.Dim.Render("hashing the solution…"))
@@ -179,7 +209,7 @@ func (g grade) View() string {
 			b.WriteString(st.Error.Render("cannot grade: " + g.infoErr.Error()))
 			return b.String()
 		}
-		fmt.Fprintf(&b, "frozen hash  %s\n\n", st.Header.Render(g.info.Hash))
+		fmt.Fprintf(&b, "%s\n\n", g.hashLine(g.info.Hash))
 		if g.info.Degraded != "" {
 			b.WriteString(st.Error.Render("The sandbox cannot isolate fully here ("+g.info.Degraded+"), so the hidden sets are not run.") + "\n")
 			b.WriteString("Quit and start 'transitbench tui --allow-degraded' to grade anyway (the isolation level is recorded).\n\n")
@@ -203,12 +233,16 @@ func (g grade) View() string {
 		}
 		b.WriteString("\n" + g.ladder(nil))
 	case gradeRunning, gradeDone:
-		fmt.Fprintf(&b, "frozen hash  %s%s\n\n", st.Header.Render(shortHash(g.info.Hash)), map[bool]string{true: st.Dim.Render("  (re-grade)")}[g.again])
+		fmt.Fprintf(&b, "%s%s\n\n", g.hashLine(shortHash(g.info.Hash)), map[bool]string{true: st.Dim.Render("  (re-grade)")}[g.again])
 		for _, s := range gradeSets {
 			p := g.progress[s]
 			frac := 0.0
 			if p[1] > 0 {
 				frac = float64(p[0]) / float64(p[1])
+			}
+			if g.phase[s] == workspace.PhaseBuild && g.step == gradeRunning {
+				fmt.Fprintf(&b, "%-4s %s\n", s, st.Dim.Render("building the solution…"))
+				continue
 			}
 			fmt.Fprintf(&b, "%-4s %s  %d/%d\n", s, g.bars[s].ViewAs(frac), p[0], p[1])
 		}
@@ -226,18 +260,28 @@ func (g grade) View() string {
 			if r.Grading > 0 {
 				b.WriteString(st.Dim.Render(fmt.Sprintf("grading #%d of this workspace", r.Grading)) + "\n")
 			}
+			ladder := g.ladder(r)
+			// The result beside the ladder when both fit, else above it.
+			leftW := max(g.width-lipgloss.Width(ladder)-4, 0)
+			if leftW < 40 {
+				leftW = g.width
+			}
 			score := func(set string, s grader.Summary) string {
+				name := val(0, fmt.Sprintf("%-3s", set))
 				if slices.Contains(r.Withheld, set) {
-					return st.Dim.Render("score withheld until the set is complete")
+					return fitStatus(leftW, name, val(0, st.Dim.Render("score withheld until the set is complete")))
 				}
 				if set != "dev" { // a hidden set's grading shows S alone
-					return fmt.Sprintf("S %.3f", s.S) + st.Dim.Render("  (breakdowns kept for the maintainer)")
+					return fitStatus(leftW, name, val(0, fmt.Sprintf("S %.3f", s.S)), val(1, st.Dim.Render("(breakdowns kept for the maintainer)")))
 				}
-				return formatScore(s)
+				return fitStatus(leftW, append([]statusField{name}, scoreFields(s)...)...)
 			}
-			left := fmt.Sprintf("%s\nA   %s\nB   %s\ndev %s", st.Header.Render("Result"),
-				score("A", r.A), score("B", r.B), score("dev", r.Dev))
-			b.WriteString(lipgloss.JoinHorizontal(lipgloss.Top, left, "    ", g.ladder(r)))
+			left := fmt.Sprintf("%s\n%s\n%s\n%s", st.Header.Render("Result"), score("A", r.A), score("B", r.B), score("dev", r.Dev))
+			if leftW == g.width {
+				b.WriteString(left + "\n\n" + ladder)
+			} else {
+				b.WriteString(lipgloss.JoinHorizontal(lipgloss.Top, left, "    ", ladder))
+			}
 		}
 	}
 	return b.String()
@@ -263,10 +307,28 @@ func (g grade) ladder(r *GradeResult) string {
 	return b.String()
 }
 
+// hashLine is "frozen hash" and hash, without the words when the line is narrow, the hash cut to 12 digits
+// when narrower still.
+func (g grade) hashLine(hash string) string {
+	st := g.ctx.Styles
+	if line := fitStatus(g.width, field(0, "frozen hash", st.Header.Render(hash))); line != "" {
+		return line
+	}
+	return fitStatus(g.width, field(0, "frozen hash", st.Header.Render(shortHash(hash)+"…")))
+}
+
+// Keys offers only the keys that do something at the grading's step: y or A to confirm, esc to cancel a
+// grading or to go back.
 func (g grade) Keys() help.KeyMap {
 	km := g.ctx.Keys
-	return screenKeys{short: []key.Binding{km.Confirm, km.Again, km.Cancel},
-		full: [][]key.Binding{{km.Confirm, km.Again}, {km.Cancel, km.Back}}, km: km}
+	confirm, again, cancel, back := km.Confirm, km.Again, km.Cancel, km.Back
+	canStart := g.step == gradeConfirm && g.infoErr == nil && g.info.Degraded == ""
+	confirm.SetEnabled(canStart && !g.alreadyGraded())
+	again.SetEnabled(canStart && g.alreadyGraded())
+	cancel.SetEnabled(g.step == gradeRunning)
+	back.SetEnabled(g.step != gradeRunning)
+	return screenKeys{short: []key.Binding{confirm, again, cancel, back},
+		full: [][]key.Binding{{confirm, again}, {cancel, back}}, km: km}
 }
 
 // The grade screen as a screen: g enters it (asking for the hash), esc cancels a grading or goes back.

@@ -12,6 +12,9 @@ type KeyMap struct {
 
 	// Star view.
 	PrevStar, NextStar, Panel, Detrended, Row, Truth, Peak, OddEven, Secondary, NextPlanet key.Binding
+	// Star view, as lightkurve's users work: a fold at a typed ephemeris, the light curve zoomed and panned in
+	// time, the detrending window, and the fold and periodogram written as CSV.
+	FoldAt, ZoomIn, ZoomOut, PanLeft, PanRight, Narrower, Wider, Export key.Binding
 
 	// Screens and runs.
 	Dev, Grade, Cancel, Confirm, Again key.Binding
@@ -57,6 +60,14 @@ func DefaultKeyMap() *KeyMap {
 		Secondary: b("s", "secondary", "s"),
 		// NextPlanet masks the strongest signal's transits, searches again and folds at what comes next.
 		NextPlanet: b("n", "next planet after masking", "n"),
+		FoldAt:     b("f", "fold at P, t0", "f"),
+		ZoomIn:     b("+", "zoom in", "+", "="),
+		ZoomOut:    b("-", "zoom out", "-"),
+		PanLeft:    b("<", "earlier", "<", ","),
+		PanRight:   b(">", "later", ">", "."),
+		Narrower:   b("[", "shorter detrend window", "["),
+		Wider:      b("]", "longer detrend window", "]"),
+		Export:     b("e", "export CSV", "e"),
 
 		Dev:     b("d", "dev run", "d"),
 		Grade:   b("g", "grade", "g"),

@@ -171,7 +171,7 @@ func owner(msg tea.Msg) (state, bool) {
 		return stateOpening, true
 	case starsLoadedMsg:
 		return stateBrowser, true
-	case starLoadedMsg, foldedMsg, nextPlanetMsg:
+	case starLoadedMsg, foldedMsg, nextPlanetMsg, detrendedMsg, exportedMsg:
 		return stateStar, true
 	case gradeInfoMsg:
 		return stateGrade, true

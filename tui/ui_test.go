@@ -230,9 +230,11 @@ func TestDevRunCancel(t *testing.T) {
 	// Start the run by hand so the blocking backend is not driven to its end synchronously.
 	m, cmd := d.m.Update(keyMsg("d"))
 	d.m = m.(Model)
-	msg := cmd() // the first event
-	m, cmd = d.m.Update(msg)
-	d.m = m.(Model)
+	for range 2 { // the solution's build, then the first star
+		msg := cmd()
+		m, cmd = d.m.Update(msg)
+		d.m = m.(Model)
+	}
 	if !d.m.dev.running || d.m.dev.done != 1 {
 		t.Fatalf("running %v done %d", d.m.dev.running, d.m.dev.done)
 	}

@@ -50,6 +50,9 @@ type RunOptions struct {
 	MaxGradings int
 	// Fresh starts a new dev run instead of resuming an interrupted one.
 	Fresh bool
+	// Phases asks for an Event with Phase set before the stars run (the terminal UI says the solution is
+	// being built); without it every Event is a finished star, as the progress printers expect.
+	Phases bool
 	// Limits are the per-star sandbox limits; zero fields take the defaults of SPEC A6.
 	Limits sandbox.Limits
 	// SetProgress reports the progress of building a data set the first time it is needed.
@@ -89,7 +92,14 @@ type Event struct {
 	Exit    string             `json:"exit"`
 	Runtime time.Duration      `json:"runtime_ns"`
 	Summary grader.Summary     `json:"summary"`
+	// Phase, when not empty, is what the run is doing before its next star finishes (PhaseBuild); such an
+	// event names no star, and is sent only when RunOptions.Phases is set.
+	Phase string `json:"phase,omitempty"`
 }
+
+// PhaseBuild is the phase of a run while the solution is snapshotted (and a Go solution built), before its
+// first star starts.
+const PhaseBuild = "build"
 
 // Failures counts the stars whose run gave no rows because of the solution (SPEC A5): timeouts, crashes (a
 // non-zero exit, a signal, running out of memory, a failed start) and stdout over the limit.
@@ -377,6 +387,9 @@ func (r *runner) run(ctx context.Context, ids []string, events chan<- Event) err
 	backend := r.opt.Backend
 	if backend == nil {
 		backend = Local{}
+	}
+	if events != nil && r.opt.Phases {
+		events <- Event{Set: r.set.Name, RunID: r.runID, Done: len(r.results), Total: len(ids), Phase: PhaseBuild}
 	}
 	results := make(chan sandbox.Result)
 	errc := make(chan error, 1)

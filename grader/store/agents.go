@@ -49,6 +49,10 @@ type AgentCall struct {
 	Millis  int64     `json:"millis"`
 	Tokens  int       `json:"tokens"`
 	Status  string    `json:"status"`
+	// Args and Error are a failed or refused call's arguments (JSON, as the client sent them) and the error it
+	// answered; empty for a call that answered.
+	Args  string `json:"args,omitempty"`
+	Error string `json:"error,omitempty"`
 }
 
 // StartAgentSession records a new agent session; its ID must be new.
@@ -75,8 +79,9 @@ func (s *Store) RecordAgentCall(ctx context.Context, c AgentCall) error {
 	default:
 		return fmt.Errorf("store: agent call status %q is not one of ok, error, refused", c.Status)
 	}
-	_, err := s.db.ExecContext(ctx, `INSERT INTO agent_calls (session_id, seq, tool, started, millis, tokens, status)
-		VALUES (?, ?, ?, ?, ?, ?, ?)`, c.Session, c.Seq, c.Tool, formatTime(c.Started), c.Millis, c.Tokens, c.Status)
+	_, err := s.db.ExecContext(ctx, `INSERT INTO agent_calls (session_id, seq, tool, started, millis, tokens, status,
+		args, error) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, c.Session, c.Seq, c.Tool, formatTime(c.Started), c.Millis,
+		c.Tokens, c.Status, c.Args, c.Error)
 	if err != nil {
 		return fmt.Errorf("store: recording call %d of agent session %s: %w", c.Seq, c.Session, err)
 	}
@@ -105,10 +110,10 @@ func (s *Store) AgentCalls(ctx context.Context, id string) ([]AgentCall, error) 
 	return queryAll(ctx, s.db, func(sc scanner) (AgentCall, error) {
 		var c AgentCall
 		var started sql.NullString
-		err := sc.Scan(&c.Session, &c.Seq, &c.Tool, &started, &c.Millis, &c.Tokens, &c.Status)
+		err := sc.Scan(&c.Session, &c.Seq, &c.Tool, &started, &c.Millis, &c.Tokens, &c.Status, &c.Args, &c.Error)
 		c.Started = parseTime(started)
 		return c, err
-	}, `SELECT session_id, seq, tool, started, millis, tokens, status
+	}, `SELECT session_id, seq, tool, started, millis, tokens, status, args, error
 		FROM agent_calls WHERE session_id = ? ORDER BY seq`, id)
 }
 

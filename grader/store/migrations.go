@@ -116,6 +116,11 @@ var migrations = []string{
 	ALTER TABLE runs ADD COLUMN solution_kind TEXT NOT NULL DEFAULT '';
 	UPDATE runs SET workspace = label WHERE kind IN ('dev', 'grade');
 	CREATE INDEX runs_workspace ON runs (workspace, set_name);`,
+
+	// Version 7: a failed or refused tool call keeps its arguments and the error it answered, so that the
+	// terminal UI can show why it failed.
+	`ALTER TABLE agent_calls ADD COLUMN args TEXT NOT NULL DEFAULT '';
+	ALTER TABLE agent_calls ADD COLUMN error TEXT NOT NULL DEFAULT '';`,
 }
 
 // SchemaVersion is the schema version this program writes.

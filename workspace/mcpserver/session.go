@@ -134,6 +134,12 @@ func (s *Server) account(next mcp.MethodHandler) mcp.MethodHandler {
 		}
 		rec := store.AgentCall{Session: sess.id, Seq: c.seq, Tool: tool, Started: start,
 			Millis: now().Sub(start).Milliseconds(), Tokens: tokens, Status: status}
+		if status != store.CallOK {
+			rec.Error = clip(callError(res, err), maxCallTextBytes)
+			if params != nil {
+				rec.Args = clip(string(params.Arguments), maxCallTextBytes)
+			}
+		}
 		if rerr := s.st.RecordAgentCall(context.WithoutCancel(ctx), rec); rerr != nil {
 			s.logf("recording call %d of session %s: %v", c.seq, sess.id, rerr)
 		}
@@ -146,7 +152,27 @@ func (s *Server) account(next mcp.MethodHandler) mcp.MethodHandler {
 const (
 	maxClientBytes = 256
 	maxToolBytes   = 128
+	// maxCallTextBytes bounds the arguments and the error text a failed call records.
+	maxCallTextBytes = 2048
 )
+
+// callError is the error a tool call answered: the protocol error, else the text of an error result.
+func callError(res mcp.Result, err error) string {
+	if err != nil {
+		return err.Error()
+	}
+	r, ok := res.(*mcp.CallToolResult)
+	if !ok || r == nil {
+		return ""
+	}
+	var parts []string
+	for _, c := range r.Content {
+		if t, ok := c.(*mcp.TextContent); ok {
+			parts = append(parts, t.Text)
+		}
+	}
+	return strings.Join(parts, "\n")
+}
 
 // clip returns s as valid UTF-8 (U+FFFD for invalid bytes) of at most n bytes, cut at a rune boundary.
 func clip(s string, n int) string {

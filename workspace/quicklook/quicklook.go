@@ -85,6 +85,9 @@ type PrepareOptions struct {
 	// MaxDurationDays, when longer than the star's MaxDurationDays, widens the detrending window to keep it
 	// (a search of explicit longer durations).
 	MaxDurationDays float64
+	// WindowDays, when positive, is the biweight window, whatever durations it keeps (the star view's choice
+	// of window, as lightkurve's flatten takes one).
+	WindowDays float64
 }
 
 // Prepare flags the invalid cadences of c and detrends the rest (engine/detrend.Flatten with the window
@@ -102,7 +105,11 @@ func Prepare(c *lc.LightCurve, star *data.Star, opt PrepareOptions) *Analysis {
 		}
 	}
 	window := 0.0
-	if !opt.NoDetrend {
+	switch {
+	case opt.NoDetrend:
+	case opt.WindowDays > 0:
+		window = opt.WindowDays
+	default:
 		window = windowFor(math.Max(MaxDurationDays(star, math.Max(hi-lo, 0)), opt.MaxDurationDays))
 	}
 	return prepare(c.Time, c.Flux, c.FluxErr, flagged, star, window)
@@ -154,7 +161,12 @@ func (a *Analysis) reprepare(maxDur float64) *Analysis {
 // detrended cadences with up to workers goroutines (0: GOMAXPROCS); each peak is then measured (Measure).
 // star may be nil. The analysis shares c's Time and Flux slices.
 func Analyse(c *lc.LightCurve, star *data.Star, workers int) (*Analysis, error) {
-	a := Prepare(c, star, PrepareOptions{})
+	return AnalyseWith(c, star, PrepareOptions{}, workers)
+}
+
+// AnalyseWith is Analyse with c prepared as opt says (a detrending window of the caller's choice, say).
+func AnalyseWith(c *lc.LightCurve, star *data.Star, opt PrepareOptions, workers int) (*Analysis, error) {
+	a := Prepare(c, star, opt)
 	vt, vf, ve := a.points()
 	var err error
 	a.Periods, a.Power, a.Peaks, err = Search(vt, vf, ve, star, workers)
