@@ -29,7 +29,8 @@ type Options struct {
 	TasksDir string
 	// Preset names the budget preset of workspace.Presets ("": the workspace's own, else "survey").
 	Preset string
-	// LadderFile is the baseline ladder's table (results/baselines.json) served as a resource ("": none found).
+	// LadderFile is a baseline ladder table served as a resource ("": baselines.Ladder of the data directory:
+	// its own table, else the compiled-in results/baselines.json).
 	LadderFile string
 	// Version is the server's version in the MCP handshake.
 	Version string
