@@ -7,6 +7,7 @@ import (
 
 	"gonum.org/v1/plot"
 
+	"transitbench/data"
 	"transitbench/engine/vet"
 	"transitbench/grader"
 	"transitbench/grader/store"
@@ -20,14 +21,17 @@ import (
 type StarPage struct {
 	ID, Category, Population string
 	Truth                    []Ephem
-	Runs                     []StarRun
-	Latest                   *StarRun
-	Rows                     []grader.RowResult
-	Planets                  []grader.PlanetResult
-	Dropped                  []grader.DroppedLine
-	Figures                  []Figure
-	Vetting                  []Vetting
-	Err                      string
+	// FalseAlarm is the false signal planted on a dev star of the false-alarm population, from the set's
+	// answers as star_info of the agent server shows it (nil on other stars; hidden stars have no page).
+	FalseAlarm *data.FalseAlarm
+	Runs       []StarRun
+	Latest     *StarRun
+	Rows       []grader.RowResult
+	Planets    []grader.PlanetResult
+	Dropped    []grader.DroppedLine
+	Figures    []Figure
+	Vetting    []Vetting
+	Err        string
 }
 
 // Ephem is an ephemeris as the page prints it.
@@ -71,7 +75,7 @@ func (s *Site) starPage(ctx context.Context, id string) (*StarPage, error) {
 	if !ok {
 		return nil, fmt.Errorf("star %s: %w", id, store.ErrNotFound)
 	}
-	p := &StarPage{ID: id, Category: ans.Category, Population: ans.Population}
+	p := &StarPage{ID: id, Category: ans.Category, Population: ans.Population, FalseAlarm: ans.FalseAlarm}
 	if e, ok := quicklook.Truth(&ans); ok {
 		p.Truth = append(p.Truth, Ephem{quicklook.TruthSignal(&ans), e.PeriodDays, e.T0Days, e.DurationDays})
 	}
