@@ -99,6 +99,8 @@ func New(opts Options) (*Server, error) {
 	s.mcp.AddReceivingMiddleware(s.account)
 	s.addTools()
 	s.addResources()
+	s.addTemplates()
+	s.addPrompts()
 	return s, nil
 }
 
@@ -120,6 +122,10 @@ func (s *Server) addTools() {
 	addTool(s, "rv_fit", &mcp.ToolAnnotations{Title: "Fit RV task"}, rvFitDoc, s.rvFit)
 	addTool(s, "rv_plot", readOnly("Plot RV task"), rvPlotDoc, s.rvPlot)
 	addTool(s, "rv_submit", &mcp.ToolAnnotations{Title: "Submit RV planets", DestructiveHint: ptr(false)}, rvSubmitDoc, s.rvSubmit)
+	addTool(s, "solution_list", readOnly("List solution files"), solutionListDoc, s.solutionList)
+	addTool(s, "solution_read", readOnly("Read a solution file"), solutionReadDoc, s.solutionRead)
+	addTool(s, "solution_write", &mcp.ToolAnnotations{Title: "Write a solution file", DestructiveHint: ptr(true)}, solutionWriteDoc, s.solutionWrite)
+	addTool(s, "score_rows", readOnly("Score rows on dev"), scoreRowsDoc, s.scoreRows)
 }
 
 // addTool registers handler h as tool name. The SDK derives the input and output schemas from In and Out; the
@@ -145,8 +151,11 @@ func ptr[T any](v T) *T { return &v }
 // instructions is what the server tells a client about itself in the handshake.
 const instructions = `TransitBench: find transiting planets in Kepler-like light curves (transit track) and fit Keplerian
 orbits to radial velocities (RV track). Read the resource transitbench://task/TASK.md first. Transit track:
-list_stars, star_info, bls, fold, vet, plot_star (a PNG figure), then edit solution/ in the workspace and
-run_dev, star_outcome and failing; grade (confirm: true) grades the frozen solution once on the hidden sets.
+list_stars, star_info, bls, fold, vet, plot_star (a PNG figure); solution_list, solution_read and solution_write
+edit the workspace's solution/; run_dev, star_outcome and failing; score_rows scores rows against the dev
+answers; grade (confirm: true) grades the frozen solution once on the hidden sets. Resource templates
+transitbench://star/{id} and transitbench://rv/{id}; prompts attempt_transit_task, inspect_failing_stars,
+fit_rv_task.
 RV track: rv_list, rv_show (starts the task's clock), rv_fit, rv_plot (a PNG figure), rv_submit (spends one of
 the task's submissions). Every tool call counts against this session's budget (turns, tokens, hours); past
 it, grade and rv_submit are refused.`
