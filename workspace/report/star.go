@@ -173,7 +173,8 @@ func vetEphemeris(e quicklook.Ephemeris) vet.Ephemeris {
 // starFigures draws the light curve (raw and detrended), the periodogram, and at each of foldEphemerides the
 // fold and the odd/even and secondary folds. Light curves are thinned to s.opt.Columns columns of time (about
 // two points wide each), the periodogram to half as many columns of log period (a line needs a column's lowest
-// and highest power, not the points between), folds to half as many across their window.
+// and highest power, not the points between), the fold to 3/8 as many across its window, and the odd/even and
+// secondary panels, each half the figure's width, to a quarter as many.
 func (s *Site) starFigures(p *StarPage, st *figure.Star, res *grader.StarResult) {
 	cols := s.opt.Columns
 	thin := figure.Thin(st, cols)
@@ -182,14 +183,14 @@ func (s *Site) starFigures(p *StarPage, st *figure.Star, res *grader.StarResult)
 		gridFigure("lightcurve", "Light curve: raw flux (flagged cadences in orange) and detrended flux with the transits of the "+def.Label+" marked",
 			[][]*plot.Plot{{figure.RawPlot(thin)}, {figure.DetrendedPlot(thin, def)}}, 9, 5.5),
 		svgFigure("periodogram", "BLS periodogram of the detrended light curve", figure.PeriodogramPlot(figure.Thin(st, max(cols/2, 1))), 9, 3.2))
-	foldCols := max(cols/2, 1)
+	foldCols, halfCols := max(3*cols/8, 1), max(cols/4, 1) // the odd/even and secondary panels are half as wide
 	for i, e := range foldEphemerides(st, res) {
 		f := quicklook.FoldAt(st.Analysis, e)
 		id := fmt.Sprintf("fold-%d", i+1)
 		p.Figures = append(p.Figures,
 			svgFigure(id, "Folded at "+e.Label, figure.FoldCurvePlot(e, f.All, foldCols), 9, 3.2),
 			gridFigure(id+"-vet", "Odd and even transits, and the secondary eclipse, at "+e.Label,
-				[][]*plot.Plot{{figure.OddEvenPlot(f, foldCols), figure.SecondaryPlot(f, foldCols)}}, 9, 3.2))
+				[][]*plot.Plot{{figure.OddEvenPlot(f, halfCols), figure.SecondaryPlot(f, halfCols)}}, 9, 3.2))
 		v := f.Vet
 		r := f.Refined
 		p.Vetting = append(p.Vetting, Vetting{Label: e.Label, T14Hours: 24 * f.Fitted.DurationDays, DepthPPM: v.Depth * 1e6,

@@ -12,7 +12,8 @@ import (
 // digits. compactSVG rewrites what it recognises and copies the rest unchanged:
 //   - a run of dots of one colour and radius becomes one path of zero-length strokes with round caps (a dot
 //     each), on DotGridPt's grid, relative moves, dots falling on the same grid point drawn once;
-//   - a path of straight segments (lines, ticks, the frame) is written with relative moves in tenths of a point;
+//   - a path of straight segments (lines, ticks, the frame) is written with relative moves in tenths of a point,
+//     and consecutive unfilled ones of one style (the ticks of an axis) are joined into one path;
 //   - text loses the font attributes that are the defaults (the font family is set once on the figure).
 //
 // A figure is 9 inches (648 pt) wide and is shown at most about 1,150 pixels wide, so a point is under two
@@ -40,24 +41,30 @@ func compactSVG(b []byte) []byte {
 		b = b[len("<svg"):]
 	}
 	var run dotRun
+	var lines lineRun
+	flush := func() {
+		out = run.flush(out)
+		out = lines.flush(out)
+	}
 	for {
 		i := bytes.Index(b, []byte(pathOpen))
 		if i < 0 {
-			out = run.flush(out)
+			flush()
 			return append(out, cutTextStyle(b)...)
 		}
-		if len(bytes.TrimSpace(b[:i])) > 0 { // anything between two dots ends a run
-			out = run.flush(out)
+		if len(bytes.TrimSpace(b[:i])) > 0 { // anything between two paths ends a run
+			flush()
 			out = append(out, cutTextStyle(b[:i])...)
 		}
 		end := bytes.Index(b[i:], []byte("/>"))
 		if end < 0 {
-			out = run.flush(out)
+			flush()
 			return append(out, cutTextStyle(b[i:])...)
 		}
 		elem := string(b[i+len(pathOpen) : i+end+2])
 		b = b[i+end+2:]
 		if d, ok := parseDot(elem); ok {
+			out = lines.flush(out)
 			if !run.same(d) {
 				out = run.flush(out)
 				run.start(d)
@@ -66,13 +73,42 @@ func compactSVG(b []byte) []byte {
 			continue
 		}
 		out = run.flush(out)
-		if c, ok := compactPath(elem); ok {
-			out = append(out, c...)
-		} else {
-			out = append(out, pathOpen...)
-			out = append(out, elem...)
+		if d, attrs, ok := compactPath(elem); ok {
+			if !lines.same(attrs) {
+				out = lines.flush(out)
+				lines.attrs = attrs
+			}
+			lines.d = append(lines.d, d...)
+			continue
 		}
+		out = lines.flush(out)
+		out = append(out, pathOpen...)
+		out = append(out, elem...)
 	}
+}
+
+// lineRun collects consecutive unfilled paths of one style (a plot's ticks, say) into one path of several
+// subpaths, each starting with an absolute move. Filled paths are not joined: their overlaps could cancel.
+type lineRun struct {
+	attrs string
+	d     []byte
+}
+
+func (l *lineRun) same(attrs string) bool {
+	return len(l.d) > 0 && attrs == l.attrs && strings.Contains(attrs, "fill:none")
+}
+
+func (l *lineRun) flush(out []byte) []byte {
+	if len(l.d) == 0 {
+		return out
+	}
+	out = append(out, pathOpen...)
+	out = append(out, l.d...)
+	out = append(out, '"')
+	out = append(out, l.attrs...)
+	out = append(out, "/>"...)
+	l.d = l.d[:0]
+	return out
 }
 
 // cutTextStyle removes the default font attributes from text styles.
@@ -179,14 +215,14 @@ func (run *dotRun) flush(out []byte) []byte {
 
 // compactPath rewrites the rest of a path element after `<path d="` whose data are only moves, straight lines
 // and closes (M, L, Z: gonum's lines, ticks and frames) with relative moves in tenths of a point, a vertex that
-// does not move at that precision left out. Other paths are not rewritten.
-func compactPath(rest string) ([]byte, bool) {
+// does not move at that precision left out: it returns the path data (starting with an absolute move) and the
+// element's other attributes. Other paths are not rewritten.
+func compactPath(rest string) (data []byte, attrs string, ok bool) {
 	d, attrs, ok := strings.Cut(rest, `"`)
 	if !ok || len(d) == 0 || d[0] != 'M' {
-		return nil, false
+		return nil, "", false
 	}
-	out := make([]byte, 0, len(d)/2+len(attrs)+16)
-	out = append(out, pathOpen...)
+	out := make([]byte, 0, len(d)/2)
 	var px, py, sx, sy int // the current point and the subpath's start, in tenths
 	var cmd byte
 	for len(d) > 0 {
@@ -198,7 +234,7 @@ func compactPath(rest string) ([]byte, bool) {
 			continue
 		}
 		if c != 'M' && c != 'L' {
-			return nil, false
+			return nil, "", false
 		}
 		j := strings.IndexAny(d, "MLZ")
 		if j < 0 {
@@ -209,7 +245,7 @@ func compactPath(rest string) ([]byte, bool) {
 		x, err1 := strconv.ParseFloat(xs, 64)
 		y, err2 := strconv.ParseFloat(ys, 64)
 		if !ok || err1 != nil || err2 != nil {
-			return nil, false
+			return nil, "", false
 		}
 		tx, ty := int(math.Round(10*x)), int(math.Round(10*y))
 		switch {
@@ -238,9 +274,7 @@ func compactPath(rest string) ([]byte, bool) {
 		}
 		px, py, sx, sy = tx, ty, tx, ty
 	}
-	out = append(out, '"')
-	out = append(out, strings.TrimSuffix(strings.TrimSuffix(attrs, " />"), "/>")...)
-	return append(out, "/>"...), true
+	return out, strings.TrimSuffix(strings.TrimSuffix(attrs, " />"), "/>"), true
 }
 
 // appendPair appends x and y, integers in units of 1/scale (1 or 10), separated as SVG path data allows: a
