@@ -7,7 +7,6 @@ import (
 	"net"
 	"net/http"
 	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -30,7 +29,7 @@ type mcpOptions struct {
 	Preset      string   // --preset: the sessions' budget preset ("": the workspace's)
 	AgentID     string   // --agent-id: whose budget the sessions spend ("": the workspace's)
 	Tasks       string   // --tasks: the RV task folder
-	Ladder      string   // --ladder: the baseline ladder's table ("": results/baselines.json found from here)
+	Ladder      string   // --ladder: a baseline ladder table ("": the data directory's, else the compiled-in one)
 }
 
 func newMCPCmd() *cobra.Command {
@@ -72,7 +71,7 @@ takes another --agent-id. 'transitbench runs --agents' lists each agent's totals
 	cmd.Flags().StringVar(&opts.Preset, "preset", "", "budget preset: survey or mini (default: the workspace's)")
 	cmd.Flags().StringVar(&opts.AgentID, "agent-id", "", "the agent whose budget the sessions spend, kept across sessions (default: the workspace's)")
 	cmd.Flags().StringVar(&opts.Tasks, "tasks", "", "folder of RV task JSON files (default: $TRANSITBENCH_STARGAZER or ../shared/data/stargazer)")
-	cmd.Flags().StringVar(&opts.Ladder, "ladder", "", "the baseline ladder's table (default: results/baselines.json found from here)")
+	cmd.Flags().StringVar(&opts.Ladder, "ladder", "", "a baseline ladder table to serve (default: <data dir>/baselines.json, else the compiled-in results/baselines.json)")
 	return cmd
 }
 
@@ -98,8 +97,6 @@ func runMCP(ctx context.Context, s streams, opts *mcpOptions) error {
 		if err := isRegularFileArg("--ladder", opts.Ladder, "the baseline ladder's JSON table"); err != nil {
 			return err
 		}
-	} else {
-		opts.Ladder = findLadder()
 	}
 	home, err := data.Home()
 	if err != nil {
@@ -231,13 +228,4 @@ func checkListenAddr(flag, addr string, allowRemote bool) error {
 		return usageErrorf("%s %s: the server listens on loopback only (127.0.0.1, ::1, localhost); pass --allow-remote to listen on %q", flag, addr, host)
 	}
 	return nil
-}
-
-// findLadder looks for results/baselines.json in the working directory, the executable's and their parents;
-// "" when there is none.
-func findLadder() string {
-	return data.FindUp(filepath.Join("results", "baselines.json"), func(p string) bool {
-		fi, err := os.Stat(p)
-		return err == nil && fi.Mode().IsRegular()
-	})
 }

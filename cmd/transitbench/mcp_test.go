@@ -47,7 +47,7 @@ func TestMCPOverStdio(t *testing.T) {
 		t.Errorf("server info %+v", got)
 	}
 	tools, err := cs.ListTools(ctx, nil)
-	if err != nil || len(tools.Tools) != 16 {
+	if err != nil || len(tools.Tools) != 20 {
 		t.Fatalf("tools/list: %d tools (%v)", len(tools.Tools), err)
 	}
 

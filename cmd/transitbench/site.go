@@ -23,19 +23,15 @@ func init() { register(newSiteCmd) }
 type siteOptions struct {
 	Out       string // --out: the directory the static site is written to
 	Serve     string // --serve: the address pages are served on live (host:port)
-	Baselines string // --baselines: results/baselines.json
+	Baselines string // --baselines: a ladder table ("": the data directory's, else the compiled-in one)
 	Workers   int    // --workers: star pages drawn at once
 	Tasks     string // --tasks: the Stargazer tasks, for the RV fit plots
 	// AllowRemote is --allow-remote: let --serve listen on an address that is not loopback, answering any Host.
 	AllowRemote bool
 	scopeFlags  // --workspace, --all-workspaces: whose runs
 
-	baselinesGiven bool // --baselines was given (a missing default table is not an error)
-	ready          func(addr string)
+	ready func(addr string)
 }
-
-// defaultBaselines is where the ladder table lies in the repository.
-var defaultBaselines = filepath.Join("results", "baselines.json")
 
 func newSiteCmd() *cobra.Command {
 	opts := &siteOptions{}
@@ -46,12 +42,16 @@ func newSiteCmd() *cobra.Command {
 (--workspace DIR, else the one around the working directory, else the default workspace; every page's header
 names it and its solution's kind) or with --all-workspaces of every run: a leaderboard of every grading
 (first gradings marked, re-gradings shown as such) with S on A, B and dev, C, F and EB share beside the baseline
-ladder (--baselines, default results/baselines.json when it exists) and TransitBench's published values, with a
+ladder and TransitBench's published values, with a
 plot of S on A against S on B; a page per run (score, breakdowns by population, MES bin and category, outcomes
 by exit reason, runtimes; a dev run's stars); a page per dev star (light curve, periodogram, folds at each row,
 the truth and the top peak, odd/even and secondary, rows with their match status, stderr); comparisons of each
 run with the one before it on the same set; the pass rates per tier of every 'rv grade' run (finished runs are
 kept in <data dir>/rv/runs) and of the 'rv submit' ledger beside the truth ceiling, with each task's fit.
+
+The ladder is the data directory's own table, <data dir>/baselines.json (e.g. 'transitbench baselines --out
+"$TRANSITBENCH_HOME/baselines.json"'), else results/baselines.json as compiled into this program; --baselines
+FILE shows another table. The working directory is never read.
 
 --out DIR writes it as static HTML that opens from the file system (every style and figure inline, no
 network). --serve 127.0.0.1:8080 serves the same pages live from the store (a running dev run's page refreshes
@@ -63,13 +63,12 @@ hidden star.
 listens.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.baselinesGiven = cmd.Flags().Changed("baselines")
 			return runSite(cmd.Context(), streamsOf(cmd), opts)
 		},
 	}
 	cmd.Flags().StringVar(&opts.Out, "out", "", "write the static site into this directory")
 	cmd.Flags().StringVar(&opts.Serve, "serve", "", "serve the site live on this address, e.g. 127.0.0.1:8080")
-	cmd.Flags().StringVar(&opts.Baselines, "baselines", defaultBaselines, "the baseline ladder table to show")
+	cmd.Flags().StringVar(&opts.Baselines, "baselines", "", "a baseline ladder table to show (default: <data dir>/baselines.json, else the compiled-in results/baselines.json)")
 	cmd.Flags().IntVar(&opts.Workers, "workers", 2, "star pages drawn at once")
 	cmd.Flags().BoolVar(&opts.AllowRemote, "allow-remote", false, "let --serve listen on an address that is not loopback (and answer any Host)")
 	opts.scopeFlags.add(cmd)
@@ -108,13 +107,13 @@ func runSite(ctx context.Context, s streams, opts *siteOptions) error {
 	if err != nil {
 		return err
 	}
-	ropt := report.Options{Home: home, Workers: opts.Workers, RVTasks: opts.Tasks, Workspace: scope.filter(), Scope: scope.title()}
-	if _, err := os.Stat(opts.Baselines); err == nil || opts.baselinesGiven {
-		if err != nil {
-			return notFoundf("--baselines %s: %v", opts.Baselines, err)
+	if opts.Baselines != "" {
+		if err := isRegularFileArg("--baselines", opts.Baselines, "a ladder table written by 'transitbench baselines --out'"); err != nil {
+			return err
 		}
-		ropt.Baselines = opts.Baselines
 	}
+	ropt := report.Options{Home: home, Workers: opts.Workers, RVTasks: opts.Tasks, Baselines: opts.Baselines,
+		Workspace: scope.filter(), Scope: scope.title()}
 	site, err := report.Open(ropt)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {

@@ -100,7 +100,8 @@ func TestSiteRefusesBadArguments(t *testing.T) {
 		{siteOptions{Out: "x", Serve: "127.0.0.1:0", Workers: 1}, "exactly one of"},
 		{siteOptions{Out: "x"}, "--workers 0"},
 		{siteOptions{Out: file, Workers: 1}, "is a file"},
-		{siteOptions{Out: filepath.Join(home, "site"), Workers: 1, Baselines: defaultBaselines}, "no results database"},
+		{siteOptions{Out: filepath.Join(home, "site"), Workers: 1, Baselines: filepath.Join(home, "none.json")}, "does not exist"},
+		{siteOptions{Out: filepath.Join(home, "site"), Workers: 1}, "no results database"},
 		{siteOptions{Serve: "0.0.0.0:0", Workers: 1}, "pass --allow-remote"},
 		{siteOptions{Serve: ":8080", Workers: 1}, "pass --allow-remote"},
 		{siteOptions{Serve: "192.0.2.1:8080", Workers: 1}, "pass --allow-remote"},
@@ -127,7 +128,7 @@ func TestSiteWritesAndServes(t *testing.T) {
 	st.Close()
 	var out, errb bytes.Buffer
 	dir := filepath.Join(t.TempDir(), "site")
-	if err := runSite(t.Context(), streams{Out: &out, Err: &errb, JSON: true}, &siteOptions{Out: dir, Workers: 1, Baselines: defaultBaselines}); err != nil {
+	if err := runSite(t.Context(), streams{Out: &out, Err: &errb, JSON: true}, &siteOptions{Out: dir, Workers: 1}); err != nil {
 		t.Fatal(err)
 	}
 	var res report.BuildResult
@@ -140,7 +141,7 @@ func TestSiteWritesAndServes(t *testing.T) {
 	out.Reset()
 	go func() {
 		served <- runSite(ctx, streams{Out: &out, Err: &errb}, &siteOptions{Serve: "127.0.0.1:0", Workers: 1,
-			Baselines: defaultBaselines, ready: func(addr string) { ready <- addr }})
+			ready: func(addr string) { ready <- addr }})
 	}()
 	var addr string
 	select {

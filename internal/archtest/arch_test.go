@@ -43,6 +43,7 @@ var rules = []rule{
 	{pkg: "tui/...", words: "tui imports anything but cmd; nothing imports tui but cmd/transitbench", may: anything,
 		mayNot: []string{"cmd/..."}},
 	{pkg: "cmd/transitbench", words: "cmd/transitbench imports anything", may: anything},
+	{pkg: "results", words: "results, the committed ladder compiled in, imports nothing of the project"},
 	{pkg: "internal/archtest", words: "this check imports nothing of the project"},
 	{pkg: "internal/termtext", words: "internal/termtext, the sanitiser of text shown on a terminal, imports nothing of the project"},
 	{pkg: "internal/testutil", words: "the tests' shared helpers import nothing of the project; only _test.go files import them"},

@@ -2,12 +2,15 @@ package mcpserver
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"transitbench/workspace/baselines"
 )
 
 // The resources' URIs.
@@ -84,10 +87,16 @@ func (s *Server) taskSection(heading string) (string, error) {
 	return strings.TrimSpace(sec) + "\n", nil
 }
 
-// ladder is the baseline ladder's table (results/baselines.json), or how to make it.
+// ladder is the baseline ladder's table: Options.LadderFile when given, else the data directory's own or the
+// one compiled into the program (baselines.Ladder, as the results site shows it).
 func (s *Server) ladder() (string, error) {
 	if s.opts.LadderFile == "" {
-		return `{"error": "no baseline ladder found beside this program; run 'transitbench baselines' from the repository to make results/baselines.json"}`, nil
+		t, _, err := baselines.Ladder(s.home)
+		if err != nil {
+			return "", err
+		}
+		b, err := json.MarshalIndent(t, "", "  ")
+		return string(b), err
 	}
 	b, err := os.ReadFile(s.opts.LadderFile)
 	if err != nil {

@@ -232,7 +232,7 @@ func TestBudgetSurvivesSessions(t *testing.T) {
 }
 
 // TestResources reads each resource: TASK.md with the workspace's budget, the output format and the scoring
-// rules (both tracks), and the ladder's placeholder when no table was found.
+// rules (both tracks), and the ladder compiled into the program when the data directory has none.
 func TestResources(t *testing.T) {
 	f := newFixture(t, "survey")
 	ctx := context.Background()
@@ -244,7 +244,7 @@ func TestResources(t *testing.T) {
 		URITask:    {"# TransitBench", "## Budget (survey preset)", "60 turns"},
 		URIFormat:  {"## What it prints", "period_days,t0_days,score"},
 		URIScoring: {"S = (credit − false candidates) / planets", "four-criterion gate"},
-		URILadder:  {"transitbench baselines"},
+		URILadder:  {`"generator": "sim-`, `"name": "reference_detector"`},
 	} {
 		r, err := f.cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: uri})
 		if err != nil || len(r.Contents) != 1 {

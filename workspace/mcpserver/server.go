@@ -32,7 +32,8 @@ type Options struct {
 	// Agent names whose budget the sessions spend ("": the workspace's, "workspace:" and its path). A budget
 	// outlives sessions: every session of one agent, on any server of the data directory, spends the same one.
 	Agent string
-	// LadderFile is the baseline ladder's table (results/baselines.json) served as a resource ("": none found).
+	// LadderFile is a baseline ladder table served as a resource ("": baselines.Ladder of the data directory:
+	// its own table, else the compiled-in results/baselines.json).
 	LadderFile string
 	// Version is the server's version in the MCP handshake.
 	Version string
@@ -106,6 +107,8 @@ func New(opts Options) (*Server, error) {
 	s.mcp.AddReceivingMiddleware(s.account)
 	s.addTools()
 	s.addResources()
+	s.addTemplates()
+	s.addPrompts()
 	return s, nil
 }
 
@@ -128,6 +131,10 @@ func (s *Server) addTools() {
 	addTool(s, "rv_fit", &mcp.ToolAnnotations{Title: "Fit RV task"}, rvFitDoc, s.rvFit)
 	addTool(s, "rv_plot", readOnly("Plot RV task"), rvPlotDoc, s.rvPlot)
 	addTool(s, "rv_submit", &mcp.ToolAnnotations{Title: "Submit RV planets", DestructiveHint: ptr(false)}, rvSubmitDoc, s.rvSubmit)
+	addTool(s, "solution_list", readOnly("List solution files"), solutionListDoc, s.solutionList)
+	addTool(s, "solution_read", readOnly("Read a solution file"), solutionReadDoc, s.solutionRead)
+	addTool(s, "solution_write", &mcp.ToolAnnotations{Title: "Write a solution file", DestructiveHint: ptr(true)}, solutionWriteDoc, s.solutionWrite)
+	addTool(s, "score_rows", readOnly("Score rows on dev"), scoreRowsDoc, s.scoreRows)
 }
 
 // addTool registers handler h as tool name. The SDK derives the input and output schemas from In and Out; the
@@ -153,8 +160,11 @@ func ptr[T any](v T) *T { return &v }
 // instructions is what the server tells a client about itself in the handshake.
 const instructions = `TransitBench: find transiting planets in Kepler-like light curves (transit track) and fit Keplerian
 orbits to radial velocities (RV track). Read the resource transitbench://task/TASK.md first. Transit track:
-list_stars, star_info, bls, fold, vet, plot_star (a PNG figure), then edit solution/ in the workspace and
-run_dev, star_outcome and failing; grade (confirm: true) grades the frozen solution once on the hidden sets.
+list_stars, star_info, bls, fold, vet, plot_star (a PNG figure); solution_list, solution_read and solution_write
+edit the workspace's solution/; run_dev, star_outcome and failing; score_rows scores rows against the dev
+answers; grade (confirm: true) grades the frozen solution once on the hidden sets. Resource templates
+transitbench://star/{id} and transitbench://rv/{id}; prompts attempt_transit_task, inspect_failing_stars,
+fit_rv_task.
 RV track: rv_list (each task's state), rv_show (metadata; starts nothing), rv_start (starts the task's clock and
 gives its data), rv_fit, rv_plot (a PNG figure), rv_submit (spends one of the task's submissions). Every tool
 call counts against the budget (turns, tokens, hours); past it, grade and rv_submit are refused. The budget

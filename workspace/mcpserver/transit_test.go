@@ -18,7 +18,8 @@ import (
 
 // allTools are the tools the server offers.
 var allTools = []string{"bls", "failing", "fold", "grade", "list_stars", "plot_star", "run_dev", "rv_fit", "rv_list",
-	"rv_plot", "rv_show", "rv_start", "rv_submit", "star_info", "star_outcome", "vet"}
+	"rv_plot", "rv_show", "rv_start", "rv_submit", "score_rows", "solution_list", "solution_read", "solution_write",
+	"star_info", "star_outcome", "vet"}
 
 func TestListToolsHaveSchemas(t *testing.T) {
 	f := newFixture(t, "survey")

@@ -32,11 +32,10 @@ type Analysis struct {
 	// NoDetrend).
 	WindowDays float64
 	// Periods and Power are the BLS periodogram (SNR objective) on the valid cadences; Peaks its PeakCount
-	// strongest distinct peaks, strongest first, each refined on the unbinned light curve, and Measured[i] peak i
-	// measured (Measure: re-detrended with its transits and Others masked, at the fitted T14).
+	// strongest distinct peaks, strongest first, each refined on the unbinned light curve. A peak is measured
+	// when it is shown (Measure, FoldAt): each measurement re-detrends the whole light curve.
 	Periods, Power []float64
 	Peaks          []bls.Peak
-	Measured       []vet.Measurement
 	// Err is the flux error of each cadence as the search weighted it (1 where c had none; NaN where not
 	// valid), for the searches after masking (Planets).
 	Err []float64
@@ -158,8 +157,9 @@ func (a *Analysis) reprepare(maxDur float64) *Analysis {
 }
 
 // Analyse prepares c (Prepare, detrended for the star's longest duration) and runs Search on the valid
-// detrended cadences with up to workers goroutines (0: GOMAXPROCS); each peak is then measured (Measure).
-// star may be nil. The analysis shares c's Time and Flux slices.
+// detrended cadences with up to workers goroutines (0: GOMAXPROCS). The peaks are not measured here: a front
+// end measures what it shows (FoldAt, Measure), so that a star's page or view costs one re-detrending per
+// signal shown, not one per peak. star may be nil. The analysis shares c's Time and Flux slices.
 func Analyse(c *lc.LightCurve, star *data.Star, workers int) (*Analysis, error) {
 	return AnalyseWith(c, star, PrepareOptions{}, workers)
 }
@@ -170,7 +170,6 @@ func AnalyseWith(c *lc.LightCurve, star *data.Star, opt PrepareOptions, workers 
 	vt, vf, ve := a.points()
 	var err error
 	a.Periods, a.Power, a.Peaks, err = Search(vt, vf, ve, star, workers)
-	a.Measured = a.measurePeaks(a.Peaks)
 	return a, err
 }
 

@@ -3,8 +3,6 @@ package report
 import (
 	"context"
 	"encoding/json"
-	"fmt"
-	"os"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -62,19 +60,6 @@ var published = []struct {
 	{baselines.RowReference, 0.805, 0.805, ""},
 }
 
-// readLadder reads results/baselines.json.
-func readLadder(path string) (*baselines.Table, error) {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return nil, fmt.Errorf("report: the baseline table: %w (give --baselines results/baselines.json from the repository)", err)
-	}
-	var t baselines.Table
-	if err := json.Unmarshal(b, &t); err != nil {
-		return nil, fmt.Errorf("report: the baseline table %s: %w", path, err)
-	}
-	return &t, nil
-}
-
 // reportOf decodes a run's stored summary (a workspace.Report); nil when the run has none yet.
 func reportOf(r store.Run) *workspace.Report {
 	if len(r.Summary) == 0 {
@@ -110,6 +95,7 @@ type Board struct {
 	Compares  []Link
 	Plot      Figure
 	LadderGen string
+	LadderSrc string // where the ladder came from
 	HasRV     bool
 	Live      bool // served: the page offers a form to compare any two runs
 }
@@ -126,7 +112,7 @@ func (s *Site) board(ctx context.Context) (*Board, error) {
 	b := &Board{Rows: gradingRows(runs)}
 	b.Rows = append(b.Rows, baselineRunRows(runs)...)
 	if s.ladder != nil {
-		b.LadderGen = s.ladder.Generator
+		b.LadderGen, b.LadderSrc = s.ladder.Generator, s.ladderSource
 		for _, r := range s.ladder.Rows {
 			row := BoardRow{Kind: KindLadder, Name: r.Name, Detail: "simulator " + s.ladder.Generator}
 			for set, cell := range map[string]*Cell{sets.A: &row.A, sets.B: &row.B, sets.Dev: &row.Dev} {

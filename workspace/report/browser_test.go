@@ -150,13 +150,15 @@ func cmpFloat(a, b float64) int {
 }
 
 // checkFigures checks the star page's figures are drawn: the light curve, the periodogram, and the fold and the
-// odd/even and secondary folds at the first ephemeris, each an SVG of many marks, laid out wide, with its axis
-// labels.
+// odd/even and secondary folds at the first ephemeris, each an SVG of many marks (subpaths: a path draws a run
+// of dots or an axis's ticks), laid out wide, with its axis labels.
 func checkFigures(t *testing.T, ctx context.Context, star string) {
 	t.Helper()
 	figs := eval[[]shownFigure](t, ctx, `Array.from(document.querySelectorAll("figure.plot")).map(f => {
 		const s = f.querySelector("svg");
-		return {id: f.id, marks: s ? s.querySelectorAll("path, circle").length : 0, width: s ? s.getBoundingClientRect().width : 0,
+		// A mark is a subpath (a dot, a tick, a line) or a circle: the compact SVG draws many marks with one path.
+		const marks = s ? Array.from(s.querySelectorAll("path")).reduce((n, p) => n + ((p.getAttribute("d") || "").match(/[Mm]/g) || []).length, 0) + s.querySelectorAll("circle").length : 0;
+		return {id: f.id, marks: marks, width: s ? s.getBoundingClientRect().width : 0,
 			texts: s ? Array.from(s.querySelectorAll("text")).map(x => x.textContent) : []};
 	})`)
 	want := map[string][]string{

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"transitbench/grader"
 	"transitbench/grader/store"
 	"transitbench/workspace"
 )
@@ -44,12 +45,15 @@ func compareLinks(runs []store.Run) []Link {
 	return out
 }
 
-// ComparePage lists the stars whose outcome changed from run A to run B.
+// ComparePage lists the stars whose outcome changed from run A to run B, with what each change did to S.
 type ComparePage struct {
 	A, B         RunLine
 	Changed      []Change
 	Same         int
 	OnlyA, OnlyB int
+	// Planets is the number of scored planets S is divided by (run B's stars); DeltaS the sum of the changes.
+	Planets int
+	DeltaS  float64
 }
 
 // Change is a star's outcome in both runs.
@@ -59,6 +63,8 @@ type Change struct {
 	FalseFrom, FalseTo   int
 	Page                 string
 	Better, Worse        bool
+	// DeltaS is the change's contribution to S: ((credit − false) in B − (credit − false) in A) / planets.
+	DeltaS float64
 }
 
 // comparePage compares two public runs; a hidden run is refused (its stars are not shown).
@@ -108,6 +114,25 @@ func (s *Site) comparePage(ctx context.Context, a, b int64) (*ComparePage, error
 			p.OnlyB++
 		}
 	}
+	p.Planets = scoredPlanets(outs[1])
+	if p.Planets > 0 {
+		for i := range p.Changed {
+			c := &p.Changed[i]
+			c.DeltaS = (c.CreditTo - float64(c.FalseTo) - c.CreditFrom + float64(c.FalseFrom)) / float64(p.Planets)
+			p.DeltaS += c.DeltaS
+		}
+	}
 	sortChanges(p.Changed)
 	return p, nil
+}
+
+// scoredPlanets counts the scored planets of a run's outcomes (grader.Summary's planets, S's denominator).
+func scoredPlanets(outs map[string]store.Outcome) int {
+	var results []grader.StarResult
+	for _, o := range outs {
+		if r, err := workspace.StarResultOf(o); err == nil {
+			results = append(results, r)
+		}
+	}
+	return grader.Summarize(results).Planets
 }

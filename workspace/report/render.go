@@ -19,6 +19,7 @@ var funcs = template.FuncMap{
 	"f1":      func(v float64) string { return fmt.Sprintf("%.1f", v) },
 	"f2":      func(v float64) string { return fmt.Sprintf("%.2f", v) },
 	"f3":      func(v float64) string { return fmt.Sprintf("%.3f", v) },
+	"s3":      func(v float64) string { return fmt.Sprintf("%+.3f", v) }, // a change of S: a signed fraction, three decimals
 	"f4":      func(v float64) string { return fmt.Sprintf("%.4f", v) },
 	"f5":      func(v float64) string { return fmt.Sprintf("%.5f", v) },
 	"pct":     func(v float64) string { return fmt.Sprintf("%.0f %%", 100*v) },

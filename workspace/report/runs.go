@@ -43,7 +43,8 @@ type RunPage struct {
 	Done     int               // stars finished
 	Exits    []Count
 	Statuses []Count
-	Slowest  []float64
+	Slowest  []float64  // a hidden run's slowest runtimes (seconds), no star named
+	Named    []StarLine // a public run's slowest stars, named, slowest first
 	Runtime  *Figure
 	Stars    []StarLine
 	Compares []Link
@@ -102,6 +103,7 @@ func (s *Site) runPage(ctx context.Context, id int64) (*RunPage, error) {
 		p.Stars = append(p.Stars, line)
 	}
 	p.Statuses, p.Exits = counts(statuses), counts(exits)
+	p.Slowest, p.Named = nil, slowestStars(p.Stars, SlowestNamed)
 	if p.Report == nil && len(results) > 0 {
 		p.Report = &workspace.Report{RunID: r.ID, Set: r.Set, StarsRun: len(outs), Summary: grader.Summarize(results), Exits: exits}
 	}
@@ -120,6 +122,21 @@ func (s *Site) runPage(ctx context.Context, id int64) (*RunPage, error) {
 		}
 	}
 	return p, nil
+}
+
+// SlowestNamed is how many of a public run's slowest stars its page names.
+const SlowestNamed = 5
+
+// slowestStars returns the n stars of lines with the longest runtimes, slowest first (ties by id).
+func slowestStars(lines []StarLine, n int) []StarLine {
+	out := append([]StarLine(nil), lines...)
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].RuntimeS != out[j].RuntimeS {
+			return out[i].RuntimeS > out[j].RuntimeS
+		}
+		return out[i].ID < out[j].ID
+	})
+	return out[:min(n, len(out))]
 }
 
 // counts sorts a map of counts by name.

@@ -18,7 +18,8 @@ import (
 type Options struct {
 	// Home is the data directory: its results.db, its dev set and its RV ledger and grade journals.
 	Home string
-	// Baselines is results/baselines.json, the ladder the leaderboard shows beside the gradings ("": none).
+	// Baselines is a ladder table to show beside the gradings ('transitbench baselines --out'); "" shows
+	// baselines.Ladder(Home): the data directory's own table, else the one compiled into the program.
 	Baselines string
 	// Workers is how many star pages are drawn at once (0: 2).
 	Workers int
@@ -41,9 +42,10 @@ const DefaultColumns = 400
 
 // Site reads what the pages show: the results store, the dev set and the baseline table.
 type Site struct {
-	opt    Options
-	st     *store.Store
-	ladder *baselines.Table
+	opt          Options
+	st           *store.Store
+	ladder       *baselines.Table
+	ladderSource string // where the ladder came from: the file given, or baselines.Ladder's source
 
 	devOnce sync.Once
 	dev     *sets.Set
@@ -53,7 +55,8 @@ type Site struct {
 }
 
 // Open opens the results store of opt.Home (it must exist: a site of a data directory with no runs has nothing
-// to show) and reads the baseline table when one is named.
+// to show) and reads the baseline table: the file opt.Baselines names, else the data directory's or the
+// program's own (baselines.Ladder), never one found in the working directory.
 func Open(opt Options) (*Site, error) {
 	if opt.Home == "" {
 		return nil, errors.New("report: no data directory given")
@@ -74,10 +77,14 @@ func Open(opt Options) (*Site, error) {
 	}
 	s := &Site{opt: opt, st: st}
 	if opt.Baselines != "" {
-		if s.ladder, err = readLadder(opt.Baselines); err != nil {
-			st.Close()
-			return nil, err
-		}
+		s.ladder, err = baselines.ReadTable(opt.Baselines)
+		s.ladderSource = opt.Baselines
+	} else {
+		s.ladder, s.ladderSource, err = baselines.Ladder(opt.Home)
+	}
+	if err != nil {
+		st.Close()
+		return nil, fmt.Errorf("report: the baseline ladder: %w", err)
 	}
 	return s, nil
 }

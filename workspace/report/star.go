@@ -7,6 +7,8 @@ import (
 
 	"gonum.org/v1/plot"
 
+	"transitbench/data"
+	"transitbench/engine/vet"
 	"transitbench/grader"
 	"transitbench/grader/store"
 	"transitbench/workspace"
@@ -19,14 +21,17 @@ import (
 type StarPage struct {
 	ID, Category, Population string
 	Truth                    []Ephem
-	Runs                     []StarRun
-	Latest                   *StarRun
-	Rows                     []grader.RowResult
-	Planets                  []grader.PlanetResult
-	Dropped                  []grader.DroppedLine
-	Figures                  []Figure
-	Vetting                  []Vetting
-	Err                      string
+	// FalseAlarm is the false signal planted on a dev star of the false-alarm population, from the set's
+	// answers as star_info of the agent server shows it (nil on other stars; hidden stars have no page).
+	FalseAlarm *data.FalseAlarm
+	Runs       []StarRun
+	Latest     *StarRun
+	Rows       []grader.RowResult
+	Planets    []grader.PlanetResult
+	Dropped    []grader.DroppedLine
+	Figures    []Figure
+	Vetting    []Vetting
+	Err        string
 }
 
 // Ephem is an ephemeris as the page prints it.
@@ -70,7 +75,7 @@ func (s *Site) starPage(ctx context.Context, id string) (*StarPage, error) {
 	if !ok {
 		return nil, fmt.Errorf("star %s: %w", id, store.ErrNotFound)
 	}
-	p := &StarPage{ID: id, Category: ans.Category, Population: ans.Population}
+	p := &StarPage{ID: id, Category: ans.Category, Population: ans.Population, FalseAlarm: ans.FalseAlarm}
 	if e, ok := quicklook.Truth(&ans); ok {
 		p.Truth = append(p.Truth, Ephem{quicklook.TruthSignal(&ans), e.PeriodDays, e.T0Days, e.DurationDays})
 	}
@@ -135,8 +140,41 @@ func (s *Site) starRuns(ctx context.Context, p *StarPage) error {
 // MaxRowFolds is how many of the latest run's counted rows get a fold.
 const MaxRowFolds = 3
 
-// starFigures draws the light curve (raw and detrended), the periodogram, and at each ephemeris (the counted
-// rows, the truth, the strongest peak) the fold and the odd/even and secondary folds.
+// foldEphemerides are what the page folds at, in order: the latest run's first MaxRowFolds counted rows, the
+// truth and the strongest BLS peak. One signal is folded once: an ephemeris that is the same signal as one
+// before it (quicklook.Same: periods within 1 %, a transit within a duration) is named in that one's label
+// ("row 1 = truth = peak 1"), since its fold, odd/even, secondary and vetting would repeat the first's.
+func foldEphemerides(st *figure.Star, res *grader.StarResult) []quicklook.Ephemeris {
+	var ephs []quicklook.Ephemeris
+	add := func(e quicklook.Ephemeris, ok bool) {
+		if !ok {
+			return
+		}
+		for i := range ephs {
+			if quicklook.Same(vetEphemeris(ephs[i]), vetEphemeris(e)) {
+				ephs[i].Label += " = " + e.Label
+				return
+			}
+		}
+		ephs = append(ephs, e)
+	}
+	for i := range MaxRowFolds {
+		add(quicklook.Row(res, i, st.Answer, st.Peaks))
+	}
+	add(quicklook.Truth(st.Answer))
+	add(quicklook.Peak(st.Peaks, 0))
+	return ephs
+}
+
+func vetEphemeris(e quicklook.Ephemeris) vet.Ephemeris {
+	return vet.Ephemeris{PeriodDays: e.PeriodDays, T0Days: e.T0Days, DurationDays: e.DurationDays}
+}
+
+// starFigures draws the light curve (raw and detrended), the periodogram, and at each of foldEphemerides the
+// fold and the odd/even and secondary folds. Light curves are thinned to s.opt.Columns columns of time (about
+// two points wide each), the periodogram to half as many columns of log period (a line needs a column's lowest
+// and highest power, not the points between), the fold to 3/8 as many across its window, and the odd/even and
+// secondary panels, each half the figure's width, to a quarter as many.
 func (s *Site) starFigures(p *StarPage, st *figure.Star, res *grader.StarResult) {
 	cols := s.opt.Columns
 	thin := figure.Thin(st, cols)
@@ -144,27 +182,15 @@ func (s *Site) starFigures(p *StarPage, st *figure.Star, res *grader.StarResult)
 	p.Figures = append(p.Figures,
 		gridFigure("lightcurve", "Light curve: raw flux (flagged cadences in orange) and detrended flux with the transits of the "+def.Label+" marked",
 			[][]*plot.Plot{{figure.RawPlot(thin)}, {figure.DetrendedPlot(thin, def)}}, 9, 5.5),
-		svgFigure("periodogram", "BLS periodogram of the detrended light curve", figure.PeriodogramPlot(thin), 9, 3.2))
-	var ephs []quicklook.Ephemeris
-	for i := 0; i < MaxRowFolds; i++ {
-		if e, ok := quicklook.Row(res, i, st.Answer, st.Peaks); ok {
-			ephs = append(ephs, e)
-		}
-	}
-	if e, ok := quicklook.Truth(st.Answer); ok {
-		ephs = append(ephs, e)
-	}
-	if e, ok := quicklook.Peak(st.Peaks, 0); ok {
-		ephs = append(ephs, e)
-	}
-	foldCols := max(cols/2, 1)
-	for i, e := range ephs {
+		svgFigure("periodogram", "BLS periodogram of the detrended light curve", figure.PeriodogramPlot(figure.Thin(st, max(cols/2, 1))), 9, 3.2))
+	foldCols, halfCols := max(3*cols/8, 1), max(cols/4, 1) // the odd/even and secondary panels are half as wide
+	for i, e := range foldEphemerides(st, res) {
 		f := quicklook.FoldAt(st.Analysis, e)
 		id := fmt.Sprintf("fold-%d", i+1)
 		p.Figures = append(p.Figures,
 			svgFigure(id, "Folded at "+e.Label, figure.FoldCurvePlot(e, f.All, foldCols), 9, 3.2),
 			gridFigure(id+"-vet", "Odd and even transits, and the secondary eclipse, at "+e.Label,
-				[][]*plot.Plot{{figure.OddEvenPlot(f, foldCols), figure.SecondaryPlot(f, foldCols)}}, 9, 3.2))
+				[][]*plot.Plot{{figure.OddEvenPlot(f, halfCols), figure.SecondaryPlot(f, halfCols)}}, 9, 3.2))
 		v := f.Vet
 		r := f.Refined
 		p.Vetting = append(p.Vetting, Vetting{Label: e.Label, T14Hours: 24 * f.Fitted.DurationDays, DepthPPM: v.Depth * 1e6,
