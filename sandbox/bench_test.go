@@ -4,6 +4,8 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
+	"sync"
 	"testing"
 )
 
@@ -31,6 +33,82 @@ func BenchmarkRunTrivial(b *testing.B) {
 		if res.ExitReason != ExitOK || string(res.Stdout) != "1.0,2.0,3.0\n" {
 			b.Fatalf("%s: %q %q", res.ExitReason, res.Stdout, res.StderrTail)
 		}
+	}
+}
+
+// overheadParts split a star's overhead into the stages the runner and its child pass (stages.go), in the
+// order a star meets them. The child's initialisation and the cgroup attach run side by side (the child starts
+// its program while the runner moves it into the cgroup); "gate" is the child's wait after its
+// initialisation for the runner's go-ahead, and the reading of its configuration.
+var overheadParts = []struct {
+	name     string
+	from, to stage
+}{
+	{"prepare", stageStart, stagePrepared},         // the star's directory, Job.Prepare, made readable
+	{"uid", stagePrepared, stageUID},               // a fresh user id from the counter
+	{"cgroup-create", stageUID, stageCgroup},       // the star's cgroup (made while the previous star ran)
+	{"spawn", stageCgroup, stageSpawned},           // pipes, clone into new namespaces, exec of the child's program
+	{"child-init", stageSpawned, stageChildMain},   // the child program's runtime and package initialisation
+	{"cgroup-attach", stageSpawned, stageAttached}, // the child moved into the cgroup, the gate opened
+	{"gate", stageChildMain, stageChildGate},       // waiting at the gate, reading the configuration
+	{"root", stageChildGate, stageChildRoot},       // mounts, pivot_root, masks, host and domain names
+	{"limits", stageChildRoot, stageChildLimits},   // CPU, working directory, rlimits, capability bounds
+	{"setuid", stageChildLimits, stageChildUser},   // the star's user
+	{"seccomp", stageChildUser, stageChildSeccomp},
+	{"exec", stageChildSeccomp, stageExecuted},  // the solution's lookup, RLIMIT_AS and execve, seen by the runner
+	{"solution", stageExecuted, stageExited},    // the solution's own run and exit (its namespaces torn down)
+	{"cgroup-kill", stageExited, stageKilled},   // the cgroup emptied, its OOM count and peak read
+	{"cgroup-release", stageKilled, stageEnded}, // the cgroup handed back
+	{"collect", stageEnded, stageCollected},     // output drained, Result made
+	{"cleanup", stageCollected, stageDone},      // the star's directory removed
+	{"total", stageStart, stageDone},
+}
+
+// BenchmarkRunStages is BenchmarkRunTrivial with a star's overhead split into its stages: each part's median
+// over the stars of the run, in microseconds ("part-us"), next to the time per star.
+//
+//	go test -run '^$' -bench RunStages -benchtime 200x -count 10 ./sandbox/
+func BenchmarkRunStages(b *testing.B) {
+	sol := shellSolution(b, "echo 1.0,2.0,3.0")
+	if err := sol.Prepare(context.Background()); err != nil {
+		b.Fatal(err)
+	}
+	jobs := make([]Job, b.N)
+	for i := range jobs {
+		jobs[i] = starJob("s", map[string]string{"star.json": `{"id":"s"}`})
+	}
+	var mu sync.Mutex
+	var stars []stageTimes
+	r := &Runner{Workers: 1, UIDBase: testUIDBase, Home: testHome, onStages: func(t stageTimes) {
+		mu.Lock()
+		stars = append(stars, t)
+		mu.Unlock()
+	}}
+	ch := make(chan Result, b.N)
+	b.ResetTimer()
+	if err := r.Run(context.Background(), sol, jobs, ch); err != nil {
+		b.Fatal(err)
+	}
+	b.StopTimer()
+	close(ch)
+	for res := range ch {
+		if res.ExitReason != ExitOK || string(res.Stdout) != "1.0,2.0,3.0\n" {
+			b.Fatalf("%s: %q %q", res.ExitReason, res.Stdout, res.StderrTail)
+		}
+		if !res.Protections.Namespaces || !res.Protections.Seccomp || !res.Protections.Cgroup || !res.Protections.FreshUID {
+			b.Fatalf("a star ran without every protection: %+v", res.Protections)
+		}
+	}
+	for _, p := range overheadParts {
+		var d []float64
+		for _, t := range stars {
+			if t[p.from] == 0 || t[p.to] == 0 {
+				b.Fatalf("stage %d or %d not recorded: %v", p.from, p.to, t)
+			}
+			d = append(d, float64(t[p.to]-t[p.from])/1e3)
+		}
+		slices.Sort(d)
+		b.ReportMetric(d[len(d)/2], p.name+"-us")
 	}
 }
 

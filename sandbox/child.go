@@ -38,6 +38,7 @@ type childConfig struct {
 	Env         []string
 
 	Seccomp bool // load the system-call filter before the exec of the solution
+	Trace   bool // record the setup's stages and write them to childTraceFD before the exec (see stages.go)
 }
 
 // bindMount is a host directory mounted at Dst inside the sandbox, read-only unless Writable.
@@ -74,11 +75,17 @@ func ChildMain() {
 	// Affinity, no_new_privs and the parent-death signal belong to a thread: set them on the thread that
 	// executes the solution.
 	runtime.LockOSThread()
+	entered := monotonicNow()
 	waitForRunner() // until the runner has moved this process into the star's cgroup
 	status := os.NewFile(childStatusFD, "status")
 	var cfg childConfig
 	if err := json.Unmarshal([]byte(os.Getenv(childEnv)), &cfg); err != nil {
 		childFail(status, fmt.Errorf("reading the sandbox configuration: %w", err))
+	}
+	if cfg.Trace {
+		childStages = &starTrace{}
+		childStages.t[stageChildMain] = entered
+		childStages.mark(stageChildGate)
 	}
 	if err := childSetup(&cfg, status); err != nil {
 		childFail(status, err)

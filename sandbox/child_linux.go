@@ -31,6 +31,7 @@ func childSetup(cfg *childConfig, status *os.File) error {
 			return fmt.Errorf("setdomainname: %w", err)
 		}
 	}
+	childStages.mark(stageChildRoot)
 	if cfg.CPU >= 0 {
 		var set unix.CPUSet
 		set.Set(cfg.CPU)
@@ -49,11 +50,13 @@ func childSetup(cfg *childConfig, status *os.File) error {
 	if err := dropCapabilityBounds(); err != nil {
 		return err
 	}
+	childStages.mark(stageChildLimits)
 	if cfg.UID >= 0 && !cfg.UserNS {
 		if err := becomeUser(cfg); err != nil {
 			return err
 		}
 	}
+	childStages.mark(stageChildUser)
 	// A change of user clears the parent-death signal; set it again so the child dies with the runner.
 	if err := unix.Prctl(unix.PR_SET_PDEATHSIG, uintptr(unix.SIGKILL), 0, 0, 0); err != nil {
 		return fmt.Errorf("prctl(PR_SET_PDEATHSIG): %w", err)
@@ -64,6 +67,7 @@ func childSetup(cfg *childConfig, status *os.File) error {
 	if err := applySeccomp(cfg); err != nil {
 		return err
 	}
+	childStages.mark(stageChildSeccomp)
 	if cfg.Argv == nil {
 		return nil
 	}

@@ -78,6 +78,7 @@ func execSolution(cfg *childConfig) error {
 	if err != nil {
 		return err
 	}
+	writeChildStages()
 	return execCapped(argv0, cfg)
 }
 

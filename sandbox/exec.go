@@ -51,17 +51,24 @@ func (c *child) reason() (string, time.Time) {
 
 // exec runs the child for one star, killing it after wall, and fills in res.
 func (s *starRun) exec(ctx context.Context, cfg childConfig, wall time.Duration, res Result) Result {
-	p, err := openPipes()
+	cfg.Trace = s.trace != nil
+	p, err := openPipes(cfg.Trace)
 	if err != nil {
 		res.ExitReason, res.StderrTail = ExitStartFailed, "sandbox: "+err.Error()
 		return res
 	}
 	start := time.Now()
 	cg, err := s.starCgroup()
+	s.trace.mark(stageCgroup)
 	var c *child
 	if err == nil {
 		res.Protections.Cgroup = cg != nil
-		c, err = startChild(cfg, p.outW, p.errW, p.stW, cg.enter)
+		enter := func(pid int) error {
+			s.trace.mark(stageSpawned)
+			return cg.enter(pid)
+		}
+		c, err = startChild(cfg, p.outW, p.errW, p.stW, p.trW, enter)
+		s.trace.mark(stageAttached)
 	}
 	p.closeWrite()
 	if err != nil {
@@ -73,6 +80,7 @@ func (s *starRun) exec(ctx context.Context, cfg childConfig, wall time.Duration,
 
 	out := s.readOutput(p, c)
 	w, treePeak := s.watch(ctx, c, cg, cfg, wall)
+	s.trace.mark(stageExited)
 	if cg != nil {
 		cg.kill() // whatever the solution left behind, in or out of its namespaces
 	} else if cfg.UID >= 0 && !cfg.Namespaces {
@@ -80,23 +88,32 @@ func (s *starRun) exec(ctx context.Context, cfg childConfig, wall time.Duration,
 	}
 	oom := cg.overMemory()
 	treePeak = max(treePeak, cg.peak())
+	s.trace.mark(stageKilled)
 	cg.end()
+	s.trace.mark(stageEnded)
 	if c.group {
 		syscall.Kill(-c.proc.Pid, syscall.SIGKILL)
 	}
 	out.drain(p)
-	return out.result(res, c, w, start, oom, treePeak)
+	res = out.result(res, c, w, start, oom, treePeak)
+	s.trace.mark(stageCollected)
+	return res
 }
 
-// childPipes are the child's stdout, stderr and setup-report pipes, both ends of each.
+// childPipes are the child's stdout, stderr and setup-report pipes, both ends of each, and its stage pipe
+// when the star's stages are recorded (nil otherwise).
 type childPipes struct {
-	outR, outW, errR, errW, stR, stW *os.File
+	outR, outW, errR, errW, stR, stW, trR, trW *os.File
 }
 
-// openPipes makes the three pipes of a child; on failure it closes those it made.
-func openPipes() (childPipes, error) {
+// openPipes makes the pipes of a child, the stage pipe too when trace is set; on failure it closes those it
+// made.
+func openPipes(trace bool) (childPipes, error) {
 	var p childPipes
 	ends := [][2]**os.File{{&p.outR, &p.outW}, {&p.errR, &p.errW}, {&p.stR, &p.stW}}
+	if trace {
+		ends = append(ends, [2]**os.File{&p.trR, &p.trW})
+	}
 	for i, e := range ends {
 		r, w, err := os.Pipe()
 		if err != nil {
@@ -116,12 +133,18 @@ func (p childPipes) closeWrite() {
 	p.outW.Close()
 	p.errW.Close()
 	p.stW.Close()
+	if p.trW != nil {
+		p.trW.Close()
+	}
 }
 
 func (p childPipes) closeRead() {
 	p.outR.Close()
 	p.errR.Close()
 	p.stR.Close()
+	if p.trR != nil {
+		p.trR.Close()
+	}
 }
 
 // childOutput is what the runner reads from a child's pipes.
@@ -149,7 +172,15 @@ func (s *starRun) readOutput(p childPipes, c *child) *childOutput {
 		defer out.readers.Done()
 		out.setup, _ = io.ReadAll(p.stR)
 		out.execAt = time.Now()
+		s.trace.mark(stageExecuted)
 	}()
+	if p.trR != nil {
+		out.readers.Add(1)
+		go func() {
+			defer out.readers.Done()
+			s.trace.readChildStages(p.trR)
+		}()
+	}
 	return out
 }
 

@@ -10,8 +10,9 @@ import (
 )
 
 // startChild starts the running program as a sandbox child in its own session and process group; there are
-// no namespaces on macOS, and no cgroup for enter to put it in (enter must be nil).
-func startChild(cfg childConfig, stdout, stderr, status *os.File, enter func(pid int) error) (*child, error) {
+// no namespaces on macOS, and no cgroup for enter to put it in (enter is only told the child's pid). trace, when
+// not nil, is its stage pipe (childTraceFD).
+func startChild(cfg childConfig, stdout, stderr, status, trace *os.File, enter func(pid int) error) (*child, error) {
 	exe, err := os.Executable()
 	if err != nil {
 		return nil, err
@@ -26,11 +27,17 @@ func startChild(cfg childConfig, stdout, stderr, status *os.File, enter func(pid
 		Files: []*os.File{devnull, stdout, stderr, status},
 		Sys:   &syscall.SysProcAttr{Setsid: true},
 	}
+	if trace != nil {
+		attr.Files = append(attr.Files, nil, trace) // childTraceFD; no gate
+	}
 	p, err := os.StartProcess(exe, []string{"transitbench-sandbox"}, attr)
 	if err != nil {
 		return nil, err
 	}
 	c := &child{proc: p, waited: make(chan waitResult, 1), group: true}
+	if enter != nil {
+		enter(p.Pid)
+	}
 	go func() {
 		st, err := p.Wait()
 		c.waited <- waitResult{state: st, at: time.Now(), err: err}

@@ -20,12 +20,12 @@ const namespaceFlags = syscall.CLONE_NEWNS | syscall.CLONE_NEWPID | syscall.CLON
 	syscall.CLONE_NEWIPC | syscall.CLONE_NEWUTS
 
 // startChild starts /proc/self/exe as a sandbox child with cfg, its stdout and stderr going to the given
-// files and its status pipe to status. The start and the wait happen on one locked OS thread, because the
+// files, its status pipe to status and, when not nil, its stage pipe to trace (see stages.go). The start and the wait happen on one locked OS thread, because the
 // parent-death signal fires when the thread that started a child exits. The child waits at a gate until
 // enter (when not nil) has been called with its process id: that is how it gets into its cgroup before it
 // does anything; when enter fails, the child is killed and the error returned. If the runner dies first, the
 // child sees the gate close without the byte that opens it and exits.
-func startChild(cfg childConfig, stdout, stderr, status *os.File, enter func(pid int) error) (*child, error) {
+func startChild(cfg childConfig, stdout, stderr, status, trace *os.File, enter func(pid int) error) (*child, error) {
 	env, devnull, err := childInputs(cfg)
 	if err != nil {
 		return nil, err
@@ -57,6 +57,9 @@ func startChild(cfg childConfig, stdout, stderr, status *os.File, enter func(pid
 		Env:   env,
 		Files: []*os.File{devnull, stdout, stderr, status, gateR}, // gateR is childGateFD
 		Sys:   sys,
+	}
+	if trace != nil {
+		attr.Files = append(attr.Files, trace) // childTraceFD
 	}
 	c := &child{waited: make(chan waitResult, 1), group: !cfg.Namespaces}
 	started := make(chan error, 1)
@@ -223,7 +226,7 @@ func runProbeChild(cfg childConfig, refused string) ([]byte, waitResult, error) 
 		return nil, waitResult{}, fmt.Errorf("cannot create a pipe (%v)", err)
 	}
 	defer stR.Close()
-	c, err := startChild(cfg, os.Stderr, os.Stderr, stW, nil)
+	c, err := startChild(cfg, os.Stderr, os.Stderr, stW, nil, nil)
 	stW.Close()
 	if err != nil {
 		return nil, waitResult{}, fmt.Errorf("%s (%v)", refused, err)

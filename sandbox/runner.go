@@ -70,8 +70,9 @@ type Runner struct {
 	// leaves nothing of a star in per-user kernel objects for the next one.
 	UIDBase int
 
-	isolation *Isolation    // replaces Probe's answer in tests
-	onUID     func(uid int) // called with each star's user id (tests, to look for survivors)
+	isolation *Isolation         // replaces Probe's answer in tests
+	onUID     func(uid int)      // called with each star's user id (tests, to look for survivors)
+	onStages  func(t stageTimes) // called with each star's stages (the overhead benchmark; see stages.go)
 }
 
 // ErrNoHome is returned by Run when Runner.Home is empty: the sandbox does not know the data directory by
@@ -155,7 +156,8 @@ func (r *Runner) Run(ctx context.Context, sol *Solution, jobs []Job, results cha
 			defer wg.Done()
 			st := &starRun{
 				iso: iso, lim: lim, mask: mask, stage: stage, hasBin: hasBin, argv: argv,
-				uid: -1, cpu: -1, cgroups: cgroups, uidBase: r.UIDBase, onUID: r.onUID, strict: r.Hidden && !r.AllowDegraded,
+				uid: -1, cpu: -1, cgroups: cgroups, uidBase: r.UIDBase, onUID: r.onUID, onStages: r.onStages,
+				strict: r.Hidden && !r.AllowDegraded,
 			}
 			defer st.closeCgroups()
 			if len(cpus) > 0 {
@@ -194,9 +196,11 @@ type starRun struct {
 	uid    int // the current star's user id; -1 keeps the runner's
 	cpu    int
 
-	uidBase int           // Runner.UIDBase
-	onUID   func(uid int) // Runner.onUID
-	strict  bool          // a hidden set without --allow-degraded: a star runs with every available protection or not at all
+	uidBase  int                // Runner.UIDBase
+	onUID    func(uid int)      // Runner.onUID
+	onStages func(t stageTimes) // Runner.onStages
+	trace    *starTrace         // the current star's stages, when onStages is set
+	strict   bool               // a hidden set without --allow-degraded: a star runs with every available protection or not at all
 
 	cgroups *runCgroup      // the run's parent cgroup; nil without cgroups
 	spare   chan spareGroup // the next star's cgroup, being made while a star runs
@@ -243,6 +247,15 @@ func runCgroups(iso Isolation) (*runCgroup, Isolation) {
 
 // run prepares the star in a new directory under root, runs the solution on it and removes the directory.
 func (s *starRun) run(ctx context.Context, root string, job Job) Result {
+	if s.onStages != nil {
+		s.trace = &starTrace{}
+		s.trace.mark(stageStart)
+		defer func() {
+			s.trace.mark(stageDone)
+			s.onStages(s.trace.t)
+			s.trace = nil
+		}()
+	}
 	res := Result{StarID: job.StarID, Isolation: s.iso.String(), ExitCode: -1}
 	dir, err := os.MkdirTemp(root, "star-")
 	if err == nil {
@@ -267,10 +280,12 @@ func (s *starRun) run(ctx context.Context, root string, job Job) Result {
 		res.ExitReason = ExitCancelled
 		return res
 	}
+	s.trace.mark(stagePrepared)
 	if err := s.protect(&res); err != nil {
 		res.ExitReason, res.StderrTail = ExitStartFailed, err.Error()
 		return res
 	}
+	s.trace.mark(stageUID)
 	cfg := s.config(dir)
 	wall := s.lim.WallTime
 	if job.WallTime > 0 {
