@@ -36,32 +36,33 @@ func BenchmarkRunTrivial(b *testing.B) {
 	}
 }
 
-// overheadParts split a star's overhead into the stages the runner and its child pass (stages.go), in the
-// order a star meets them. The child's initialisation and the cgroup attach run side by side (the child starts
-// its program while the runner moves it into the cgroup); "gate" is the child's wait after its
-// initialisation for the runner's go-ahead, and the reading of its configuration.
+// overheadParts split a star's overhead into the stages the runner and its child pass (stages.go): first the
+// star's own path, in the order a star meets them, then the making of its slot (its cgroup and its child,
+// started and waiting at the gate), which happens during the previous star when slots are made ahead, and
+// otherwise on the star's path, inside "slot".
 var overheadParts = []struct {
 	name     string
 	from, to stage
 }{
 	{"prepare", stageStart, stagePrepared},         // the star's directory, Job.Prepare, made readable
 	{"uid", stagePrepared, stageUID},               // a fresh user id from the counter
-	{"cgroup-create", stageUID, stageCgroup},       // the star's cgroup (made while the previous star ran)
-	{"spawn", stageCgroup, stageSpawned},           // pipes, clone into new namespaces, exec of the child's program
-	{"child-init", stageSpawned, stageChildMain},   // the child program's runtime and package initialisation
-	{"cgroup-attach", stageSpawned, stageAttached}, // the child moved into the cgroup, the gate opened
-	{"gate", stageChildMain, stageChildGate},       // waiting at the gate, reading the configuration
+	{"slot", stageUID, stageSlot},                  // waiting for the slot (made ahead) or making it
+	{"config", stageSlot, stageOpened},             // the configuration marshalled and written to the gate
+	{"gate", stageOpened, stageChildGate},          // the child reading its configuration
 	{"root", stageChildGate, stageChildRoot},       // mounts, pivot_root, masks, host and domain names
 	{"limits", stageChildRoot, stageChildLimits},   // CPU, working directory, rlimits, capability bounds
 	{"setuid", stageChildLimits, stageChildUser},   // the star's user
-	{"seccomp", stageChildUser, stageChildSeccomp},
-	{"exec", stageChildSeccomp, stageExecuted},  // the solution's lookup, RLIMIT_AS and execve, seen by the runner
-	{"solution", stageExecuted, stageExited},    // the solution's own run and exit (its namespaces torn down)
-	{"cgroup-kill", stageExited, stageKilled},   // the cgroup emptied, its OOM count and peak read
-	{"cgroup-release", stageKilled, stageEnded}, // the cgroup handed back
-	{"collect", stageEnded, stageCollected},     // output drained, Result made
-	{"cleanup", stageCollected, stageDone},      // the star's directory removed
+	{"seccomp", stageChildUser, stageChildSeccomp}, // the filter loaded (assembled once per run)
+	{"exec", stageChildSeccomp, stageExecuted},     // the solution's lookup, RLIMIT_AS and execve, seen by the runner
+	{"solution", stageExecuted, stageExited},       // the solution's own run and exit (its namespaces torn down)
+	{"cgroup-kill", stageExited, stageKilled},      // the cgroup emptied, its OOM count and peak read
+	{"cgroup-release", stageKilled, stageEnded},    // the cgroup's removal started
+	{"collect", stageEnded, stageCollected},        // output drained, Result made
+	{"cleanup", stageCollected, stageDone},         // the star's directory removed
 	{"total", stageStart, stageDone},
+	{"spawn", stageSlotBegan, stageSpawned},        // pipes, cgroup, clone into new namespaces, exec of the child
+	{"child-init", stageSpawned, stageChildMain},   // the child program's runtime and package initialisation
+	{"cgroup-attach", stageSpawned, stageAttached}, // the child moved into the cgroup
 }
 
 // BenchmarkRunStages is BenchmarkRunTrivial with a star's overhead split into its stages: each part's median

@@ -7,45 +7,16 @@ type starGroup struct {
 	rc *runCgroup
 }
 
-type spareGroup struct {
-	g   *starGroup
-	err error
-}
-
-// starCgroup returns the cgroup of the worker's next star, or nil when the run has no cgroups. To keep the
-// cost off the star's path, each call hands out the cgroup made while the previous star ran, and starts making
-// the next one.
-func (s *starRun) starCgroup() (*starGroup, error) {
+// newStarGroup makes the cgroup of a star of the worker, or returns nil when the run has no cgroups.
+func (s *starRun) newStarGroup() (*starGroup, error) {
 	if s.cgroups == nil {
 		return nil, nil
 	}
-	var got spareGroup
-	if s.spare != nil {
-		got = <-s.spare
-	} else {
-		got = s.newStarGroup()
-	}
-	s.spare = make(chan spareGroup, 1)
-	go func(ch chan<- spareGroup) { ch <- s.newStarGroup() }(s.spare)
-	return got.g, got.err
-}
-
-func (s *starRun) newStarGroup() spareGroup {
 	cg, err := s.cgroups.star(s.cpu, s.lim)
 	if err != nil {
-		return spareGroup{err: err}
+		return nil, err
 	}
-	return spareGroup{g: &starGroup{cg: cg, rc: s.cgroups}}
-}
-
-// closeCgroups removes the cgroup made for a star that did not come.
-func (s *starRun) closeCgroups() {
-	if s.spare != nil {
-		if got := <-s.spare; got.g != nil {
-			got.g.end()
-		}
-		s.spare = nil
-	}
+	return &starGroup{cg: cg, rc: s.cgroups}, nil
 }
 
 // enter moves the child (still waiting at its gate) into the cgroup.

@@ -37,28 +37,6 @@ var v1Controllers = []cgroup1.Name{cgroup1.Memory, cgroup1.Cpuset, cgroup1.Pids,
 // matters under degraded isolation.
 const tcpBufferBytes = 32 << 20
 
-// childGateFD is the child's end of the gate pipe. The runner writes one byte to it once the child is in its
-// cgroup; the child waits for that before it does anything else.
-const childGateFD = 4
-
-// waitForRunner blocks the child until the runner has placed it in its cgroup. An end of file without the byte
-// means the runner died before: the child exits rather than run outside its cgroup. Without a gate (fd 4 not
-// open) it returns at once.
-func waitForRunner() {
-	var b [1]byte
-	for {
-		n, err := unix.Read(childGateFD, b[:])
-		if err == unix.EINTR {
-			continue
-		}
-		if err == nil && n == 0 {
-			os.Exit(127)
-		}
-		break
-	}
-	unix.Close(childGateFD)
-}
-
 // runCgroup is the parent cgroup of one run, under which each star gets its own.
 type runCgroup struct {
 	v2    bool

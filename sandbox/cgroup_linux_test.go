@@ -67,13 +67,16 @@ func TestCgroupPerStar(t *testing.T) {
 				return
 			case <-time.After(20 * time.Millisecond):
 			}
-			// The star's cgroup is the one with a process in it (the next star's is made while a star runs).
+			// The star's cgroup is the one the solution's sleep is in (the next star's, made while a star runs,
+			// holds that star's child, waiting at its gate).
 			dirs := map[string]string{}
 			for c, g := range globs {
 				m, _ := filepath.Glob(g)
 				for _, d := range m {
-					if len(readPIDs(filepath.Join(d, "cgroup.procs"))) > 0 {
-						dirs[c] = d
+					for _, pid := range readPIDs(filepath.Join(d, "cgroup.procs")) {
+						if comm, _ := os.ReadFile(fmt.Sprintf("/proc/%d/comm", pid)); string(comm) == "sleep\n" {
+							dirs[c] = d
+						}
 					}
 				}
 			}

@@ -28,9 +28,6 @@ func (rc *runCgroup) star(cpu int, lim Limits) (starCgroup, error) {
 
 func (rc *runCgroup) remove() {}
 
-// waitForRunner has nothing to wait for: no cgroup to be placed in.
-func waitForRunner() {}
-
 func probeCgroup(iso Isolation) Isolation {
 	iso.Missing = append(iso.Missing, "cgroup: "+runtime.GOOS+" has no cgroups, so memory, CPU and process caps are per process only")
 	return iso

@@ -50,33 +50,28 @@ func (c *child) reason() (string, time.Time) {
 }
 
 // exec runs the child for one star, killing it after wall, and fills in res.
+// The star's child comes from its slot (slot.go): started, in its cgroup, waiting at its gate, which the
+// configuration opens.
 func (s *starRun) exec(ctx context.Context, cfg childConfig, wall time.Duration, res Result) Result {
-	cfg.Trace = s.trace != nil
-	p, err := openPipes(cfg.Trace)
-	if err != nil {
-		res.ExitReason, res.StderrTail = ExitStartFailed, "sandbox: "+err.Error()
+	sl := s.takeSlot(cfg)
+	s.trace.slot(sl)
+	if sl.err != nil {
+		res.ExitReason, res.StderrTail = ExitStartFailed, fmt.Sprintf("sandbox: %v", sl.err)
 		return res
 	}
+	c, cg, p := sl.c, sl.cg, sl.p
+	res.Protections.Cgroup = cg != nil
+	cfg.Trace = p.trR != nil
 	start := time.Now()
-	cg, err := s.starCgroup()
-	s.trace.mark(stageCgroup)
-	var c *child
-	if err == nil {
-		res.Protections.Cgroup = cg != nil
-		enter := func(pid int) error {
-			s.trace.mark(stageSpawned)
-			return cg.enter(pid)
-		}
-		c, err = startChild(cfg, p.outW, p.errW, p.stW, p.trW, enter)
-		s.trace.mark(stageAttached)
-	}
-	p.closeWrite()
-	if err != nil {
+	if err := openGate(sl.gateW, cfg); err != nil {
+		c.proc.Kill()
+		<-c.waited
 		cg.end()
 		p.closeRead()
 		res.ExitReason, res.StderrTail = ExitStartFailed, fmt.Sprintf("sandbox: starting the sandbox child: %v", err)
 		return res
 	}
+	s.trace.mark(stageOpened)
 
 	out := s.readOutput(p, c)
 	w, treePeak := s.watch(ctx, c, cg, cfg, wall)

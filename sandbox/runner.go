@@ -142,6 +142,10 @@ func (r *Runner) Run(ctx context.Context, sol *Solution, jobs []Job, results cha
 		return fmt.Errorf("sandbox: Runner.UIDBase %d is outside the sandbox's user ids [%d, %d]: leave it 0 for the default",
 			r.UIDBase, DefaultUIDBase, uidEnd-uidBlock)
 	}
+	filter, err := filterFor(iso.seccomp)
+	if err != nil {
+		return fmt.Errorf("sandbox: %w", err)
+	}
 	workers := r.Workers
 	if workers <= 0 {
 		workers = runtime.NumCPU()
@@ -155,11 +159,11 @@ func (r *Runner) Run(ctx context.Context, sol *Solution, jobs []Job, results cha
 		go func() {
 			defer wg.Done()
 			st := &starRun{
-				iso: iso, lim: lim, mask: mask, stage: stage, hasBin: hasBin, argv: argv,
+				iso: iso, lim: lim, mask: mask, stage: stage, hasBin: hasBin, argv: argv, filter: filter, ahead: slotsAhead(iso),
 				uid: -1, cpu: -1, cgroups: cgroups, uidBase: r.UIDBase, onUID: r.onUID, onStages: r.onStages,
 				strict: r.Hidden && !r.AllowDegraded,
 			}
-			defer st.closeCgroups()
+			defer st.closeSlots()
 			if len(cpus) > 0 {
 				st.cpu = cpus[w%len(cpus)]
 			}
@@ -202,8 +206,10 @@ type starRun struct {
 	trace    *starTrace         // the current star's stages, when onStages is set
 	strict   bool               // a hidden set without --allow-degraded: a star runs with every available protection or not at all
 
-	cgroups *runCgroup      // the run's parent cgroup; nil without cgroups
-	spare   chan spareGroup // the next star's cgroup, being made while a star runs
+	filter  []byte     // the system-call filter (jail.Config.Filter), nil without seccomp
+	cgroups *runCgroup // the run's parent cgroup; nil without cgroups
+	ahead   bool       // make the next star's slot while a star runs (slotsAhead)
+	next    chan slot  // the next star's slot, being made while a star runs
 }
 
 // runDir creates the run's directory: under WorkDir when set, else 0700 under the data directory's run root,
@@ -332,7 +338,7 @@ func (s *starRun) config(dir string) childConfig {
 		UID:         s.uid,
 		GID:         s.uid,
 		CPU:         s.cpu,
-		Seccomp:     s.iso.seccomp,
+		Filter:      s.filter,
 	}
 	if s.hasBin {
 		cfg.Bin = filepath.Join(s.stage, "bin")

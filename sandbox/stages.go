@@ -2,15 +2,16 @@ package sandbox
 
 // A star's overhead, stage by stage. When a runner has a stage hook (tests and the overhead benchmark), every
 // star records the moment it passes each stage, on the clock that the runner and its child share
-// (CLOCK_MONOTONIC; the sandbox has no time namespace): the runner its own stages, the child its own, which it
-// writes to a pipe of its own (childTraceFD) just before it executes the solution. Without a hook nothing is
-// recorded and the child gets no such pipe.
+// (CLOCK_MONOTONIC; the sandbox has no time namespace): the runner its own stages, the child its own
+// (jail.Stages), which it writes to a pipe of its own (jail.TraceFD) just before it executes the solution.
+// Without a hook nothing is recorded and the child gets no such pipe.
 
 import (
-	"encoding/binary"
 	"io"
 
 	"golang.org/x/sys/unix"
+
+	"transitbench/sandbox/internal/jail"
 )
 
 // stage is one moment of a star's life, in the order a star passes them.
@@ -20,10 +21,9 @@ const (
 	stageStart        stage = iota // the worker took the star
 	stagePrepared                  // its directory written and made readable (Job.Prepare)
 	stageUID                       // its user id taken
-	stageCgroup                    // its cgroup ready
-	stageSpawned                   // the child started: cloned into its namespaces and its program executed
-	stageAttached                  // the child moved into the cgroup and its gate opened
-	stageChildMain                 // child: its program's initialisation done, ChildMain entered
+	stageSlot                      // its slot in hand: its cgroup, and its child waiting at the gate (slot.go)
+	stageOpened                    // its configuration written through the gate
+	stageChildMain                 // child: its program's initialisation done, jail.Main entered
 	stageChildGate                 // child: past the gate, its configuration read
 	stageChildRoot                 // child: its root built (mounts, pivot_root, masks) and its names set
 	stageChildLimits               // child: pinned, in its directory, resource limits set, capabilities dropped
@@ -33,9 +33,14 @@ const (
 	stageExecuted                  // the runner saw the exec (the status pipe closed)
 	stageExited                    // the solution reaped
 	stageKilled                    // its cgroup emptied, its peak and OOM count read
-	stageEnded                     // its cgroup handed back (reset or removed)
+	stageEnded                     // its cgroup handed back (killed, and its removal started)
 	stageCollected                 // its output drained and its Result made
 	stageDone                      // its directory removed
+
+	// The making of its slot, during the previous star when slots are made ahead.
+	stageSlotBegan // the slot's making began
+	stageSpawned   // the child started: cloned into its namespaces and its program executed
+	stageAttached  // the child moved into the cgroup
 	numStages
 )
 
@@ -59,6 +64,14 @@ func (t *starTrace) mark(s stage) {
 	}
 }
 
+// slot records that the star's slot is in hand, and the moments of its making.
+func (t *starTrace) slot(sl slot) {
+	if t != nil {
+		t.mark(stageSlot)
+		t.t[stageSlotBegan], t.t[stageSpawned], t.t[stageAttached] = sl.began, sl.spawned, sl.attached
+	}
+}
+
 // monotonicNow reads CLOCK_MONOTONIC in nanoseconds.
 func monotonicNow() int64 {
 	var ts unix.Timespec
@@ -68,36 +81,17 @@ func monotonicNow() int64 {
 	return ts.Nano()
 }
 
-// childTraceFD is the child's end of the stage pipe, open only when childConfig.Trace is set.
-const childTraceFD = 5
-
-// childStages are the child's own moments, recorded when its configuration asks for them (nil otherwise).
-var childStages *starTrace
-
-// writeChildStages writes the child's stages to the stage pipe, 8 bytes each (little-endian), from
-// firstChildStage to lastChildStage. The exec of the solution closes the pipe.
-func writeChildStages() {
-	if childStages == nil {
-		return
-	}
-	childStages.mark(stageChildExec)
-	var b [8 * (lastChildStage - firstChildStage + 1)]byte
-	for s := firstChildStage; s <= lastChildStage; s++ {
-		binary.LittleEndian.PutUint64(b[8*(s-firstChildStage):], uint64(childStages.t[s]))
-	}
-	unix.Write(childTraceFD, b[:])
-}
-
-// readChildStages reads what writeChildStages wrote into t; a short record (the child failed before its exec)
-// leaves the child's stages at 0.
+// readChildStages reads the child's stages from its stage pipe into t; a short record (the child failed before
+// its exec) leaves them at 0.
 func (t *starTrace) readChildStages(r io.Reader) {
-	var b [8 * (lastChildStage - firstChildStage + 1)]byte
-	if _, err := io.ReadFull(r, b[:]); err != nil {
-		io.Copy(io.Discard, r)
+	st, ok := jail.ReadStages(r)
+	if !ok {
 		return
 	}
-	io.Copy(io.Discard, r)
-	for s := firstChildStage; s <= lastChildStage; s++ {
-		t.t[s] = int64(binary.LittleEndian.Uint64(b[8*(s-firstChildStage):]))
+	for i, v := range st {
+		t.t[firstChildStage+stage(i)] = v
 	}
 }
+
+// The child's stages map one to one onto the runner's, from firstChildStage to lastChildStage.
+var _ [jail.NumStages]struct{} = [lastChildStage - firstChildStage + 1]struct{}{}

@@ -1,0 +1,158 @@
+package sandbox
+
+import (
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// TestSlotsNotShared runs stars one after the other on one worker, whose next star's slot (its cgroup and its
+// child, waiting at the gate) is made while a star runs: every star has namespaces, a cgroup and a process tree
+// of its own, none of them the previous star's nor the runner's, and nothing of the unused last slot is left
+// after the run. (A namespace's inode number is unique among the namespaces alive at one time and may be
+// reused later: the next star's namespaces are made while a star runs, so consecutive stars must differ.)
+func TestSlotsNotShared(t *testing.T) {
+	requireFull(t)
+	cg := `grep -E ':(memory|pids|cpuset):' /proc/self/cgroup`
+	if v2Mount() != "" {
+		cg = `grep '^0::' /proc/self/cgroup`
+	}
+	sol := shellSolution(t, `for ns in mnt pid net ipc uts; do readlink /proc/self/ns/$ns; done; `+cg+`; echo pid $$`)
+	const stars = 6
+	var jobs []Job
+	for i := range stars {
+		jobs = append(jobs, starJob("s"+strconv.Itoa(i), nil))
+	}
+	r := &Runner{Workers: 1}
+	got := runJobs(t, r, sol, jobs...)
+	host := map[string]bool{}
+	for _, ns := range []string{"mnt", "pid", "net", "ipc", "uts"} {
+		l, err := os.Readlink("/proc/self/ns/" + ns)
+		if err != nil {
+			t.Fatal(err)
+		}
+		host[l] = true
+	}
+	cgroups := map[string]string{}
+	var prev map[string]bool
+	for i := range stars {
+		id := "s" + strconv.Itoa(i)
+		res := got[id]
+		assertReason(t, res, ExitOK)
+		if !res.Protections.Cgroup {
+			t.Errorf("%s ran without a cgroup", id)
+		}
+		lines := map[string]bool{}
+		for _, line := range strings.Split(strings.TrimSpace(string(res.Stdout)), "\n") {
+			switch {
+			case strings.HasPrefix(line, "pid "):
+				if line != "pid 1" {
+					t.Errorf("%s: the solution is %s, want PID 1 of its own namespace", id, line)
+				}
+			case strings.Contains(line, ":["):
+				if host[line] {
+					t.Errorf("%s is in the runner's namespace %s", id, line)
+				}
+				if prev[line] {
+					t.Errorf("%s shares %s with the star before it", id, line)
+				}
+				lines[line] = true
+			default:
+				if other, ok := cgroups[line]; ok {
+					t.Errorf("%s and %s share the cgroup %q", other, id, line)
+				}
+				cgroups[line] = id
+			}
+		}
+		if len(lines) != 5 {
+			t.Errorf("%s: namespaces %v, want 5", id, lines)
+		}
+		prev = lines
+	}
+	if len(cgroups) < stars {
+		t.Errorf("cgroups %v for %d stars", cgroups, stars)
+	}
+	checkNoSurvivors(t, r)
+	if kids := childProcesses(); len(kids) > 0 {
+		t.Errorf("child processes left after the run (the unused slot's child?): %v", kids)
+	}
+	globs, _ := runCgroupGlob(t)
+	for _, g := range globs {
+		if m, _ := filepath.Glob(g); len(m) > 0 {
+			t.Errorf("star cgroups left after the run: %v", m)
+		}
+	}
+}
+
+// childProcesses lists the live processes whose parent is this process.
+func childProcesses() []string {
+	entries, _ := os.ReadDir("/proc")
+	self := strconv.Itoa(os.Getpid())
+	var kids []string
+	for _, e := range entries {
+		b, err := os.ReadFile("/proc/" + e.Name() + "/stat")
+		if err != nil {
+			continue
+		}
+		i := strings.LastIndexByte(string(b), ')')
+		if i < 0 {
+			continue
+		}
+		f := strings.Fields(string(b[i+1:]))
+		if len(f) > 1 && f[1] == self && f[0] != "Z" {
+			kids = append(kids, e.Name()+" "+string(b[:i+1]))
+		}
+	}
+	return kids
+}
+
+// TestSelfChildProgram runs stars with this executable as the child program, as where the small one cannot be
+// built (no Go toolchain): the same setup, with every protection.
+func TestSelfChildProgram(t *testing.T) {
+	requireFull(t)
+	if p := childProgram(); !strings.HasPrefix(p, "/proc/self/fd/") || childProgramErr != nil {
+		t.Fatalf("the child program is %s (%v), want the small one built from package jail", p, childProgramErr)
+	}
+	childProgramOverride = selfExe
+	t.Cleanup(func() { childProgramOverride = "" })
+	sol := shellSolution(t, `grep -E '^(Seccomp|NoNewPrivs|CapEff):' /proc/self/status; id -u; cat /proc/self/mountinfo | wc -l; echo pid $$`)
+	r := &Runner{Workers: 1, Hidden: true}
+	res := runJobs(t, r, sol, starJob("s", nil))["s"]
+	assertReason(t, res, ExitOK)
+	if want := (Protections{Namespaces: true, Seccomp: true, Cgroup: true, FreshUID: true}); res.Protections != want {
+		t.Errorf("protections %+v, want %+v", res.Protections, want)
+	}
+	out := string(res.Stdout)
+	for _, want := range []string{"Seccomp:\t2\n", "NoNewPrivs:\t1\n", "CapEff:\t0000000000000000\n", "pid 1\n"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("stdout %q lacks %q", out, want)
+		}
+	}
+	if strings.Contains(out, "\n0\n") {
+		t.Errorf("the solution ran as root: %q", out)
+	}
+	checkNoSurvivors(t, r)
+}
+
+// TestChildProgramSmall: the small child program is what stars start, and it is small (package jail and the
+// standard library), not a copy of this executable.
+func TestChildProgramSmall(t *testing.T) {
+	requireFull(t)
+	p := childProgram()
+	fi, err := os.Stat(p)
+	if err != nil || childProgramErr != nil {
+		t.Fatalf("child program %s: %v (%v)", p, err, childProgramErr)
+	}
+	self, err := os.Stat(selfExe)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fi.Size() > 8<<20 || fi.Size() >= self.Size() {
+		t.Errorf("the child program is %d bytes (this executable %d): want a small program", fi.Size(), self.Size())
+	}
+	if fi.Mode().Perm()&0o022 != 0 {
+		t.Errorf("the child program's mode is %v: writable by others", fi.Mode())
+	}
+}
