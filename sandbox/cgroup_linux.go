@@ -51,6 +51,8 @@ type runCgroup struct {
 	memsw, tcp bool // memory.memsw.* (v2: memory.swap.max) and memory.kmem.tcp.* exist
 	freezer    bool
 	v1run      cgroup1.Cgroup
+	v1dirs     map[cgroup1.Name]string // the run's directory in each controller it is in
+	cpusetMems string                  // the run's cpuset.mems, which every star's cpuset needs before a task
 
 	// cgroup v2
 	v2mount string // the unified hierarchy's mount point
@@ -161,6 +163,19 @@ func newRunCgroup() (*runCgroup, error) {
 			return nil, fmt.Errorf("the cgroup v1 %s controller is mounted but this process is in no %s cgroup", n, n)
 		}
 	}
+	rc.v1dirs = map[cgroup1.Name]string{}
+	for n := range active {
+		if rc.v1dirs[n], err = rc.dir(n, ""); err != nil {
+			rc.v1run.Delete()
+			return nil, fmt.Errorf("finding the run's %s cgroup: %w", n, err)
+		}
+	}
+	mems, err := os.ReadFile(filepath.Join(rc.v1dirs[cgroup1.Cpuset], "cpuset.mems"))
+	if err != nil {
+		rc.v1run.Delete()
+		return nil, fmt.Errorf("reading the run's cpuset.mems: %w", err)
+	}
+	rc.cpusetMems = strings.TrimSpace(string(mems))
 	_, err = os.Stat(filepath.Join(memDir, "memory.memsw.limit_in_bytes"))
 	rc.memsw = err == nil
 	_, err = os.Stat(filepath.Join(memDir, "memory.kmem.tcp.limit_in_bytes"))
@@ -237,33 +252,65 @@ func (rc *runCgroup) star(cpu int, lim Limits) (starCgroup, error) {
 		}
 		return &v2Star{m: m, dir: filepath.Join(rc.v2mount, rc.v2group, name)}, nil
 	}
-	swappiness := uint64(0)
-	pids := int64(lim.Processes)
-	res := &specs.LinuxResources{
-		Memory: &specs.LinuxMemory{Limit: &mem, Swappiness: &swappiness},
-		CPU:    &specs.LinuxCPU{Cpus: cpus},
-		Pids:   &specs.LinuxPids{Limit: &pids},
-	}
-	if rc.memsw {
-		res.Memory.Swap = &mem // memory plus swap at the memory cap: nothing swapped out
-	}
-	if rc.tcp {
-		tcp := int64(tcpBufferBytes)
-		res.Memory.KernelTCP = &tcp
-	}
-	cg, err := rc.v1run.New(name, res)
-	if err != nil {
+	return rc.starV1(name, cpus, lim)
+}
+
+// starV1 creates a star's cgroup v1 by hand, one directory per controller of the run and the few files its
+// limits need, in the order the kernel takes them: memory.limit_in_bytes before memory.memsw.limit_in_bytes
+// (which may not be below it), cpuset.cpus and cpuset.mems before any task. (The library reads every parent's
+// cpuset files again for each cgroup, over a millisecond a star.)
+func (rc *runCgroup) starV1(name, cpus string, lim Limits) (starCgroup, error) {
+	s := &v1Star{freezer: rc.freezer}
+	fail := func(err error) (starCgroup, error) {
+		s.remove()
 		return nil, fmt.Errorf("creating the star's cgroup: %w", err)
 	}
-	s := &v1Star{cg: cg, freezer: rc.freezer}
-	s.mem, _ = rc.dir(cgroup1.Memory, name)
-	s.pids, _ = rc.dir(cgroup1.Pids, name)
-	if rc.freezer {
-		s.freeze, _ = rc.dir(cgroup1.Freezer, name)
+	for _, n := range v1Controllers {
+		run, ok := rc.v1dirs[n]
+		if !ok {
+			continue
+		}
+		d := filepath.Join(run, name)
+		if err := os.Mkdir(d, 0o755); err != nil {
+			return fail(err)
+		}
+		s.dirs = append(s.dirs, d)
+		switch n {
+		case cgroup1.Memory:
+			s.mem = d
+		case cgroup1.Pids:
+			s.pids = d
+		case cgroup1.Freezer:
+			s.freeze = d
+		case cgroup1.Cpuset:
+			s.cpuset = d
+		}
 	}
-	for _, sub := range cg.Subsystems() {
-		if d, err := rc.dir(sub.Name(), name); err == nil {
-			s.dirs = append(s.dirs, d)
+	if cpus == "" {
+		b, err := os.ReadFile(filepath.Join(rc.v1dirs[cgroup1.Cpuset], "cpuset.cpus"))
+		if err != nil {
+			return fail(err)
+		}
+		cpus = strings.TrimSpace(string(b))
+	}
+	mem := strconv.FormatInt(lim.MemoryBytes, 10)
+	files := [][2]string{
+		{filepath.Join(s.mem, "memory.limit_in_bytes"), mem},
+		{filepath.Join(s.mem, "memory.swappiness"), "0"},
+		{filepath.Join(s.cpuset, "cpuset.cpus"), cpus},
+		{filepath.Join(s.cpuset, "cpuset.mems"), rc.cpusetMems},
+		{filepath.Join(s.pids, "pids.max"), strconv.Itoa(lim.Processes)},
+	}
+	if rc.memsw {
+		// memory plus swap at the memory cap: nothing swapped out
+		files = append(files, [2]string{filepath.Join(s.mem, "memory.memsw.limit_in_bytes"), mem})
+	}
+	if rc.tcp {
+		files = append(files, [2]string{filepath.Join(s.mem, "memory.kmem.tcp.limit_in_bytes"), strconv.Itoa(tcpBufferBytes)})
+	}
+	for _, f := range files {
+		if err := os.WriteFile(f[0], []byte(f[1]), 0); err != nil {
+			return fail(err)
 		}
 	}
 	return s, nil
@@ -283,13 +330,21 @@ func (rc *runCgroup) remove() {
 }
 
 type v1Star struct {
-	cg                cgroup1.Cgroup
-	mem, pids, freeze string   // its directories in the memory, pids and freezer controllers
-	dirs              []string // its directories in every controller
-	freezer           bool
+	mem, pids, freeze, cpuset string   // its directories in the memory, pids, freezer and cpuset controllers
+	dirs                      []string // its directories in every controller
+	freezer                   bool
 }
 
-func (s *v1Star) add(pid int) error { return s.cg.AddProc(uint64(pid)) }
+// add moves the process pid into the star's cgroup in every controller.
+func (s *v1Star) add(pid int) error {
+	p := []byte(strconv.Itoa(pid))
+	for _, d := range s.dirs {
+		if err := os.WriteFile(filepath.Join(d, "cgroup.procs"), p, 0); err != nil {
+			return fmt.Errorf("adding process %d to %s: %w", pid, d, err)
+		}
+	}
+	return nil
+}
 
 func (s *v1Star) kill() {
 	if len(readPIDs(filepath.Join(s.pids, "cgroup.procs"))) == 0 {
