@@ -123,6 +123,9 @@ func (r *Runner) Run(ctx context.Context, sol *Solution, jobs []Job, results cha
 		return err
 	}
 	defer rd.remove()
+	// The stars' directories are removed in the background as each star ends, before the run's.
+	var removing sync.WaitGroup
+	defer removing.Wait()
 	root := rd.path
 	// The Go build caches are cleaned with the run directories: those of gone solution directories removed,
 	// the rest trimmed to their total cap.
@@ -160,7 +163,8 @@ func (r *Runner) Run(ctx context.Context, sol *Solution, jobs []Job, results cha
 			defer wg.Done()
 			st := &starRun{
 				iso: iso, lim: lim, mask: mask, stage: stage, hasBin: hasBin, argv: argv, filter: filter, ahead: slotsAhead(iso),
-				uid: -1, cpu: -1, cgroups: cgroups, uidBase: r.UIDBase, onUID: r.onUID, onStages: r.onStages,
+				removing: &removing,
+				uid:      -1, cpu: -1, cgroups: cgroups, uidBase: r.UIDBase, onUID: r.onUID, onStages: r.onStages,
 				strict: r.Hidden && !r.AllowDegraded,
 			}
 			defer st.closeSlots()
@@ -204,6 +208,7 @@ type starRun struct {
 	onUID    func(uid int)      // Runner.onUID
 	onStages func(t stageTimes) // Runner.onStages
 	trace    *starTrace         // the current star's stages, when onStages is set
+	removing *sync.WaitGroup    // the stars' directories being removed; the run waits for them
 	strict   bool               // a hidden set without --allow-degraded: a star runs with every available protection or not at all
 
 	filter  []byte     // the system-call filter (jail.Config.Filter), nil without seccomp
@@ -251,7 +256,8 @@ func runCgroups(iso Isolation) (*runCgroup, Isolation) {
 	return rc, iso
 }
 
-// run prepares the star in a new directory under root, runs the solution on it and removes the directory.
+// run prepares the star in a new directory under root, runs the solution on it and removes the directory (in
+// the background, off the next star's path).
 func (s *starRun) run(ctx context.Context, root string, job Job) Result {
 	if s.onStages != nil {
 		s.trace = &starTrace{}
@@ -265,7 +271,13 @@ func (s *starRun) run(ctx context.Context, root string, job Job) Result {
 	res := Result{StarID: job.StarID, Isolation: s.iso.String(), ExitCode: -1}
 	dir, err := os.MkdirTemp(root, "star-")
 	if err == nil {
-		defer os.RemoveAll(dir)
+		defer func() {
+			s.removing.Add(1)
+			go func() {
+				defer s.removing.Done()
+				os.RemoveAll(dir)
+			}()
+		}()
 		err = os.Chmod(dir, 0o755)
 	}
 	if err != nil {
