@@ -6,7 +6,8 @@ import (
 	"transitbench/sandbox/internal/jail"
 )
 
-// childEnv marks a process started by the runner as the sandbox's child; its value is the childConfig as JSON.
+// childEnv marks a process started by the runner as the sandbox's child (its configuration comes through the
+// gate: openGate).
 const childEnv = jail.Env
 
 // childStatusFD is the child's end of the status pipe: it stays empty and is closed by the exec of the solution

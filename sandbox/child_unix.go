@@ -4,9 +4,10 @@ package sandbox
 
 import (
 	"encoding/binary"
-	"encoding/json"
 	"fmt"
 	"os"
+
+	"transitbench/sandbox/internal/jail"
 )
 
 // childEnviron is a sandbox child's whole environment: the mark of a child (its configuration comes through the
@@ -16,15 +17,12 @@ func childEnviron() []string {
 	return []string{childEnv + "=1", "GOMAXPROCS=1", "GOGC=off"}
 }
 
-// openGate hands the child waiting at its gate its configuration, as JSON after its length (4 bytes,
+// openGate hands the child waiting at its gate its configuration (jail.MarshalConfig) after its length (4 bytes,
 // little-endian), and closes the gate: the child then sets up the sandbox and executes the solution.
 func openGate(gateW *os.File, cfg childConfig) error {
 	defer gateW.Close()
 	cfg.Sys = jailSyscalls
-	js, err := json.Marshal(cfg)
-	if err != nil {
-		return err
-	}
+	js := jail.MarshalConfig(&cfg)
 	msg := binary.LittleEndian.AppendUint32(make([]byte, 0, 4+len(js)), uint32(len(js)))
 	if _, err := gateW.Write(append(msg, js...)); err != nil {
 		return fmt.Errorf("opening the child's gate: %w", err)

@@ -4,7 +4,6 @@ package jail
 
 import (
 	"encoding/binary"
-	"encoding/json"
 	"fmt"
 	"os"
 	"syscall"
@@ -14,7 +13,7 @@ import (
 const maxConfigBytes = 16 << 20
 
 // ReadConfig waits at the gate until the runner has placed the child in its cgroup and hands it its
-// configuration: JSON after its length (4 bytes, little-endian). A gate that closes before the whole of it
+// configuration: MarshalConfig's bytes after their length (4 bytes, little-endian). A gate that closes before the whole of it
 // means the runner died or dropped the child: the child exits rather than run outside its cgroup.
 func ReadConfig(cfg *Config) error {
 	var n [4]byte
@@ -30,7 +29,7 @@ func ReadConfig(cfg *Config) error {
 		os.Exit(127)
 	}
 	syscall.Close(GateFD)
-	if err := json.Unmarshal(js, cfg); err != nil {
+	if err := UnmarshalConfig(js, cfg); err != nil {
 		return fmt.Errorf("reading the sandbox configuration: %w", err)
 	}
 	return nil
