@@ -50,7 +50,8 @@ var overheadParts = []struct {
 	{"prepare", stageStart, stagePrepared},         // the star's directory, Job.Prepare, made readable
 	{"uid", stagePrepared, stageUID},               // a fresh user id from the counter
 	{"slot", stageUID, stageSlot},                  // waiting for the slot (made ahead) or making it
-	{"config", stageSlot, stageOpened},             // the configuration marshalled and written to the gate
+	{"cgroup-pin", stageSlot, stagePinned},         // the cgroup given the worker's CPU
+	{"config", stagePinned, stageOpened},           // the configuration encoded and written to the gate
 	{"gate", stageOpened, stageChildGate},          // the child reading its configuration
 	{"root", stageChildGate, stageChildRoot},       // mounts, pivot_root, masks, host and domain names
 	{"limits", stageChildRoot, stageChildLimits},   // CPU, working directory, rlimits, capability bounds

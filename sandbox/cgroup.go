@@ -1,5 +1,10 @@
 package sandbox
 
+import (
+	"fmt"
+	"strconv"
+)
+
 // starGroup is a star's cgroup as the runner drives it. A nil *starGroup stands for "no cgroup": every method
 // then does nothing, and the RSS watchdog and the per-user kill take over.
 type starGroup struct {
@@ -12,7 +17,7 @@ func (s *starRun) newStarGroup() (*starGroup, error) {
 	if s.cgroups == nil {
 		return nil, nil
 	}
-	cg, err := s.cgroups.star(s.cpu, s.lim)
+	cg, err := s.cgroups.star(s.lim)
 	if err != nil {
 		return nil, err
 	}
@@ -25,6 +30,17 @@ func (g *starGroup) enter(pid int) error {
 		return nil
 	}
 	return g.cg.add(pid)
+}
+
+// pin restricts the cgroup to the one CPU cpu (cpu < 0: leaves it the parent's CPUs).
+func (g *starGroup) pin(cpu int) error {
+	if g == nil || cpu < 0 {
+		return nil
+	}
+	if err := g.cg.pin(strconv.Itoa(cpu)); err != nil {
+		return fmt.Errorf("pinning the star's cgroup to CPU %d: %w", cpu, err)
+	}
+	return nil
 }
 
 // overMemory reports whether the kernel has killed a process of the star for want of memory.

@@ -52,7 +52,8 @@ type runCgroup struct {
 	freezer    bool
 	v1run      cgroup1.Cgroup
 	v1dirs     map[cgroup1.Name]string // the run's directory in each controller it is in
-	cpusetMems string                  // the run's cpuset.mems, which every star's cpuset needs before a task
+	cpusetCpus string                  // the run's cpuset.cpus and cpuset.mems, which every star's cpuset
+	cpusetMems string                  // needs before a task
 
 	// cgroup v2
 	v2mount string // the unified hierarchy's mount point
@@ -62,11 +63,12 @@ type runCgroup struct {
 
 // starCgroup is the cgroup of one star.
 type starCgroup interface {
-	add(pid int) error // move a process in
-	kill()             // SIGKILL every process in it until none is left
-	oomKills() int64   // how many processes the kernel's OOM killer killed in it
-	peak() int64       // the most memory it held, in bytes (0 when unknown)
-	remove() error     // remove it from every controller; call kill first
+	add(pid int) error     // move a process in
+	pin(cpus string) error // restrict it to the CPUs cpus (cpuset.cpus)
+	kill()                 // SIGKILL every process in it until none is left
+	oomKills() int64       // how many processes the kernel's OOM killer killed in it
+	peak() int64           // the most memory it held, in bytes (0 when unknown)
+	remove() error         // remove it from every controller; call kill first
 }
 
 // v2Mount returns where a cgroup v2 hierarchy with the memory, pids, cpuset and cpu controllers available is
@@ -170,12 +172,17 @@ func newRunCgroup() (*runCgroup, error) {
 			return nil, fmt.Errorf("finding the run's %s cgroup: %w", n, err)
 		}
 	}
-	mems, err := os.ReadFile(filepath.Join(rc.v1dirs[cgroup1.Cpuset], "cpuset.mems"))
-	if err != nil {
-		rc.v1run.Delete()
-		return nil, fmt.Errorf("reading the run's cpuset.mems: %w", err)
+	for _, f := range []struct {
+		name string
+		to   *string
+	}{{"cpuset.cpus", &rc.cpusetCpus}, {"cpuset.mems", &rc.cpusetMems}} {
+		b, err := os.ReadFile(filepath.Join(rc.v1dirs[cgroup1.Cpuset], f.name))
+		if err != nil {
+			rc.v1run.Delete()
+			return nil, fmt.Errorf("reading the run's %s: %w", f.name, err)
+		}
+		*f.to = strings.TrimSpace(string(b))
 	}
-	rc.cpusetMems = strings.TrimSpace(string(mems))
 	_, err = os.Stat(filepath.Join(memDir, "memory.memsw.limit_in_bytes"))
 	rc.memsw = err == nil
 	_, err = os.Stat(filepath.Join(memDir, "memory.kmem.tcp.limit_in_bytes"))
@@ -224,27 +231,20 @@ func newRunCgroupV2(mount, name string) (*runCgroup, error) {
 	return nil, fmt.Errorf("creating the cgroup %s: %w", name, lastErr)
 }
 
-// star creates the cgroup of the next star: memory capped at lim.MemoryBytes with no swap, the one CPU (cpu < 0:
-// the parent's CPUs), at most lim.Processes tasks.
-func (rc *runCgroup) star(cpu int, lim Limits) (starCgroup, error) {
+// star creates the cgroup of the next star: memory capped at lim.MemoryBytes with no swap, at most
+// lim.Processes tasks, and the parent's CPUs until pin gives it the star's one CPU (the star's child is pinned
+// before its gate opens: until then it runs only its own initialisation, on whichever CPU is free).
+func (rc *runCgroup) star(lim Limits) (starCgroup, error) {
 	name := "star-" + strconv.FormatInt(rc.stars.Add(1), 10)
 	mem := lim.MemoryBytes
-	cpus := ""
-	if cpu >= 0 {
-		cpus = strconv.Itoa(cpu)
-	}
 	if rc.v2 {
 		zero, group := int64(0), true
 		res := &cgroup2.Resources{
 			Memory: &cgroup2.Memory{Max: &mem, OOMGroup: &group},
-			CPU:    &cgroup2.CPU{Cpus: cpus},
 			Pids:   &cgroup2.Pids{Max: int64(lim.Processes)},
 		}
 		if rc.memsw {
 			res.Memory.Swap = &zero
-		}
-		if cpus == "" {
-			res.CPU = nil
 		}
 		m, err := rc.v2run.NewChild(name, res)
 		if err != nil {
@@ -252,14 +252,14 @@ func (rc *runCgroup) star(cpu int, lim Limits) (starCgroup, error) {
 		}
 		return &v2Star{m: m, dir: filepath.Join(rc.v2mount, rc.v2group, name)}, nil
 	}
-	return rc.starV1(name, cpus, lim)
+	return rc.starV1(name, lim)
 }
 
 // starV1 creates a star's cgroup v1 by hand, one directory per controller of the run and the few files its
 // limits need, in the order the kernel takes them: memory.limit_in_bytes before memory.memsw.limit_in_bytes
 // (which may not be below it), cpuset.cpus and cpuset.mems before any task. (The library reads every parent's
 // cpuset files again for each cgroup, over a millisecond a star.)
-func (rc *runCgroup) starV1(name, cpus string, lim Limits) (starCgroup, error) {
+func (rc *runCgroup) starV1(name string, lim Limits) (starCgroup, error) {
 	s := &v1Star{freezer: rc.freezer}
 	fail := func(err error) (starCgroup, error) {
 		s.remove()
@@ -286,18 +286,11 @@ func (rc *runCgroup) starV1(name, cpus string, lim Limits) (starCgroup, error) {
 			s.cpuset = d
 		}
 	}
-	if cpus == "" {
-		b, err := os.ReadFile(filepath.Join(rc.v1dirs[cgroup1.Cpuset], "cpuset.cpus"))
-		if err != nil {
-			return fail(err)
-		}
-		cpus = strings.TrimSpace(string(b))
-	}
 	mem := strconv.FormatInt(lim.MemoryBytes, 10)
 	files := [][2]string{
 		{filepath.Join(s.mem, "memory.limit_in_bytes"), mem},
 		{filepath.Join(s.mem, "memory.swappiness"), "0"},
-		{filepath.Join(s.cpuset, "cpuset.cpus"), cpus},
+		{filepath.Join(s.cpuset, "cpuset.cpus"), rc.cpusetCpus},
 		{filepath.Join(s.cpuset, "cpuset.mems"), rc.cpusetMems},
 		{filepath.Join(s.pids, "pids.max"), strconv.Itoa(lim.Processes)},
 	}
@@ -360,6 +353,10 @@ func (s *v1Star) kill() {
 	})
 }
 
+func (s *v1Star) pin(cpus string) error {
+	return os.WriteFile(filepath.Join(s.cpuset, "cpuset.cpus"), []byte(cpus), 0)
+}
+
 func (s *v1Star) oomKills() int64 {
 	return keyValue(filepath.Join(s.mem, "memory.oom_control"), "oom_kill")
 }
@@ -395,6 +392,10 @@ func (s *v2Star) kill() {
 		return
 	}
 	killAll(filepath.Join(s.dir, "cgroup.procs"), func() {})
+}
+
+func (s *v2Star) pin(cpus string) error {
+	return os.WriteFile(filepath.Join(s.dir, "cpuset.cpus"), []byte(cpus), 0)
 }
 
 func (s *v2Star) oomKills() int64 { return keyValue(filepath.Join(s.dir, "memory.events"), "oom_kill") }
@@ -546,7 +547,7 @@ func probeCgroup(iso Isolation) Isolation {
 	rc, err := newRunCgroup()
 	if err == nil {
 		var s starCgroup
-		s, err = rc.star(-1, Limits{}.withDefaults())
+		s, err = rc.star(Limits{}.withDefaults())
 		if err == nil {
 			err = s.remove()
 		}

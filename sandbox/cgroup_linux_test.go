@@ -152,7 +152,7 @@ func TestCgroupPidsMax(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer rc.remove()
-	cg, err := rc.star(-1, Limits{Processes: 24}.withDefaults())
+	cg, err := rc.star(Limits{Processes: 24}.withDefaults())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -510,11 +510,14 @@ func BenchmarkStarCgroup(b *testing.B) {
 		cpu = c[0]
 	}
 	for b.Loop() {
-		cg, err := rc.star(cpu, lim)
+		cg, err := rc.star(lim)
 		if err != nil {
 			b.Fatal(err)
 		}
 		g := &starGroup{cg: cg}
+		if err := g.pin(cpu); err != nil {
+			b.Fatal(err)
+		}
 		g.overMemory()
 		g.peak()
 		g.end()

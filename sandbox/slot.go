@@ -24,21 +24,28 @@ type slot struct {
 }
 
 // takeSlot returns the slot of the worker's next star, whose child starts with cfg's namespaces: the one made
-// while the previous star ran, else one made now. When slots may be made ahead it then starts making the next
-// one.
+// while the previous star ran, else one made now.
 func (s *starRun) takeSlot(cfg childConfig) slot {
-	var sl slot
 	if s.next != nil {
-		sl = <-s.next
+		sl := <-s.next
 		s.next = nil
-	} else {
-		sl = s.newSlot(cfg)
+		return sl
 	}
-	if s.ahead {
-		s.next = make(chan slot, 1)
-		go func(ch chan<- slot) { ch <- s.newSlot(cfg) }(s.next)
+	return s.newSlot(cfg)
+}
+
+// makeNextSlot starts making the next star's slot, when slots may be made ahead, once started is closed: when
+// the star's solution has been executed, so that the making does not compete with the star's own setup (the
+// kernel's mount and namespace work serialises) but overlaps the solution's run.
+func (s *starRun) makeNextSlot(cfg childConfig, started <-chan struct{}) {
+	if !s.ahead {
+		return
 	}
-	return sl
+	s.next = make(chan slot, 1)
+	go func(ch chan<- slot) {
+		<-started
+		ch <- s.newSlot(cfg)
+	}(s.next)
 }
 
 // slotsAhead reports whether a worker may make its next star's slot in advance: the child's namespaces then

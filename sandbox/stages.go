@@ -22,6 +22,7 @@ const (
 	stagePrepared                  // its directory written and made readable (Job.Prepare)
 	stageUID                       // its user id taken
 	stageSlot                      // its slot in hand: its cgroup, and its child waiting at the gate (slot.go)
+	stagePinned                    // its cgroup given the worker's CPU
 	stageOpened                    // its configuration written through the gate
 	stageChildMain                 // child: its program's initialisation done, jail.Main entered
 	stageChildGate                 // child: past the gate, its configuration read
