@@ -19,9 +19,10 @@
 // function recognises the child and runs the same jail code, so any program or test binary that links the
 // package works unchanged; cmd/transitbench also says so at the top of main (IsChild, ChildMain).
 //
-// A worker starts its next star's child, in its own new namespaces, and makes its cgroup while a star runs (a
-// slot, slot.go): the child waits at its gate, doing nothing, until its star comes. Each slot serves one star
-// and no other; one left when the run ends is killed and its cgroup removed.
+// A worker starts its next star's child, in its own new namespaces, and makes its cgroup while a star's
+// solution runs (a slot, slot.go): the child waits at its gate, doing nothing, until its star comes, which gives
+// the cgroup the worker's CPU, moves nothing else in, and only then hands the child its configuration. Each slot
+// serves one star and no other; one left when the run ends is killed and its cgroup removed.
 //
 // # The data directory
 //
@@ -154,8 +155,8 @@
 //     32 MiB; v2: memory.max). No swap: memory.memsw.limit_in_bytes at the same cap and swappiness 0 (v2:
 //     memory.swap.max 0). When the kernel's OOM killer kills a process of the cgroup, the runner kills the star
 //     with exit reason memory;
-//   - the worker's one CPU as cpuset.cpus (cpuset.mems copied from the parent): a solution that widens its own
-//     affinity still gets that one CPU;
+//   - the worker's one CPU as cpuset.cpus (cpuset.mems copied from the parent), set when the star takes the
+//     cgroup, before its child's gate opens: a solution that widens its own affinity still gets that one CPU;
 //   - pids.max at Limits.Processes tasks;
 //   - on timeout, cancellation, output over the limit or the end of the star, every process in it is killed
 //     (v1: frozen, killed, thawed, until cgroup.procs is empty; v2: cgroup.kill), then the cgroup is removed.

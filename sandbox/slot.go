@@ -11,8 +11,10 @@ import (
 // handed to no other, and when it is not used (the run ended first) its child is killed and its cgroup removed.
 //
 // Where the child's namespaces do not depend on the star (full isolation: no user namespace, whose mapping
-// names the star's user), a worker makes its next star's slot while a star runs, so that starting the child
-// program and making the cgroup stay off the star's path, as the cgroup alone used to.
+// names the star's user), a worker makes its next star's slot while a star's solution runs (makeNextSlot), so
+// that starting the child program and making the cgroup stay off the star's path, as the cgroup alone used to.
+// The slot's cgroup has the parent's CPUs until its star takes it (exec pins it to the worker's CPU before the
+// gate opens), so that the child's own initialisation does not compete with the running star for its CPU.
 type slot struct {
 	cg    *starGroup
 	c     *child
