@@ -194,8 +194,18 @@ func openChildProgram(prog string) (string, error) {
 		unix.Close(fd)
 		return "", fmt.Errorf("%s is not this user's file, writable by it alone (uid %d, mode %o): remove it", prog, st.Uid, st.Mode)
 	}
-	return "/proc/self/fd/" + strconv.Itoa(fd), nil
+	// Between its clone and its exec a child moves the descriptors it inherits to 0 … 5 and, in doing so,
+	// may use the few numbers above them: keep the program's descriptor well clear of those.
+	high, err := unix.FcntlInt(uintptr(fd), unix.F_DUPFD_CLOEXEC, childProgramFD)
+	unix.Close(fd)
+	if err != nil {
+		return "", fmt.Errorf("moving the child program's descriptor: %w", err)
+	}
+	return "/proc/self/fd/" + strconv.Itoa(high), nil
 }
+
+// childProgramFD is the lowest descriptor the child program is held open at.
+const childProgramFD = 64
 
 // ownedAlone checks that the directory p is this user's and that no one else may write it.
 func ownedAlone(p string) error {

@@ -137,10 +137,14 @@ func TestSelfChildProgram(t *testing.T) {
 }
 
 // TestChildProgramSmall: the small child program is what stars start, and it is small (package jail and the
-// standard library), not a copy of this executable.
+// standard library), not a copy of this executable; its descriptor is above those a child rearranges before
+// its exec.
 func TestChildProgramSmall(t *testing.T) {
 	requireFull(t)
 	p := childProgram()
+	if fd, err := strconv.Atoi(strings.TrimPrefix(p, "/proc/self/fd/")); err != nil || fd < childProgramFD {
+		t.Errorf("the child program is %s: want a descriptor of at least %d", p, childProgramFD)
+	}
 	fi, err := os.Stat(p)
 	if err != nil || childProgramErr != nil {
 		t.Fatalf("child program %s: %v (%v)", p, err, childProgramErr)
