@@ -19,8 +19,8 @@
 // function recognises the child and runs the same jail code, so any program or test binary that links the
 // package works unchanged; cmd/transitbench also says so at the top of main (IsChild, ChildMain).
 //
-// A worker starts its next star's child, in its own new namespaces, and makes its cgroup while a star runs
-// (a slot, slot.go): the child waits at its gate, doing nothing, until its star comes, which gives
+// A worker starts its next star's child, in its own new namespaces, and makes its cgroup while a star's
+// solution runs (a slot, slot.go): the child waits at its gate, doing nothing, until its star comes, which gives
 // the cgroup the worker's CPU, moves nothing else in, and only then hands the child its configuration. Each slot
 // serves one star and no other; one left when the run ends is killed and its cgroup removed.
 //

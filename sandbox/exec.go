@@ -79,8 +79,8 @@ func (s *starRun) exec(ctx context.Context, cfg childConfig, wall time.Duration,
 	}
 	s.trace.mark(stageOpened)
 
-	s.makeNextSlot(cfg)
 	out := s.readOutput(p, c)
+	s.makeNextSlot(cfg, out.execd)
 	w, treePeak := s.watch(ctx, c, cg, cfg, wall)
 	s.trace.mark(stageExited)
 	if cg != nil {
@@ -155,12 +155,13 @@ type childOutput struct {
 	stdout  []byte
 	stderr  tailBuffer
 	setup   []byte
-	execAt  time.Time // when the setup pipe closed: the child has exec'd the solution
+	execAt  time.Time     // when the setup pipe closed: the child has exec'd the solution
+	execd   chan struct{} // closed then (or when the child failed before its exec)
 }
 
 // readOutput starts reading the child's pipes; stdout past its limit kills the child.
 func (s *starRun) readOutput(p childPipes, c *child) *childOutput {
-	out := &childOutput{stderr: tailBuffer{max: s.lim.StderrBytes}}
+	out := &childOutput{stderr: tailBuffer{max: s.lim.StderrBytes}, execd: make(chan struct{})}
 	out.readers.Add(3)
 	go func() {
 		defer out.readers.Done()
@@ -175,6 +176,7 @@ func (s *starRun) readOutput(p childPipes, c *child) *childOutput {
 		out.setup, _ = io.ReadAll(p.stR)
 		out.execAt = time.Now()
 		s.trace.mark(stageExecuted)
+		close(out.execd)
 	}()
 	if p.trR != nil {
 		out.readers.Add(1)

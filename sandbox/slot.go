@@ -11,8 +11,8 @@ import (
 // handed to no other, and when it is not used (the run ended first) its child is killed and its cgroup removed.
 //
 // Where the child's namespaces do not depend on the star (full isolation: no user namespace, whose mapping
-// names the star's user), a worker makes its next star's slot while a star runs (makeNextSlot), so that
-// starting the child program and making the cgroup stay off the star's path, as the cgroup alone used to.
+// names the star's user), a worker makes its next star's slot while a star's solution runs (makeNextSlot), so
+// that starting the child program and making the cgroup stay off the star's path, as the cgroup alone used to.
 // The slot's cgroup has the parent's CPUs until its star takes it (exec pins it to the worker's CPU before the
 // gate opens), so that the child's own initialisation does not compete with the running star for its CPU.
 type slot struct {
@@ -36,15 +36,18 @@ func (s *starRun) takeSlot(cfg childConfig) slot {
 	return s.newSlot(cfg)
 }
 
-// makeNextSlot starts making the next star's slot, when slots may be made ahead, as the star's child is let
-// through its gate. (Made once the solution runs instead, the slot competes less with the star's own setup,
-// but a solution that ends at once must wait for it: measured, a star then took about 10 % longer.)
-func (s *starRun) makeNextSlot(cfg childConfig) {
+// makeNextSlot starts making the next star's slot, when slots may be made ahead, once started is closed: when
+// the star's solution has been executed, so that the making does not compete with the star's own setup (the
+// kernel's mount and namespace work serialises) but overlaps the solution's run.
+func (s *starRun) makeNextSlot(cfg childConfig, started <-chan struct{}) {
 	if !s.ahead {
 		return
 	}
 	s.next = make(chan slot, 1)
-	go func(ch chan<- slot) { ch <- s.newSlot(cfg) }(s.next)
+	go func(ch chan<- slot) {
+		<-started
+		ch <- s.newSlot(cfg)
+	}(s.next)
 }
 
 // slotsAhead reports whether a worker may make its next star's slot in advance: the child's namespaces then
