@@ -63,8 +63,11 @@ func childProgram() string {
 		return childProgramOverride
 	}
 	childProgramOnce.Do(func() {
-		childProgramPath, childProgramErr = buildChildProgram()
-		if childProgramErr != nil {
+		c, err := os.UserCacheDir()
+		if err == nil {
+			childProgramPath, err = buildChildProgram(filepath.Join(c, "transitbench", "sandbox-child"))
+		}
+		if childProgramErr = err; err != nil {
 			childProgramPath = selfExe
 		}
 	})
@@ -91,9 +94,10 @@ func jailFiles() (map[string][]byte, error) {
 	return files, nil
 }
 
-// buildChildProgram returns the child program for this toolchain and these sources, building it when the
-// cache does not hold it yet.
-func buildChildProgram() (string, error) {
+// buildChildProgram returns the child program for this toolchain and these sources, from the cache directory
+// root, building it there when root does not hold it yet (or holds a file of that name that another user may
+// write, or that is not this user's). A root that is not this user's alone is refused.
+func buildChildProgram(root string) (string, error) {
 	goroot, err := goToolchain()
 	if err != nil {
 		return "", err
@@ -119,11 +123,6 @@ func buildChildProgram() (string, error) {
 	}
 	sum := hex.EncodeToString(h.Sum(nil)[:12])
 
-	c, err := os.UserCacheDir()
-	if err != nil {
-		return "", err
-	}
-	root := filepath.Join(c, "transitbench", "sandbox-child")
 	if err := os.MkdirAll(root, 0o700); err != nil {
 		return "", err
 	}

@@ -160,3 +160,81 @@ func TestChildProgramSmall(t *testing.T) {
 		t.Errorf("the child program's mode is %v: writable by others", fi.Mode())
 	}
 }
+
+// TestAttackChildProgramCache: every star's setup runs the child program as root, so the cache that holds it
+// must be the runner's alone. A cache directory another user may write is refused (the stars then start this
+// executable), and a file planted under the program's name that another user may write, or that is another
+// user's, is never executed: the program is built again over it.
+func TestAttackChildProgramCache(t *testing.T) {
+	requireFull(t)
+	real := childProgram()
+	if childProgramErr != nil {
+		t.Fatalf("the child program could not be built: %v", childProgramErr)
+	}
+	base := t.TempDir()
+	open := filepath.Join(base, "open")
+	if err := os.Mkdir(open, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	os.Chmod(open, 0o777)
+	if p, err := buildChildProgram(open); err == nil || !strings.Contains(err.Error(), "writable by it alone") {
+		t.Errorf("a cache directory writable by all: %s, %v; want a refusal", p, err)
+	}
+
+	root := filepath.Join(base, "cache")
+	if err := os.Mkdir(root, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	// The real cache's compiled packages keep the builds below short.
+	realRoot := filepath.Join(mustUserCacheDir(t), "transitbench", "sandbox-child")
+	if err := os.Symlink(filepath.Join(realRoot, "gocache"), filepath.Join(root, "gocache")); err != nil {
+		t.Fatal(err)
+	}
+	first, err := buildChildProgram(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	name, err := os.Readlink(first)
+	if err != nil || filepath.Dir(name) != root {
+		t.Fatalf("the child program %s is %s (%v), want a file in %s", first, name, err, root)
+	}
+	want, err := os.ReadFile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if same, _ := os.ReadFile(real); string(same) != string(want) {
+		t.Errorf("the program built in %s differs from the one in use, built from the same sources", root)
+	}
+	const planted = "#!/bin/sh\necho planted\n"
+	for _, plant := range []struct {
+		what  string
+		mode  os.FileMode
+		owner int
+	}{{"writable by all", 0o777, 0}, {"another user's", 0o755, testUIDBase}} {
+		os.Remove(name)
+		if err := os.WriteFile(name, []byte(planted), plant.mode); err != nil {
+			t.Fatal(err)
+		}
+		os.Chmod(name, plant.mode)
+		os.Chown(name, plant.owner, plant.owner)
+		p, err := buildChildProgram(root)
+		if err != nil {
+			t.Fatalf("%s: %v", plant.what, err)
+		}
+		got, err := os.ReadFile(p)
+		if err != nil || string(got) == planted || string(got) != string(want) {
+			t.Errorf("a planted file %s: the child program read %d bytes (%v), want the rebuilt program", plant.what, len(got), err)
+		}
+		if fi, err := os.Stat(p); err != nil || fi.Mode().Perm()&0o022 != 0 {
+			t.Errorf("%s: the child program's mode is %v (%v)", plant.what, fi.Mode(), err)
+		}
+	}
+}
+
+func mustUserCacheDir(t *testing.T) string {
+	c, err := os.UserCacheDir()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
