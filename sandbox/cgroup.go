@@ -1,5 +1,10 @@
 package sandbox
 
+import (
+	"fmt"
+	"strconv"
+)
+
 // starGroup is a star's cgroup as the runner drives it. A nil *starGroup stands for "no cgroup": every method
 // then does nothing, and the RSS watchdog and the per-user kill take over.
 type starGroup struct {
@@ -7,45 +12,16 @@ type starGroup struct {
 	rc *runCgroup
 }
 
-type spareGroup struct {
-	g   *starGroup
-	err error
-}
-
-// starCgroup returns the cgroup of the worker's next star, or nil when the run has no cgroups. To keep the
-// cost off the star's path, each call hands out the cgroup made while the previous star ran, and starts making
-// the next one.
-func (s *starRun) starCgroup() (*starGroup, error) {
+// newStarGroup makes the cgroup of a star of the worker, or returns nil when the run has no cgroups.
+func (s *starRun) newStarGroup() (*starGroup, error) {
 	if s.cgroups == nil {
 		return nil, nil
 	}
-	var got spareGroup
-	if s.spare != nil {
-		got = <-s.spare
-	} else {
-		got = s.newStarGroup()
-	}
-	s.spare = make(chan spareGroup, 1)
-	go func(ch chan<- spareGroup) { ch <- s.newStarGroup() }(s.spare)
-	return got.g, got.err
-}
-
-func (s *starRun) newStarGroup() spareGroup {
-	cg, err := s.cgroups.star(s.cpu, s.lim)
+	cg, err := s.cgroups.star(s.lim)
 	if err != nil {
-		return spareGroup{err: err}
+		return nil, err
 	}
-	return spareGroup{g: &starGroup{cg: cg, rc: s.cgroups}}
-}
-
-// closeCgroups removes the cgroup made for a star that did not come.
-func (s *starRun) closeCgroups() {
-	if s.spare != nil {
-		if got := <-s.spare; got.g != nil {
-			got.g.end()
-		}
-		s.spare = nil
-	}
+	return &starGroup{cg: cg, rc: s.cgroups}, nil
 }
 
 // enter moves the child (still waiting at its gate) into the cgroup.
@@ -54,6 +30,17 @@ func (g *starGroup) enter(pid int) error {
 		return nil
 	}
 	return g.cg.add(pid)
+}
+
+// pin restricts the cgroup to the one CPU cpu (cpu < 0: leaves it the parent's CPUs).
+func (g *starGroup) pin(cpu int) error {
+	if g == nil || cpu < 0 {
+		return nil
+	}
+	if err := g.cg.pin(strconv.Itoa(cpu)); err != nil {
+		return fmt.Errorf("pinning the star's cgroup to CPU %d: %w", cpu, err)
+	}
+	return nil
 }
 
 // overMemory reports whether the kernel has killed a process of the star for want of memory.

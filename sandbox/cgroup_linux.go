@@ -37,28 +37,6 @@ var v1Controllers = []cgroup1.Name{cgroup1.Memory, cgroup1.Cpuset, cgroup1.Pids,
 // matters under degraded isolation.
 const tcpBufferBytes = 32 << 20
 
-// childGateFD is the child's end of the gate pipe. The runner writes one byte to it once the child is in its
-// cgroup; the child waits for that before it does anything else.
-const childGateFD = 4
-
-// waitForRunner blocks the child until the runner has placed it in its cgroup. An end of file without the byte
-// means the runner died before: the child exits rather than run outside its cgroup. Without a gate (fd 4 not
-// open) it returns at once.
-func waitForRunner() {
-	var b [1]byte
-	for {
-		n, err := unix.Read(childGateFD, b[:])
-		if err == unix.EINTR {
-			continue
-		}
-		if err == nil && n == 0 {
-			os.Exit(127)
-		}
-		break
-	}
-	unix.Close(childGateFD)
-}
-
 // runCgroup is the parent cgroup of one run, under which each star gets its own.
 type runCgroup struct {
 	v2    bool
@@ -73,6 +51,9 @@ type runCgroup struct {
 	memsw, tcp bool // memory.memsw.* (v2: memory.swap.max) and memory.kmem.tcp.* exist
 	freezer    bool
 	v1run      cgroup1.Cgroup
+	v1dirs     map[cgroup1.Name]string // the run's directory in each controller it is in
+	cpusetCpus string                  // the run's cpuset.cpus and cpuset.mems, which every star's cpuset
+	cpusetMems string                  // needs before a task
 
 	// cgroup v2
 	v2mount string // the unified hierarchy's mount point
@@ -82,11 +63,12 @@ type runCgroup struct {
 
 // starCgroup is the cgroup of one star.
 type starCgroup interface {
-	add(pid int) error // move a process in
-	kill()             // SIGKILL every process in it until none is left
-	oomKills() int64   // how many processes the kernel's OOM killer killed in it
-	peak() int64       // the most memory it held, in bytes (0 when unknown)
-	remove() error     // remove it from every controller; call kill first
+	add(pid int) error     // move a process in
+	pin(cpus string) error // restrict it to the CPUs cpus (cpuset.cpus)
+	kill()                 // SIGKILL every process in it until none is left
+	oomKills() int64       // how many processes the kernel's OOM killer killed in it
+	peak() int64           // the most memory it held, in bytes (0 when unknown)
+	remove() error         // remove it from every controller; call kill first
 }
 
 // v2Mount returns where a cgroup v2 hierarchy with the memory, pids, cpuset and cpu controllers available is
@@ -183,6 +165,24 @@ func newRunCgroup() (*runCgroup, error) {
 			return nil, fmt.Errorf("the cgroup v1 %s controller is mounted but this process is in no %s cgroup", n, n)
 		}
 	}
+	rc.v1dirs = map[cgroup1.Name]string{}
+	for n := range active {
+		if rc.v1dirs[n], err = rc.dir(n, ""); err != nil {
+			rc.v1run.Delete()
+			return nil, fmt.Errorf("finding the run's %s cgroup: %w", n, err)
+		}
+	}
+	for _, f := range []struct {
+		name string
+		to   *string
+	}{{"cpuset.cpus", &rc.cpusetCpus}, {"cpuset.mems", &rc.cpusetMems}} {
+		b, err := os.ReadFile(filepath.Join(rc.v1dirs[cgroup1.Cpuset], f.name))
+		if err != nil {
+			rc.v1run.Delete()
+			return nil, fmt.Errorf("reading the run's %s: %w", f.name, err)
+		}
+		*f.to = strings.TrimSpace(string(b))
+	}
 	_, err = os.Stat(filepath.Join(memDir, "memory.memsw.limit_in_bytes"))
 	rc.memsw = err == nil
 	_, err = os.Stat(filepath.Join(memDir, "memory.kmem.tcp.limit_in_bytes"))
@@ -231,27 +231,20 @@ func newRunCgroupV2(mount, name string) (*runCgroup, error) {
 	return nil, fmt.Errorf("creating the cgroup %s: %w", name, lastErr)
 }
 
-// star creates the cgroup of the next star: memory capped at lim.MemoryBytes with no swap, the one CPU (cpu < 0:
-// the parent's CPUs), at most lim.Processes tasks.
-func (rc *runCgroup) star(cpu int, lim Limits) (starCgroup, error) {
+// star creates the cgroup of the next star: memory capped at lim.MemoryBytes with no swap, at most
+// lim.Processes tasks, and the parent's CPUs until pin gives it the star's one CPU (the star's child is pinned
+// before its gate opens: until then it runs only its own initialisation, on whichever CPU is free).
+func (rc *runCgroup) star(lim Limits) (starCgroup, error) {
 	name := "star-" + strconv.FormatInt(rc.stars.Add(1), 10)
 	mem := lim.MemoryBytes
-	cpus := ""
-	if cpu >= 0 {
-		cpus = strconv.Itoa(cpu)
-	}
 	if rc.v2 {
 		zero, group := int64(0), true
 		res := &cgroup2.Resources{
 			Memory: &cgroup2.Memory{Max: &mem, OOMGroup: &group},
-			CPU:    &cgroup2.CPU{Cpus: cpus},
 			Pids:   &cgroup2.Pids{Max: int64(lim.Processes)},
 		}
 		if rc.memsw {
 			res.Memory.Swap = &zero
-		}
-		if cpus == "" {
-			res.CPU = nil
 		}
 		m, err := rc.v2run.NewChild(name, res)
 		if err != nil {
@@ -259,33 +252,58 @@ func (rc *runCgroup) star(cpu int, lim Limits) (starCgroup, error) {
 		}
 		return &v2Star{m: m, dir: filepath.Join(rc.v2mount, rc.v2group, name)}, nil
 	}
-	swappiness := uint64(0)
-	pids := int64(lim.Processes)
-	res := &specs.LinuxResources{
-		Memory: &specs.LinuxMemory{Limit: &mem, Swappiness: &swappiness},
-		CPU:    &specs.LinuxCPU{Cpus: cpus},
-		Pids:   &specs.LinuxPids{Limit: &pids},
-	}
-	if rc.memsw {
-		res.Memory.Swap = &mem // memory plus swap at the memory cap: nothing swapped out
-	}
-	if rc.tcp {
-		tcp := int64(tcpBufferBytes)
-		res.Memory.KernelTCP = &tcp
-	}
-	cg, err := rc.v1run.New(name, res)
-	if err != nil {
+	return rc.starV1(name, lim)
+}
+
+// starV1 creates a star's cgroup v1 by hand, one directory per controller of the run and the few files its
+// limits need, in the order the kernel takes them: memory.limit_in_bytes before memory.memsw.limit_in_bytes
+// (which may not be below it), cpuset.cpus and cpuset.mems before any task. (The library reads every parent's
+// cpuset files again for each cgroup, over a millisecond a star.)
+func (rc *runCgroup) starV1(name string, lim Limits) (starCgroup, error) {
+	s := &v1Star{freezer: rc.freezer}
+	fail := func(err error) (starCgroup, error) {
+		s.remove()
 		return nil, fmt.Errorf("creating the star's cgroup: %w", err)
 	}
-	s := &v1Star{cg: cg, freezer: rc.freezer}
-	s.mem, _ = rc.dir(cgroup1.Memory, name)
-	s.pids, _ = rc.dir(cgroup1.Pids, name)
-	if rc.freezer {
-		s.freeze, _ = rc.dir(cgroup1.Freezer, name)
+	for _, n := range v1Controllers {
+		run, ok := rc.v1dirs[n]
+		if !ok {
+			continue
+		}
+		d := filepath.Join(run, name)
+		if err := os.Mkdir(d, 0o755); err != nil {
+			return fail(err)
+		}
+		s.dirs = append(s.dirs, d)
+		switch n {
+		case cgroup1.Memory:
+			s.mem = d
+		case cgroup1.Pids:
+			s.pids = d
+		case cgroup1.Freezer:
+			s.freeze = d
+		case cgroup1.Cpuset:
+			s.cpuset = d
+		}
 	}
-	for _, sub := range cg.Subsystems() {
-		if d, err := rc.dir(sub.Name(), name); err == nil {
-			s.dirs = append(s.dirs, d)
+	mem := strconv.FormatInt(lim.MemoryBytes, 10)
+	files := [][2]string{
+		{filepath.Join(s.mem, "memory.limit_in_bytes"), mem},
+		{filepath.Join(s.mem, "memory.swappiness"), "0"},
+		{filepath.Join(s.cpuset, "cpuset.cpus"), rc.cpusetCpus},
+		{filepath.Join(s.cpuset, "cpuset.mems"), rc.cpusetMems},
+		{filepath.Join(s.pids, "pids.max"), strconv.Itoa(lim.Processes)},
+	}
+	if rc.memsw {
+		// memory plus swap at the memory cap: nothing swapped out
+		files = append(files, [2]string{filepath.Join(s.mem, "memory.memsw.limit_in_bytes"), mem})
+	}
+	if rc.tcp {
+		files = append(files, [2]string{filepath.Join(s.mem, "memory.kmem.tcp.limit_in_bytes"), strconv.Itoa(tcpBufferBytes)})
+	}
+	for _, f := range files {
+		if err := os.WriteFile(f[0], []byte(f[1]), 0); err != nil {
+			return fail(err)
 		}
 	}
 	return s, nil
@@ -305,13 +323,21 @@ func (rc *runCgroup) remove() {
 }
 
 type v1Star struct {
-	cg                cgroup1.Cgroup
-	mem, pids, freeze string   // its directories in the memory, pids and freezer controllers
-	dirs              []string // its directories in every controller
-	freezer           bool
+	mem, pids, freeze, cpuset string   // its directories in the memory, pids, freezer and cpuset controllers
+	dirs                      []string // its directories in every controller
+	freezer                   bool
 }
 
-func (s *v1Star) add(pid int) error { return s.cg.AddProc(uint64(pid)) }
+// add moves the process pid into the star's cgroup in every controller.
+func (s *v1Star) add(pid int) error {
+	p := []byte(strconv.Itoa(pid))
+	for _, d := range s.dirs {
+		if err := os.WriteFile(filepath.Join(d, "cgroup.procs"), p, 0); err != nil {
+			return fmt.Errorf("adding process %d to %s: %w", pid, d, err)
+		}
+	}
+	return nil
+}
 
 func (s *v1Star) kill() {
 	if len(readPIDs(filepath.Join(s.pids, "cgroup.procs"))) == 0 {
@@ -325,6 +351,10 @@ func (s *v1Star) kill() {
 			os.WriteFile(filepath.Join(s.freeze, "freezer.state"), []byte("THAWED"), 0)
 		}
 	})
+}
+
+func (s *v1Star) pin(cpus string) error {
+	return os.WriteFile(filepath.Join(s.cpuset, "cpuset.cpus"), []byte(cpus), 0)
 }
 
 func (s *v1Star) oomKills() int64 {
@@ -362,6 +392,10 @@ func (s *v2Star) kill() {
 		return
 	}
 	killAll(filepath.Join(s.dir, "cgroup.procs"), func() {})
+}
+
+func (s *v2Star) pin(cpus string) error {
+	return os.WriteFile(filepath.Join(s.dir, "cpuset.cpus"), []byte(cpus), 0)
 }
 
 func (s *v2Star) oomKills() int64 { return keyValue(filepath.Join(s.dir, "memory.events"), "oom_kill") }
@@ -513,7 +547,7 @@ func probeCgroup(iso Isolation) Isolation {
 	rc, err := newRunCgroup()
 	if err == nil {
 		var s starCgroup
-		s, err = rc.star(-1, Limits{}.withDefaults())
+		s, err = rc.star(Limits{}.withDefaults())
 		if err == nil {
 			err = s.remove()
 		}

@@ -67,13 +67,16 @@ func TestCgroupPerStar(t *testing.T) {
 				return
 			case <-time.After(20 * time.Millisecond):
 			}
-			// The star's cgroup is the one with a process in it (the next star's is made while a star runs).
+			// The star's cgroup is the one the solution's sleep is in (the next star's, made while a star runs,
+			// holds that star's child, waiting at its gate).
 			dirs := map[string]string{}
 			for c, g := range globs {
 				m, _ := filepath.Glob(g)
 				for _, d := range m {
-					if len(readPIDs(filepath.Join(d, "cgroup.procs"))) > 0 {
-						dirs[c] = d
+					for _, pid := range readPIDs(filepath.Join(d, "cgroup.procs")) {
+						if comm, _ := os.ReadFile(fmt.Sprintf("/proc/%d/comm", pid)); string(comm) == "sleep\n" {
+							dirs[c] = d
+						}
 					}
 				}
 			}
@@ -149,7 +152,7 @@ func TestCgroupPidsMax(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer rc.remove()
-	cg, err := rc.star(-1, Limits{Processes: 24}.withDefaults())
+	cg, err := rc.star(Limits{Processes: 24}.withDefaults())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -507,11 +510,14 @@ func BenchmarkStarCgroup(b *testing.B) {
 		cpu = c[0]
 	}
 	for b.Loop() {
-		cg, err := rc.star(cpu, lim)
+		cg, err := rc.star(lim)
 		if err != nil {
 			b.Fatal(err)
 		}
 		g := &starGroup{cg: cg}
+		if err := g.pin(cpu); err != nil {
+			b.Fatal(err)
+		}
 		g.overMemory()
 		g.peak()
 		g.end()

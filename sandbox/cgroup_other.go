@@ -11,6 +11,7 @@ import (
 // starCgroup is the cgroup of one star; there are none outside Linux.
 type starCgroup interface {
 	add(pid int) error
+	pin(cpus string) error
 	kill()
 	oomKills() int64
 	peak() int64
@@ -22,14 +23,11 @@ type runCgroup struct{ removing sync.WaitGroup }
 
 func newRunCgroup() (*runCgroup, error) { return nil, errors.New(runtime.GOOS + " has no cgroups") }
 
-func (rc *runCgroup) star(cpu int, lim Limits) (starCgroup, error) {
+func (rc *runCgroup) star(lim Limits) (starCgroup, error) {
 	return nil, errors.New(runtime.GOOS + " has no cgroups")
 }
 
 func (rc *runCgroup) remove() {}
-
-// waitForRunner has nothing to wait for: no cgroup to be placed in.
-func waitForRunner() {}
 
 func probeCgroup(iso Isolation) Isolation {
 	iso.Missing = append(iso.Missing, "cgroup: "+runtime.GOOS+" has no cgroups, so memory, CPU and process caps are per process only")

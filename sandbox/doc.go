@@ -10,9 +10,19 @@
 //	go func() { err = r.Run(ctx, sol, jobs, results); close(results) }()
 //	for res := range results { … }
 //
-// Each star re-executes the running program (/proc/self/exe) as the sandbox's child. The package's init function
-// recognises the child and turns it into the solution, so any program or test binary that links the package works
-// unchanged; cmd/transitbench also says so at the top of main (IsChild, ChildMain).
+// Each star starts a child process that sets up the sandbox in new namespaces and then executes the solution in
+// its place. The child's code is package jail (sandbox/internal/jail, standard library only): the runner builds
+// it once per toolchain and version, from the sources it embeds, into a small program of its own in the user's
+// cache directory (~/.cache/transitbench/sandbox-child, 0700; see childprogram_linux.go), which starts in a
+// millisecond or two where the runner's whole executable takes tens of milliseconds to initialise. Where it
+// cannot be built (no Go toolchain) the child is the running program again (/proc/self/exe): the package's init
+// function recognises the child and runs the same jail code, so any program or test binary that links the
+// package works unchanged; cmd/transitbench also says so at the top of main (IsChild, ChildMain).
+//
+// A worker starts its next star's child, in its own new namespaces, and makes its cgroup while a star's
+// solution runs (a slot, slot.go): the child waits at its gate, doing nothing, until its star comes, which gives
+// the cgroup the worker's CPU, moves nothing else in, and only then hands the child its configuration. Each slot
+// serves one star and no other; one left when the run ends is killed and its cgroup removed.
 //
 // # The data directory
 //
@@ -136,8 +146,8 @@
 // As root, each star runs in a cgroup of its own, transitbench/<pid>-<random>/star-<n> under the runner's own
 // cgroup: cgroup v2 where a v2 hierarchy with the memory, pids and cpuset controllers is mounted, else the v1
 // memory, cpuset and pids controllers (plus freezer and cpuacct when mounted). The child waits at a gate (fd 4)
-// until the runner has written its pid to the cgroup, so everything it and the solution do is inside. The
-// cgroup holds:
+// until the runner has written its pid to the cgroup and then its configuration to the gate, so everything it
+// and the solution do is inside. The cgroup holds:
 //   - memory at Limits.MemoryBytes for the whole tree of processes, counting what RLIMIT_AS does not: page
 //     cache, tmpfs pages (/tmp, /dev/shm), socket buffers and kernel memory (v1: memory.limit_in_bytes; on
 //     Linux 6.x kernel memory, AF_UNIX socket buffers included, is charged to that counter, and
@@ -145,14 +155,15 @@
 //     32 MiB; v2: memory.max). No swap: memory.memsw.limit_in_bytes at the same cap and swappiness 0 (v2:
 //     memory.swap.max 0). When the kernel's OOM killer kills a process of the cgroup, the runner kills the star
 //     with exit reason memory;
-//   - the worker's one CPU as cpuset.cpus (cpuset.mems copied from the parent): a solution that widens its own
-//     affinity still gets that one CPU;
+//   - the worker's one CPU as cpuset.cpus (cpuset.mems copied from the parent), set when the star takes the
+//     cgroup, before its child's gate opens: a solution that widens its own affinity still gets that one CPU;
 //   - pids.max at Limits.Processes tasks;
 //   - on timeout, cancellation, output over the limit or the end of the star, every process in it is killed
 //     (v1: frozen, killed, thawed, until cgroup.procs is empty; v2: cgroup.kill), then the cgroup is removed.
 //
 // Cgroups left by a killed run (its pid gone) are removed at the start of the next run. The next star's cgroup
-// is made while a star runs, and the ended star's removed in the background, to keep them off the star's path.
+// is made while a star runs (with its slot), and the ended star's removed in the background, to keep them off
+// the star's path. Each star has a cgroup of its own, never one an earlier star used.
 // Without cgroups (not root, no controllers, macOS) isolation is degraded ("cgroup" in Isolation.Missing,
 // Result.Protections.Cgroup false): the RSS watchdog below and the per-user kill are the fallback.
 //

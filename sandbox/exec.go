@@ -50,29 +50,39 @@ func (c *child) reason() (string, time.Time) {
 }
 
 // exec runs the child for one star, killing it after wall, and fills in res.
+// The star's child comes from its slot (slot.go): started, in its cgroup, waiting at its gate, which the
+// configuration opens.
 func (s *starRun) exec(ctx context.Context, cfg childConfig, wall time.Duration, res Result) Result {
-	p, err := openPipes()
-	if err != nil {
+	sl := s.takeSlot(cfg)
+	s.trace.slot(sl)
+	if sl.err != nil {
+		res.ExitReason, res.StderrTail = ExitStartFailed, fmt.Sprintf("sandbox: %v", sl.err)
+		return res
+	}
+	c, cg, p := sl.c, sl.cg, sl.p
+	if err := cg.pin(s.cpu); err != nil {
+		sl.discard()
 		res.ExitReason, res.StderrTail = ExitStartFailed, "sandbox: "+err.Error()
 		return res
 	}
+	s.trace.mark(stagePinned)
+	res.Protections.Cgroup = cg != nil
+	cfg.Trace = p.trR != nil
 	start := time.Now()
-	cg, err := s.starCgroup()
-	var c *child
-	if err == nil {
-		res.Protections.Cgroup = cg != nil
-		c, err = startChild(cfg, p.outW, p.errW, p.stW, cg.enter)
-	}
-	p.closeWrite()
-	if err != nil {
+	if err := openGate(sl.gateW, cfg); err != nil {
+		c.proc.Kill()
+		<-c.waited
 		cg.end()
 		p.closeRead()
 		res.ExitReason, res.StderrTail = ExitStartFailed, fmt.Sprintf("sandbox: starting the sandbox child: %v", err)
 		return res
 	}
+	s.trace.mark(stageOpened)
 
 	out := s.readOutput(p, c)
+	s.makeNextSlot(cfg, out.execd)
 	w, treePeak := s.watch(ctx, c, cg, cfg, wall)
+	s.trace.mark(stageExited)
 	if cg != nil {
 		cg.kill() // whatever the solution left behind, in or out of its namespaces
 	} else if cfg.UID >= 0 && !cfg.Namespaces {
@@ -80,23 +90,32 @@ func (s *starRun) exec(ctx context.Context, cfg childConfig, wall time.Duration,
 	}
 	oom := cg.overMemory()
 	treePeak = max(treePeak, cg.peak())
+	s.trace.mark(stageKilled)
 	cg.end()
+	s.trace.mark(stageEnded)
 	if c.group {
 		syscall.Kill(-c.proc.Pid, syscall.SIGKILL)
 	}
 	out.drain(p)
-	return out.result(res, c, w, start, oom, treePeak)
+	res = out.result(res, c, w, start, oom, treePeak)
+	s.trace.mark(stageCollected)
+	return res
 }
 
-// childPipes are the child's stdout, stderr and setup-report pipes, both ends of each.
+// childPipes are the child's stdout, stderr and setup-report pipes, both ends of each, and its stage pipe
+// when the star's stages are recorded (nil otherwise).
 type childPipes struct {
-	outR, outW, errR, errW, stR, stW *os.File
+	outR, outW, errR, errW, stR, stW, trR, trW *os.File
 }
 
-// openPipes makes the three pipes of a child; on failure it closes those it made.
-func openPipes() (childPipes, error) {
+// openPipes makes the pipes of a child, the stage pipe too when trace is set; on failure it closes those it
+// made.
+func openPipes(trace bool) (childPipes, error) {
 	var p childPipes
 	ends := [][2]**os.File{{&p.outR, &p.outW}, {&p.errR, &p.errW}, {&p.stR, &p.stW}}
+	if trace {
+		ends = append(ends, [2]**os.File{&p.trR, &p.trW})
+	}
 	for i, e := range ends {
 		r, w, err := os.Pipe()
 		if err != nil {
@@ -116,12 +135,18 @@ func (p childPipes) closeWrite() {
 	p.outW.Close()
 	p.errW.Close()
 	p.stW.Close()
+	if p.trW != nil {
+		p.trW.Close()
+	}
 }
 
 func (p childPipes) closeRead() {
 	p.outR.Close()
 	p.errR.Close()
 	p.stR.Close()
+	if p.trR != nil {
+		p.trR.Close()
+	}
 }
 
 // childOutput is what the runner reads from a child's pipes.
@@ -130,12 +155,13 @@ type childOutput struct {
 	stdout  []byte
 	stderr  tailBuffer
 	setup   []byte
-	execAt  time.Time // when the setup pipe closed: the child has exec'd the solution
+	execAt  time.Time     // when the setup pipe closed: the child has exec'd the solution
+	execd   chan struct{} // closed then (or when the child failed before its exec)
 }
 
 // readOutput starts reading the child's pipes; stdout past its limit kills the child.
 func (s *starRun) readOutput(p childPipes, c *child) *childOutput {
-	out := &childOutput{stderr: tailBuffer{max: s.lim.StderrBytes}}
+	out := &childOutput{stderr: tailBuffer{max: s.lim.StderrBytes}, execd: make(chan struct{})}
 	out.readers.Add(3)
 	go func() {
 		defer out.readers.Done()
@@ -149,7 +175,16 @@ func (s *starRun) readOutput(p childPipes, c *child) *childOutput {
 		defer out.readers.Done()
 		out.setup, _ = io.ReadAll(p.stR)
 		out.execAt = time.Now()
+		s.trace.mark(stageExecuted)
+		close(out.execd)
 	}()
+	if p.trR != nil {
+		out.readers.Add(1)
+		go func() {
+			defer out.readers.Done()
+			s.trace.readChildStages(p.trR)
+		}()
+	}
 	return out
 }
 

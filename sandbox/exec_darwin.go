@@ -9,33 +9,43 @@ import (
 	"time"
 )
 
-// startChild starts the running program as a sandbox child in its own session and process group; there are
-// no namespaces on macOS, and no cgroup for enter to put it in (enter must be nil).
-func startChild(cfg childConfig, stdout, stderr, status *os.File, enter func(pid int) error) (*child, error) {
+// startChild starts the running program as a sandbox child in its own session and process group (there are
+// no namespaces on macOS), and returns the runner's end of its gate, through which openGate hands it its
+// configuration. trace, when not nil, is its stage pipe (jail.TraceFD).
+func startChild(cfg childConfig, stdout, stderr, status, trace *os.File) (*child, *os.File, error) {
 	exe, err := os.Executable()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	env, devnull, err := childInputs(cfg)
+	devnull, err := os.Open(os.DevNull)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	defer devnull.Close()
+	gateR, gateW, err := os.Pipe()
+	if err != nil {
+		return nil, nil, err
+	}
+	defer gateR.Close()
 	attr := &os.ProcAttr{
-		Env:   env,
-		Files: []*os.File{devnull, stdout, stderr, status},
+		Env:   childEnviron(),
+		Files: []*os.File{devnull, stdout, stderr, status, gateR}, // gateR is jail.GateFD
 		Sys:   &syscall.SysProcAttr{Setsid: true},
+	}
+	if trace != nil {
+		attr.Files = append(attr.Files, trace) // jail.TraceFD
 	}
 	p, err := os.StartProcess(exe, []string{"transitbench-sandbox"}, attr)
 	if err != nil {
-		return nil, err
+		gateW.Close()
+		return nil, nil, err
 	}
 	c := &child{proc: p, waited: make(chan waitResult, 1), group: true}
 	go func() {
 		st, err := p.Wait()
 		c.waited <- waitResult{state: st, at: time.Now(), err: err}
 	}()
-	return c, nil
+	return c, gateW, nil
 }
 
 // treeRSS is not measured on macOS; the per-process address-space cap still holds.

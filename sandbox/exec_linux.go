@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"transitbench/sandbox/internal/jail"
 )
 
 // namespaceFlags are the namespaces every star gets: mounts, PIDs (killing its init kills the tree),
@@ -19,23 +21,23 @@ import (
 const namespaceFlags = syscall.CLONE_NEWNS | syscall.CLONE_NEWPID | syscall.CLONE_NEWNET |
 	syscall.CLONE_NEWIPC | syscall.CLONE_NEWUTS
 
-// startChild starts /proc/self/exe as a sandbox child with cfg, its stdout and stderr going to the given
-// files and its status pipe to status. The start and the wait happen on one locked OS thread, because the
-// parent-death signal fires when the thread that started a child exits. The child waits at a gate until
-// enter (when not nil) has been called with its process id: that is how it gets into its cgroup before it
-// does anything; when enter fails, the child is killed and the error returned. If the runner dies first, the
-// child sees the gate close without the byte that opens it and exits.
-func startChild(cfg childConfig, stdout, stderr, status *os.File, enter func(pid int) error) (*child, error) {
-	env, devnull, err := childInputs(cfg)
+// startChild starts the child program (childProgram: the small program built from package jail, else this
+// executable) as a sandbox child in cfg's namespaces, its stdout and stderr going to the given files, its
+// status pipe to status and, when not nil, its stage pipe to trace (see stages.go). It returns the runner's end
+// of the child's gate: the child waits there, doing nothing, until openGate hands it its configuration (after
+// the runner has moved it into its cgroup), or exits when the gate closes without one, as it does when the
+// runner dies. The start and the wait happen on one locked OS thread, because the parent-death signal fires
+// when the thread that started a child exits.
+func startChild(cfg childConfig, stdout, stderr, status, trace *os.File) (*child, *os.File, error) {
+	devnull, err := os.Open(os.DevNull)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	defer devnull.Close()
 	gateR, gateW, err := os.Pipe()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	defer gateW.Close()
 	sys := &syscall.SysProcAttr{Setsid: true, Pdeathsig: syscall.SIGKILL}
 	if cfg.Namespaces {
 		sys.Cloneflags = namespaceFlags
@@ -54,16 +56,20 @@ func startChild(cfg childConfig, stdout, stderr, status *os.File, enter func(pid
 		sys.Credential = &syscall.Credential{Uid: 0, Gid: 0, NoSetGroups: !isRoot()}
 	}
 	attr := &os.ProcAttr{
-		Env:   env,
-		Files: []*os.File{devnull, stdout, stderr, status, gateR}, // gateR is childGateFD
+		Env:   childEnviron(),
+		Files: []*os.File{devnull, stdout, stderr, status, gateR}, // gateR is jail.GateFD
 		Sys:   sys,
+	}
+	if trace != nil {
+		attr.Files = append(attr.Files, trace) // jail.TraceFD
 	}
 	c := &child{waited: make(chan waitResult, 1), group: !cfg.Namespaces}
 	started := make(chan error, 1)
+	program := childProgram()
 	go func() {
 		runtime.LockOSThread()
 		defer runtime.UnlockOSThread()
-		p, err := os.StartProcess("/proc/self/exe", []string{"transitbench-sandbox"}, attr)
+		p, err := os.StartProcess(program, []string{"transitbench-sandbox"}, attr)
 		if err != nil {
 			started <- err
 			return
@@ -76,21 +82,22 @@ func startChild(cfg childConfig, stdout, stderr, status *os.File, enter func(pid
 	err = <-started
 	gateR.Close()
 	if err != nil {
-		return nil, err
+		gateW.Close()
+		return nil, nil, err
 	}
-	if enter != nil {
-		if err := enter(c.proc.Pid); err != nil {
-			c.proc.Kill()
-			<-c.waited
-			return nil, err
-		}
-	}
-	if _, err := gateW.Write([]byte{1}); err != nil {
-		c.proc.Kill()
-		<-c.waited
-		return nil, fmt.Errorf("opening the child's gate: %w", err)
-	}
-	return c, nil
+	return c, gateW, nil
+}
+
+// jailSyscalls are the numbers of the system calls the child makes that the standard library does not name on
+// every architecture (see jail.Syscalls), from golang.org/x/sys's tables.
+var jailSyscalls = jail.Syscalls{
+	Seccomp:      unix.SYS_SECCOMP,
+	Setns:        unix.SYS_SETNS,
+	OpenTree:     unix.SYS_OPEN_TREE,
+	MoveMount:    unix.SYS_MOVE_MOUNT,
+	MountSetattr: unix.SYS_MOUNT_SETATTR,
+	CloseRange:   unix.SYS_CLOSE_RANGE,
+	OPath:        unix.O_PATH,
 }
 
 // treeRSS returns the resident memory of pid and all its descendants, in bytes. When pid is the init of its
@@ -223,9 +230,14 @@ func runProbeChild(cfg childConfig, refused string) ([]byte, waitResult, error) 
 		return nil, waitResult{}, fmt.Errorf("cannot create a pipe (%v)", err)
 	}
 	defer stR.Close()
-	c, err := startChild(cfg, os.Stderr, os.Stderr, stW, nil)
+	c, gateW, err := startChild(cfg, os.Stderr, os.Stderr, stW, nil)
 	stW.Close()
 	if err != nil {
+		return nil, waitResult{}, fmt.Errorf("%s (%v)", refused, err)
+	}
+	if err := openGate(gateW, cfg); err != nil {
+		c.proc.Kill()
+		<-c.waited
 		return nil, waitResult{}, fmt.Errorf("%s (%v)", refused, err)
 	}
 	msg, _ := io.ReadAll(stR)

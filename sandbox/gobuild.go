@@ -140,6 +140,10 @@ func runGoBuild(ctx context.Context, wall time.Duration, goroot, snapshot, out, 
 		}
 		defer chownTree(out, 0)
 	}
+	filter, err := filterFor(iso.seccomp)
+	if err != nil {
+		return "", err
+	}
 	cfg := childConfig{
 		Namespaces: true,
 		UserNS:     iso.userNS,
@@ -157,7 +161,7 @@ func runGoBuild(ctx context.Context, wall time.Duration, goroot, snapshot, out, 
 		UID:         uid,
 		GID:         uid,
 		CPU:         -1,
-		Seccomp:     iso.seccomp,
+		Filter:      filter,
 		Dir:         SolutionMount,
 		Argv:        append([]string{goroot + "/bin/go"}, args...),
 		Env:         goBuildEnv(goroot, goCacheMount, goBuildTmp),
@@ -167,7 +171,7 @@ func runGoBuild(ctx context.Context, wall time.Duration, goroot, snapshot, out, 
 	cgroups, iso := runCgroups(iso)
 	defer cgroups.remove()
 	st := &starRun{iso: iso, lim: lim, uid: uid, cpu: -1, cgroups: cgroups}
-	defer st.closeCgroups()
+	defer st.closeSlots()
 	res := st.exec(ctx, cfg, wall, Result{StarID: "go build", Isolation: iso.String(), ExitCode: -1})
 	output := strings.TrimSpace(tail(string(res.Stdout)+"\n"+res.StderrTail, goBuildOutputBytes))
 	switch res.ExitReason {

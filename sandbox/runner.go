@@ -70,8 +70,9 @@ type Runner struct {
 	// leaves nothing of a star in per-user kernel objects for the next one.
 	UIDBase int
 
-	isolation *Isolation    // replaces Probe's answer in tests
-	onUID     func(uid int) // called with each star's user id (tests, to look for survivors)
+	isolation *Isolation         // replaces Probe's answer in tests
+	onUID     func(uid int)      // called with each star's user id (tests, to look for survivors)
+	onStages  func(t stageTimes) // called with each star's stages (the overhead benchmark; see stages.go)
 }
 
 // ErrNoHome is returned by Run when Runner.Home is empty: the sandbox does not know the data directory by
@@ -122,6 +123,9 @@ func (r *Runner) Run(ctx context.Context, sol *Solution, jobs []Job, results cha
 		return err
 	}
 	defer rd.remove()
+	// The stars' directories are removed in the background as each star ends, before the run's.
+	var removing sync.WaitGroup
+	defer removing.Wait()
 	root := rd.path
 	// The Go build caches are cleaned with the run directories: those of gone solution directories removed,
 	// the rest trimmed to their total cap.
@@ -141,6 +145,10 @@ func (r *Runner) Run(ctx context.Context, sol *Solution, jobs []Job, results cha
 		return fmt.Errorf("sandbox: Runner.UIDBase %d is outside the sandbox's user ids [%d, %d]: leave it 0 for the default",
 			r.UIDBase, DefaultUIDBase, uidEnd-uidBlock)
 	}
+	filter, err := filterFor(iso.seccomp)
+	if err != nil {
+		return fmt.Errorf("sandbox: %w", err)
+	}
 	workers := r.Workers
 	if workers <= 0 {
 		workers = runtime.NumCPU()
@@ -154,10 +162,12 @@ func (r *Runner) Run(ctx context.Context, sol *Solution, jobs []Job, results cha
 		go func() {
 			defer wg.Done()
 			st := &starRun{
-				iso: iso, lim: lim, mask: mask, stage: stage, hasBin: hasBin, argv: argv,
-				uid: -1, cpu: -1, cgroups: cgroups, uidBase: r.UIDBase, onUID: r.onUID, strict: r.Hidden && !r.AllowDegraded,
+				iso: iso, lim: lim, mask: mask, stage: stage, hasBin: hasBin, argv: argv, filter: filter, ahead: slotsAhead(iso),
+				removing: &removing,
+				uid:      -1, cpu: -1, cgroups: cgroups, uidBase: r.UIDBase, onUID: r.onUID, onStages: r.onStages,
+				strict: r.Hidden && !r.AllowDegraded,
 			}
-			defer st.closeCgroups()
+			defer st.closeSlots()
 			if len(cpus) > 0 {
 				st.cpu = cpus[w%len(cpus)]
 			}
@@ -194,12 +204,17 @@ type starRun struct {
 	uid    int // the current star's user id; -1 keeps the runner's
 	cpu    int
 
-	uidBase int           // Runner.UIDBase
-	onUID   func(uid int) // Runner.onUID
-	strict  bool          // a hidden set without --allow-degraded: a star runs with every available protection or not at all
+	uidBase  int                // Runner.UIDBase
+	onUID    func(uid int)      // Runner.onUID
+	onStages func(t stageTimes) // Runner.onStages
+	trace    *starTrace         // the current star's stages, when onStages is set
+	removing *sync.WaitGroup    // the stars' directories being removed; the run waits for them
+	strict   bool               // a hidden set without --allow-degraded: a star runs with every available protection or not at all
 
-	cgroups *runCgroup      // the run's parent cgroup; nil without cgroups
-	spare   chan spareGroup // the next star's cgroup, being made while a star runs
+	filter  []byte     // the system-call filter (jail.Config.Filter), nil without seccomp
+	cgroups *runCgroup // the run's parent cgroup; nil without cgroups
+	ahead   bool       // make the next star's slot while a star runs (slotsAhead)
+	next    chan slot  // the next star's slot, being made while a star runs
 }
 
 // runDir creates the run's directory: under WorkDir when set, else 0700 under the data directory's run root,
@@ -241,12 +256,28 @@ func runCgroups(iso Isolation) (*runCgroup, Isolation) {
 	return rc, iso
 }
 
-// run prepares the star in a new directory under root, runs the solution on it and removes the directory.
+// run prepares the star in a new directory under root, runs the solution on it and removes the directory (in
+// the background, off the next star's path).
 func (s *starRun) run(ctx context.Context, root string, job Job) Result {
+	if s.onStages != nil {
+		s.trace = &starTrace{}
+		s.trace.mark(stageStart)
+		defer func() {
+			s.trace.mark(stageDone)
+			s.onStages(s.trace.t)
+			s.trace = nil
+		}()
+	}
 	res := Result{StarID: job.StarID, Isolation: s.iso.String(), ExitCode: -1}
 	dir, err := os.MkdirTemp(root, "star-")
 	if err == nil {
-		defer os.RemoveAll(dir)
+		defer func() {
+			s.removing.Add(1)
+			go func() {
+				defer s.removing.Done()
+				os.RemoveAll(dir)
+			}()
+		}()
 		err = os.Chmod(dir, 0o755)
 	}
 	if err != nil {
@@ -267,10 +298,12 @@ func (s *starRun) run(ctx context.Context, root string, job Job) Result {
 		res.ExitReason = ExitCancelled
 		return res
 	}
+	s.trace.mark(stagePrepared)
 	if err := s.protect(&res); err != nil {
 		res.ExitReason, res.StderrTail = ExitStartFailed, err.Error()
 		return res
 	}
+	s.trace.mark(stageUID)
 	cfg := s.config(dir)
 	wall := s.lim.WallTime
 	if job.WallTime > 0 {
@@ -317,7 +350,7 @@ func (s *starRun) config(dir string) childConfig {
 		UID:         s.uid,
 		GID:         s.uid,
 		CPU:         s.cpu,
-		Seccomp:     s.iso.seccomp,
+		Filter:      s.filter,
 	}
 	if s.hasBin {
 		cfg.Bin = filepath.Join(s.stage, "bin")

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"unsafe"
 
 	seccomp "github.com/elastic/go-seccomp-bpf"
@@ -268,62 +269,41 @@ func seccompProgram() ([]bpf.Instruction, error) {
 	return append(prog, body...), nil
 }
 
-// installSeccomp loads the filter for every thread of the process (SECCOMP_FILTER_FLAG_TSYNC); the exec of the
-// solution keeps it, and every process the solution starts inherits it. It needs no_new_privs, which childSetup
-// sets before. Its errors start with "seccomp:", which the probe recognises.
-func installSeccomp() error {
+// seccompFilter is the star's filter as the kernel takes it (struct sock_filter, 8 bytes an instruction, in the
+// machine's byte order), assembled once per process: the child only loads it (jail.Config.Filter).
+var seccompFilter = sync.OnceValues(func() ([]byte, error) {
 	insts, err := seccompProgram()
 	if err != nil {
-		return fmt.Errorf("seccomp: building the filter: %w", err)
+		return nil, fmt.Errorf("seccomp: building the filter: %w", err)
 	}
 	raw, err := bpf.Assemble(insts)
 	if err != nil {
-		return fmt.Errorf("seccomp: assembling the filter: %w", err)
+		return nil, fmt.Errorf("seccomp: assembling the filter: %w", err)
 	}
 	filter := make([]unix.SockFilter, len(raw))
 	for i, r := range raw {
 		filter[i] = unix.SockFilter{Code: r.Op, Jt: r.Jt, Jf: r.Jf, K: r.K}
 	}
-	fprog := unix.SockFprog{Len: uint16(len(filter)), Filter: &filter[0]}
-	tid, _, errno := unix.Syscall(unix.SYS_SECCOMP, unix.SECCOMP_SET_MODE_FILTER, unix.SECCOMP_FILTER_FLAG_TSYNC,
-		uintptr(unsafe.Pointer(&fprog)))
-	switch {
-	case errno != 0:
-		return fmt.Errorf("seccomp: loading the system-call filter: %w (the kernel needs CONFIG_SECCOMP_FILTER)", errno)
-	case tid != 0:
-		return fmt.Errorf("seccomp: thread %d could not take the system-call filter", tid)
-	}
-	return nil
-}
+	b := unsafe.Slice((*byte)(unsafe.Pointer(&filter[0])), len(filter)*int(unsafe.Sizeof(filter[0])))
+	return append([]byte(nil), b...), nil
+})
 
-// checkSeccomp proves, in a probe child that installed the filter, that it refuses a call: setns on an invalid
-// descriptor fails with EBADF without the filter and with EPERM under it.
-func checkSeccomp() error {
-	err := unix.Setns(-1, 0)
-	if errors.Is(err, unix.EPERM) {
-		return nil
+// filterFor returns the filter a child loads: seccompFilter when on, else nil.
+func filterFor(on bool) ([]byte, error) {
+	if !on {
+		return nil, nil
 	}
-	return fmt.Errorf("seccomp: the filter was loaded but setns(-1, 0) returned %v instead of EPERM", err)
-}
-
-// applySeccomp installs the filter when cfg asks for it; in a probe (no Argv) it also checks that it works.
-func applySeccomp(cfg *childConfig) error {
-	if !cfg.Seccomp {
-		return nil
-	}
-	if err := installSeccomp(); err != nil {
-		return err
-	}
-	if cfg.Argv == nil {
-		return checkSeccomp()
-	}
-	return nil
+	return seccompFilter()
 }
 
 // probeSeccomp starts a child that loads the filter, checks it and exits. It has no namespaces but, when the
 // runner is not root, a user namespace, where it may empty its capability bounding set as every star does.
 func probeSeccomp() error {
-	cfg := childConfig{Seccomp: true, UserNS: !isRoot(), MemoryBytes: DefaultMemoryBytes, Processes: 16,
+	filter, err := seccompFilter()
+	if err != nil {
+		return errors.New(strings.TrimPrefix(err.Error(), "seccomp: "))
+	}
+	cfg := childConfig{Filter: filter, UserNS: !isRoot(), MemoryBytes: DefaultMemoryBytes, Processes: 16,
 		FileBytes: 1 << 20, OpenFiles: 64, UID: -1, GID: -1, CPU: -1}
 	msg, w, err := runProbeChild(cfg, "cannot start the probe child")
 	if err != nil {

@@ -12,6 +12,8 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+
+	"transitbench/sandbox/internal/jail"
 )
 
 // Kind is the form of a solution.
@@ -28,9 +30,9 @@ const (
 // solution snapshot and the built Go program (bind-mounted read-only); the solution's working directory is its
 // own directory.
 const (
-	StarMount     = "/run/star"
-	SolutionMount = "/run/solution"
-	binMount      = "/run/bin"
+	StarMount     = jail.StarMount
+	SolutionMount = jail.SolutionMount
+	binMount      = jail.BinMount
 )
 
 // systemPython is Debian's interpreter with python3-numpy. It is preferred over the first python3 on PATH,

@@ -1,24 +1,22 @@
-package sandbox
+package jail
 
 import (
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"strconv"
-	"strings"
-
-	"golang.org/x/sys/unix"
+	"syscall"
+	"unsafe"
 )
 
 // rootStaging is where the child mounts the tmpfs that becomes the solution's root. It is a directory of the
 // host that every Linux system has; the mount lives only in the child's own mount namespace.
 const rootStaging = "/tmp"
 
-// hostTrees are the host's directories of programs and libraries that the solution sees, read-only, at the same
+// HostTrees are the host's directories of programs and libraries that the solution sees, read-only, at the same
 // path. Those that are symbolic links on the host (Debian's /bin → usr/bin) are recreated as the same links.
-var hostTrees = []string{"/usr", "/bin", "/sbin", "/lib", "/lib64", "/lib32", "/libx32"}
+var HostTrees = []string{"/usr", "/bin", "/sbin", "/lib", "/lib64", "/lib32", "/libx32"}
 
 // etcFiles are copied from the host's /etc into the solution's: what the dynamic loader (ld.so.cache; its
 // sources ld.so.conf and ld.so.conf.d are read by ldconfig only) and the C library's name lookups need. The rest
@@ -33,11 +31,30 @@ const etcHosts = "127.0.0.1\tlocalhost\n::1\tlocalhost ip6-localhost ip6-loopbac
 // devices are the only device nodes of the solution's /dev, bind-mounted from the host's.
 var devices = []string{"null", "zero", "full", "random", "urandom"}
 
+// Constants of the new mount API (linux/mount.h, linux/fcntl.h) and of statfs(2) that the syscall package
+// lacks.
+const (
+	mountAttrRdonly = 0x1
+	mountAttrNosuid = 0x2
+	mountAttrNodev  = 0x4
+	mountAttrNoexec = 0x8
+
+	openTreeClone            = 0x1
+	openTreeCloexec          = syscall.O_CLOEXEC
+	atFDCWD                  = -100
+	atEmptyPath              = 0x1000
+	atRecursive              = 0x8000
+	moveMountFEmptyPath      = 0x4
+	stNosuid, stNodev        = 0x2, 0x4
+	stNoexec, stNoatime      = 0x8, 0x400
+	stNodiratime, stRelatime = 0x800, 0x1000
+)
+
 // Mount attributes: read-only trees of the host, and devices (which must stay devices).
 const (
-	attrReadOnly = unix.MOUNT_ATTR_RDONLY | unix.MOUNT_ATTR_NOSUID | unix.MOUNT_ATTR_NODEV
-	attrDevice   = unix.MOUNT_ATTR_RDONLY | unix.MOUNT_ATTR_NOSUID | unix.MOUNT_ATTR_NOEXEC
-	attrWritable = unix.MOUNT_ATTR_NOSUID | unix.MOUNT_ATTR_NODEV
+	attrReadOnly = mountAttrRdonly | mountAttrNosuid | mountAttrNodev
+	attrDevice   = mountAttrRdonly | mountAttrNosuid | mountAttrNoexec
+	attrWritable = mountAttrNosuid | mountAttrNodev
 )
 
 // setupMounts builds the solution's whole filesystem inside the child's private mount namespace and makes it
@@ -57,8 +74,9 @@ const (
 //
 // The old root is detached afterwards: /proc/self/mountinfo lists only these mounts. Masked paths that still
 // exist inside the new tree (a data directory under /usr) are then covered by empty read-only tmpfs.
-func setupMounts(cfg *childConfig) error {
-	if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
+func setupMounts(cfg *Config) error {
+	sys = cfg.Sys
+	if err := syscall.Mount("", "/", "", syscall.MS_REC|syscall.MS_PRIVATE, ""); err != nil {
 		return fmt.Errorf("making mounts private: %w", err)
 	}
 	binds, starFD, closeSources, err := openSources(cfg)
@@ -85,7 +103,7 @@ func setupMounts(cfg *childConfig) error {
 			return fmt.Errorf("creating %s: %w", d, err)
 		}
 	}
-	if err := unix.Mount("proc", r+"/proc", "proc", unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, ""); err != nil {
+	if err := syscall.Mount("proc", r+"/proc", "proc", syscall.MS_NOSUID|syscall.MS_NODEV|syscall.MS_NOEXEC, ""); err != nil {
 		return fmt.Errorf("mounting /proc for the new PID namespace: %w", err)
 	}
 	if err := tmpfs(r+"/tmp", fmt.Sprintf("size=%d,mode=1777", cfg.TmpBytes), 0); err != nil {
@@ -99,7 +117,7 @@ func setupMounts(cfg *childConfig) error {
 	if err := mountBinds(r, binds); err != nil {
 		return err
 	}
-	if err := unix.Mount("", r, "", unix.MS_BIND|unix.MS_REMOUNT|unix.MS_RDONLY|unix.MS_NOSUID|unix.MS_NODEV, ""); err != nil {
+	if err := syscall.Mount("", r, "", syscall.MS_BIND|syscall.MS_REMOUNT|syscall.MS_RDONLY|syscall.MS_NOSUID|syscall.MS_NODEV, ""); err != nil {
 		return fmt.Errorf("making the sandbox's root read-only: %w", err)
 	}
 	if err := pivotInto(r); err != nil {
@@ -118,13 +136,13 @@ type sourceBind struct {
 // openSources opens the directories to bind (the solution, the binary's directory, cfg.Binds) and the star's
 // directory (-1 without one), and returns a function that closes them. They are held open because the new
 // root's tmpfs may cover them (a run directory under /tmp).
-func openSources(cfg *childConfig) ([]sourceBind, int, func(), error) {
+func openSources(cfg *Config) ([]sourceBind, int, func(), error) {
 	var binds []sourceBind
 	if cfg.Solution != "" {
 		binds = append(binds, sourceBind{src: cfg.Solution, dst: SolutionMount, attr: attrReadOnly})
 	}
 	if cfg.Bin != "" {
-		binds = append(binds, sourceBind{src: cfg.Bin, dst: binMount, attr: attrReadOnly})
+		binds = append(binds, sourceBind{src: cfg.Bin, dst: BinMount, attr: attrReadOnly})
 	}
 	for _, b := range cfg.Binds {
 		attr := uint64(attrReadOnly)
@@ -136,11 +154,11 @@ func openSources(cfg *childConfig) ([]sourceBind, int, func(), error) {
 	var fds []int
 	closeAll := func() {
 		for _, fd := range fds {
-			unix.Close(fd)
+			syscall.Close(fd)
 		}
 	}
 	for i := range binds {
-		fd, err := unix.Open(binds[i].src, unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+		fd, err := syscall.Open(binds[i].src, sys.OPath|syscall.O_DIRECTORY|syscall.O_CLOEXEC, 0)
 		if err != nil {
 			closeAll()
 			return nil, -1, nil, fmt.Errorf("opening %s: %w", binds[i].src, err)
@@ -150,7 +168,7 @@ func openSources(cfg *childConfig) ([]sourceBind, int, func(), error) {
 	}
 	starFD := -1
 	if cfg.Star != "" {
-		fd, err := unix.Open(cfg.Star, unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+		fd, err := syscall.Open(cfg.Star, sys.OPath|syscall.O_DIRECTORY|syscall.O_CLOEXEC, 0)
 		if err != nil {
 			closeAll()
 			return nil, -1, nil, fmt.Errorf("opening the star directory %s: %w", cfg.Star, err)
@@ -161,10 +179,10 @@ func openSources(cfg *childConfig) ([]sourceBind, int, func(), error) {
 	return binds, starFD, closeAll, nil
 }
 
-// setupHostTrees binds the host's program and library trees (hostTrees) read-only under r, and recreates
+// setupHostTrees binds the host's program and library trees (HostTrees) read-only under r, and recreates
 // those that are symbolic links on the host as the same links.
 func setupHostTrees(r string) error {
-	for _, p := range hostTrees {
+	for _, p := range HostTrees {
 		fi, err := os.Lstat(p)
 		switch {
 		case err != nil:
@@ -181,7 +199,7 @@ func setupHostTrees(r string) error {
 			if err := os.Mkdir(r+p, 0o755); err != nil {
 				return fmt.Errorf("creating the mount point %s: %w", p, err)
 			}
-			if err := bindTree(unix.AT_FDCWD, p, r+p, attrReadOnly); err != nil {
+			if err := bindTree(atFDCWD, p, r+p, attrReadOnly); err != nil {
 				return err
 			}
 		}
@@ -207,16 +225,16 @@ func mountBinds(r string, binds []sourceBind) error {
 
 // pivotInto makes r the root; the old root is then detached with every host mount under it.
 func pivotInto(r string) error {
-	if err := unix.Chdir(r); err != nil {
+	if err := syscall.Chdir(r); err != nil {
 		return fmt.Errorf("entering the sandbox's root: %w", err)
 	}
-	if err := unix.PivotRoot(".", "."); err != nil {
+	if err := syscall.PivotRoot(".", "."); err != nil {
 		return fmt.Errorf("pivot_root into the sandbox's root: %w", err)
 	}
-	if err := unix.Unmount(".", unix.MNT_DETACH); err != nil {
+	if err := syscall.Unmount(".", syscall.MNT_DETACH); err != nil {
 		return fmt.Errorf("detaching the host's filesystem: %w", err)
 	}
-	if err := unix.Chdir("/"); err != nil {
+	if err := syscall.Chdir("/"); err != nil {
 		return fmt.Errorf("entering the sandbox's root: %w", err)
 	}
 	return nil
@@ -231,15 +249,15 @@ func maskPaths(mask []string) error {
 			continue // outside the sandbox's tree, or covered by one of its fresh tmpfs
 		}
 		if fi.IsDir() {
-			if err := tmpfs(p, "size=4k,mode=0555", unix.MS_RDONLY|unix.MS_NOEXEC); err != nil {
+			if err := tmpfs(p, "size=4k,mode=0555", syscall.MS_RDONLY|syscall.MS_NOEXEC); err != nil {
 				return fmt.Errorf("masking: %w", err)
 			}
 			continue
 		}
-		if err := unix.Mount("/dev/null", p, "", unix.MS_BIND, ""); err != nil {
+		if err := syscall.Mount("/dev/null", p, "", syscall.MS_BIND, ""); err != nil {
 			return fmt.Errorf("masking %s: %w", p, err)
 		}
-		if err := unix.Mount("", p, "", unix.MS_BIND|unix.MS_REMOUNT|unix.MS_RDONLY|unix.MS_NOSUID|unix.MS_NOEXEC, ""); err != nil {
+		if err := syscall.Mount("", p, "", syscall.MS_BIND|syscall.MS_REMOUNT|syscall.MS_RDONLY|syscall.MS_NOSUID|syscall.MS_NOEXEC, ""); err != nil {
 			return fmt.Errorf("masking %s: %w", p, err)
 		}
 	}
@@ -247,14 +265,14 @@ func maskPaths(mask []string) error {
 }
 
 func tmpfs(dst, opts string, flags uintptr) error {
-	if err := unix.Mount("tmpfs", dst, "tmpfs", flags|unix.MS_NOSUID|unix.MS_NODEV, opts); err != nil {
+	if err := syscall.Mount("tmpfs", dst, "tmpfs", flags|syscall.MS_NOSUID|syscall.MS_NODEV, opts); err != nil {
 		return fmt.Errorf("mounting a tmpfs on %s: %w", dst, err)
 	}
 	return nil
 }
 
 // setupEtc fills the new root's /etc.
-func setupEtc(r string, cfg *childConfig) error {
+func setupEtc(r string, cfg *Config) error {
 	etc := r + "/etc"
 	if err := os.Mkdir(etc, 0o755); err != nil {
 		return fmt.Errorf("creating /etc: %w", err)
@@ -279,7 +297,7 @@ func setupEtc(r string, cfg *childConfig) error {
 		if err := os.Mkdir(etc+"/alternatives", 0o755); err != nil {
 			return fmt.Errorf("creating /etc/alternatives: %w", err)
 		}
-		if err := bindTree(unix.AT_FDCWD, "/etc/alternatives", etc+"/alternatives", attrReadOnly); err != nil {
+		if err := bindTree(atFDCWD, "/etc/alternatives", etc+"/alternatives", attrReadOnly); err != nil {
 			return err
 		}
 	}
@@ -325,19 +343,19 @@ func copyEntry(src, dst string, depth int) error {
 
 // setupDev builds the new root's /dev: a few devices bound from the host's, the usual links into /proc and a
 // fresh /dev/shm; the tmpfs itself is read-only.
-func setupDev(r string, cfg *childConfig) error {
+func setupDev(r string, cfg *Config) error {
 	dev := r + "/dev"
 	if err := os.Mkdir(dev, 0o755); err != nil {
 		return fmt.Errorf("creating /dev: %w", err)
 	}
-	if err := tmpfs(dev, "size=64k,nr_inodes=64,mode=0755", unix.MS_NOEXEC); err != nil {
+	if err := tmpfs(dev, "size=64k,nr_inodes=64,mode=0755", syscall.MS_NOEXEC); err != nil {
 		return err
 	}
 	for _, d := range devices {
 		if err := os.WriteFile(dev+"/"+d, nil, 0o644); err != nil {
 			return fmt.Errorf("creating /dev/%s: %w", d, err)
 		}
-		if err := bindTree(unix.AT_FDCWD, "/dev/"+d, dev+"/"+d, attrDevice); err != nil {
+		if err := bindTree(atFDCWD, "/dev/"+d, dev+"/"+d, attrDevice); err != nil {
 			return err
 		}
 	}
@@ -354,7 +372,7 @@ func setupDev(r string, cfg *childConfig) error {
 	if err := tmpfs(dev+"/shm", fmt.Sprintf("size=%d,mode=1777", min(cfg.TmpBytes, 64<<20)), 0); err != nil {
 		return err
 	}
-	if err := unix.Mount("", dev, "", unix.MS_BIND|unix.MS_REMOUNT|unix.MS_RDONLY|unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, ""); err != nil {
+	if err := syscall.Mount("", dev, "", syscall.MS_BIND|syscall.MS_REMOUNT|syscall.MS_RDONLY|syscall.MS_NOSUID|syscall.MS_NODEV|syscall.MS_NOEXEC, ""); err != nil {
 		return fmt.Errorf("making /dev read-only: %w", err)
 	}
 	return nil
@@ -367,13 +385,13 @@ func copyStar(fd int, dst string) error {
 	if err := os.MkdirAll(dst, 0o755); err != nil {
 		return fmt.Errorf("creating %s: %w", dst, err)
 	}
-	if err := tmpfs(dst, "mode=0755", unix.MS_NOEXEC); err != nil {
+	if err := tmpfs(dst, "mode=0755", syscall.MS_NOEXEC); err != nil {
 		return err
 	}
 	if err := copyDir("/proc/self/fd/"+strconv.Itoa(fd), dst); err != nil {
 		return fmt.Errorf("copying the star's files into the sandbox: %w", err)
 	}
-	if err := unix.Mount("", dst, "", unix.MS_BIND|unix.MS_REMOUNT|unix.MS_RDONLY|unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, ""); err != nil {
+	if err := syscall.Mount("", dst, "", syscall.MS_BIND|syscall.MS_REMOUNT|syscall.MS_RDONLY|syscall.MS_NOSUID|syscall.MS_NODEV|syscall.MS_NOEXEC, ""); err != nil {
 		return fmt.Errorf("making %s read-only: %w", dst, err)
 	}
 	return nil
@@ -411,22 +429,22 @@ var copyBuf []byte
 // copyRegular copies the regular file src to the new file dst (mode 0644) with plain system calls: the child
 // copies a handful of small files and should not pay for more.
 func copyRegular(src, dst string) error {
-	in, err := unix.Open(src, unix.O_RDONLY|unix.O_CLOEXEC, 0)
+	in, err := syscall.Open(src, syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
 	if err != nil {
 		return &fs.PathError{Op: "open", Path: src, Err: err}
 	}
-	defer unix.Close(in)
-	out, err := unix.Open(dst, unix.O_WRONLY|unix.O_CREAT|unix.O_EXCL|unix.O_CLOEXEC, 0o644)
+	defer syscall.Close(in)
+	out, err := syscall.Open(dst, syscall.O_WRONLY|syscall.O_CREAT|syscall.O_EXCL|syscall.O_CLOEXEC, 0o644)
 	if err != nil {
 		return &fs.PathError{Op: "create", Path: dst, Err: err}
 	}
-	defer unix.Close(out)
+	defer syscall.Close(out)
 	if copyBuf == nil {
 		copyBuf = make([]byte, 64<<10)
 	}
 	for {
-		n, err := unix.Read(in, copyBuf)
-		if err == unix.EINTR {
+		n, err := syscall.Read(in, copyBuf)
+		if err == syscall.EINTR {
 			continue
 		}
 		if err != nil {
@@ -436,8 +454,8 @@ func copyRegular(src, dst string) error {
 			return nil
 		}
 		for b := copyBuf[:n]; len(b) > 0; {
-			m, err := unix.Write(out, b)
-			if err == unix.EINTR {
+			m, err := syscall.Write(out, b)
+			if err == syscall.EINTR {
 				continue
 			}
 			if err != nil {
@@ -452,31 +470,86 @@ func copyRegular(src, dst string) error {
 // with attr set on every mount of the copy. The copy is made detached (open_tree), given its attributes and
 // only then attached, so it is never writable in the new tree. Kernels before 5.12 get a bind and a remount.
 func bindTree(dirfd int, src, dst string, attr uint64) error {
-	flags := uint(unix.OPEN_TREE_CLONE | unix.OPEN_TREE_CLOEXEC | unix.AT_RECURSIVE)
+	flags := uintptr(openTreeClone | openTreeCloexec | atRecursive)
 	if src == "" {
-		flags |= unix.AT_EMPTY_PATH
+		flags |= atEmptyPath
 	}
 	name := src
 	if name == "" {
 		name = "/proc/self/fd/" + strconv.Itoa(dirfd)
 	}
-	fd, err := unix.OpenTree(dirfd, src, flags)
-	if errors.Is(err, unix.ENOSYS) {
+	fd, err := openTree(dirfd, src, flags)
+	if errors.Is(err, syscall.ENOSYS) {
 		return bindTreeLegacy(name, dst, attr)
 	}
 	if err != nil {
 		return fmt.Errorf("bind-mounting %s on %s: open_tree: %w", name, dst, err)
 	}
-	defer unix.Close(fd)
-	err = unix.MountSetattr(fd, "", unix.AT_EMPTY_PATH|unix.AT_RECURSIVE, &unix.MountAttr{Attr_set: attr})
-	if errors.Is(err, unix.ENOSYS) {
+	defer syscall.Close(fd)
+	err = mountSetattr(fd, atEmptyPath|atRecursive, attr)
+	if errors.Is(err, syscall.ENOSYS) {
 		return bindTreeLegacy(name, dst, attr)
 	}
 	if err != nil {
 		return fmt.Errorf("bind-mounting %s on %s: mount_setattr: %w", name, dst, err)
 	}
-	if err := unix.MoveMount(fd, "", unix.AT_FDCWD, dst, unix.MOVE_MOUNT_F_EMPTY_PATH); err != nil {
+	if err := moveMount(fd, dst); err != nil {
 		return fmt.Errorf("bind-mounting %s on %s: move_mount: %w", name, dst, err)
+	}
+	return nil
+}
+
+// sys holds the numbers of the system calls of the new mount API, from the child's configuration.
+var sys Syscalls
+
+// openTree is open_tree(2): a detached copy of the tree at path (relative to dirfd) when flags hold
+// OPEN_TREE_CLONE, as a descriptor.
+func openTree(dirfd int, path string, flags uintptr) (int, error) {
+	if sys.OpenTree <= 0 {
+		return -1, syscall.ENOSYS
+	}
+	p, err := syscall.BytePtrFromString(path)
+	if err != nil {
+		return -1, err
+	}
+	fd, _, e := syscall.Syscall(uintptr(sys.OpenTree), uintptr(dirfd), uintptr(unsafe.Pointer(p)), flags)
+	if e != 0 {
+		return -1, e
+	}
+	return int(fd), nil
+}
+
+// mountSetattr is mount_setattr(2) on the tree open as fd (path ""), setting the attributes attr.
+func mountSetattr(fd int, flags uintptr, attr uint64) error {
+	if sys.MountSetattr <= 0 {
+		return syscall.ENOSYS
+	}
+	// struct mount_attr: attr_set, attr_clr, propagation, userns_fd.
+	ma := [4]uint64{attr, 0, 0, 0}
+	empty := [1]byte{}
+	_, _, e := syscall.Syscall6(uintptr(sys.MountSetattr), uintptr(fd), uintptr(unsafe.Pointer(&empty[0])), flags,
+		uintptr(unsafe.Pointer(&ma)), unsafe.Sizeof(ma), 0)
+	if e != 0 {
+		return e
+	}
+	return nil
+}
+
+// moveMount is move_mount(2) of the detached tree open as fd onto the path dst.
+func moveMount(fd int, dst string) error {
+	if sys.MoveMount <= 0 {
+		return syscall.ENOSYS
+	}
+	p, err := syscall.BytePtrFromString(dst)
+	if err != nil {
+		return err
+	}
+	empty := [1]byte{}
+	negFDCWD := atFDCWD
+	_, _, e := syscall.Syscall6(uintptr(sys.MoveMount), uintptr(fd), uintptr(unsafe.Pointer(&empty[0])),
+		uintptr(negFDCWD), uintptr(unsafe.Pointer(p)), moveMountFEmptyPath, 0)
+	if e != 0 {
+		return e
 	}
 	return nil
 }
@@ -484,41 +557,27 @@ func bindTree(dirfd int, src, dst string, attr uint64) error {
 // bindTreeLegacy is bindTree with mount(2) alone: a recursive bind, then a remount of its top with attr and
 // the flags the source already had (a remount in a user namespace may not clear them).
 func bindTreeLegacy(src, dst string, attr uint64) error {
-	if err := unix.Mount(src, dst, "", unix.MS_BIND|unix.MS_REC, ""); err != nil {
+	if err := syscall.Mount(src, dst, "", syscall.MS_BIND|syscall.MS_REC, ""); err != nil {
 		return fmt.Errorf("bind-mounting %s on %s: %w", src, dst, err)
 	}
-	flags := uintptr(unix.MS_BIND | unix.MS_REMOUNT)
-	for _, kv := range [][2]uint64{{unix.MOUNT_ATTR_RDONLY, unix.MS_RDONLY}, {unix.MOUNT_ATTR_NOSUID, unix.MS_NOSUID},
-		{unix.MOUNT_ATTR_NODEV, unix.MS_NODEV}, {unix.MOUNT_ATTR_NOEXEC, unix.MS_NOEXEC}} {
+	flags := uintptr(syscall.MS_BIND | syscall.MS_REMOUNT)
+	for _, kv := range [][2]uint64{{mountAttrRdonly, syscall.MS_RDONLY}, {mountAttrNosuid, syscall.MS_NOSUID},
+		{mountAttrNodev, syscall.MS_NODEV}, {mountAttrNoexec, syscall.MS_NOEXEC}} {
 		if attr&kv[0] != 0 {
 			flags |= uintptr(kv[1])
 		}
 	}
-	var st unix.Statfs_t
-	if err := unix.Statfs(dst, &st); err == nil {
-		for _, kv := range [][2]int64{{unix.ST_NOSUID, unix.MS_NOSUID}, {unix.ST_NODEV, unix.MS_NODEV}, {unix.ST_NOEXEC, unix.MS_NOEXEC},
-			{unix.ST_NOATIME, unix.MS_NOATIME}, {unix.ST_NODIRATIME, unix.MS_NODIRATIME}, {unix.ST_RELATIME, unix.MS_RELATIME}} {
+	var st syscall.Statfs_t
+	if err := syscall.Statfs(dst, &st); err == nil {
+		for _, kv := range [][2]int64{{stNosuid, syscall.MS_NOSUID}, {stNodev, syscall.MS_NODEV}, {stNoexec, syscall.MS_NOEXEC},
+			{stNoatime, syscall.MS_NOATIME}, {stNodiratime, syscall.MS_NODIRATIME}, {stRelatime, syscall.MS_RELATIME}} {
 			if st.Flags&kv[0] != 0 {
 				flags |= uintptr(kv[1])
 			}
 		}
 	}
-	if err := unix.Mount("", dst, "", flags, ""); err != nil {
+	if err := syscall.Mount("", dst, "", flags, ""); err != nil {
 		return fmt.Errorf("remounting %s: %w", dst, err)
 	}
 	return nil
-}
-
-// HostPathVisible reports whether a star sees the host path p at its own name: on Linux only the system trees
-// (hostTrees, bound read-only into the allow-list root) are in view, so a program a solution execs by host path
-// must live under one of them; anything else (a binary in /work, /opt or a home directory) has to be shipped
-// inside the solution directory.
-func HostPathVisible(p string) bool {
-	p = filepath.Clean(p)
-	for _, root := range hostTrees {
-		if p == root || strings.HasPrefix(p, root+"/") {
-			return true
-		}
-	}
-	return false
 }

@@ -1,0 +1,40 @@
+package jail
+
+import (
+	"encoding/binary"
+	"io"
+)
+
+// Stage is a moment of the child's setup that it records when Config.Trace is set (the runner's overhead
+// benchmark): the runner reads them from the stage pipe next to its own.
+type Stage int
+
+const (
+	StageMain    Stage = iota // the program's initialisation done, Main entered
+	StageGate                 // past the gate, the configuration read
+	StageRoot                 // the root built (mounts, pivot_root, masks) and the names set
+	StageLimits               // pinned, in its directory, resource limits set, capabilities dropped
+	StageUser                 // the star's user
+	StageSeccomp              // the system-call filter loaded
+	StageExec                 // about to execute the solution
+	NumStages
+)
+
+// Stages are the moments of the child's stages, in nanoseconds of CLOCK_MONOTONIC (which the runner and the
+// child share: the sandbox has no time namespace); 0 for a stage not passed.
+type Stages [NumStages]int64
+
+// ReadStages reads what the child wrote to the stage pipe, to its end; ok is false when the record is short
+// (the child failed before its exec).
+func ReadStages(r io.Reader) (s Stages, ok bool) {
+	var b [8 * NumStages]byte
+	_, err := io.ReadFull(r, b[:])
+	io.Copy(io.Discard, r)
+	if err != nil {
+		return s, false
+	}
+	for i := range s {
+		s[i] = int64(binary.LittleEndian.Uint64(b[8*i:]))
+	}
+	return s, true
+}

@@ -1,0 +1,42 @@
+package jail
+
+import (
+	"encoding/binary"
+	"syscall"
+	"unsafe"
+)
+
+// stages is the child's record, nil unless Config.Trace is set.
+var stages *Stages
+
+func (s *Stages) mark(st Stage) {
+	if s != nil {
+		s[st] = MonotonicNow()
+	}
+}
+
+// clockMonotonic is CLOCK_MONOTONIC (linux/time.h).
+const clockMonotonic = 1
+
+// MonotonicNow reads CLOCK_MONOTONIC in nanoseconds (0 where it cannot).
+func MonotonicNow() int64 {
+	var ts syscall.Timespec
+	if _, _, e := syscall.RawSyscall(syscall.SYS_CLOCK_GETTIME, clockMonotonic, uintptr(unsafe.Pointer(&ts)), 0); e != 0 {
+		return 0
+	}
+	return ts.Nano()
+}
+
+// writeStages writes the child's stages to the stage pipe, 8 bytes each (little-endian). The exec of the
+// solution closes the pipe.
+func writeStages() {
+	if stages == nil {
+		return
+	}
+	stages.mark(StageExec)
+	var b [8 * NumStages]byte
+	for i, t := range stages {
+		binary.LittleEndian.PutUint64(b[8*i:], uint64(t))
+	}
+	syscall.Write(TraceFD, b[:])
+}
