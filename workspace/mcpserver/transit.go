@@ -17,7 +17,7 @@ import (
 
 // ListStarsIn filters the stars as the terminal UI's browser does: every given field must match.
 type ListStarsIn struct {
-	Set        string `json:"set,omitempty" jsonschema:"data set (default: the workspace's dev set); hidden sets A and B are refused"`
+	Set        string `json:"set,omitempty" jsonschema:"data set (default: the workspace's dev set); the hidden sets (A, B and the mini pool M) are refused"`
 	Category   string `json:"category,omitempty" jsonschema:"injected, untouched, eb or confirmed"`
 	Population string `json:"population,omitempty" jsonschema:"random or false_alarm"`
 	Outcome    string `json:"outcome,omitempty" jsonschema:"the last dev run's outcome: hit, half, missed, false, quiet, ignored or 'not run'"`
