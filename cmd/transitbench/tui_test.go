@@ -107,15 +107,15 @@ func TestTUIInTmux(t *testing.T) {
 	s.send("Enter")
 	titles := []string{"Light curve", "Periodogram", "Folded", "Candidates"}
 	screen := s.waitFor("the star view of dev-0000 with a folded curve", 2*time.Minute, func(sc string) bool {
-		// The fold's information line ("P … d  depth … ppm  MES …") appears once the fold is drawn.
-		return containsAll(sc, append(titles, "star dev-0000", "depth", "ppm", "MES")...)
+		// The fold's information line ("P … d  T14 … h  depth±err ppm  MES …") appears once the fold is drawn.
+		return containsAll(sc, append(titles, "star dev-0000", "ppm", "MES")...)
 	})
 	if !strings.ContainsAny(screen, "⠁⠂⠄⡀⠈⠐⠠⢀⣿") {
 		t.Errorf("the star view has no braille plot:\n%s", screen)
 	}
 	s.send("Right")
 	s.waitFor("the star view of dev-0001 with a folded curve", 2*time.Minute, func(sc string) bool {
-		return containsAll(sc, append(titles, "star dev-0001", "depth", "MES")...)
+		return containsAll(sc, append(titles, "star dev-0001", "ppm", "MES")...)
 	})
 	s.send("q")
 	giveUp := time.Now().Add(15 * time.Second)
