@@ -48,6 +48,9 @@ type Features struct {
 
 	// The deepest box of the same duration at any other phase (its window clear of the primary's): its depth
 	// and error, its significance on the MES scale (depth/σ_D·√n_eff, so ≥ 7.1 is a detection) and its phase.
+	// A secondary eclipse repeats every orbit: when one orbit carries more than MaxSecondaryOrbitFraction of the
+	// box's SNR² (one event at that phase: another planet's single transit, a flare's edge, a gap ramp), that
+	// orbit is left out and the phase scanned again, at most MaxSecondaryRescans times.
 	SecondaryDepth    float64 `json:"secondary_depth"`
 	SecondaryDepthErr float64 `json:"secondary_depth_err"`
 	SecondaryMES      float64 `json:"secondary_mes"`
@@ -294,15 +297,58 @@ func (c *curve) primary(f *Features) {
 	}
 }
 
+// MaxSecondaryOrbitFraction is the largest share of the secondary box's SNR² one orbit may carry; above it the
+// orbit is left out of the secondary scan (a secondary seen in n orbits gives ≈ 1/n; two orbits, ≈ 1/2). After
+// MaxSecondaryRescans orbits left out, the last scan's box stands.
+const MaxSecondaryOrbitFraction = 0.75
+
+// MaxSecondaryRescans is how many single-orbit events the secondary scan leaves out at most.
+const MaxSecondaryRescans = 3
+
 // secondary scans the phase for the deepest box of the primary's duration whose window stays clear of the
 // primary's (centres from D to P − D after the primary), in steps of D/4. The cadences are accumulated in
-// phase bins D/8 wide, and a box is 8 consecutive bins, so the scan costs O(n + P/D).
+// phase bins D/8 wide, and a box is 8 consecutive bins, so the scan costs O(n + P/D). An orbit runs from one
+// mid-transit to the next; when the deepest box's SNR² comes mostly from one orbit (MaxSecondaryOrbitFraction),
+// that orbit is left out and the scan repeated.
 func (c *curve) secondary(f *Features) {
-	const perBox = 8
-	width := c.duration / perBox
-	nb := int(math.Ceil(c.period / width))
+	var skip []int
+	for range MaxSecondaryRescans + 1 {
+		lo, hi, ok := c.secondaryScan(f, skip)
+		if !ok {
+			return
+		}
+		o, frac := c.secondaryOrbit(lo, hi)
+		if frac <= MaxSecondaryOrbitFraction {
+			return
+		}
+		skip = append(skip, o)
+	}
+}
+
+// orbit returns the orbit of cadence i (the epoch of the mid-transit before it) and its phase time x in [0, P).
+func (c *curve) orbit(i int) (int, float64) {
+	if x := c.dt[i]; x >= 0 {
+		return c.epoch[i], x
+	} else {
+		return c.epoch[i] - 1, x + c.period
+	}
+}
+
+// secondaryBins is the bin layout of the secondary scan: bins of D/8, 8 to a box.
+func (c *curve) secondaryBins() (width float64, nb int) {
+	width = c.duration / secondaryPerBox
+	return width, int(math.Ceil(c.period / width))
+}
+
+const secondaryPerBox = 8
+
+// secondaryScan runs the scan without the orbits in skip, sets f's secondary fields to the deepest box and
+// returns its bins [lo, hi); false when no box has enough cadences.
+func (c *curve) secondaryScan(f *Features, skip []int) (lo, hi int, ok bool) {
+	const perBox = secondaryPerBox
+	width, nb := c.secondaryBins()
 	if nb < 3*perBox {
-		return
+		return 0, 0, false
 	}
 	sum := make([]float64, nb+1)
 	cnt := make([]int, nb+1)
@@ -310,9 +356,9 @@ func (c *curve) secondary(f *Features) {
 		if math.Abs(dt) <= c.duration/2+c.cadence {
 			continue
 		}
-		x := dt
-		if x < 0 {
-			x += c.period
+		o, x := c.orbit(i)
+		if slices.Contains(skip, o) {
+			continue
 		}
 		j := min(int(x/width), nb-1)
 		sum[j+1] += c.y[i]
@@ -324,20 +370,61 @@ func (c *curve) secondary(f *Features) {
 	}
 	need := max(1, int(math.Ceil(c.m/2-1e-9)))
 	best := math.Inf(-1)
-	for lo := perBox / 2; lo+perBox <= nb-perBox/2; lo += perBox / 4 {
-		hi := lo + perBox
-		n := cnt[hi] - cnt[lo]
+	for l := perBox / 2; l+perBox <= nb-perBox/2; l += perBox / 4 {
+		h := l + perBox
+		n := cnt[h] - cnt[l]
 		if n < need {
 			continue
 		}
-		depth := (sum[hi] - sum[lo]) / float64(n)
+		depth := (sum[h] - sum[l]) / float64(n)
 		errD := c.errFor(f.SigmaD, n)
 		if snr := depth / errD; snr > best {
-			best = snr
+			best, lo, hi, ok = snr, l, h, true
 			f.SecondaryDepth, f.SecondaryDepthErr, f.SecondaryMES = depth, errD, snr
-			f.SecondaryPhase = (float64(lo) + perBox/2) * width / c.period
+			f.SecondaryPhase = (float64(l) + perBox/2) * width / c.period
 		}
 	}
+	return lo, hi, ok
+}
+
+// secondaryOrbit returns the orbit carrying the largest share of the box's dimming in bins [lo, hi), and that
+// share: per orbit k with n_k cadences summing to s_k > 0 in the box, SNR²_k ∝ s_k²/n_k, against the sum of
+// SNR²_k over the orbits that dim. A secondary seen in n orbits gives ≈ 1/n, noise ≈ a few over the number of
+// orbits, one event ≈ 1. A share 0 when no orbit dims.
+func (c *curve) secondaryOrbit(lo, hi int) (int, float64) {
+	width, _ := c.secondaryBins()
+	sum := map[int]float64{}
+	cnt := map[int]int{}
+	for i, dt := range c.dt {
+		if math.Abs(dt) <= c.duration/2+c.cadence {
+			continue
+		}
+		o, x := c.orbit(i)
+		if j := int(x / width); j < lo || j >= hi {
+			continue
+		}
+		sum[o] += c.y[i]
+		cnt[o]++
+	}
+	var all float64
+	for o, s := range sum {
+		if s > 0 {
+			all += s * s / float64(cnt[o])
+		}
+	}
+	if !(all > 0) {
+		return 0, 0
+	}
+	best, share := 0, 0.0
+	for o, s := range sum {
+		if s <= 0 {
+			continue
+		}
+		if v := s * s / float64(cnt[o]) / all; v > share || v == share && o < best {
+			best, share = o, v
+		}
+	}
+	return best, share
 }
 
 // shape fits a trapezoid, smoothed by the exposure (one cadence), to the folded transit binned in D/30-wide
