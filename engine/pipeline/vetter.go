@@ -90,7 +90,8 @@ const MaxSearches = 3
 // Rank counts the kept peaks; TopSNR is the first kept peak's SNR; each peak's SDE is measured on the periodogram
 // of the search that found it, and its SharedEvents against the candidates kept before it. The screen (transits,
 // single events) runs on the search's detrending; the features of the kept peaks are measured at the end, each
-// with the other kept peaks masked (Compute, Context.Others).
+// with the other kept peaks masked (Compute, Context.Others); a peak left with fewer than two transits once the
+// others are masked is dropped, and the rest are measured again without it.
 func Candidates(c *lc.LightCurve, star Star) ([]Features, error) {
 	l, err := Prepare(c)
 	if err != nil {
@@ -135,6 +136,27 @@ func Candidates(c *lc.LightCurve, star Star) ([]Features, error) {
 		}
 		l = l.withoutEvent(*worst)
 	}
+	// A peak made of the other candidates' transits has fewer than two left once they are masked: it is not a
+	// candidate of its own. It is dropped and the others are measured again without it, so that no feature
+	// (rank, top SNR, stronger peaks, masks) refers to a dropped peak.
+	for {
+		out := measureKept(l, star, v, kept)
+		n := 0
+		for i, f := range out {
+			if f.Vet.NTransits >= 2 {
+				kept[n] = kept[i]
+				n++
+			}
+		}
+		if n == len(kept) {
+			return out, nil
+		}
+		kept = kept[:n]
+	}
+}
+
+// measureKept returns the features of the kept peaks, in order, each measured with the others masked.
+func measureKept(l *Light, star Star, v Variability, kept []keptPeak) []Features {
 	out := make([]Features, len(kept))
 	for i, k := range kept {
 		ctx := Context{Rank: i, TopSNR: kept[0].peak.SNR, Variability: v, Periodogram: k.pg}
@@ -148,18 +170,7 @@ func Candidates(c *lc.LightCurve, star Star) ([]Features, error) {
 		}
 		out[i] = Compute(l, star, k.peak, ctx)
 	}
-	// A peak made of the other candidates' transits has fewer than two left once they are masked: it is not a
-	// candidate of its own.
-	kept2 := out[:0]
-	for _, f := range out {
-		if f.Vet.NTransits >= 2 {
-			kept2 = append(kept2, f)
-		}
-	}
-	for i := range kept2 {
-		kept2[i].Rank = i
-	}
-	return kept2, nil
+	return out
 }
 
 // keptPeak is a peak Candidates keeps and the periodogram it was found in.
