@@ -12,9 +12,12 @@ type TrainPlanetKnobs struct {
 	MES   sim.Range `json:"high_mes"`
 }
 
-// TrainPlanet is the train pool's TrainPlanetKnobs: half the injected stars at MES 20–200 (depths up to a few
-// per cent, within Planet.MaxRpRs).
-var TrainPlanet = TrainPlanetKnobs{Share: 0.5, MES: sim.Range{Lo: 20, Hi: 200}}
+// TrainPlanet is the train pool's TrainPlanetKnobs: half the injected stars at MES 20–2,000, log-uniform. The
+// top decade is where real hot Jupiters lie (Rp/R★ ≈ 0.1, a 1 % depth over a year of Kepler data: MES in the
+// hundreds to thousands); with the pool's strong planets stopping at MES 200 (Rp/R★ up to ≈ 0.08 on a quiet
+// star), every deeper signal it held was a binary, and a vetter trained on it rejected Kepler-8 b and
+// Kepler-77 b. Depths stay within Planet.MaxRpRs.
+var TrainPlanet = TrainPlanetKnobs{Share: 0.5, MES: sim.Range{Lo: 20, Hi: 2000}}
 
 // simGenerator makes stars with the simulator (data/sim) and its default knobs: a set is a function of the
 // simulator's version, never of tuning done elsewhere. The train pool alone uses train (TrainPlanet).
