@@ -320,3 +320,30 @@ func BenchmarkComputeLongPeriod(b *testing.B) {
 		Compute(times, flux, 90, 150, 2.0/24, sun)
 	}
 }
+
+// TestSecondaryMustRepeat: one dip at the secondary phase (another planet's single transit, 8,000 ppm for 6 h)
+// is not a secondary eclipse. Averaged into the fold's box over the year's ≈ 68 orbits it alone would read as a
+// secondary of MES ≈ 8,000/68/(150/√(6·68)) ≈ 16; the orbit holding it carries nearly all of the box's SNR² and
+// is left out, and the scan finds noise (MES below the 7.1 detection threshold). A 200 ppm dip repeated every
+// orbit (SNR ≈ 5 per orbit, ≈ 40 over the year) is found.
+func TestSecondaryMustRepeat(t *testing.T) {
+	p := planet()
+	single := func(depth float64, every bool) Features {
+		times, flux := year(150e-6, 5)
+		inject(times, flux, p)
+		mid := p.T0Days + 20.5*p.PeriodDays // phase 0.5 of orbit 20
+		for i, ti := range times {
+			dt := math.Remainder(ti-(p.T0Days+p.PeriodDays/2), p.PeriodDays)
+			if every && math.Abs(dt) < 0.125 || !every && math.Abs(ti-mid) < 0.125 {
+				flux[i] -= depth
+			}
+		}
+		return Compute(times, flux, p.PeriodDays, p.T0Days, p.DurationDays(), sun)
+	}
+	if f := single(8000e-6, false); f.SecondaryMES >= 7.1 {
+		t.Errorf("one dip at phase 0.5: secondary MES %.1f at phase %.3f, want noise (< 7.1)", f.SecondaryMES, f.SecondaryPhase)
+	}
+	if f := single(200e-6, true); f.SecondaryMES < 20 || math.Abs(f.SecondaryPhase-0.5) > 0.02 {
+		t.Errorf("a dip every orbit: secondary MES %.1f at phase %.3f, want ≥ 20 at 0.5", f.SecondaryMES, f.SecondaryPhase)
+	}
+}
