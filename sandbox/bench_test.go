@@ -14,6 +14,12 @@ import (
 // a star directory with one small file. The time per op is the whole cost of a star: its directory, the
 // namespaces, the mounts, the limits, the exec and the wait.
 func BenchmarkRunTrivial(b *testing.B) {
+	runTrivialStars(b, &Runner{Workers: 1, UIDBase: testUIDBase, Home: testHome})
+}
+
+// runTrivialStars runs b.N stars of a shell solution that prints one line through r, timing the run alone, and
+// reports the processor time per star ("cpu-ms/op"); each star must print its line. It returns the results.
+func runTrivialStars(b *testing.B, r *Runner) []Result {
 	sol := shellSolution(b, "echo 1.0,2.0,3.0")
 	if err := sol.Prepare(context.Background()); err != nil {
 		b.Fatal(err)
@@ -22,7 +28,6 @@ func BenchmarkRunTrivial(b *testing.B) {
 	for i := range jobs {
 		jobs[i] = starJob("s", map[string]string{"star.json": `{"id":"s"}`})
 	}
-	r := &Runner{Workers: 1, UIDBase: testUIDBase, Home: testHome}
 	ch := make(chan Result, b.N)
 	cpu := cpuTime()
 	b.ResetTimer()
@@ -32,11 +37,14 @@ func BenchmarkRunTrivial(b *testing.B) {
 	b.StopTimer()
 	b.ReportMetric(float64(cpuTime()-cpu)/1e6/float64(b.N), "cpu-ms/op")
 	close(ch)
+	var out []Result
 	for res := range ch {
 		if res.ExitReason != ExitOK || string(res.Stdout) != "1.0,2.0,3.0\n" {
 			b.Fatalf("%s: %q %q", res.ExitReason, res.Stdout, res.StderrTail)
 		}
+		out = append(out, res)
 	}
+	return out
 }
 
 // overheadParts split a star's overhead into the stages the runner and its child pass (stages.go): first the
@@ -74,14 +82,6 @@ var overheadParts = []struct {
 //
 //	go test -run '^$' -bench RunStages -benchtime 200x -count 10 ./sandbox/
 func BenchmarkRunStages(b *testing.B) {
-	sol := shellSolution(b, "echo 1.0,2.0,3.0")
-	if err := sol.Prepare(context.Background()); err != nil {
-		b.Fatal(err)
-	}
-	jobs := make([]Job, b.N)
-	for i := range jobs {
-		jobs[i] = starJob("s", map[string]string{"star.json": `{"id":"s"}`})
-	}
 	var mu sync.Mutex
 	var stars []stageTimes
 	r := &Runner{Workers: 1, UIDBase: testUIDBase, Home: testHome, onStages: func(t stageTimes) {
@@ -89,19 +89,7 @@ func BenchmarkRunStages(b *testing.B) {
 		stars = append(stars, t)
 		mu.Unlock()
 	}}
-	ch := make(chan Result, b.N)
-	cpu := cpuTime()
-	b.ResetTimer()
-	if err := r.Run(context.Background(), sol, jobs, ch); err != nil {
-		b.Fatal(err)
-	}
-	b.StopTimer()
-	b.ReportMetric(float64(cpuTime()-cpu)/1e6/float64(b.N), "cpu-ms/op")
-	close(ch)
-	for res := range ch {
-		if res.ExitReason != ExitOK || string(res.Stdout) != "1.0,2.0,3.0\n" {
-			b.Fatalf("%s: %q %q", res.ExitReason, res.Stdout, res.StderrTail)
-		}
+	for _, res := range runTrivialStars(b, r) {
 		if !res.Protections.Namespaces || !res.Protections.Seccomp || !res.Protections.Cgroup || !res.Protections.FreshUID {
 			b.Fatalf("a star ran without every protection: %+v", res.Protections)
 		}
