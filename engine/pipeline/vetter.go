@@ -89,9 +89,9 @@ const MaxSearches = 3
 // the search runs again (at most MaxSearches searches), so that the event stops crowding the real signal out.
 // Rank counts the kept peaks; TopSNR is the first kept peak's SNR; each peak's SDE is measured on the periodogram
 // of the search that found it, and its SharedEvents against the candidates kept before it. The screen (transits,
-// single events) runs on the search's detrending; the features of the kept peaks are measured at the end, each
-// with the other kept peaks masked (Compute, Context.Others); a peak left with fewer than two transits once the
-// others are masked is dropped, and the rest are measured again without it.
+// single events) runs on the search's detrending; a kept peak made of stronger peaks' transits, or covering a
+// stronger peak's transits (an alias), is dropped (distinctSignals); the features of the rest are measured at
+// the end, each with the other kept peaks masked (Compute, Context.Others, measureDistinct).
 func Candidates(c *lc.LightCurve, star Star) ([]Features, error) {
 	l, err := Prepare(c)
 	if err != nil {
@@ -136,9 +136,63 @@ func Candidates(c *lc.LightCurve, star Star) ([]Features, error) {
 		}
 		l = l.withoutEvent(*worst)
 	}
-	// A peak made of the other candidates' transits has fewer than two left once they are masked: it is not a
-	// candidate of its own. It is dropped and the others are measured again without it, so that no feature
-	// (rank, top SNR, stronger peaks, masks) refers to a dropped peak.
+	return measureDistinct(l, star, v, distinctSignals(l.T, kept)), nil
+}
+
+// distinctSignals keeps, in order (strongest first), the peaks that are signals of their own: a peak is dropped
+// when fewer than two of its transits with data are left once the stronger kept peaks are masked (it is made of
+// their transits), or when masking it leaves a stronger kept peak fewer than two (it covers that peak's
+// transits: an alias at P/2 or P/n of a planet holds every one of the planet's transits and some empty epochs,
+// and masking it would take the planet out of its own measurement).
+func distinctSignals(t []float64, kept []keptPeak) []keptPeak {
+	var out []keptPeak
+	for _, k := range kept {
+		var stronger []vet.Ephemeris
+		for _, o := range out {
+			stronger = append(stronger, ephemeris(o.peak))
+		}
+		if epochsLeft(t, ephemeris(k.peak), stronger) < 2 {
+			continue
+		}
+		mine := []vet.Ephemeris{ephemeris(k.peak)}
+		covers := false
+		for _, o := range out {
+			if epochsLeft(t, ephemeris(o.peak), mine) < 2 {
+				covers = true
+				break
+			}
+		}
+		if !covers {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// epochsLeft counts the transits of e with at least one cadence of t within D/2 of the mid-time that the
+// transit windows of masked (vet.TransitMask) leave.
+func epochsLeft(t []float64, e vet.Ephemeris, masked []vet.Ephemeris) int {
+	if !(e.PeriodDays > 0) {
+		return 0
+	}
+	m := vet.TransitMask(t, masked)
+	seen := map[int]bool{}
+	for i, x := range t {
+		if m[i] {
+			continue
+		}
+		k := math.Round((x - e.T0Days) / e.PeriodDays)
+		if math.Abs(x-e.T0Days-k*e.PeriodDays) <= e.DurationDays/2 {
+			seen[int(k)] = true
+		}
+	}
+	return len(seen)
+}
+
+// measureDistinct measures the kept peaks (measureKept). A peak left with fewer than two transits once the
+// others are masked is not a candidate of its own: it is dropped and the others are measured again without it,
+// so that no feature (rank, top SNR, stronger peaks, masks) refers to a dropped peak.
+func measureDistinct(l *Light, star Star, v Variability, kept []keptPeak) []Features {
 	for {
 		out := measureKept(l, star, v, kept)
 		n := 0
@@ -149,7 +203,7 @@ func Candidates(c *lc.LightCurve, star Star) ([]Features, error) {
 			}
 		}
 		if n == len(kept) {
-			return out, nil
+			return out
 		}
 		kept = kept[:n]
 	}
