@@ -25,6 +25,10 @@ type InitOptions struct {
 	Home   string // data directory; "" means data.Home()
 	Preset string // "survey" (default) or "mini"
 	Lang   string // "go" (default) or "python": the starter's language
+	// Starter is "" for the language's BLS starter, or StarterExpert for the expert pipeline (WriteExpertStarter).
+	Starter string
+	// Binary is the transitbench program the expert starter runs (default: this program, os.Executable()).
+	Binary string
 	// Task is the mini task whose labelled stars fill data/dev (preset mini; default mini-dev-00000000).
 	Task string
 	// SetProgress reports the progress of building the dev set (or the mini task's pool) the first time.
@@ -53,6 +57,9 @@ func Init(dir string, opt InitOptions) (*Workspace, error) {
 	}
 	if opt.Lang != "go" && opt.Lang != "python" {
 		return nil, fmt.Errorf("workspace: unknown language %q: use go or python", opt.Lang)
+	}
+	if opt.Starter != "" && opt.Starter != StarterExpert {
+		return nil, fmt.Errorf("workspace: unknown starter %q: use %s (or none for the language's starter)", opt.Starter, StarterExpert)
 	}
 	if opt.Preset == "mini" && opt.Task == "" {
 		opt.Task = "mini-dev-00000000"
@@ -148,7 +155,11 @@ func writeWorkspace(root string, set *sets.Set, ids []string, cfg Config, preset
 	if err := writeJSON(filepath.Join(dev, "answers.json"), answers); err != nil {
 		return err
 	}
-	if err := writeStarter(filepath.Join(root, "solution"), opt.Lang); err != nil {
+	if opt.Starter == StarterExpert {
+		if err := WriteExpertStarter(filepath.Join(root, "solution"), opt.Binary); err != nil {
+			return err
+		}
+	} else if err := writeStarter(filepath.Join(root, "solution"), opt.Lang); err != nil {
 		return err
 	}
 	task, err := renderTask(preset, opt.Lang, len(ids), sandbox.DefaultWallTime, int(sandbox.DefaultMemoryBytes>>30))

@@ -40,14 +40,16 @@ func newBaselinesCmd() *cobra.Command {
 	opts := &baselinesOptions{}
 	cmd := &cobra.Command{
 		Use:   "baselines [--sets A,B,dev] [--rows empty,starter,...] [--workers N] [--out FILE]",
-		Short: "Run the baseline ladder (empty, starter, naive_v0, learned_vetter, reference_detector)",
+		Short: "Run the baseline ladder (empty, starter, naive_v0, learned_vetter, reference_detector, expert)",
 		Long: `Run the reference pipelines of the baseline ladder (SPEC A7) on the data sets and print S, C, F and the EB share
 of each row on each set; the full table, with the breakdowns by population, MES bin and category, is written
 as JSON to --out (default results/baselines.json, from the repository root).
 
 Rows: empty (prints the header only), starter (the workspace's Go starter), naive_v0 (plain BLS, SNR ≥ 8, no
 vetting), learned_vetter (up to three BLS peaks kept by the embedded classifier; see 'baselines train-vetter'),
-reference_detector (reads the answers and claims every planet with MES ≥ 7.1; scored in-process). Every other
+reference_detector (reads the answers and claims every planet with MES ≥ 7.1; scored in-process), expert (an
+honest iterative search on cleaned data, each signal vetted with the others masked by its own classifier; see
+'baselines train-vetter --pipeline expert'). Every other
 row runs through the sandboxed runner exactly as a contestant's solution, one process per star; the pipeline
 rows exec this program's hidden 'pipeline NAME STAR_DIR' command. Runs are recorded in the results store as
 kind "baseline".

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"transitbench/engine/gbt"
+	"transitbench/engine/pipeline"
 	"transitbench/workspace/baselines"
 )
 
@@ -22,21 +23,24 @@ type trainVetterOptions struct {
 	Depth    int    // --depth: largest tree depth
 	Out      string // --out: where to write the model
 	Examples string // --examples: also write the labelled peaks to this CSV file ("": not)
+	Pipeline string // --pipeline: learned_vetter or expert
 }
 
 func newTrainVetterCmd() *cobra.Command {
 	opts := &trainVetterOptions{}
 	cmd := &cobra.Command{
 		Use:   "train-vetter",
-		Short: "Train the learned vetter's classifier on the train pool (seeded, reproducible)",
-		Long: `Train the learned_vetter pipeline's gradient-boosted classifier on the train pool only and write it as JSON.
+		Short: "Train the learned vetter's or the expert's classifier on the train pool (seeded, reproducible)",
+		Long: `Train the learned_vetter pipeline's gradient-boosted classifier (or, with --pipeline expert, the expert
+pipeline's) on the train pool only and write it as JSON.
 
-For the first --stars stars of the train pool (built on first use), the pipeline's BLS search gives up to three
-peaks per scored star; each is labelled planet when a row at its period and mid-time would get full credit under
+For the first --stars stars of the train pool (built on first use), the pipeline's search gives its candidates
+per scored star (learned_vetter: up to three BLS peaks; expert: up to five signals of its iterative search);
+each is labelled planet when a row at its period and mid-time would get full credit under
 the grader's rules, and described by the vetting features of engine/pipeline. A model of --trees trees of depth
 --depth (logistic loss, shrinkage 0.1, 80 % row subsampling seeded by --seed) is trained on them. The same pool,
-stars, seed and parameters give the same file. Write it to engine/pipeline/vetter_model.json (the default, from
-the repository root) and rebuild to embed it.
+stars, seed and parameters give the same file. Write it to engine/pipeline/vetter_model.json or
+expert_model.json (the defaults, from the repository root) and rebuild to embed it.
 
 --examples FILE also writes the labelled peaks as CSV (star_id, rank, planet 0/1, then the features, exact), the
 table to study the vetter or try other classifiers on.
@@ -51,7 +55,8 @@ table to study the vetter or try other classifiers on.
 	f.IntVar(&opts.Workers, "workers", 2, "stars processed at once")
 	f.IntVar(&opts.Trees, "trees", gbt.DefaultTrees, "boosting rounds")
 	f.IntVar(&opts.Depth, "depth", gbt.DefaultDepth, "largest tree depth")
-	f.StringVar(&opts.Out, "out", filepath.Join("engine", "pipeline", "vetter_model.json"), "where to write the model")
+	f.StringVar(&opts.Out, "out", "", "where to write the model (default engine/pipeline/vetter_model.json, or expert_model.json with --pipeline expert)")
+	f.StringVar(&opts.Pipeline, "pipeline", pipeline.NameLearnedVetter, "whose candidates to train on: learned_vetter or expert")
 	f.StringVar(&opts.Examples, "examples", "", "also write the labelled peaks to this CSV file")
 	return cmd
 }
@@ -62,6 +67,18 @@ func runTrainVetter(ctx context.Context, s streams, opts *trainVetterOptions) er
 	if opts.Stars < 1 || opts.Workers < 1 {
 		return usageErrorf("--stars %d, --workers %d: both must be positive", opts.Stars, opts.Workers)
 	}
+	switch opts.Pipeline {
+	case pipeline.NameLearnedVetter:
+		if opts.Out == "" {
+			opts.Out = filepath.Join("engine", "pipeline", "vetter_model.json")
+		}
+	case pipeline.NameExpert:
+		if opts.Out == "" {
+			opts.Out = filepath.Join("engine", "pipeline", "expert_model.json")
+		}
+	default:
+		return usageErrorf("--pipeline %q: use %s or %s", opts.Pipeline, pipeline.NameLearnedVetter, pipeline.NameExpert)
+	}
 	if err := checkOutFile("--out", opts.Out); err != nil {
 		return err
 	}
@@ -70,7 +87,7 @@ func runTrainVetter(ctx context.Context, s streams, opts *trainVetterOptions) er
 	}
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt)
 	defer stop()
-	opt := baselines.TrainOptions{Stars: opts.Stars, Seed: opts.Seed, Workers: opts.Workers,
+	opt := baselines.TrainOptions{Pipeline: opts.Pipeline, Stars: opts.Stars, Seed: opts.Seed, Workers: opts.Workers,
 		Params: gbt.Params{Trees: opts.Trees, Depth: opts.Depth}}
 	if opts.Examples != "" {
 		opt.Examples = func(ex []baselines.Example) error { return writeExamplesFile(opts.Examples, ex) }

@@ -20,8 +20,10 @@ type initOptions struct {
 	Dir    string // the workspace directory to create (the argument)
 	Preset string // --preset: survey or mini
 	Lang   string // --lang: the starter's language, go or python
-	Task   string // --task: the mini task (with --preset mini)
-	Set    string // --set: an imported public set whose stars fill data/dev
+	// Starter is --starter: "" for the language's starter, or expert.
+	Starter string
+	Task    string // --task: the mini task (with --preset mini)
+	Set     string // --set: an imported public set whose stars fill data/dev
 	// Compositions, when set, gives the dev set another composition than SPEC A2's (small sets in tests); the
 	// command line leaves it nil.
 	Compositions map[string]sets.Composition
@@ -48,6 +50,10 @@ scoring and the budget), data/dev/ (the 196 labelled dev stars and answers.json)
 search in Go, or in Python with numpy) and the state directory .transitbench/. The dev set is built first if
 needed. Hidden sets never enter a workspace.
 
+--starter expert writes the expert pipeline as the solution instead: a run script that calls a copy of this
+program (solution/bin/transitbench, about 50 MB) as 'pipeline expert STAR_DIR', and a README.md on what it does
+and how to change it; the best honest solution this program knows, one command away.
+
 --preset mini makes a mini-task workspace (--task, default mini-dev-00000000): its data/dev holds the task's 12
 labelled stars; 'transitbench mini run' scores the task's hidden stars. --set NAME fills data/dev with the
 stars of a public set already built, such as one 'data import' made from real labelled stars; 'dev' then
@@ -62,6 +68,7 @@ scores the solution on them.
 	}
 	cmd.Flags().StringVar(&opts.Preset, "preset", "survey", "budget preset: survey or mini")
 	cmd.Flags().StringVar(&opts.Lang, "lang", "go", "the starter's language: go or python")
+	cmd.Flags().StringVar(&opts.Starter, "starter", "", "the starter: empty for --lang's BLS starter, or expert (the expert pipeline: a run script and a copy of this program)")
 	cmd.Flags().StringVar(&opts.Task, "task", "", "the mini task (with --preset mini)")
 	cmd.Flags().StringVar(&opts.Set, "set", "", "fill data/dev with this imported set's stars instead of the dev set's (see 'data import')")
 	return cmd
@@ -75,6 +82,9 @@ func runInit(_ context.Context, s streams, opts *initOptions) error {
 	if opts.Lang != "go" && opts.Lang != "python" {
 		return usageErrorf("--lang %q: use go or python", opts.Lang)
 	}
+	if opts.Starter != "" && opts.Starter != workspace.StarterExpert {
+		return usageErrorf("--starter %q: use %s, or leave it out for --lang's starter", opts.Starter, workspace.StarterExpert)
+	}
 	if opts.Task != "" && opts.Preset != "mini" {
 		return usageErrorf("--task goes with --preset mini")
 	}
@@ -87,7 +97,7 @@ func runInit(_ context.Context, s streams, opts *initOptions) error {
 	}
 	build := newProgressPrinter(s.Err, "building")
 	write := newProgressPrinter(s.Err, "writing")
-	ws, err := workspace.Init(opts.Dir, workspace.InitOptions{Home: home, Preset: opts.Preset, Lang: opts.Lang,
+	ws, err := workspace.Init(opts.Dir, workspace.InitOptions{Home: home, Preset: opts.Preset, Lang: opts.Lang, Starter: opts.Starter,
 		Task: opts.Task, Set: opts.Set, Compositions: opts.Compositions, SetProgress: build.update,
 		StarProgress: func(done, total int) {
 			write.update(sets.Progress{Set: "data/dev", Done: done, Total: total})

@@ -14,7 +14,7 @@ func init() { register(newPipelineCmd) }
 
 // pipelineOptions are the inputs of the hidden 'transitbench pipeline' command.
 type pipelineOptions struct {
-	Name    string // the pipeline: naive_v0 or learned_vetter (the first argument)
+	Name    string // the pipeline: naive_v0, learned_vetter or expert (the first argument)
 	StarDir string // the star directory (the second argument)
 }
 
@@ -39,9 +39,10 @@ func newPipelineCmd() *cobra.Command {
 	opts := &pipelineOptions{}
 	return &cobra.Command{
 		Use:   "pipeline NAME STAR_DIR",
-		Short: "Run a reference pipeline (naive_v0, learned_vetter) on one star directory",
-		Long: `Run a reference pipeline (naive_v0, learned_vetter) on one star directory and print its rows as a solution
-does (period_days,t0_days,score).
+		Short: "Run a reference pipeline (naive_v0, learned_vetter, expert) on one star directory",
+		Long: `Run a reference pipeline (naive_v0, learned_vetter, expert) on one star directory and print its rows as a
+solution does (period_days,t0_days,score). The expert starter ('transitbench init --starter expert') is a run
+script that calls 'pipeline expert' on its star.
 
 --json prints {"pipeline", "star_dir", "rows": [{"period_days", "t0_days", "score"}]}.`,
 		Hidden: true,

@@ -8,6 +8,7 @@ import (
 
 	"transitbench/engine/bls"
 	"transitbench/engine/lc"
+	"transitbench/engine/vet"
 )
 
 // synth makes a Kepler-like light curve: spanDays of 29.4-min cadences from t = 170 d (BKJD), a 1-d gap every
@@ -316,5 +317,62 @@ func TestCandidatesSDEAndSharedEvents(t *testing.T) {
 	}
 	if sde := noise[0].SDE; !(sde > 0 && sde < 8) {
 		t.Errorf("white noise: strongest peak SDE %.1f, want 0 < SDE < 8", sde)
+	}
+}
+
+// TestDistinctSignalsKeepThePlanetNotItsAlias: a planet at P = 8 d over 90 d of data, its alias at P/2 (every
+// planet transit and as many empty epochs) and a peak at 2P (every other planet transit). The alias, weaker
+// and found after the planet, covers all the planet's transits: masking it would leave the planet none, so the
+// alias goes and the planet stays, even though masking the planet leaves the alias half its epochs. The 2P
+// peak is made of the planet's transits and goes too. An unrelated 5.3-d signal stays.
+func TestDistinctSignalsKeepThePlanetNotItsAlias(t *testing.T) {
+	c := synth(90, 2e-4, 0, 1, func(float64) float64 { return 0 })
+	l, err := Prepare(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	peak := func(p, t0, snr float64) keptPeak {
+		return keptPeak{peak: bls.Peak{PeriodDays: p, T0Days: t0, DurationDays: 0.15, SNR: snr}}
+	}
+	planet, alias, double, other := peak(8, 171, 20), peak(4, 171, 12), peak(16, 171, 11), peak(5.3, 172.2, 9)
+	got := distinctSignals(l.T, []keptPeak{planet, alias, double, other})
+	var periods []float64
+	for _, k := range got {
+		periods = append(periods, k.peak.PeriodDays)
+	}
+	if len(got) != 2 || got[0].peak.PeriodDays != 8 || got[1].peak.PeriodDays != 5.3 {
+		t.Fatalf("distinct signals at %v d, want the planet (8 d) and the unrelated signal (5.3 d)", periods)
+	}
+	if n := epochsLeft(l.T, ephemeris(alias.peak), []vet.Ephemeris{ephemeris(planet.peak)}); n < 8 {
+		t.Errorf("the alias keeps %d epochs once the planet is masked, want its empty half (about 11)", n)
+	}
+}
+
+// TestExpertFindsAPlanetUnderAStrongerSignal: a deep 2.1-d box (a binary's, 3,000 ppm) and a shallow 13.7-d
+// planet (600 ppm, 4 h). The iterative search takes the strong signal out first, then finds the planet, which
+// a one-search pipeline sees only through the strong signal's aliases.
+func TestExpertFindsAPlanetUnderAStrongerSignal(t *testing.T) {
+	strong, planet := box(2.1, 170.4, 0.1, 3e-3), box(13.7, 175.2, 0.17, 6e-4)
+	c := synth(120, 2e-4, 0, 3, func(x float64) float64 { return strong(x) + planet(x) })
+	cands, err := ExpertCandidates(c, sun)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var periods []float64
+	found := -1
+	for i, f := range cands {
+		periods = append(periods, f.Peak.PeriodDays)
+		if math.Abs(f.Peak.PeriodDays/13.7-1) < 1e-3 && found < 0 {
+			found = i
+		}
+	}
+	if len(cands) == 0 || math.Abs(cands[0].Peak.PeriodDays/2.1-1) > 1e-3 {
+		t.Fatalf("signals at %v d, want the 2.1-d signal first", periods)
+	}
+	if found < 0 {
+		t.Fatalf("signals at %v d, want the 13.7-d planet among them", periods)
+	}
+	if f := cands[found]; f.Vet.NTransits < 7 {
+		t.Errorf("the planet is measured on %d transits with the strong signal masked, want about 8", f.Vet.NTransits)
 	}
 }

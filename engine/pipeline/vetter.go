@@ -303,9 +303,13 @@ func LearnedVetter(c *lc.LightCurve, star Star, m *VetterModel) ([]Row, error) {
 const (
 	NameNaive         = "naive_v0"
 	NameLearnedVetter = "learned_vetter"
+	NameExpert        = "expert"
 )
 
-// Run runs the pipeline called name (NameNaive or NameLearnedVetter) with the embedded vetter.
+// Names lists the pipelines Run knows.
+var Names = []string{NameNaive, NameLearnedVetter, NameExpert}
+
+// Run runs the pipeline called name (one of Names) with its embedded classifier.
 func Run(name string, c *lc.LightCurve, star Star) ([]Row, error) {
 	switch name {
 	case NameNaive:
@@ -316,6 +320,24 @@ func Run(name string, c *lc.LightCurve, star Star) ([]Row, error) {
 			return nil, err
 		}
 		return LearnedVetter(c, star, m)
+	case NameExpert:
+		m, err := EmbeddedExpertVetter()
+		if err != nil {
+			return nil, err
+		}
+		return Expert(c, star, m)
 	}
-	return nil, fmt.Errorf("pipeline: unknown pipeline %q: use %s or %s", name, NameNaive, NameLearnedVetter)
+	return nil, fmt.Errorf("pipeline: unknown pipeline %q: use %s, %s or %s", name, NameNaive, NameLearnedVetter, NameExpert)
+}
+
+// CandidatesOf returns the candidate search of the classifier pipeline name: Candidates for learned_vetter,
+// ExpertCandidates for expert; nil for another name.
+func CandidatesOf(name string) func(*lc.LightCurve, Star) ([]Features, error) {
+	switch name {
+	case NameLearnedVetter:
+		return Candidates
+	case NameExpert:
+		return ExpertCandidates
+	}
+	return nil
 }

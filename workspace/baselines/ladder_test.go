@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -35,7 +36,7 @@ func TestMain(m *testing.M) {
 // tiny is a dev set of four stars: two injected planets, an untouched star and an eclipsing binary.
 var tiny = map[string]sets.Composition{sets.Dev: {Injected: 2, Untouched: 1, EB: 1}}
 
-// TestLadderRunsEveryRowThroughTheRunner runs all five rows on the tiny dev set: every runner row must run every
+// TestLadderRunsEveryRowThroughTheRunner runs all six rows on the tiny dev set: every runner row must run every
 // star to a normal exit, the empty row must score exactly 0 with no rows, the reference detector must claim
 // exactly the planets with MES ≥ 7.1 and nothing else, naive_v0 at most one row per star and learned_vetter at
 // most three; the JSON table must carry every row and set.
@@ -98,6 +99,10 @@ func TestLadderRunsEveryRowThroughTheRunner(t *testing.T) {
 		case RowLearned:
 			if rows > 4*pipeline.VetterPeaks {
 				t.Errorf("learned_vetter: %d rows on 4 stars, want at most %d each", rows, pipeline.VetterPeaks)
+			}
+		case RowExpert:
+			if rows > 4*pipeline.ExpertMaxSignals {
+				t.Errorf("expert: %d rows on 4 stars, want at most %d each", rows, pipeline.ExpertMaxSignals)
 			}
 		}
 	}
@@ -200,5 +205,69 @@ func TestMerge(t *testing.T) {
 	b.Fingerprints["dev"] = "y"
 	if _, err := Merge(a, b); err == nil {
 		t.Error("merged tables whose dev sets differ")
+	}
+}
+
+// TestExpertStarterRunsTheExpertPipeline: 'init --starter expert' makes a workspace whose solution is the expert
+// pipeline (a run script and a copy of the program): its dev run goes through the sandbox like any solution,
+// every star exits normally, and the rows it prints on each star are the expert pipeline's own, in-process.
+func TestExpertStarterRunsTheExpertPipeline(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the expert pipeline on four stars in the sandbox")
+	}
+	home := t.TempDir()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ws, err := workspace.Init(filepath.Join(t.TempDir(), "ws"), workspace.InitOptions{Home: home,
+		Starter: workspace.StarterExpert, Binary: exe, Compositions: tiny})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"run", "README.md", "bin/transitbench"} {
+		if _, err := os.Stat(filepath.Join(ws.SolutionDir(), f)); err != nil {
+			t.Errorf("the expert starter lacks %s: %v", f, err)
+		}
+	}
+	if k := ws.SolutionKind(); k != "executable" {
+		t.Errorf("solution kind %q, want executable", k)
+	}
+	rep, err := ws.Dev(context.Background(), workspace.RunOptions{Home: home, Workers: 2, AllowDegraded: true}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f := rep.Failures; rep.StarsRun != 4 || f.Timeout+f.Crash+f.OutputLimit != 0 {
+		t.Fatalf("%d stars run, failures %+v", rep.StarsRun, rep.Failures)
+	}
+	set, err := sets.Open(home, sets.Dev, sets.Options{Composition: ptr(tiny[sets.Dev])})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want grader.Summary
+	var res []grader.StarResult
+	for _, id := range set.IDs {
+		dir := filepath.Join(t.TempDir(), id)
+		if err := set.WriteStarDir(id, dir); err != nil {
+			t.Fatal(err)
+		}
+		rows, err := PipelineRows(io.Discard, pipeline.NameExpert, dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		valid, err := set.ValidTimes(id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var gr []grader.Row
+		for _, r := range rows {
+			gr = append(gr, grader.Row{PeriodDays: r.PeriodDays, T0Days: r.T0Days, Score: r.Score})
+		}
+		res = append(res, grader.MatchStar(set.Answers[id], valid, gr))
+	}
+	want = grader.Summarize(res)
+	if rep.Credit != want.Credit || rep.False != want.False || rep.Planets != want.Planets {
+		t.Errorf("the starter's dev run: credit %g, false %d of %d planets; the expert pipeline in-process: %g, %d of %d",
+			rep.Credit, rep.False, rep.Planets, want.Credit, want.False, want.Planets)
 	}
 }

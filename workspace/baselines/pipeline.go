@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
+	"strings"
 
 	"transitbench/data"
 	"transitbench/engine/pipeline"
@@ -12,11 +14,11 @@ import (
 // ErrUnknownPipeline is returned by PrintPipeline for a name that is not a pipeline row.
 var ErrUnknownPipeline = errors.New("baselines: unknown pipeline")
 
-// PipelineRows runs pipeline name (naive_v0 or learned_vetter) on the star directory dir and returns its rows.
+// PipelineRows runs pipeline name (naive_v0, learned_vetter or expert) on the star directory dir and returns its rows.
 // A light curve with too few valid cadences gives no rows and a note on stderr.
 func PipelineRows(stderr io.Writer, name, dir string) ([]pipeline.Row, error) {
-	if name != pipeline.NameNaive && name != pipeline.NameLearnedVetter {
-		return nil, fmt.Errorf("%w %q: use %s or %s", ErrUnknownPipeline, name, pipeline.NameNaive, pipeline.NameLearnedVetter)
+	if !slices.Contains(pipeline.Names, name) {
+		return nil, fmt.Errorf("%w %q: use %s", ErrUnknownPipeline, name, strings.Join(pipeline.Names, ", "))
 	}
 	c, star, err := data.ReadStarDir(dir)
 	if err != nil {

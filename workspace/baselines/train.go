@@ -10,6 +10,7 @@ import (
 	"transitbench/data"
 	"transitbench/data/sets"
 	"transitbench/engine/gbt"
+	"transitbench/engine/lc"
 	"transitbench/engine/pipeline"
 	"transitbench/grader"
 	"transitbench/workspace/internal/pool"
@@ -30,6 +31,9 @@ type TrainOptions struct {
 	Params gbt.Params
 	// Progress, when set, is called after each star.
 	Progress func(done, total int)
+	// Pipeline is the classifier pipeline whose candidates are labelled: pipeline.NameLearnedVetter (default)
+	// or pipeline.NameExpert.
+	Pipeline string
 	// Examples, when set, is given the labelled peaks before the classifier is fitted (to write them with
 	// WriteExamplesCSV, for instance); an error stops the training.
 	Examples func([]Example) error
@@ -46,6 +50,8 @@ const DefaultTrainStars = 3000
 
 // TrainReport describes a training run; it is stored in the model as VetterModel.Training.
 type TrainReport struct {
+	// Pipeline is the pipeline whose candidates the model was trained on (absent: learned_vetter).
+	Pipeline        string `json:"pipeline,omitempty"`
 	Pool            string `json:"pool"`
 	PoolGenerator   string `json:"pool_generator"`
 	PoolFingerprint string `json:"pool_fingerprint"`
@@ -80,13 +86,23 @@ func LabelPeak(ans data.Answer, valid []float64, periodDays, t0Days float64) boo
 
 // Examples computes the labelled peaks of the scored stars among ids of set, in id order and peak rank.
 func Examples(ctx context.Context, set *sets.Set, ids []string, workers int, progress func(done, total int)) ([]Example, error) {
+	return PipelineExamples(ctx, pipeline.NameLearnedVetter, set, ids, workers, progress)
+}
+
+// PipelineExamples computes the labelled candidates of the classifier pipeline name (pipeline.CandidatesOf)
+// on the scored stars among ids of set, in id order and candidate rank.
+func PipelineExamples(ctx context.Context, name string, set *sets.Set, ids []string, workers int, progress func(done, total int)) ([]Example, error) {
+	search := pipeline.CandidatesOf(name)
+	if search == nil {
+		return nil, fmt.Errorf("%w %q: a classifier is trained for %s or %s", ErrUnknownPipeline, name, pipeline.NameLearnedVetter, pipeline.NameExpert)
+	}
 	per := make([][]Example, len(ids))
 	errs := make([]error, len(ids))
 	var after func(i, done int)
 	if progress != nil {
 		after = func(_, done int) { progress(done, len(ids)) }
 	}
-	pool.Each(ctx, len(ids), workers, func(i int) { per[i], errs[i] = starExamples(set, ids[i]) }, after)
+	pool.Each(ctx, len(ids), workers, func(i int) { per[i], errs[i] = starExamples(set, ids[i], search) }, after)
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -100,7 +116,7 @@ func Examples(ctx context.Context, set *sets.Set, ids []string, workers int, pro
 	return out, nil
 }
 
-func starExamples(set *sets.Set, id string) ([]Example, error) {
+func starExamples(set *sets.Set, id string, search func(*lc.LightCurve, pipeline.Star) ([]pipeline.Features, error)) ([]Example, error) {
 	ans := set.Answers[id]
 	if !ans.Scored {
 		return nil, nil
@@ -109,7 +125,7 @@ func starExamples(set *sets.Set, id string) ([]Example, error) {
 	if err != nil {
 		return nil, err
 	}
-	cands, err := pipeline.Candidates(c, PipelineStar(star))
+	cands, err := search(c, PipelineStar(star))
 	if err == pipeline.ErrTooFewCadences {
 		return nil, nil
 	}
@@ -168,7 +184,10 @@ func TrainVetter(ctx context.Context, opt TrainOptions) (*pipeline.VetterModel, 
 			len(set.IDs), opt.Stars, opt.Stars)
 	}
 	ids := set.IDs[:opt.Stars]
-	ex, err := Examples(ctx, set, ids, opt.Workers, opt.Progress)
+	if opt.Pipeline == "" {
+		opt.Pipeline = pipeline.NameLearnedVetter
+	}
+	ex, err := PipelineExamples(ctx, opt.Pipeline, set, ids, opt.Workers, opt.Progress)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -179,6 +198,9 @@ func TrainVetter(ctx context.Context, opt TrainOptions) (*pipeline.VetterModel, 
 	}
 	rep := &TrainReport{Pool: set.Name, PoolGenerator: set.Generator, PoolFingerprint: set.Fingerprint,
 		PoolStars: len(set.IDs), TrainPlanet: set.TrainPlanet, StarsUsed: len(ids), Examples: len(ex), Seed: opt.Seed}
+	if opt.Pipeline != pipeline.NameLearnedVetter {
+		rep.Pipeline = opt.Pipeline // learned_vetter's models, from before there was a choice, name none
+	}
 	for _, id := range ids {
 		if set.Answers[id].Scored {
 			rep.ScoredStars++

@@ -89,10 +89,23 @@ func TestTrainVetterRewritesTheSameModel(t *testing.T) {
 	if _, err := sets.Open(home, sets.Train, sets.Options{Stars: stars}); err != nil {
 		t.Fatal(err)
 	}
+	for _, name := range []string{pipeline.NameLearnedVetter, pipeline.NameExpert} {
+		t.Run(name, func(t *testing.T) { checkTrainingRewritesTheSameModel(t, home, name, stars) })
+	}
+	_, _, err := TrainVetter(context.Background(), TrainOptions{Home: home, Stars: stars + 1, Workers: 2})
+	if err == nil || !strings.Contains(err.Error(), "--stars 13 --force") {
+		t.Errorf("training on more stars than the pool holds: %v, want an error saying how to rebuild the pool", err)
+	}
+}
+
+// checkTrainingRewritesTheSameModel trains the classifier of pipeline name twice on the first stars of home's
+// train pool: the written examples refit to the same trees, the report names the pool (and the pipeline, for
+// expert), and the two model files are byte for byte the same.
+func checkTrainingRewritesTheSameModel(t *testing.T, home, name string, stars int) {
 	var files [2][]byte
 	var csvOut bytes.Buffer
 	for i := range files {
-		opt := TrainOptions{Home: home, Stars: stars, Workers: 2}
+		opt := TrainOptions{Home: home, Stars: stars, Workers: 2, Pipeline: name}
 		if i == 0 {
 			opt.Examples = func(ex []Example) error { return WriteExamplesCSV(&csvOut, ex) }
 		}
@@ -132,10 +145,23 @@ func TestTrainVetterRewritesTheSameModel(t *testing.T) {
 	if !bytes.Equal(files[0], files[1]) {
 		t.Error("two trainings on the same pool, stars and seed wrote different models")
 	}
-	_, _, err := TrainVetter(context.Background(), TrainOptions{Home: home, Stars: stars + 1, Workers: 2})
-	if err == nil || !strings.Contains(err.Error(), "--stars 13 --force") {
-		t.Errorf("training on more stars than the pool holds: %v, want an error saying how to rebuild the pool", err)
+	var stored TrainReport
+	if err := json.Unmarshal(jsonField(t, files[0], "training"), &stored); err != nil {
+		t.Fatal(err)
 	}
+	if want := map[string]string{pipeline.NameExpert: pipeline.NameExpert}[name]; stored.Pipeline != want {
+		t.Errorf("the %s model's training report names pipeline %q, want %q", name, stored.Pipeline, want)
+	}
+}
+
+// jsonField returns the raw value of an object's key.
+func jsonField(t *testing.T, b []byte, key string) json.RawMessage {
+	t.Helper()
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(b, &m); err != nil {
+		t.Fatal(err)
+	}
+	return m[key]
 }
 
 // TestExamplesCSVRoundTrip: the CSV keeps every feature bit for bit (NaN included), and a file with other
