@@ -171,3 +171,32 @@ func TestBaselinesRunFunctions(t *testing.T) {
 		t.Fatalf("the model was not written: %v", err)
 	}
 }
+
+// TestBaselinesFigure: 'baselines figure' on the committed ladder prints a Markdown row per asked row with its
+// S on the set as the table holds it, and writes the recall figure; a set the table lacks is a usage error.
+func TestBaselinesFigure(t *testing.T) {
+	in := filepath.Join("..", "..", "results", "baselines.json")
+	tab, err := baselines.ReadTable(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	svg := filepath.Join(t.TempDir(), "recall.svg")
+	out, _, err := execute("baselines", "figure", "--in", in, "--set", "A", "--rows", "starter,reference_detector", "--out", svg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range tab.Rows {
+		if r.Name != baselines.RowStarter && r.Name != baselines.RowReference {
+			continue
+		}
+		if want := fmt.Sprintf("| %s | %.3f |", r.Name, r.Cells["A"].S); !strings.Contains(out, want) {
+			t.Errorf("the table lacks %q:\n%s", want, out)
+		}
+	}
+	if b, err := os.ReadFile(svg); err != nil || !bytes.Contains(b, []byte("reference_detector")) {
+		t.Errorf("the figure %s was not written with the rows' names (%v)", svg, err)
+	}
+	if _, _, err := execute("baselines", "figure", "--in", in, "--set", "Z"); err == nil {
+		t.Error("a set the table lacks: no error")
+	}
+}

@@ -75,7 +75,7 @@ file, wins over the same cell of a later one).
 	f.BoolVar(&opts.Merge, "merge", false, "keep the rows of --out that this run does not run (same generator and sets)")
 	f.StringVar(&opts.MergeFrom, "merge-from", "", "comma-separated tables whose rows this run does not run are kept (earlier files win)")
 	opts.backendFlags.add(cmd)
-	cmd.AddCommand(newTrainVetterCmd())
+	cmd.AddCommand(newTrainVetterCmd(), newBaselinesFigureCmd())
 	return cmd
 }
 

@@ -81,3 +81,25 @@ func finite(v []float64) []float64 {
 	}
 	return out
 }
+
+// TestRecallPlotDrawsEverySeries: the recall figure is an SVG naming every series in its legend and every MES
+// bin on its axis, with a line and glyphs per series (a bin without planets, NaN, is left out).
+func TestRecallPlotDrawsEverySeries(t *testing.T) {
+	nan := math.NaN()
+	p := RecallPlot("recall on A", []RecallSeries{
+		{Name: "starter", Recall: []float64{0.04, 0.38, 0.86, nan}},
+		{Name: "expert", Recall: []float64{0.1, 0.7, 0.9, nan}},
+	})
+	var b bytes.Buffer
+	if err := WritePlot(&b, p, 6, 4, SVG); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"starter", "expert", "7.1–10", "10–20", "recall on A"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("the figure does not show %q", want)
+		}
+	}
+	if n := strings.Count(b.String(), "<path"); n < 4 {
+		t.Errorf("%d paths in the figure, want at least a line and its points per series", n)
+	}
+}
