@@ -154,6 +154,7 @@ func foldAll(t *testing.T, d *prepared, durations []float64) {
 		g := Grid{Periods: pers[:], Durations: durations}
 		s := newSearcher(d, g, 5, SNR)
 		fold := func(f func(a, b, c, d *plan)) foldBuf {
+			clear(s.q4[:])
 			var pl [4]plan
 			for i := range pl {
 				pl[i] = s.plan(i, s.q4[i*foldStride:])
@@ -274,24 +275,35 @@ func TestPrefixRunVecMatchesGo(t *testing.T) {
 		if !slices.Equal(got, want) || accGot != accWant || mGot != mWant {
 			t.Fatalf("trial %d (%d bins): vector (%v, %v, %d), Go (%v, %v, %d)", trial, n, got, accGot, mGot, want, accWant, mWant)
 		}
-		// Four bins per 512-bit vector, then the rest one by one (prefixRun).
-		accGot, got = acc0, make([]bin, n)
-		if mGot = prefixRun(got, src, &accGot); !slices.Equal(got, want) || accGot != accWant || mGot != mWant {
-			t.Fatalf("trial %d (%d bins): prefixRun (%v, %v, %d), Go (%v, %v, %d)", trial, n, got, accGot, mGot, want, accWant, mWant)
+		// Four bins per 512-bit vector, then the rest one by one (prefixRun), keeping the bins or zeroing them.
+		for _, zero := range []bool{false, true} {
+			s := slices.Clone(src)
+			accGot, got = acc0, make([]bin, n)
+			if mGot = prefixRun(got, s, &accGot, zero); !slices.Equal(got, want) || accGot != accWant || mGot != mWant {
+				t.Fatalf("trial %d (%d bins, zero %v): prefixRun (%v, %v, %d), Go (%v, %v, %d)", trial, n, zero, got, accGot, mGot, want, accWant, mWant)
+			}
+			if zero && slices.ContainsFunc(s, func(b qbin) bool { return b != qbin{} }) || !zero && !slices.Equal(s, src) {
+				t.Fatalf("trial %d (%d bins, zero %v): bins left %v", trial, n, zero, s)
+			}
 		}
 	}
 }
 
 func TestPrefixSums(t *testing.T) {
-	// Bins q[0 … nb−1] and prefix sums over up to nb more, wrapping: c[i] = Σ_{j<i} q[j mod nb].
+	// Bins q[0 … nb−1] and prefix sums over up to nb more, wrapping: c[i] = Σ_{j<i} q[j mod nb]; the bins are
+	// left zero.
 	for nb := 0; nb < 12; nb++ {
 		q := make([]qbin, nb)
 		for i := range q {
 			q[i] = qbin{wy: int64(i*i - 3), w: int64(i + 1)}
 		}
 		for n := 1; n <= 2*nb+1; n++ {
+			qz := slices.Clone(q)
 			c := make([]bin, n)
-			prefixSums(c, q)
+			prefixSums(c, qz)
+			if slices.ContainsFunc(qz, func(b qbin) bool { return b != qbin{} }) {
+				t.Fatalf("%d bins, %d sums: bins left %v, want all zero for the next fold", nb, n, qz)
+			}
 			var sy, sw int64
 			for i := range c {
 				if c[i] != (bin{float64(sy), float64(sw)}) {

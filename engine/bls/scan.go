@@ -4,29 +4,43 @@ import "math"
 
 // prefixSums sets c[i] to the sum of the bins q[j mod nb] for j < i (nb = len(q)), for i = 0 … len(c)−1 ≤ 2·nb:
 // c[n+k] − c[n] is then the sum of the k bins from n on, wrapping past phase P. The sums are exact integers;
-// c holds them rounded to float64. It returns the largest weight of a bin.
+// c holds them rounded to float64. It returns the largest weight of a bin, and leaves every bin of q zero,
+// ready for the next fold: each bin is cleared by the last pass that reads it (the first k = len(c)−1−nb
+// bins are read twice), which saves a pass over the bins.
 func prefixSums(c []bin, q []qbin) (maxW int64) {
 	if len(c) == 0 {
+		clear(q)
 		return 0
 	}
 	c[0] = bin{}
 	nb := min(len(q), len(c)-1)
+	k := len(c) - 1 - nb
 	var acc qbin
-	maxW = prefixRun(c[1:nb+1], q[:nb], &acc)
-	prefixRun(c[nb+1:], q, &acc)
+	maxW = prefixRun(c[1:k+1], q[:k], &acc, false)
+	maxW = max(maxW, prefixRun(c[k+1:nb+1], q[k:nb], &acc, true))
+	prefixRun(c[nb+1:], q[:k], &acc, true)
+	clear(q[nb:])
 	return maxW
 }
 
 // prefixRun adds the bins src[i] to acc in turn and sets dst[i] to each running sum, for i < len(dst) ≤
-// len(src). It returns the largest weight of the bins added (0 if none is positive).
-func prefixRun(dst []bin, src []qbin, acc *qbin) (maxW int64) {
+// len(src); with zero, it also sets those bins to zero. It returns the largest weight of the bins added (0 if
+// none is positive).
+func prefixRun(dst []bin, src []qbin, acc *qbin, zero bool) (maxW int64) {
 	if !haveAVX512 {
-		return prefixRunGo(dst, src, acc)
+		maxW = prefixRunGo(dst, src, acc)
+		if zero {
+			clear(src[:len(dst)])
+		}
+		return maxW
 	}
 	n := len(dst) &^ 3
-	maxW = prefixRunVec512(dst[:n], src[:n], acc)
+	maxW = prefixRunVec512(dst[:n], src[:n], acc, zero)
 	if n < len(dst) {
 		maxW = max(maxW, prefixRunVec(dst[n:], src[n:], acc))
+		if zero {
+			clear(src[n:len(dst)])
+		}
 	}
 	return maxW
 }

@@ -51,7 +51,7 @@ func screenVec512(cs, ce []bin, tau float64) int
 func screenStrideVec512(cs, ce []bin, stride int, tau float64) int
 
 // prefixRunVec512 is prefixRunVec four bins per 512-bit vector (prefix_amd64.s), for len(dst) a multiple of 4;
-// its sums and conversions are the same.
+// its sums and conversions are the same. With zero it sets the bins of src it reads to zero.
 //
 //go:noescape
-func prefixRunVec512(dst []bin, src []qbin, acc *qbin) (maxW int64)
+func prefixRunVec512(dst []bin, src []qbin, acc *qbin, zero bool) (maxW int64)

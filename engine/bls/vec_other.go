@@ -26,6 +26,6 @@ func screenStrideVec512(cs, ce []bin, stride int, tau float64) int {
 	panic("bls: screenStrideVec512 without AVX-512")
 }
 
-func prefixRunVec512(dst []bin, src []qbin, acc *qbin) int64 {
+func prefixRunVec512(dst []bin, src []qbin, acc *qbin, zero bool) int64 {
 	panic("bls: prefixRunVec512 without AVX-512")
 }
