@@ -24,7 +24,8 @@ type siteOptions struct {
 	Out       string // --out: the directory the static site is written to
 	Serve     string // --serve: the address pages are served on live (host:port)
 	Baselines string // --baselines: a ladder table ("": the data directory's, else the compiled-in one)
-	Workers   int    // --workers: star pages drawn at once
+	Workers   int    // --workers: star pages drawn at once (0: one per core)
+	NoCache   bool   // --no-cache: draw every star page afresh and keep nothing for the next build
 	Tasks     string // --tasks: the Stargazer tasks, for the RV fit plots
 	// AllowRemote is --allow-remote: let --serve listen on an address that is not loopback, answering any Host.
 	AllowRemote bool
@@ -59,6 +60,11 @@ itself as stars finish) until interrupted: on loopback only unless --allow-remot
 for localhost and the loopback addresses (another Host header, as a DNS-rebinding page sends, gets 403). Runs on the hidden sets show aggregates only; no page names a
 hidden star.
 
+Star pages are drawn by --workers goroutines (default one per core) while the other pages are written. What a
+star page draws of its star (the search, the light curve, the folds) is kept in <data dir>/cache/site for the
+next build, keyed by this program's SHA-256, the set's fingerprint and the star's digest: a rebuild draws only the
+folds at new rows. --no-cache draws everything afresh and keeps nothing.
+
 --json prints {"dir", "pages", "star_pages", "bytes", "seconds"} after --out, and {"address"} once --serve
 listens.`,
 		Args: cobra.NoArgs,
@@ -69,7 +75,8 @@ listens.`,
 	cmd.Flags().StringVar(&opts.Out, "out", "", "write the static site into this directory")
 	cmd.Flags().StringVar(&opts.Serve, "serve", "", "serve the site live on this address, e.g. 127.0.0.1:8080")
 	cmd.Flags().StringVar(&opts.Baselines, "baselines", "", "a baseline ladder table to show (default: <data dir>/baselines.json, else the compiled-in results/baselines.json)")
-	cmd.Flags().IntVar(&opts.Workers, "workers", 2, "star pages drawn at once")
+	cmd.Flags().IntVar(&opts.Workers, "workers", 0, "star pages drawn at once (0: one per core)")
+	cmd.Flags().BoolVar(&opts.NoCache, "no-cache", false, "draw every star page afresh and keep nothing in <data dir>/cache/site")
 	cmd.Flags().BoolVar(&opts.AllowRemote, "allow-remote", false, "let --serve listen on an address that is not loopback (and answer any Host)")
 	opts.scopeFlags.add(cmd)
 	cmd.Flags().StringVar(&opts.Tasks, "tasks", "", "folder of the Stargazer tasks, for the RV fit plots (default: $TRANSITBENCH_STARGAZER or ../shared/data/stargazer)")
@@ -86,8 +93,8 @@ func runSite(ctx context.Context, s streams, opts *siteOptions) error {
 	if (opts.Out == "") == (opts.Serve == "") {
 		return usageErrorf("report needs exactly one of --out DIR and --serve HOST:PORT")
 	}
-	if opts.Workers < 1 {
-		return usageErrorf("--workers %d: give at least 1", opts.Workers)
+	if opts.Workers < 0 {
+		return usageErrorf("--workers %d: give 1 or more, or 0 for one per core", opts.Workers)
 	}
 	if opts.Serve != "" {
 		if err := checkListenAddr("--serve", opts.Serve, opts.AllowRemote); err != nil {
@@ -112,7 +119,7 @@ func runSite(ctx context.Context, s streams, opts *siteOptions) error {
 			return err
 		}
 	}
-	ropt := report.Options{Home: home, Workers: opts.Workers, RVTasks: opts.Tasks, Baselines: opts.Baselines,
+	ropt := report.Options{Home: home, Workers: opts.Workers, NoCache: opts.NoCache, RVTasks: opts.Tasks, Baselines: opts.Baselines,
 		Workspace: scope.filter(), Scope: scope.title()}
 	site, err := report.Open(ropt)
 	if err != nil {

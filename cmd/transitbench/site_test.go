@@ -98,7 +98,7 @@ func TestSiteRefusesBadArguments(t *testing.T) {
 	}{
 		{siteOptions{Workers: 1}, "exactly one of"},
 		{siteOptions{Out: "x", Serve: "127.0.0.1:0", Workers: 1}, "exactly one of"},
-		{siteOptions{Out: "x"}, "--workers 0"},
+		{siteOptions{Out: "x", Workers: -1}, "--workers -1"},
 		{siteOptions{Out: file, Workers: 1}, "is a file"},
 		{siteOptions{Out: filepath.Join(home, "site"), Workers: 1, Baselines: filepath.Join(home, "none.json")}, "does not exist"},
 		{siteOptions{Out: filepath.Join(home, "site"), Workers: 1}, "no results database"},
