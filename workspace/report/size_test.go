@@ -56,33 +56,56 @@ func devRunHome(b *testing.B, n int) string {
 	return home
 }
 
-// BenchmarkBuildDevRun writes the site of one dev run in size tiers of dev stars (196: a full dev run). It
-// reports the site's weight (MB/site, kB/star) and the CPU seconds per build, and fails over the size budget.
+// BenchmarkBuildDevRun writes the site of one dev run in size tiers of dev stars (196: a full dev run), with an
+// empty star cache (cache=cold: every star searched and folded, as the first build of a data directory) and with
+// the cache a build before left (cache=warm: a rebuild after nothing changed). It reports the site's weight
+// (MB/site, kB/star) and the CPU seconds per build, and fails over the size budget.
 func BenchmarkBuildDevRun(b *testing.B) {
 	for _, n := range []int{20, 196} {
 		b.Run(fmt.Sprintf("stars=%d", n), func(b *testing.B) {
 			home := devRunHome(b, n)
-			site, err := Open(Options{Home: home})
-			if err != nil {
-				b.Fatal(err)
-			}
-			defer site.Close()
-			var res *BuildResult
-			cpu0 := cpuSeconds()
-			for i := 0; b.Loop(); i++ {
-				if res, err = site.Build(context.Background(), filepath.Join(b.TempDir(), fmt.Sprint(i)), nil); err != nil {
-					b.Fatal(err)
-				}
-			}
-			if res.Stars != n {
-				b.Fatalf("%d star pages, want %d", res.Stars, n)
-			}
-			b.ReportMetric(float64(res.Bytes)/1e6, "MB/site")
-			b.ReportMetric(float64(res.Bytes)/1e3/float64(n), "kB/star")
-			b.ReportMetric((cpuSeconds()-cpu0)/float64(b.N), "cpu-s/op")
-			if float64(res.Bytes) > float64(n)*SiteBudgetBytes/196 {
-				b.Fatalf("the site of %d stars weighs %.1f MB, over %.1f MB", n, float64(res.Bytes)/1e6, float64(n)*SiteBudgetBytes/196/1e6)
+			for _, warm := range []bool{false, true} {
+				b.Run(map[bool]string{false: "cache=cold", true: "cache=warm"}[warm], func(b *testing.B) {
+					benchmarkBuild(b, home, n, warm)
+				})
 			}
 		})
+	}
+}
+
+// benchmarkBuild times the site's build of home, whose dev run ran n stars; warm fills the cache first, else
+// each build starts with an empty one.
+func benchmarkBuild(b *testing.B, home string, n int, warm bool) {
+	cache := b.TempDir()
+	site, err := Open(Options{Home: home, CacheDir: cache})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer site.Close()
+	if warm {
+		if _, err := site.Build(context.Background(), b.TempDir(), nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+	var res *BuildResult
+	cpu0 := cpuSeconds()
+	for i := 0; b.Loop(); i++ {
+		if !warm {
+			b.StopTimer()
+			site.opt.CacheDir = filepath.Join(cache, fmt.Sprint(i))
+			b.StartTimer()
+		}
+		if res, err = site.Build(context.Background(), filepath.Join(b.TempDir(), fmt.Sprint(i)), nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+	if res.Stars != n {
+		b.Fatalf("%d star pages, want %d", res.Stars, n)
+	}
+	b.ReportMetric(float64(res.Bytes)/1e6, "MB/site")
+	b.ReportMetric(float64(res.Bytes)/1e3/float64(n), "kB/star")
+	b.ReportMetric((cpuSeconds()-cpu0)/float64(b.N), "cpu-s/op")
+	if float64(res.Bytes) > float64(n)*SiteBudgetBytes/196 {
+		b.Fatalf("the site of %d stars weighs %.1f MB, over %.1f MB", n, float64(res.Bytes)/1e6, float64(n)*SiteBudgetBytes/196/1e6)
 	}
 }
