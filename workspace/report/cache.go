@@ -1,9 +1,10 @@
 package report
 
 import (
+	"bytes"
 	"crypto/sha256"
+	"encoding/gob"
 	"encoding/hex"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -45,18 +46,28 @@ type starCache struct {
 
 // cacheKey says which program drew an entry, from which star of which set, at which size.
 type cacheKey struct {
-	Version     int    `json:"version"`
-	Program     string `json:"program"`
-	Fingerprint string `json:"set_fingerprint"`
-	Digest      string `json:"star_digest"`
-	Columns     int    `json:"columns"`
+	Version     int
+	Program     string
+	Fingerprint string // the set's
+	Digest      string // the star's
+	Columns     int
 }
 
 // cachedFold is what a star page shows of one ephemeris: its fold figures and its vetting line.
 type cachedFold struct {
-	Eph     string   `json:"ephemeris"` // ephKey
-	Figures []Figure `json:"figures"`
-	Vetting Vetting  `json:"vetting"`
+	Eph     string // ephKey
+	Figures []Figure
+	Vetting Vetting
+}
+
+// cacheKeyOf is the key star id's entry must have: this program, the dev set as built, s.opt.Columns.
+func (s *Site) cacheKeyOf(id string) cacheKey {
+	k := cacheKey{Version: cacheVersion, Program: program(), Columns: s.opt.Columns}
+	if set, err := s.devSet(); err == nil {
+		info, _ := set.Info(id)
+		k.Fingerprint, k.Digest = set.Fingerprint, info.Digest
+	}
+	return k
 }
 
 // ephKey names an ephemeris exactly: its label (the figures' captions and titles show it) and its numbers.
@@ -94,7 +105,7 @@ func (s *Site) cachePath(id string) string {
 	if s.opt.CacheDir == "" || program() == "" {
 		return ""
 	}
-	return filepath.Join(s.opt.CacheDir, id+".json")
+	return filepath.Join(s.opt.CacheDir, id+".gob")
 }
 
 // loadCache reads star id's entry; an empty entry with the key when there is none, it cannot be read or its
@@ -110,7 +121,7 @@ func (s *Site) loadCache(id string, key cacheKey) *starCache {
 		return c
 	}
 	var got starCache
-	if json.Unmarshal(b, &got) != nil || got.Key != key {
+	if gob.NewDecoder(bytes.NewReader(b)).Decode(&got) != nil || got.Key != key {
 		return c
 	}
 	got.byEph = map[string]*cachedFold{}
@@ -140,14 +151,14 @@ func (c *starCache) addFold(f cachedFold) {
 }
 
 // saveCache writes star id's entry when it changed, through a temporary file renamed into place so that a
-// reader never sees half an entry. A failure to write only costs the next build the drawing.
+// reader never sees half an entry (a file cut short does not decode, and is drawn again). A failure to write only costs the next build the drawing.
 func (s *Site) saveCache(id string, c *starCache) {
 	path := s.cachePath(id)
 	if path == "" || !c.changed {
 		return
 	}
-	b, err := json.Marshal(c)
-	if err != nil {
+	var b bytes.Buffer // gob, not JSON: a vetting number may be NaN (no odd transit, say)
+	if gob.NewEncoder(&b).Encode(c) != nil {
 		return
 	}
 	if os.MkdirAll(filepath.Dir(path), 0o755) != nil {
@@ -157,7 +168,7 @@ func (s *Site) saveCache(id string, c *starCache) {
 	if err != nil {
 		return
 	}
-	_, werr := tmp.Write(b)
+	_, werr := tmp.Write(b.Bytes())
 	if cerr := tmp.Close(); werr != nil || cerr != nil || os.Rename(tmp.Name(), path) != nil {
 		os.Remove(tmp.Name())
 	}

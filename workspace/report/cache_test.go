@@ -2,10 +2,10 @@ package report
 
 import (
 	"context"
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"regexp"
+	"strings"
 	"testing"
 )
 
@@ -75,34 +75,29 @@ func TestStarCache(t *testing.T) {
 		t.Errorf("full cache: %d stars searched, %d read; want none", warm.searched.Load(), warm.prepared.Load())
 	}
 
-	entries, _ := filepath.Glob(filepath.Join(cache, "dev-*.json"))
+	entries, _ := filepath.Glob(filepath.Join(cache, "dev-*.gob"))
 	if int64(len(entries)) != n {
 		t.Fatalf("%d cache entries, want one per star page (%d)", len(entries), n)
 	}
-	b, err := os.ReadFile(entries[0])
-	if err != nil {
-		t.Fatal(err)
+	id := strings.TrimSuffix(filepath.Base(entries[0]), ".gob")
+	edit := func(change func(*starCache)) { // rewrites star id's entry as saveCache writes it
+		t.Helper()
+		c := warm.loadCache(id, warm.cacheKeyOf(id))
+		if len(c.Folds) == 0 || len(c.Overview) != 2 {
+			t.Fatalf("the entry of %s holds %d overview figures and %d folds", id, len(c.Overview), len(c.Folds))
+		}
+		change(c)
+		c.changed = true
+		warm.saveCache(id, c)
 	}
-	var e map[string]json.RawMessage
-	if err := json.Unmarshal(b, &e); err != nil {
-		t.Fatal(err)
-	}
-	e["folds"] = json.RawMessage("[]") // as if the latest run had brought new rows
-	b, _ = json.Marshal(e)
-	if err := os.WriteFile(entries[0], b, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	edit(func(c *starCache) { c.Folds = nil }) // as if the latest run had brought new rows
 	partial, got := build(Options{CacheDir: cache})
 	same("folds dropped", got)
 	if partial.searched.Load() != 0 || partial.prepared.Load() != 1 {
 		t.Errorf("one star's folds dropped: %d stars searched, %d read; want 0, 1", partial.searched.Load(), partial.prepared.Load())
 	}
 
-	e["key"] = json.RawMessage(`{"version":1,"program":"another program"}`)
-	b, _ = json.Marshal(e)
-	if err := os.WriteFile(entries[0], b, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	edit(func(c *starCache) { c.Key.Program = "another program" })
 	stale, got := build(Options{CacheDir: cache})
 	same("an entry of another program", got)
 	if stale.searched.Load() != 1 {

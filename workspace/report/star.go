@@ -171,9 +171,7 @@ func vetEphemeris(e quicklook.Ephemeris) vet.Ephemeris {
 // drawn before is searched no more, and its light curve is read and detrended only for a fold not drawn yet.
 func (s *Site) starFigures(p *StarPage, set *sets.Set, ans *data.Answer, res *grader.StarResult) {
 	id := p.ID
-	info, _ := set.Info(id)
-	c := s.loadCache(id, cacheKey{Version: cacheVersion, Program: program(), Fingerprint: set.Fingerprint, Digest: info.Digest,
-		Columns: s.opt.Columns})
+	c := s.loadCache(id, s.cacheKeyOf(id))
 	defer s.saveCache(id, c)
 	st := &figure.Star{ID: id, Category: ans.Category, Population: ans.Population, Answer: ans}
 	searched := c.Overview == nil
