@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -134,6 +135,7 @@ func runSite(ctx context.Context, s streams, opts *siteOptions) error {
 	if opts.Serve != "" {
 		return serveSite(ctx, s, site, opts)
 	}
+	defer withBuildGC()()
 	res, err := site.Build(ctx, opts.Out, func(done, total int) {
 		if !s.JSON {
 			fmt.Fprintf(termtext.Raw(s.Err), "\rstar pages %d/%d", done, total) // redrawn in place: our own text
@@ -151,6 +153,22 @@ func runSite(ctx context.Context, s streams, opts *siteOptions) error {
 	fmt.Fprintf(s.Out, "wrote %d pages (%d stars, %.1f MB) to %s in %.1f s; open %s\n", res.Pages, res.Stars,
 		float64(res.Bytes)/1e6, res.Dir, res.Seconds, filepath.Join(res.Dir, "index.html"))
 	return nil
+}
+
+// siteGCPercent is the garbage collector's target while the static site is built, unless GOGC is set: a star
+// page allocates its light curve and search afresh, and collecting at 400 % growth instead of 100 % takes about
+// a tenth of the build's CPU time off (BenchmarkBuildDevRun, cache=cold, 20 stars: 7.2–7.6 CPU-s at GOGC=100,
+// 6.8–6.9 at 400), for a few hundred MB more at the peak.
+const siteGCPercent = 400
+
+// withBuildGC sets the collector's target for a build (siteGCPercent, unless GOGC is set) and returns what
+// restores it.
+func withBuildGC() (restore func()) {
+	if os.Getenv("GOGC") != "" {
+		return func() {}
+	}
+	old := debug.SetGCPercent(siteGCPercent)
+	return func() { debug.SetGCPercent(old) }
 }
 
 // serveSite serves the site on opts.Serve until ctx ends.

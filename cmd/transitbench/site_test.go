@@ -11,6 +11,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"testing"
 
@@ -228,4 +229,26 @@ func TestHTTPGuardToken(t *testing.T) {
 			t.Errorf("Authorization %q: %d (WWW-Authenticate %q), want %d", auth, rec.Code, rec.Header().Get("WWW-Authenticate"), want)
 		}
 	}
+}
+
+// TestSiteBuildGC: a build collects garbage at siteGCPercent and restores the target after; with GOGC set, the
+// user's target stays.
+func TestSiteBuildGC(t *testing.T) {
+	before := debug.SetGCPercent(100)
+	defer debug.SetGCPercent(before)
+	t.Setenv("GOGC", "")
+	restore := withBuildGC()
+	if got := debug.SetGCPercent(siteGCPercent); got != siteGCPercent {
+		t.Errorf("during a build the collector's target is %d %%, want %d", got, siteGCPercent)
+	}
+	restore()
+	if got := debug.SetGCPercent(100); got != 100 {
+		t.Errorf("after a build the target is %d %%, want the 100 it was", got)
+	}
+	t.Setenv("GOGC", "50")
+	restore = withBuildGC()
+	if got := debug.SetGCPercent(100); got != 100 {
+		t.Errorf("with GOGC set a build changed the target to %d %%", got)
+	}
+	restore()
 }
