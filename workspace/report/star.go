@@ -193,7 +193,7 @@ func (s *Site) starFigures(p *StarPage, set *sets.Set, ans *data.Answer, res *gr
 		f, ok := c.fold(k)
 		if !ok {
 			if !searched && st.Time == nil {
-				a, err := preparedStar(set, id)
+				a, err := quicklook.PrepareStar(set, id)
 				if err != nil {
 					p.Err = err.Error()
 					return
@@ -211,18 +211,6 @@ func (s *Site) starFigures(p *StarPage, set *sets.Set, ans *data.Answer, res *gr
 		p.Figures = append(p.Figures, figs...)
 		p.Vetting = append(p.Vetting, f.Vetting)
 	}
-}
-
-// preparedStar reads dev star id and prepares it as quicklook.Star does (flagged, detrended), without the search.
-func preparedStar(set *sets.Set, id string) (*quicklook.Analysis, error) {
-	if workspace.IsHiddenStar(id) || set.Hidden() {
-		return nil, fmt.Errorf("star %s of set %s: %w", id, set.Name, workspace.ErrHiddenStar)
-	}
-	lc, star, err := set.Star(id)
-	if err != nil {
-		return nil, fmt.Errorf("star %s of set %s: %w", id, set.Name, err)
-	}
-	return quicklook.Prepare(lc, star, quicklook.PrepareOptions{}), nil
 }
 
 // overviewFigures draws the light curve (raw, and detrended with the transits of figure.DefaultEphemeris
