@@ -1,6 +1,10 @@
 package grader
 
-import "transitbench/data"
+import (
+	"math"
+
+	"transitbench/data"
+)
 
 // Totals are the scores over a group of scored stars (SPEC A5). With planets the number of scored planets on the
 // group's stars, credit the sum of the credits of their claims (1 full, ½ half) and false the number of false
@@ -163,4 +167,38 @@ func ratio(num float64, den int) float64 {
 		return 0
 	}
 	return num / float64(den)
+}
+
+// StandardErrorS is the standard error of S over the scored stars of results, from their contributions: with
+// yᵢ = creditᵢ − falseᵢ and xᵢ = planetsᵢ on scored star i of n, S = Σy / Σx is a ratio of sums over stars,
+// and its standard error for a draw of n stars from the same populations is the delta method's (the ratio
+// estimator's linearisation)
+//
+//	SE(S) = √( n/(n−1) · Σ (yᵢ − S·xᵢ)² ) / Σx
+//
+// It says how far S on another set of the same composition may fall from this one: a change of S on the dev
+// set smaller than about 2·SE is within the scatter of which stars were drawn. ok is false (and SE 0) with
+// fewer than two scored stars or no planet.
+func StandardErrorS(results []StarResult) (se float64, ok bool) {
+	var n int
+	var sy, sx float64
+	for i := range results {
+		if r := &results[i]; r.Scored {
+			n++
+			sy += r.Credit - float64(r.False)
+			sx += float64(len(r.Planets))
+		}
+	}
+	if n < 2 || sx == 0 {
+		return 0, false
+	}
+	s := sy / sx
+	var ss float64
+	for i := range results {
+		if r := &results[i]; r.Scored {
+			d := r.Credit - float64(r.False) - s*float64(len(r.Planets))
+			ss += d * d
+		}
+	}
+	return math.Sqrt(float64(n)/float64(n-1)*ss) / sx, true
 }

@@ -236,3 +236,39 @@ func ExampleMatchStar() {
 	// 3.0107 false f_true 0.00 f_pred 0.00
 	// S -0.50 C 0.50 F 100
 }
+
+// TestStandardErrorS checks the delta-method standard error of S against a hand computation and its edge cases.
+func TestStandardErrorS(t *testing.T) {
+	planet := []PlanetResult{{}}
+	// Four scored stars: two hosts found (y = 1, x = 1), one host missed (y = 0, x = 1), one untouched star with a
+	// false row (y = −1, x = 0), and an unscored star that must not count. S = (2 − 1) / 3 = 1/3; the residuals
+	// yᵢ − S·xᵢ are 2/3, 2/3, −1/3, −1, so Σd² = 4/9 + 4/9 + 1/9 + 1 = 2 and SE = √(4/3 · 2) / 3.
+	results := []StarResult{
+		{Scored: true, Credit: 1, Planets: planet},
+		{Scored: true, Credit: 1, Planets: planet},
+		{Scored: true, Planets: planet},
+		{Scored: true, False: 1},
+		{Scored: false, Credit: 1, False: 3, Planets: planet},
+	}
+	se, ok := StandardErrorS(results)
+	if want := math.Sqrt(4.0/3*2) / 3; !ok || math.Abs(se-want) > 1e-12 {
+		t.Errorf("StandardErrorS = %v, %v; want %v, true", se, ok, want)
+	}
+	if s := Summarize(results).S; math.Abs(s-1.0/3) > 1e-12 {
+		t.Errorf("S = %v, want 1/3", s)
+	}
+	// Every star the same contribution per planet: no scatter.
+	same := []StarResult{{Scored: true, Credit: 1, Planets: planet}, {Scored: true, Credit: 2, Planets: []PlanetResult{{}, {}}}}
+	if se, ok := StandardErrorS(same); !ok || se != 0 {
+		t.Errorf("equal contributions: SE = %v, %v; want 0, true", se, ok)
+	}
+	for name, rs := range map[string][]StarResult{
+		"one star":    {{Scored: true, Credit: 1, Planets: planet}},
+		"no planets":  {{Scored: true, False: 1}, {Scored: true}},
+		"none scored": {{Credit: 1, Planets: planet}, {Credit: 1, Planets: planet}},
+	} {
+		if se, ok := StandardErrorS(rs); ok || se != 0 {
+			t.Errorf("%s: SE = %v, %v; want 0, false", name, se, ok)
+		}
+	}
+}

@@ -561,3 +561,25 @@ func probeCgroup(iso Isolation) Isolation {
 	iso.cgroup = true
 	return iso
 }
+
+// RemoveCgroupBase removes the directory that holds the run cgroups (transitbench) under this process's own
+// cgroup, in every hierarchy, when no run is left in it. A process whose cgroup someone else removes when it
+// ends calls it as it finishes: Slurm's task/cgroup removes a task's cgroups when the task ends and cannot
+// while a directory is left in them (the Slurm backend's worker does).
+func RemoveCgroupBase() {
+	base := cgroup1.NestedPath(cgroupBase)
+	for _, n := range v1Controllers {
+		if p, err := base(n); err == nil && v1Mounted(n) {
+			unix.Rmdir(filepath.Join(cgroupMount, string(n), p))
+		}
+	}
+	if m := v2Mount(); m != "" {
+		if b, err := os.ReadFile("/proc/self/cgroup"); err == nil {
+			for _, line := range strings.Split(string(b), "\n") {
+				if own, ok := strings.CutPrefix(line, "0::"); ok {
+					unix.Rmdir(filepath.Join(m, own, cgroupBase))
+				}
+			}
+		}
+	}
+}

@@ -33,3 +33,6 @@ func probeCgroup(iso Isolation) Isolation {
 	iso.Missing = append(iso.Missing, "cgroup: "+runtime.GOOS+" has no cgroups, so memory, CPU and process caps are per process only")
 	return iso
 }
+
+// RemoveCgroupBase does nothing: there are no cgroups outside Linux.
+func RemoveCgroupBase() {}

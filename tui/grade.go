@@ -213,7 +213,7 @@ func (g grade) View() string {
 		if g.info.Degraded != "" {
 			b.WriteString(st.Error.Render("The sandbox cannot isolate fully here ("+g.info.Degraded+"), so the hidden sets are not run.") + "\n")
 			b.WriteString("Quit and start 'transitbench tui --allow-degraded' to grade anyway (the isolation level is recorded).\n\n")
-			b.WriteString(g.ladder(nil))
+			b.WriteString(g.ladder(nil, g.height-lineCount(b.String())))
 			return b.String()
 		}
 		switch {
@@ -231,7 +231,7 @@ func (g grade) View() string {
 			b.WriteString("Grading runs once per frozen hash and cannot be undone.\n")
 			b.WriteString("Press " + st.Accent.Render("y") + " to grade, esc to go back.\n")
 		}
-		b.WriteString("\n" + g.ladder(nil))
+		b.WriteString("\n" + g.ladder(nil, g.height-lineCount(b.String())-1))
 	case gradeRunning, gradeDone:
 		fmt.Fprintf(&b, "%s%s\n\n", g.hashLine(shortHash(g.info.Hash)), map[bool]string{true: st.Dim.Render("  (re-grade)")}[g.again])
 		for _, s := range gradeSets {
@@ -260,9 +260,8 @@ func (g grade) View() string {
 			if r.Grading > 0 {
 				b.WriteString(st.Dim.Render(fmt.Sprintf("grading #%d of this workspace", r.Grading)) + "\n")
 			}
-			ladder := g.ladder(r)
 			// The result beside the ladder when both fit, else above it.
-			leftW := max(g.width-lipgloss.Width(ladder)-4, 0)
+			leftW := max(g.width-lipgloss.Width(g.ladder(r, 0))-4, 0)
 			if leftW < 40 {
 				leftW = g.width
 			}
@@ -278,33 +277,64 @@ func (g grade) View() string {
 			}
 			left := fmt.Sprintf("%s\n%s\n%s\n%s", st.Header.Render("Result"), score("A", r.A), score("B", r.B), score("dev", r.Dev))
 			if leftW == g.width {
-				b.WriteString(left + "\n\n" + ladder)
+				b.WriteString(left + "\n")
+				room := g.height - lineCount(b.String())
+				if room > len(ReferenceLadder)+2 { // a blank line between them when everything fits
+					b.WriteString("\n")
+					room--
+				}
+				b.WriteString(g.ladder(r, room))
 			} else {
-				b.WriteString(lipgloss.JoinHorizontal(lipgloss.Top, left, "    ", ladder))
+				b.WriteString(lipgloss.JoinHorizontal(lipgloss.Top, left, "    ", g.ladder(r, g.height-lineCount(b.String()))))
 			}
 		}
 	}
 	return b.String()
 }
 
-// ladder renders the baseline ladder with the graded solution (when r is not nil) in its place by S on A.
-func (g grade) ladder(r *GradeResult) string {
+// ladder renders the baseline ladder with the graded solution (when r is not nil) in its place by S on A, in
+// at most room lines (room ≤ 0: no limit). Rows never lose a number: when they do not all fit, whole rows are
+// dropped, those farthest from the solution's first, and a last line says how many and to enlarge the terminal.
+func (g grade) ladder(r *GradeResult, room int) string {
 	st := g.ctx.Styles
 	rows := append([]LadderRow{}, ReferenceLadder...)
 	if r != nil {
 		rows = append(rows, LadderRow{"yours " + shortHash(r.Hash), r.A.S, r.B.S})
 	}
 	sort.SliceStable(rows, func(i, j int) bool { return rows[i].A > rows[j].A })
+	header := st.Header.Render("Baseline ladder") + st.Dim.Render(" (TransitBench, real Kepler: S on A / B)")
+	lo, hi := 0, len(rows)
+	if room > 0 && 1+len(rows) > room {
+		if room < 3 {
+			return st.Dim.Render(fmt.Sprintf("%d ladder rows: enlarge the terminal", len(rows)))
+		}
+		keep := room - 2 // the header and the note
+		mine := slices.IndexFunc(rows, func(x LadderRow) bool { return strings.HasPrefix(x.Name, "yours") })
+		lo = max(mine-(keep-1)/2, 0) // the rows around the solution's, or the top ones
+		lo = min(lo, len(rows)-keep)
+		hi = lo + keep
+	}
 	var b strings.Builder
-	b.WriteString(st.Header.Render("Baseline ladder") + st.Dim.Render(" (TransitBench, real Kepler: S on A / B)") + "\n")
-	for _, row := range rows {
+	b.WriteString(header + "\n")
+	for _, row := range rows[lo:hi] {
 		line := fmt.Sprintf("%-20s %+.3f  %+.3f", row.Name, row.A, row.B)
 		if strings.HasPrefix(row.Name, "yours") {
 			line = st.Selected.Render(line)
 		}
 		b.WriteString(line + "\n")
 	}
+	if dropped := len(rows) - (hi - lo); dropped > 0 {
+		b.WriteString(st.Dim.Render(fmt.Sprintf("%d more rows: enlarge the terminal", dropped)) + "\n")
+	}
 	return b.String()
+}
+
+// lineCount is the number of lines s takes, counting a last line without a newline.
+func lineCount(s string) int {
+	if s == "" {
+		return 0
+	}
+	return strings.Count(strings.TrimSuffix(s, "\n"), "\n") + 1
 }
 
 // hashLine is "frozen hash" and hash, without the words when the line is narrow, the hash cut to 12 digits

@@ -129,7 +129,7 @@ func TestStarViewDetrendWindow(t *testing.T) {
 	d := driverOn(t, newFakeBackend(), "enter", stateStar)
 	before := d.m.star.data
 	auto := before.WindowDays
-	if !strings.Contains(statusLineOf(d), fmt.Sprintf("window %g d (the star's)", auto)) {
+	if !strings.Contains(statusLineOf(d), fmt.Sprintf("window %.3g d (the star's)", auto)) {
 		t.Errorf("the status line does not show the star's window %g d: %q", auto, statusLineOf(d))
 	}
 	want, ok, _ := stepWindow(auto, 1)
@@ -156,7 +156,7 @@ func TestStarViewDetrendWindow(t *testing.T) {
 	if f := d.m.star.fold; f == nil || f.Eph.Label != "truth" || d.m.star.target.Kind != targetTruth {
 		t.Errorf("no fold at the truth after the new detrending: %+v", f)
 	}
-	if s := statusLineOf(d); !strings.Contains(s, fmt.Sprintf("window %g d", want)) || strings.Contains(s, "(the star's)") {
+	if s := statusLineOf(d); !strings.Contains(s, fmt.Sprintf("window %.3g d", want)) || strings.Contains(s, "(the star's)") {
 		t.Errorf("the status line after ]: %q", s)
 	}
 	for range windowSteps {
@@ -164,6 +164,12 @@ func TestStarViewDetrendWindow(t *testing.T) {
 	}
 	if d.m.star.data.WindowDays != windowSteps[len(windowSteps)-1] || !strings.Contains(statusLineOf(d), "the longest detrending window is 3 d") {
 		t.Errorf("] past the longest: window %g, status %q", d.m.star.data.WindowDays, statusLineOf(d))
+	}
+	// A star's own window (detrend.WindowFor of its longest duration) has all the digits of a float64: shown
+	// to three significant digits, as the other numbers of the line.
+	d.m.star.data.WindowDays, d.m.star.autoWindow, d.m.star.msg = 1.6881608328110396, 1.6881608328110396, ""
+	if s := statusLineOf(d); !strings.Contains(s, "window 1.69 d (the star's)") {
+		t.Errorf("a window of 1.6881608328110396 d shows as %q, want 1.69 d", s)
 	}
 }
 

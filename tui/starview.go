@@ -735,12 +735,12 @@ func (s starview) statusLine(mode starLayout) string {
 		fields = append(fields, field(0, st.Dim.Render("panel"), fmt.Sprintf("%d/%d %s", s.focus+1, panelCount, panelTitles[s.focus])+st.Dim.Render(" (tab)")))
 	}
 	if d := s.data; d != nil {
-		win := fmt.Sprintf("%g d", d.WindowDays)
+		win := fmt.Sprintf("%.3g d", d.WindowDays) // the star's own window has many digits: 1.69 d
 		if d.WindowDays == s.autoWindow {
 			win += st.Dim.Render(" (the star's)")
 		}
 		if s.detrending != 0 {
-			win = fmt.Sprintf("%g d → %g d…", d.WindowDays, s.detrending)
+			win = fmt.Sprintf("%.3g d → %.3g d…", d.WindowDays, s.detrending)
 		}
 		fields = append(fields, field(1, st.Dim.Render("detrend window"), win))
 		r := s.zoom

@@ -2,10 +2,13 @@ package tui
 
 import (
 	"context"
+	"fmt"
+	"regexp"
 	"strings"
 	"testing"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
 )
 
 func TestOpensOnTheBrowser(t *testing.T) {
@@ -378,5 +381,54 @@ func TestGradeRefusedWhenDegraded(t *testing.T) {
 	}
 	if v := d.m.View(); !strings.Contains(v, "--allow-degraded") || !strings.Contains(v, "no network namespace") {
 		t.Errorf("the grade screen does not explain the refusal:\n%s", v)
+	}
+}
+
+// TestGradeLadderAtSmallSizes grades at 60×20, 80×24 and 60×16 and reads the done screen: every ladder row that
+// shows is whole (its name and both scores), the graded solution's row always shows, and rows that do not fit
+// are dropped with a line saying how many and to enlarge the terminal; at 120×40 and 80×24 all six show. The
+// confirmation screen keeps its prompt and the ladder's rows whole too.
+func TestGradeLadderAtSmallSizes(t *testing.T) {
+	row := regexp.MustCompile(`(\S+(?: [0-9a-f]{12})?)\s+([+-]\d\.\d{3})  ([+-]\d\.\d{3})\s*$`)
+	for _, c := range []struct {
+		w, h    int
+		allRows bool
+	}{{120, 40, true}, {80, 24, true}, {60, 20, true}, {60, 16, false}} {
+		d := newDriver(t, newFakeBackend(), c.w, c.h)
+		d.key("g")
+		confirm := ansi.Strip(d.m.View())
+		if !strings.Contains(confirm, "Press y") {
+			t.Errorf("%d×%d: the confirmation lost its prompt:\n%s", c.w, c.h, confirm)
+		}
+		d.key("y")
+		if d.m.grade.step != gradeDone {
+			t.Fatalf("%d×%d: grading did not finish", c.w, c.h)
+		}
+		v := ansi.Strip(d.m.View())
+		if n := strings.Count(v, "\n") + 1; n > c.h {
+			t.Errorf("%d×%d: the view has %d lines", c.w, c.h, n)
+		}
+		names := map[string]bool{}
+		for _, l := range strings.Split(v, "\n") {
+			if m := row.FindStringSubmatch(l); m != nil {
+				names[m[1]] = true
+			}
+		}
+		if !names["yours 0123456789ab"] {
+			t.Errorf("%d×%d: the solution's ladder row does not show whole:\n%s", c.w, c.h, v)
+		}
+		shown := 0
+		for _, r := range ReferenceLadder {
+			if names[r.Name] {
+				shown++
+			}
+		}
+		note := regexp.MustCompile(`(\d) more rows: enlarge the terminal`).FindStringSubmatch(v)
+		switch {
+		case c.allRows && (shown != len(ReferenceLadder) || note != nil):
+			t.Errorf("%d×%d: %d of %d reference rows show (note %v):\n%s", c.w, c.h, shown, len(ReferenceLadder), note, v)
+		case !c.allRows && (note == nil || note[1] != fmt.Sprint(len(ReferenceLadder)-shown)):
+			t.Errorf("%d×%d: %d reference rows show, the note says %v:\n%s", c.w, c.h, shown, note, v)
+		}
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"testing"
 
@@ -98,7 +99,7 @@ func TestSiteRefusesBadArguments(t *testing.T) {
 	}{
 		{siteOptions{Workers: 1}, "exactly one of"},
 		{siteOptions{Out: "x", Serve: "127.0.0.1:0", Workers: 1}, "exactly one of"},
-		{siteOptions{Out: "x"}, "--workers 0"},
+		{siteOptions{Out: "x", Workers: -1}, "--workers -1"},
 		{siteOptions{Out: file, Workers: 1}, "is a file"},
 		{siteOptions{Out: filepath.Join(home, "site"), Workers: 1, Baselines: filepath.Join(home, "none.json")}, "does not exist"},
 		{siteOptions{Out: filepath.Join(home, "site"), Workers: 1}, "no results database"},
@@ -228,4 +229,26 @@ func TestHTTPGuardToken(t *testing.T) {
 			t.Errorf("Authorization %q: %d (WWW-Authenticate %q), want %d", auth, rec.Code, rec.Header().Get("WWW-Authenticate"), want)
 		}
 	}
+}
+
+// TestSiteBuildGC: a build collects garbage at siteGCPercent and restores the target after; with GOGC set, the
+// user's target stays.
+func TestSiteBuildGC(t *testing.T) {
+	before := debug.SetGCPercent(100)
+	defer debug.SetGCPercent(before)
+	t.Setenv("GOGC", "")
+	restore := withBuildGC()
+	if got := debug.SetGCPercent(siteGCPercent); got != siteGCPercent {
+		t.Errorf("during a build the collector's target is %d %%, want %d", got, siteGCPercent)
+	}
+	restore()
+	if got := debug.SetGCPercent(100); got != 100 {
+		t.Errorf("after a build the target is %d %%, want the 100 it was", got)
+	}
+	t.Setenv("GOGC", "50")
+	restore = withBuildGC()
+	if got := debug.SetGCPercent(100); got != 100 {
+		t.Errorf("with GOGC set a build changed the target to %d %%", got)
+	}
+	restore()
 }

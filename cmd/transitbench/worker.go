@@ -14,6 +14,9 @@ func init() { register(newWorkerCmd) }
 type workerOptions struct {
 	Work string // --work: the run's work list (work.json in its directory under the data directory)
 	Task int    // --task: the array task's index, $SLURM_ARRAY_TASK_ID
+	// Submission is --submission: the array's job id, $SLURM_ARRAY_JOB_ID (each submission of a chunk appends
+	// to a result file of its own)
+	Submission string
 }
 
 func newWorkerCmd() *cobra.Command {
@@ -30,6 +33,7 @@ prints nothing on success.`,
 	}
 	cmd.Flags().StringVar(&opts.Work, "work", "", "the run's work list (work.json)")
 	cmd.Flags().IntVar(&opts.Task, "task", -1, "the array task's index ($SLURM_ARRAY_TASK_ID)")
+	cmd.Flags().StringVar(&opts.Submission, "submission", "", "the array's job id ($SLURM_ARRAY_JOB_ID)")
 	return cmd
 }
 
@@ -44,7 +48,10 @@ func runWorker(ctx context.Context, _ streams, opts *workerOptions) error {
 	if err := isRegularFileArg("--work", opts.Work, "the run's work list"); err != nil {
 		return err
 	}
+	if opts.Submission == "" {
+		return usageErrorf("--submission: give the array's job id ($SLURM_ARRAY_JOB_ID)")
+	}
 	ctx, stop := interruptible(ctx)
 	defer stop()
-	return slurm.Work(ctx, opts.Work, opts.Task)
+	return slurm.Work(ctx, opts.Work, opts.Task, opts.Submission)
 }

@@ -128,8 +128,8 @@ func TestSearchWorkersAgree(t *testing.T) {
 }
 
 func TestFold4VecMatchesGo(t *testing.T) {
-	// The vector folds put every cadence in the same bin as the Go fold: a year of cadences (an odd and an
-	// even number of them) at four periods from the shortest to the longest of a default grid, nb from ~100
+	// The vector folds put every cadence in the same bin as the Go fold: a year of cadences (every remainder
+	// of their number modulo 4, which the four-point steps leave to a tail, and a few cadences alone) at four periods from the shortest to the longest of a default grid, nb from ~100
 	// to 2^foldBits.
 	if !haveAVX2 {
 		t.Skip("no vector fold on this machine")
@@ -137,7 +137,7 @@ func TestFold4VecMatchesGo(t *testing.T) {
 	tt := keplerYear(372)
 	y, dy := boxLC(tt, 3.3, 170.2, 0.1, 500e-6, 300e-6, 4)
 	durations := []float64{0.02, 0.05, 0.1}
-	for _, n := range []int{len(tt), len(tt) - 1} {
+	for _, n := range []int{len(tt), len(tt) - 1, len(tt) - 2, len(tt) - 3, 13, 10} {
 		d, err := prepare(tt[:n], y[:n], dy[:n])
 		if err != nil {
 			t.Fatal(err)
@@ -154,6 +154,7 @@ func foldAll(t *testing.T, d *prepared, durations []float64) {
 		g := Grid{Periods: pers[:], Durations: durations}
 		s := newSearcher(d, g, 5, SNR)
 		fold := func(f func(a, b, c, d *plan)) foldBuf {
+			clear(s.q4[:])
 			var pl [4]plan
 			for i := range pl {
 				pl[i] = s.plan(i, s.q4[i*foldStride:])
@@ -205,9 +206,58 @@ func TestScreenVecMatchesGo(t *testing.T) {
 	}
 }
 
+// screenGroupGo is screenStrideGo for groups of g boxes: the first n = 0, gs, 2gs, … with n+(g−1)s < len(cs)
+// whose group holds a box with Y_in² > tau·W_in, or the first with n+(g−1)s ≥ len(cs).
+func screenGroupGo(cs, ce []bin, s, g int, tau float64) int {
+	n := 0
+	for ; n+(g-1)*s < len(cs); n += g * s {
+		for i := n; i < n+g*s; i += s {
+			if w, y := ce[i].w-cs[i].w, ce[i].wy-cs[i].wy; y*y > tau*w {
+				return n
+			}
+		}
+	}
+	return n
+}
+
+func TestScreenVec512MatchesGo(t *testing.T) {
+	// The AVX-512 screens stop at the same group of eight as the Go reference, for random prefix sums of bins
+	// with random weights and deviations, every stride 1 … 9 and thresholds from passing almost every box to
+	// almost none; with groups of four the reference is screenGo and screenStrideGo.
+	if !haveAVX512 {
+		t.Skip("no AVX-512 screen on this machine")
+	}
+	rng := rand.New(rand.NewPCG(9, 10))
+	for trial := range 3000 {
+		nb := 1 + rng.IntN(120)
+		k := 1 + rng.IntN(nb)
+		c := make([]bin, nb+k+1)
+		for i := 1; i < len(c); i++ {
+			c[i] = bin{c[i-1].wy + rng.NormFloat64(), c[i-1].w + rng.Float64()}
+		}
+		tau := math.Pow(10, 4*rng.Float64()-1)
+		cs, ce := c[:nb], c[k:k+nb]
+		if got, want := screenVec512(cs, ce, tau), screenGroupGo(cs, ce, 1, 8, tau); got != want {
+			t.Fatalf("trial %d (nb %d, k %d, tau %g): screenVec512 %d, reference %d", trial, nb, k, tau, got, want)
+		}
+		if got, want := screenGo(cs, ce, tau), screenGroupGo(cs, ce, 1, 4, tau); got != want {
+			t.Fatalf("trial %d (nb %d, k %d, tau %g): screenGo %d, reference %d", trial, nb, k, tau, got, want)
+		}
+		for s := 1; s <= 9; s++ {
+			if got, want := screenStrideVec512(cs, ce, s, tau), screenGroupGo(cs, ce, s, 8, tau); got != want {
+				t.Fatalf("trial %d (nb %d, k %d, stride %d, tau %g): screenStrideVec512 %d, reference %d", trial, nb, k, s, tau, got, want)
+			}
+			if got, want := screenStrideGo(cs, ce, s, tau), screenGroupGo(cs, ce, s, 4, tau); got != want {
+				t.Fatalf("trial %d (nb %d, k %d, stride %d, tau %g): screenStrideGo %d, reference %d", trial, nb, k, s, tau, got, want)
+			}
+		}
+	}
+}
+
 func TestPrefixRunVecMatchesGo(t *testing.T) {
-	// The vector prefix sums equal the Go ones bit for bit, for random bins with sums up to 2⁶² (where the
-	// conversion to float64 rounds), starting from a random running sum.
+	// The vector prefix sums (one bin per 128-bit vector, and four per 512-bit vector) equal the Go ones bit for
+	// bit, for random bins with sums up to 2⁶² (where the conversion to float64 rounds), starting from a random
+	// running sum.
 	if !haveAVX512 {
 		t.Skip("no AVX-512 prefix sums on this machine")
 	}
@@ -225,19 +275,35 @@ func TestPrefixRunVecMatchesGo(t *testing.T) {
 		if !slices.Equal(got, want) || accGot != accWant || mGot != mWant {
 			t.Fatalf("trial %d (%d bins): vector (%v, %v, %d), Go (%v, %v, %d)", trial, n, got, accGot, mGot, want, accWant, mWant)
 		}
+		// Four bins per 512-bit vector, then the rest one by one (prefixRun), keeping the bins or zeroing them.
+		for _, zero := range []bool{false, true} {
+			s := slices.Clone(src)
+			accGot, got = acc0, make([]bin, n)
+			if mGot = prefixRun(got, s, &accGot, zero); !slices.Equal(got, want) || accGot != accWant || mGot != mWant {
+				t.Fatalf("trial %d (%d bins, zero %v): prefixRun (%v, %v, %d), Go (%v, %v, %d)", trial, n, zero, got, accGot, mGot, want, accWant, mWant)
+			}
+			if zero && slices.ContainsFunc(s, func(b qbin) bool { return b != qbin{} }) || !zero && !slices.Equal(s, src) {
+				t.Fatalf("trial %d (%d bins, zero %v): bins left %v", trial, n, zero, s)
+			}
+		}
 	}
 }
 
 func TestPrefixSums(t *testing.T) {
-	// Bins q[0 … nb−1] and prefix sums over up to nb more, wrapping: c[i] = Σ_{j<i} q[j mod nb].
+	// Bins q[0 … nb−1] and prefix sums over up to nb more, wrapping: c[i] = Σ_{j<i} q[j mod nb]; the bins are
+	// left zero.
 	for nb := 0; nb < 12; nb++ {
 		q := make([]qbin, nb)
 		for i := range q {
 			q[i] = qbin{wy: int64(i*i - 3), w: int64(i + 1)}
 		}
 		for n := 1; n <= 2*nb+1; n++ {
+			qz := slices.Clone(q)
 			c := make([]bin, n)
-			prefixSums(c, q)
+			prefixSums(c, qz)
+			if slices.ContainsFunc(qz, func(b qbin) bool { return b != qbin{} }) {
+				t.Fatalf("%d bins, %d sums: bins left %v, want all zero for the next fold", nb, n, qz)
+			}
 			var sy, sw int64
 			for i := range c {
 				if c[i] != (bin{float64(sy), float64(sw)}) {

@@ -5,6 +5,7 @@
 // (Ofir 2014 optimal frequency sampling) with physically bounded durations, explicit grids for comparisons,
 // the periodogram, and the strongest distinct peaks with aliases and harmonics of stronger peaks removed.
 //
-// On amd64 processors with AVX2 the fold and the first screening of boxes run in assembly; the build tag
-// purego selects their Go versions, which give the same periodogram.
+// On amd64 processors with AVX2 the fold and the first screening of boxes run in assembly, and with AVX-512
+// also the prefix sums, with the screen taking eight boxes at a time; the build tag purego selects their Go
+// versions, which give the same periodogram.
 package bls

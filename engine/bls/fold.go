@@ -56,8 +56,7 @@ func (s *searcher) plan(p int, buf []qbin) plan {
 	pl.nb = phaseBins(pl.per, pl.dmin, s.os)
 	pl.bw = pl.per / float64(pl.nb)
 	pl.kmax = min(int(math.Round(g.Durations[pl.hi-1]/pl.bw)), pl.nb)
-	pl.q = buf[:pl.nb]
-	clear(pl.q)
+	pl.q = buf[:pl.nb] // zero: new, or left so by the last finish (prefixSums)
 	return pl
 }
 

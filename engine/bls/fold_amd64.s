@@ -64,6 +64,19 @@ GLOBL two52<>(SB), RODATA|NOPTR, $8
 	ADD4(Y8, X8, 32(SI)) \
 	ADDQ $48, SI
 
+// FOLD4 is FOLD2 for four points: their bins are all computed before the first is added to, which leaves the
+// processor more independent work between the additions.
+#define FOLD4(bins) \
+	bins(0(SI), Y0) \
+	bins(24(SI), Y8) \
+	bins(48(SI), Y9) \
+	bins(72(SI), Y10) \
+	ADD4(Y0, X0, 8(SI)) \
+	ADD4(Y8, X8, 32(SI)) \
+	ADD4(Y9, X9, 56(SI)) \
+	ADD4(Y10, X10, 80(SI)) \
+	ADDQ $96, SI
+
 // func fold4Vec(pts []point, q *foldBuf, a *foldVecArgs)
 //
 // For each point {t, wy, w}: u = ⌊t·scale⌋ for the four periods (VROUNDPD toward −∞, no precision exception;
@@ -94,22 +107,28 @@ done:
 // func fold4Vec512(pts []point, q *foldBuf, a *foldVecArgs)
 //
 // fold4Vec with u = int64(t·scale) converted by VCVTTPD2QQ (AVX-512DQ and VL, on 256-bit vectors), as Go's
-// float-to-int conversion, two points per iteration.
+// float-to-int conversion, four points per iteration, then the last one to three.
 TEXT ·fold4Vec512(SB), NOSPLIT, $0-40
 	FOLDARGS
-	SHRQ $1, CX                 // pairs of points
-	JZ last512
+	SHRQ $2, CX                 // groups of four points
+	JZ tail512
 
 loop512:
-	FOLD2(BINS512)
+	FOLD4(BINS512)
 	DECQ CX
 	JNZ loop512
 
-last512:
-	TESTQ $1, pts_len+8(FP)
+tail512:
+	MOVQ pts_len+8(FP), CX
+	ANDQ $3, CX
 	JZ done512
+
+one512:
 	BINS512(0(SI), Y0)
 	ADD4(Y0, X0, 8(SI))
+	ADDQ $24, SI
+	DECQ CX
+	JNZ one512
 
 done512:
 	VZEROUPPER

@@ -4,26 +4,45 @@ import "math"
 
 // prefixSums sets c[i] to the sum of the bins q[j mod nb] for j < i (nb = len(q)), for i = 0 … len(c)−1 ≤ 2·nb:
 // c[n+k] − c[n] is then the sum of the k bins from n on, wrapping past phase P. The sums are exact integers;
-// c holds them rounded to float64. It returns the largest weight of a bin.
+// c holds them rounded to float64. It returns the largest weight of a bin, and leaves every bin of q zero,
+// ready for the next fold: each bin is cleared by the last pass that reads it (the first k = len(c)−1−nb
+// bins are read twice), which saves a pass over the bins.
 func prefixSums(c []bin, q []qbin) (maxW int64) {
 	if len(c) == 0 {
+		clear(q)
 		return 0
 	}
 	c[0] = bin{}
 	nb := min(len(q), len(c)-1)
+	k := len(c) - 1 - nb
 	var acc qbin
-	maxW = prefixRun(c[1:nb+1], q[:nb], &acc)
-	prefixRun(c[nb+1:], q, &acc)
+	maxW = prefixRun(c[1:k+1], q[:k], &acc, false)
+	maxW = max(maxW, prefixRun(c[k+1:nb+1], q[k:nb], &acc, true))
+	prefixRun(c[nb+1:], q[:k], &acc, true)
+	clear(q[nb:])
 	return maxW
 }
 
 // prefixRun adds the bins src[i] to acc in turn and sets dst[i] to each running sum, for i < len(dst) ≤
-// len(src). It returns the largest weight of the bins added (0 if none is positive).
-func prefixRun(dst []bin, src []qbin, acc *qbin) (maxW int64) {
-	if haveAVX512 {
-		return prefixRunVec(dst, src, acc)
+// len(src); with zero, it also sets those bins to zero. It returns the largest weight of the bins added (0 if
+// none is positive).
+func prefixRun(dst []bin, src []qbin, acc *qbin, zero bool) (maxW int64) {
+	if !haveAVX512 {
+		maxW = prefixRunGo(dst, src, acc)
+		if zero {
+			clear(src[:len(dst)])
+		}
+		return maxW
 	}
-	return prefixRunGo(dst, src, acc)
+	n := len(dst) &^ 3
+	maxW = prefixRunVec512(dst[:n], src[:n], acc, zero)
+	if n < len(dst) {
+		maxW = max(maxW, prefixRunVec(dst[n:], src[n:], acc))
+		if zero {
+			clear(src[n:len(dst)])
+		}
+	}
+	return maxW
 }
 
 func prefixRunGo(dst []bin, src []qbin, acc *qbin) (maxW int64) {
@@ -53,9 +72,9 @@ type best struct {
 //
 // No box weighs more than wmax (k times the heaviest bin), so W_out ≥ g = W − wmax, and a box can beat the
 // best only if Y_in² > τ·W_in, τ = (q/den)·g (g² for the likelihood). screen and screenStride apply this
-// test, two multiplications per box, to four boxes at a time (in one vector with AVX2), and only search for
-// the next group holding a box that passes it, which is rare, so that τ stays fixed inside them; that group
-// is then examined box by box with the full test. τ is lowered by 2⁻⁴⁰ of itself and g by 2⁻⁴⁰ of W, far
+// test, two multiplications per box, to groups of screenGroup boxes (in one vector with AVX2 or AVX-512),
+// and only search for the next group holding a box that passes it, which is rare, so that τ stays fixed
+// inside them; that group is then examined box by box with the full test. τ is lowered by 2⁻⁴⁰ of itself and g by 2⁻⁴⁰ of W, far
 // more than the rounding of the products and of the prefix sums, so that the cheap test never rejects a box
 // the full test would keep.
 type scan struct {
@@ -98,7 +117,7 @@ func (sc *scan) boxes(b *best, cs, ce []bin, stride int) {
 		} else {
 			n += screenStride(cs[n:], ce[n:], s, tau)
 		}
-		for stop := min(n+4*s, end); n < stop; n += s {
+		for stop := min(n+screenGroup*s, end); n < stop; n += s {
 			if sc.beats(b, ce[n].w-cs[n].w, ce[n].wy-cs[n].wy, n) {
 				tau = sc.tau(b.q, b.den)
 			}
@@ -106,15 +125,30 @@ func (sc *scan) boxes(b *best, cs, ce []bin, stride int) {
 	}
 }
 
-// screen returns the start of the first group of four boxes n … n+3 (n = 0, 4, 8, …, n+3 < len(cs)) holding
-// a box with Y_in² > tau·W_in, or the first n with n+3 ≥ len(cs) if none does; len(ce) ≥ len(cs).
+// screenGroup is the number of boxes screen and screenStride test together: eight with AVX-512 (in one
+// 512-bit vector), else four.
+var screenGroup = 4
+
+func init() {
+	if haveAVX512 {
+		screenGroup = 8
+	}
+}
+
+// screen returns the start of the first group of screenGroup boxes n … n+G−1 (G = screenGroup; n = 0, G, 2G,
+// …, n+G−1 < len(cs)) holding a box with Y_in² > tau·W_in, or the first n with n+G−1 ≥ len(cs) if none does;
+// len(ce) ≥ len(cs).
 func screen(cs, ce []bin, tau float64) int {
-	if haveAVX2 {
+	switch {
+	case haveAVX512:
+		return screenVec512(cs, ce, tau)
+	case haveAVX2:
 		return screenVec(cs, ce, tau)
 	}
 	return screenGo(cs, ce, tau)
 }
 
+// screenGo is screen with groups of four, in Go.
 func screenGo(cs, ce []bin, tau float64) int {
 	n := 0
 	for ; n+3 < len(cs); n += 4 {
@@ -130,16 +164,20 @@ func screenGo(cs, ce []bin, tau float64) int {
 	return n
 }
 
-// screenStride is screen for the boxes n = 0, s, 2s, … (s = stride ≥ 1): it returns the first n = 0, 4s,
-// 8s, … with n+3s < len(cs) whose group n, n+s, n+2s, n+3s holds a box passing the test, or the first with
-// n+3s ≥ len(cs) if none does.
+// screenStride is screen for the boxes n = 0, s, 2s, … (s = stride ≥ 1): it returns the first n = 0, Gs,
+// 2Gs, … with n+(G−1)s < len(cs) whose group n, n+s, …, n+(G−1)s holds a box passing the test, or the first
+// with n+(G−1)s ≥ len(cs) if none does (G = screenGroup).
 func screenStride(cs, ce []bin, stride int, tau float64) int {
-	if haveAVX2 {
+	switch {
+	case haveAVX512:
+		return screenStrideVec512(cs, ce, stride, tau)
+	case haveAVX2:
 		return screenStrideVec(cs, ce, stride, tau)
 	}
 	return screenStrideGo(cs, ce, stride, tau)
 }
 
+// screenStrideGo is screenStride with groups of four, in Go.
 func screenStrideGo(cs, ce []bin, s int, tau float64) int {
 	ce = ce[:len(cs)]
 	n := 0

@@ -39,3 +39,19 @@ func screenVec(cs, ce []bin, tau float64) int
 //
 //go:noescape
 func screenStrideVec(cs, ce []bin, stride int, tau float64) int
+
+// screenVec512 is screenVec with groups of eight boxes, in AVX-512F (screen_amd64.s).
+//
+//go:noescape
+func screenVec512(cs, ce []bin, tau float64) int
+
+// screenStrideVec512 is screenStrideVec with groups of eight boxes, in AVX-512F (screen_amd64.s).
+//
+//go:noescape
+func screenStrideVec512(cs, ce []bin, stride int, tau float64) int
+
+// prefixRunVec512 is prefixRunVec four bins per 512-bit vector (prefix_amd64.s), for len(dst) a multiple of 4;
+// its sums and conversions are the same. With zero it sets the bins of src it reads to zero.
+//
+//go:noescape
+func prefixRunVec512(dst []bin, src []qbin, acc *qbin, zero bool) (maxW int64)

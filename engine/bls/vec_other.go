@@ -19,3 +19,13 @@ func screenVec(cs, ce []bin, tau float64) int { panic("bls: screenVec without AV
 func screenStrideVec(cs, ce []bin, stride int, tau float64) int {
 	panic("bls: screenStrideVec without AVX2")
 }
+
+func screenVec512(cs, ce []bin, tau float64) int { panic("bls: screenVec512 without AVX-512") }
+
+func screenStrideVec512(cs, ce []bin, stride int, tau float64) int {
+	panic("bls: screenStrideVec512 without AVX-512")
+}
+
+func prefixRunVec512(dst []bin, src []qbin, acc *qbin, zero bool) int64 {
+	panic("bls: prefixRunVec512 without AVX-512")
+}

@@ -291,12 +291,32 @@ func refinePeak(t, y, dy, coarse []float64, pk bls.Peak, workers int, longest fl
 // Star reads star id of set and analyses it with up to workers goroutines. A star of a hidden set is refused
 // (workspace.ErrHiddenStar) before anything of it is read.
 func Star(set *sets.Set, id string, workers int) (*Analysis, error) {
+	c, star, err := readStar(set, id)
+	if err != nil {
+		return nil, err
+	}
+	return Analyse(c, star, workers)
+}
+
+// PrepareStar reads star id of set and prepares it as Star does (Prepare: flagged, detrended for the star's
+// longest duration), without the search: the analysis a front end folds at ephemerides it has (the results
+// site's star cache keeps the peaks). A star of a hidden set is refused as Star refuses it.
+func PrepareStar(set *sets.Set, id string) (*Analysis, error) {
+	c, star, err := readStar(set, id)
+	if err != nil {
+		return nil, err
+	}
+	return Prepare(c, star, PrepareOptions{}), nil
+}
+
+// readStar reads star id of set, refusing a hidden star before anything of it is read.
+func readStar(set *sets.Set, id string) (*lc.LightCurve, *data.Star, error) {
 	if workspace.IsHiddenStar(id) || sets.IsHidden(set.Name) || set.Hidden() {
-		return nil, fmt.Errorf("star %s of set %s: %w", id, set.Name, workspace.ErrHiddenStar)
+		return nil, nil, fmt.Errorf("star %s of set %s: %w", id, set.Name, workspace.ErrHiddenStar)
 	}
 	c, star, err := set.Star(id)
 	if err != nil {
-		return nil, fmt.Errorf("star %s of set %s: %w", id, set.Name, err)
+		return nil, nil, fmt.Errorf("star %s of set %s: %w", id, set.Name, err)
 	}
-	return Analyse(c, star, workers)
+	return c, star, nil
 }

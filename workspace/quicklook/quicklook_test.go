@@ -255,6 +255,9 @@ func TestStarRefusesHiddenStars(t *testing.T) {
 		if !errors.Is(err, workspace.ErrHiddenStar) {
 			t.Errorf("star %s of set %s: %v, want workspace.ErrHiddenStar", tt.id, tt.set, err)
 		}
+		if _, err := PrepareStar(&sets.Set{Name: tt.set}, tt.id); !errors.Is(err, workspace.ErrHiddenStar) {
+			t.Errorf("PrepareStar %s of set %s: %v, want workspace.ErrHiddenStar", tt.id, tt.set, err)
+		}
 	}
 }
 

@@ -3,11 +3,17 @@ package report
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"html/template"
+	"math"
 	"path/filepath"
 	"sort"
 	"strconv"
+	"strings"
+	"time"
 
 	"transitbench/data/sets"
+	"transitbench/grader"
 	"transitbench/grader/store"
 	"transitbench/workspace"
 	"transitbench/workspace/baselines"
@@ -22,18 +28,29 @@ type Cell struct {
 	S, C, F  float64
 	EB       float64
 	Run      int64
+	// SE is the standard error of S from the run's per-star contributions (grader.StandardErrorS), set for a
+	// finished run on the dev set whose outcomes the store keeps (HasSE); Bar draws S ± SE on the leaderboard's
+	// common scale.
+	SE    float64
+	HasSE bool
+	Bar   template.HTML
 }
 
 // BoardRow is one row of the leaderboard: a grading (its A, B and dev runs), a baseline run of this data
 // directory, a row of results/baselines.json or one of TransitBench's published values.
 type BoardRow struct {
-	Kind   string // KindGrading, KindBaselineRun, KindLadder, KindPublished
+	Kind string // KindGrading, KindBaselineRun, KindLadder, KindPublished
+	// Rank is a grading's place by S on A among the gradings with a score (ties share a place, 1 2 2 4); 0 for
+	// other rows and for gradings whose score is withheld.
+	Rank int
+	// Name is a grading's label: the contestant's (grade --frozen --label) or the workspace's folder name.
 	Name   string
 	Detail string
 	First  bool // grading #1 of its workspace
 	Again  bool // a re-grade of a solution graded before
 	Hash   string
 	Date   string
+	At     time.Time // when the grading started (its first run)
 	A, B   Cell
 	Dev    Cell
 	Note   string // what a published value adds (C and F where TransitBench gives them)
@@ -94,6 +111,7 @@ type Board struct {
 	Runs      []RunLine
 	Compares  []Link
 	Plot      Figure
+	History   Figure // S on A of every grading over time, with S on dev ± SE
 	LadderGen string
 	LadderSrc string // where the ladder came from
 	HasRV     bool
@@ -111,6 +129,13 @@ func (s *Site) board(ctx context.Context) (*Board, error) {
 	}
 	b := &Board{Rows: gradingRows(runs)}
 	b.Rows = append(b.Rows, baselineRunRows(runs)...)
+	for i := range b.Rows {
+		if err := s.devScatter(ctx, &b.Rows[i].Dev); err != nil {
+			return nil, err
+		}
+	}
+	rankGradings(b.Rows)
+	sort.SliceStable(b.Rows, func(i, j int) bool { return boardOrder(b.Rows[i]) < boardOrder(b.Rows[j]) })
 	if s.ladder != nil {
 		b.LadderGen, b.LadderSrc = s.ladder.Generator, s.ladderSource
 		for _, r := range s.ladder.Rows {
@@ -132,14 +157,19 @@ func (s *Site) board(ctx context.Context) (*Board, error) {
 	}
 	b.Compares = compareLinks(runs)
 	b.Plot = svgFigure("score-plot", "S on A against S on B for every grading and reference row", figure.ScorePlot(scorePoints(b.Rows)), 6.5, 5)
+	b.History = svgFigure("score-history", "S over time: S on A of every grading by the date it ran (first gradings filled, re-gradings as rings), "+
+		"and S on the dev set with its standard error", figure.ScoreHistoryPlot(historyPoints(b.Rows)), 6.5, 4)
+	devBars(b.Rows)
 	b.HasRV = s.hasRV()
 	return b, nil
 }
 
-// gradingRows groups the grade runs by workspace and grading number, newest first.
+// gradingRows groups the grade runs by lineage (a workspace, or a contestant's label) and grading number,
+// newest first. A grading's name is its label: the contestant's for a grading of grade --frozen --label, else
+// the workspace's folder name.
 func gradingRows(runs []store.Run) []BoardRow {
 	type key struct {
-		label   string
+		lineage string
 		grading int
 	}
 	byKey := map[key]*BoardRow{}
@@ -148,13 +178,19 @@ func gradingRows(runs []store.Run) []BoardRow {
 		if r.Kind != store.KindGrade {
 			continue
 		}
-		k := key{r.Label, r.Grading}
+		k := key{r.Lineage, r.Grading}
+		if k.lineage == "" { // recorded before lineages: counted per workspace path
+			k.lineage = "label:" + r.Label
+		}
 		row, ok := byKey[k]
 		if !ok {
-			row = &BoardRow{Kind: KindGrading, Name: filepath.Base(r.Label), Hash: short(r.SolutionHash),
-				Date: r.Started.Format("2006-01-02 15:04"), First: r.Grading == 1}
+			row = &BoardRow{Kind: KindGrading, Name: gradingLabel(r), Hash: short(r.SolutionHash), First: r.Grading == 1}
 			byKey[k] = row
 			order = append(order, k)
+		}
+		if row.At.IsZero() || r.Started.Before(row.At) {
+			row.At = r.Started
+			row.Date = r.Started.Format("2006-01-02 15:04")
 		}
 		row.Again = row.Again || r.HasFlag(store.FlagAgain)
 		switch r.Set {
@@ -173,6 +209,126 @@ func gradingRows(runs []store.Run) []BoardRow {
 		out = append(out, *row)
 	}
 	return out
+}
+
+// gradingLabel is the label a grading run is shown under: the contestant's label of its lineage
+// (workspace.LineageContestant), else its workspace's folder name.
+func gradingLabel(r store.Run) string {
+	if l, ok := strings.CutPrefix(r.Lineage, workspace.LineageContestant); ok && l != "" {
+		return l
+	}
+	return filepath.Base(r.Label)
+}
+
+// rankGradings numbers the gradings with a score on A by S on A, highest first; equal scores (to the three
+// decimals shown) share a place and the next place skips (1, 2, 2, 4).
+func rankGradings(rows []BoardRow) {
+	var idx []int
+	for i, r := range rows {
+		if r.Kind == KindGrading && r.A.Has && !r.A.Withheld {
+			idx = append(idx, i)
+		}
+	}
+	shown := func(v float64) float64 { return math.Round(v * 1000) }
+	sort.SliceStable(idx, func(a, b int) bool { return shown(rows[idx[a]].A.S) > shown(rows[idx[b]].A.S) })
+	for n, i := range idx {
+		rows[i].Rank = n + 1
+		if n > 0 && shown(rows[i].A.S) == shown(rows[idx[n-1]].A.S) {
+			rows[i].Rank = rows[idx[n-1]].Rank
+		}
+	}
+}
+
+// boardOrder is where a row goes on the leaderboard: ranked gradings by rank, then the gradings without a score
+// (newest first, as the store lists them), then the reference rows in their order.
+func boardOrder(r BoardRow) int {
+	switch {
+	case r.Kind != KindGrading:
+		return math.MaxInt
+	case r.Rank == 0:
+		return math.MaxInt - 1
+	}
+	return r.Rank
+}
+
+// devScatter sets the standard error of a dev cell's S from its run's per-star outcomes (grader.StandardErrorS):
+// a finished run on the dev set whose outcomes the store keeps. Hidden runs keep none and get none.
+func (s *Site) devScatter(ctx context.Context, c *Cell) error {
+	if !c.Has || c.Withheld || c.Run == 0 {
+		return nil
+	}
+	r, err := s.st.Run(ctx, c.Run)
+	if err != nil {
+		return err
+	}
+	if !public(r) || r.Set != sets.Dev {
+		return nil
+	}
+	outs, err := s.st.Outcomes(ctx, r.ID)
+	if err != nil {
+		return err
+	}
+	results := make([]grader.StarResult, 0, len(outs))
+	for _, o := range outs {
+		if sr, err := workspace.StarResultOf(o); err == nil {
+			results = append(results, sr)
+		}
+	}
+	c.SE, c.HasSE = grader.StandardErrorS(results)
+	return nil
+}
+
+// historyPoints are the gradings, oldest first, as the chart of S over time takes them.
+func historyPoints(rows []BoardRow) []figure.HistoryPoint {
+	var pts []figure.HistoryPoint
+	for _, r := range rows {
+		if r.Kind != KindGrading {
+			continue
+		}
+		pt := figure.HistoryPoint{Label: r.Name + " " + strings.TrimPrefix(r.Detail, "grading "), Time: r.At, Regrade: r.Again,
+			SA: math.NaN(), Dev: math.NaN(), DevSE: math.NaN()}
+		if r.A.Has && !r.A.Withheld {
+			pt.SA = r.A.S
+		}
+		if r.Dev.Has && !r.Dev.Withheld {
+			pt.Dev = r.Dev.S
+			if r.Dev.HasSE {
+				pt.DevSE = r.Dev.SE
+			}
+		}
+		pts = append(pts, pt)
+	}
+	sort.SliceStable(pts, func(i, j int) bool { return pts[i].Time.Before(pts[j].Time) })
+	return pts
+}
+
+// devBars draws each dev cell with a standard error as a small inline bar, S ± SE, on one scale for the column.
+func devBars(rows []BoardRow) {
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, r := range rows {
+		if r.Dev.HasSE {
+			lo, hi = math.Min(lo, r.Dev.S-r.Dev.SE), math.Max(hi, r.Dev.S+r.Dev.SE)
+		}
+	}
+	for i := range rows {
+		if c := &rows[i].Dev; c.HasSE {
+			c.Bar = errorBarSVG(c.S, c.SE, lo, hi)
+		}
+	}
+}
+
+// errorBarSVG is an inline SVG, 80 × 10 px, of S ± SE on the scale [lo, hi] (widened to at least 0.1): a dot at
+// S and a whisker from S − SE to S + SE, in the text's colour.
+func errorBarSVG(s, se, lo, hi float64) template.HTML {
+	if hi-lo < 0.1 {
+		mid := (hi + lo) / 2
+		lo, hi = mid-0.05, mid+0.05
+	}
+	const w, pad = 80.0, 3.0
+	x := func(v float64) float64 { return pad + (w-2*pad)*(v-lo)/(hi-lo) }
+	return template.HTML(fmt.Sprintf(`<svg class="ebar" width="80" height="10" viewBox="0 0 80 10" role="img" aria-label="S %.3f ± %.3f">`+
+		`<path d="M%.1f 5H%.1fM%.1f 2V8M%.1f 2V8" stroke="currentColor" fill="none"/><circle cx="%.1f" cy="5" r="2.2" fill="currentColor"/></svg>`,
+		s, se, x(s-se), x(s+se), x(s-se), x(s+se), x(s)))
 }
 
 // baselineRunRows gives one row per baseline pipeline run in this data directory: its latest run on each set.

@@ -82,7 +82,7 @@ func checkSite(t *testing.T, ctx context.Context, base, shots string, f *fixture
 		}
 	}
 	do("open the leaderboard", chromedp.Navigate(base+"index.html"), chromedp.WaitVisible(chromedp.CSS("#leaderboard")))
-	rows := eval[[]boardRow](t, ctx, `Array.from(document.querySelectorAll("#leaderboard tbody tr")).map(r => ({kind: r.dataset.kind, name: r.cells[0].textContent.trim()}))`)
+	rows := eval[[]boardRow](t, ctx, `Array.from(document.querySelectorAll("#leaderboard tbody tr")).map(r => ({kind: r.dataset.kind, name: r.cells[1].textContent.trim()}))`)
 	kinds := map[string][]string{}
 	for _, r := range rows {
 		kinds[r.Kind] = append(kinds[r.Kind], r.Name)
@@ -119,11 +119,11 @@ func checkSite(t *testing.T, ctx context.Context, base, shots string, f *fixture
 // then descending after a second click.
 func checkSort(t *testing.T, ctx context.Context) {
 	t.Helper()
-	const names = `Array.from(document.querySelectorAll("#leaderboard tbody tr")).map(r => r.cells[0].textContent.trim() + " " + r.dataset.kind)`
-	const values = `Array.from(document.querySelectorAll("#leaderboard tbody tr")).map(r => parseFloat(r.cells[3].dataset.v))`
+	const names = `Array.from(document.querySelectorAll("#leaderboard tbody tr")).map(r => r.cells[1].textContent.trim() + " " + r.dataset.kind)`
+	const values = `Array.from(document.querySelectorAll("#leaderboard tbody tr")).map(r => parseFloat(r.cells[4].dataset.v))`
 	before := eval[[]string](t, ctx, names)
 	for _, asc := range []bool{true, false} {
-		if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS("#leaderboard thead th:nth-child(4)"))); err != nil {
+		if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS("#leaderboard thead th:nth-child(5)"))); err != nil {
 			t.Fatal(err)
 		}
 		after := eval[[]string](t, ctx, names)

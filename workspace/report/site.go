@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sync"
+	"sync/atomic"
 
 	"transitbench/data/sets"
 	"transitbench/grader/store"
@@ -21,7 +23,7 @@ type Options struct {
 	// Baselines is a ladder table to show beside the gradings ('transitbench baselines --out'); "" shows
 	// baselines.Ladder(Home): the data directory's own table, else the one compiled into the program.
 	Baselines string
-	// Workers is how many star pages are drawn at once (0: 2).
+	// Workers is how many star pages are drawn at once (0: GOMAXPROCS, one per core).
 	Workers int
 	// RVTasks is the folder of the Stargazer tasks ("": stargazer.LocateDir's search), for the RV fit plots.
 	RVTasks string
@@ -30,6 +32,10 @@ type Options struct {
 	// Workspace, when set, is the path of the workspace whose runs the site shows (store.Run.Workspace); ""
 	// shows every run of the data directory. A run of another workspace has no page.
 	Workspace string
+	// CacheDir is the folder where what the site drew of each dev star is kept for the next build (cache.go);
+	// "": DefaultCacheDir(Home). NoCache draws every star afresh and keeps nothing.
+	CacheDir string
+	NoCache  bool
 	// Scope is the line every page's header shows of whose runs these are (the workspace's path and solution
 	// kind, or every workspace).
 	Scope string
@@ -39,6 +45,9 @@ type Options struct {
 // column keeps its lowest and highest points and a few between (figure.ThinXY), so a figure of a year of Kepler
 // cadences draws a few thousand points, not 17,000.
 const DefaultColumns = 400
+
+// DefaultCacheDir is where the site of the data directory home keeps its drawn stars: home/cache/site.
+func DefaultCacheDir(home string) string { return filepath.Join(home, "cache", "site") }
 
 // Site reads what the pages show: the results store, the dev set and the baseline table.
 type Site struct {
@@ -52,6 +61,10 @@ type Site struct {
 	devErr  error
 
 	rvState
+
+	// searched and prepared count the stars whose light curve was searched, and read and detrended without a
+	// search, for a fold the cache did not hold (cache.go).
+	searched, prepared atomic.Int64
 }
 
 // Open opens the results store of opt.Home (it must exist: a site of a data directory with no runs has nothing
@@ -65,7 +78,13 @@ func Open(opt Options) (*Site, error) {
 		opt.Columns = DefaultColumns
 	}
 	if opt.Workers <= 0 {
-		opt.Workers = 2
+		opt.Workers = runtime.GOMAXPROCS(0)
+	}
+	switch {
+	case opt.NoCache:
+		opt.CacheDir = ""
+	case opt.CacheDir == "":
+		opt.CacheDir = DefaultCacheDir(opt.Home)
 	}
 	db := filepath.Join(opt.Home, store.FileName)
 	if _, err := os.Stat(db); err != nil {

@@ -8,6 +8,7 @@ import (
 	"gonum.org/v1/plot"
 
 	"transitbench/data"
+	"transitbench/data/sets"
 	"transitbench/engine/vet"
 	"transitbench/grader"
 	"transitbench/grader/store"
@@ -95,12 +96,7 @@ func (s *Site) starPage(ctx context.Context, id string) (*StarPage, error) {
 			p.Dropped = parsed.Dropped
 		}
 	}
-	a, err := quicklook.Star(set, id, 1)
-	if err != nil {
-		p.Err = err.Error()
-		return p, nil
-	}
-	s.starFigures(p, &figure.Star{Analysis: a, ID: id, Category: ans.Category, Population: ans.Population, Answer: &ans}, res)
+	s.starFigures(p, set, &ans, res)
 	return p, nil
 }
 
@@ -171,30 +167,83 @@ func vetEphemeris(e quicklook.Ephemeris) vet.Ephemeris {
 }
 
 // starFigures draws the light curve (raw and detrended), the periodogram, and at each of foldEphemerides the
-// fold and the odd/even and secondary folds. Light curves are thinned to s.opt.Columns columns of time (about
-// two points wide each), the periodogram to half as many columns of log period (a line needs a column's lowest
-// and highest power, not the points between), the fold to 3/8 as many across its window, and the odd/even and
-// secondary panels, each half the figure's width, to a quarter as many.
-func (s *Site) starFigures(p *StarPage, st *figure.Star, res *grader.StarResult) {
+// fold and the odd/even and secondary folds, reusing what the site's cache holds of the star (cache.go): a star
+// drawn before is searched no more, and its light curve is read and detrended only for a fold not drawn yet.
+func (s *Site) starFigures(p *StarPage, set *sets.Set, ans *data.Answer, res *grader.StarResult) {
+	id := p.ID
+	c := s.loadCache(id, s.cacheKeyOf(id))
+	defer s.saveCache(id, c)
+	st := &figure.Star{ID: id, Category: ans.Category, Population: ans.Population, Answer: ans}
+	searched := c.Overview == nil
+	if searched {
+		a, err := quicklook.Star(set, id, 1)
+		if err != nil {
+			p.Err = err.Error()
+			return
+		}
+		s.searched.Add(1)
+		st.Analysis = a
+		c.Peaks, c.Overview, c.changed = a.Peaks, s.overviewFigures(st), true
+	} else {
+		st.Analysis = &quicklook.Analysis{Peaks: c.Peaks} // the peaks pick and label the folds; a fold not cached reads the curve
+	}
+	p.Figures = append(p.Figures, c.Overview...)
+	for i, e := range foldEphemerides(st, res) {
+		k := ephKey(e.Label, e.PeriodDays, e.T0Days, e.DurationDays)
+		f, ok := c.fold(k)
+		if !ok {
+			if !searched && st.Time == nil {
+				a, err := quicklook.PrepareStar(set, id)
+				if err != nil {
+					p.Err = err.Error()
+					return
+				}
+				s.prepared.Add(1)
+				a.Peaks = c.Peaks
+				st.Analysis = a
+			}
+			c.addFold(s.drawFold(st.Analysis, e, k))
+			f, _ = c.fold(k)
+		}
+		figs := append([]Figure(nil), f.Figures...)
+		fid := fmt.Sprintf("fold-%d", i+1)
+		figs[0].ID, figs[1].ID = fid, fid+"-vet"
+		p.Figures = append(p.Figures, figs...)
+		p.Vetting = append(p.Vetting, f.Vetting)
+	}
+}
+
+// overviewFigures draws the light curve (raw, and detrended with the transits of figure.DefaultEphemeris
+// marked) and the periodogram. Light curves are thinned to s.opt.Columns columns of time (about two points wide
+// each), the periodogram to half as many columns of log period (a line needs a column's lowest and highest
+// power, not the points between).
+func (s *Site) overviewFigures(st *figure.Star) []Figure {
 	cols := s.opt.Columns
 	thin := figure.Thin(st, cols)
 	def := figure.DefaultEphemeris(st)
-	p.Figures = append(p.Figures,
+	return []Figure{
 		gridFigure("lightcurve", "Light curve: raw flux (flagged cadences in orange) and detrended flux with the transits of the "+def.Label+" marked",
 			[][]*plot.Plot{{figure.RawPlot(thin)}, {figure.DetrendedPlot(thin, def)}}, 9, 5.5),
-		svgFigure("periodogram", "BLS periodogram of the detrended light curve", figure.PeriodogramPlot(figure.Thin(st, max(cols/2, 1))), 9, 3.2))
+		svgFigure("periodogram", "BLS periodogram of the detrended light curve", figure.PeriodogramPlot(figure.Thin(st, max(cols/2, 1))), 9, 3.2),
+	}
+}
+
+// drawFold measures and folds a at e (quicklook.FoldAt) and draws the fold, thinned to 3/8 of s.opt.Columns
+// across its window, and the odd/even and secondary panels, each half the figure's width, to a quarter; the
+// figures' IDs are set where the page places them.
+func (s *Site) drawFold(a *quicklook.Analysis, e quicklook.Ephemeris, key string) cachedFold {
+	cols := s.opt.Columns
 	foldCols, halfCols := max(3*cols/8, 1), max(cols/4, 1) // the odd/even and secondary panels are half as wide
-	for i, e := range foldEphemerides(st, res) {
-		f := quicklook.FoldAt(st.Analysis, e)
-		id := fmt.Sprintf("fold-%d", i+1)
-		p.Figures = append(p.Figures,
-			svgFigure(id, "Folded at "+e.Label, figure.FoldCurvePlot(e, f.All, foldCols), 9, 3.2),
-			gridFigure(id+"-vet", "Odd and even transits, and the secondary eclipse, at "+e.Label,
-				[][]*plot.Plot{{figure.OddEvenPlot(f, halfCols), figure.SecondaryPlot(f, halfCols)}}, 9, 3.2))
-		v := f.Vet
-		r := f.Refined
-		p.Vetting = append(p.Vetting, Vetting{Label: e.Label, T14Hours: 24 * f.Fitted.DurationDays, DepthPPM: v.Depth * 1e6,
+	f := quicklook.FoldAt(a, e)
+	v, r := f.Vet, f.Refined
+	return cachedFold{Eph: key,
+		Figures: []Figure{
+			svgFigure("", "Folded at "+e.Label, figure.FoldCurvePlot(e, f.All, foldCols), 9, 3.2),
+			gridFigure("", "Odd and even transits, and the secondary eclipse, at "+e.Label,
+				[][]*plot.Plot{{figure.OddEvenPlot(f, halfCols), figure.SecondaryPlot(f, halfCols)}}, 9, 3.2),
+		},
+		Vetting: Vetting{Label: e.Label, T14Hours: 24 * f.Fitted.DurationDays, DepthPPM: v.Depth * 1e6,
 			DepthSNR: v.DepthSNR, MES: v.MES, SecMES: r.SecondaryMES, OddEvenSigma: r.OddEvenSigma,
-			BoxSecMES: v.SecondaryMES, BoxOddEvenSigma: v.OddEvenSigma, NTransits: v.NTransits})
+			BoxSecMES: v.SecondaryMES, BoxOddEvenSigma: v.OddEvenSigma, NTransits: v.NTransits},
 	}
 }

@@ -57,8 +57,15 @@ func (b *Backend) Run(ctx context.Context, job workspace.BackendJob, results cha
 		return nil
 	}
 	home := job.Runner.Home
-	dir, err := runDir(ctx, home, job.RunID)
+	dir := filepath.Join(home, "slurm", fmt.Sprintf("run-%d", job.RunID))
+	stars, err := b.takeOver(ctx, dir, job, results)
 	if err != nil {
+		return err
+	}
+	if job.Stars = stars; len(stars) == 0 {
+		return os.RemoveAll(dir)
+	}
+	if err := makeRunDir(dir); err != nil {
 		return err
 	}
 	solDir, err := shareSolution(home, job.Solution.Dir, job.SolutionHash)
@@ -68,15 +75,18 @@ func (b *Backend) Run(ctx context.Context, job workspace.BackendJob, results cha
 	if err := probe(ctx, b, home); err != nil {
 		return err
 	}
-	c := &controller{b: b, dir: dir, hidden: job.Set.Hidden(), results: results,
-		name: fmt.Sprintf("transitbench-%d-%s", job.RunID, randomHex(3))}
+	c := &controller{b: b, dir: dir, hidden: job.Set.Hidden(), results: results, chunkOf: map[string]int{},
+		delivered: map[string]bool{}, name: fmt.Sprintf("transitbench-%d-%s", job.RunID, randomHex(3))}
 	wl := WorkList{Version: workListVersion, Home: home, Set: job.Set.Name, Fingerprint: job.Set.Fingerprint,
 		Composition: job.Set.Composition, Hidden: job.Set.Hidden(), Solution: solDir, SolutionHash: job.SolutionHash, Workers: b.workers(),
 		Limits: job.Runner.Limits, AllowDegraded: job.Runner.AllowDegraded, Aliases: job.Aliases}
 	for i := 0; i < len(job.Stars); i += b.chunk() {
 		chunk := job.Stars[i:min(i+b.chunk(), len(job.Stars))]
+		for _, id := range chunk {
+			c.chunkOf[id] = len(c.chunks)
+		}
 		wl.Chunks = append(wl.Chunks, chunk)
-		c.chunks = append(c.chunks, &chunkState{stars: len(chunk), tail: tailReader{path: resultPath(dir, len(c.chunks))}})
+		c.chunks = append(c.chunks, &chunkState{stars: len(chunk), tails: map[string]*tailReader{}})
 	}
 	if err := c.writeFiles(wl); err != nil {
 		return err
@@ -122,7 +132,10 @@ func (b *Backend) sbatchArgs(name, dir, array string, wl WorkList) []string {
 	chunk := b.chunk()
 	wall := time.Duration((chunk+b.workers()-1)/b.workers())*lim.WallTime + timeMargin
 	mem := (int64(b.workers())*lim.MemoryBytes + WorkerMemory) >> 20
-	args := []string{"--job-name=" + name, "--array=" + array, "--nodes=1", "--ntasks=1",
+	// --no-requeue: a task whose node failed is not run again by Slurm under the same job id (where it would
+	// share its result file with the task it replaces, should that one still run); the controller submits
+	// its chunk again instead.
+	args := []string{"--job-name=" + name, "--array=" + array, "--nodes=1", "--ntasks=1", "--no-requeue",
 		"--cpus-per-task=" + strconv.Itoa(b.workers()), fmt.Sprintf("--mem=%dM", mem),
 		"--time=" + strconv.Itoa(int(wall.Minutes()+0.999)), "--output=" + filepath.Join(dir, "logs", "%A_%a.out"),
 		"--chdir=" + dir}
@@ -134,22 +147,18 @@ func (b *Backend) sbatchArgs(name, dir, array string, wl WorkList) []string {
 	return append(args, b.Extra...)
 }
 
-// runDir makes the run's directory under the data directory (0700), after cancelling what a controller that
-// was killed left running for the same run and removing its files: their stars run again.
-func runDir(ctx context.Context, home string, runID int64) (string, error) {
-	dir := filepath.Join(home, "slurm", fmt.Sprintf("run-%d", runID))
-	if b, err := os.ReadFile(filepath.Join(dir, jobsFile)); err == nil {
-		_ = scancel(ctx, strings.Fields(string(b))...)
-	}
+// makeRunDir makes the run's directory dir under the data directory (0700), empty: what a controller that was
+// killed left there has been taken over (takeOver).
+func makeRunDir(dir string) error {
 	if err := os.RemoveAll(dir); err != nil {
-		return "", err
+		return err
 	}
 	for _, d := range []string{dir, filepath.Join(dir, "results"), filepath.Join(dir, "logs")} {
 		if err := os.MkdirAll(d, 0o700); err != nil {
-			return "", err
+			return err
 		}
 	}
-	return dir, nil
+	return nil
 }
 
 // shareSolution returns the solution's directory as the nodes reach it: itself when it lies in the data
@@ -215,7 +224,7 @@ func (c *controller) writeFiles(wl WorkList) error {
 	for _, a := range append(cmd, "worker", "--work", workPath(c.dir)) {
 		s.WriteString(" " + shellQuote(a))
 	}
-	s.WriteString(" --task \"$SLURM_ARRAY_TASK_ID\"\n")
+	s.WriteString(" --task \"$SLURM_ARRAY_TASK_ID\" --submission \"$SLURM_ARRAY_JOB_ID\"\n")
 	return writeFileSync(filepath.Join(c.dir, scriptFile), []byte(s.String()), 0o700)
 }
 

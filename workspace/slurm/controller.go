@@ -22,17 +22,20 @@ type controller struct {
 	hidden  bool
 	wl      WorkList
 	chunks  []*chunkState
-	jobs    []string // every job id submitted, for scancel
-	results chan<- sandbox.Result
+	chunkOf map[string]int // the chunk of each star
+	// delivered are the stars sent on results: a star is sent once, whichever submission's file holds it
+	delivered map[string]bool
+	jobs      []string // every job id submitted, for scancel
+	results   chan<- sandbox.Result
 }
 
 // chunkState is what the controller knows of one array task.
 type chunkState struct {
 	stars    int
-	got      int
+	got      int    // its stars delivered
 	task     string // "JOBID_INDEX" of its current submission
 	attempts int
-	tail     tailReader
+	tails    map[string]*tailReader // by result file, one per submission
 }
 
 func (s *chunkState) complete() bool { return s.got >= s.stars }
@@ -129,23 +132,40 @@ func (c *controller) submit(ctx context.Context, array string, idx []int) error 
 	return nil
 }
 
-// ingest delivers the results the tasks appended since the last call; a hidden set's result file is removed
-// as soon as its chunk is complete.
+// ingest delivers the results the tasks appended since the last call, each star once whichever submission's
+// file holds it; a hidden set's result files are removed as soon as their chunk is complete.
 func (c *controller) ingest() error {
-	for _, s := range c.chunks {
+	files, err := resultFiles(c.dir)
+	if err != nil {
+		return err
+	}
+	for i, s := range c.chunks {
 		if s.complete() {
 			continue
 		}
-		rs, err := s.tail.next()
-		if err != nil {
-			return err
+		for _, path := range files[i] {
+			t := s.tails[path]
+			if t == nil {
+				t = &tailReader{path: path}
+				s.tails[path] = t
+			}
+			rs, err := t.next()
+			if err != nil {
+				return err
+			}
+			for _, r := range rs {
+				if idx, ok := c.chunkOf[r.StarID]; !ok || idx != i || c.delivered[r.StarID] {
+					continue
+				}
+				c.results <- r
+				c.delivered[r.StarID] = true
+				s.got++
+			}
 		}
-		for _, r := range rs {
-			c.results <- r
-		}
-		s.got += len(rs)
 		if s.complete() && c.hidden {
-			os.Remove(s.tail.path)
+			for _, path := range files[i] {
+				os.Remove(path)
+			}
 		}
 	}
 	return nil

@@ -4,6 +4,7 @@ import (
 	"context"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
 	"transitbench/internal/testsets"
@@ -15,8 +16,9 @@ import (
 var smallSets = testsets.Small()
 
 // TestSlurmGradeMatchesLocal grades the same solution locally and with the slurm backend on small sets: A, B
-// and dev get the same aggregates, and nothing of the hidden sets' results (the solution's output on them) is
-// left in the data directory once the grading is done.
+// and dev get the same aggregates with every protection of the sandbox, and nothing of the hidden sets'
+// results (the solution's output on them) is left in the data directory once the grading is done. On a
+// cluster of several nodes, each set's array runs on at least two of them (sacct's NodeList).
 func TestSlurmGradeMatchesLocal(t *testing.T) {
 	needCluster(t)
 	home := t.TempDir()
@@ -45,6 +47,19 @@ func TestSlurmGradeMatchesLocal(t *testing.T) {
 		a, b := p[0], p[1]
 		if !reflect.DeepEqual(a.Summary, b.Summary) || !reflect.DeepEqual(a.Exits, b.Exits) || !b.Complete || b.ScoreWithheld {
 			t.Errorf("set %s: local %+v\nslurm %+v", a.Set, a.Summary, b.Summary)
+		}
+		if !b.Protections.All() || b.Isolation != "full" {
+			t.Errorf("set %s: the stars lacked %v (isolation %q)", b.Set, b.Protections.Missing(), b.Isolation)
+		}
+	}
+	if out, err := slurmCommand(context.Background(), "sinfo", "-h", "-N", "-o", "%N"); err == nil && len(strings.Fields(out)) > 1 {
+		jobs, arrays := submitted(log.String())
+		tasks := sacctTasks(t, jobs, arrays)
+		// Three sets of 10 or 8 stars, each an array of ⌈stars / 3⌉ tasks.
+		if nodes := nodesUsed(tasks); len(nodes) < 2 || len(jobs) < 3 {
+			t.Errorf("the grading's %d arrays ran on %d node(s), want 3 arrays on 2 nodes or more: %+v", len(jobs), len(nodes), tasks)
+		} else {
+			t.Logf("the grading's %d tasks ran on %d nodes", len(tasks), len(nodes))
 		}
 	}
 	if local.A.S == 0 && local.A.F == 0 && local.Dev.F == 0 {

@@ -24,16 +24,23 @@ func TestMain(m *testing.M) {
 	if sandbox.IsChild() {
 		sandbox.ChildMain()
 	}
-	if os.Getenv(workerEnv) == "1" && len(os.Args) == 6 && os.Args[1] == "worker" {
+	if os.Getenv(workerEnv) == "1" && len(os.Args) == 8 && os.Args[1] == "worker" {
 		task, err := strconv.Atoi(os.Args[5])
 		if err == nil {
-			err = Work(context.Background(), os.Args[3], task)
+			err = keepExecutions(os.Args[3], task, os.Args[7])
+		}
+		if err == nil {
+			err = Work(context.Background(), os.Args[3], task, os.Args[7])
 		}
 		if err != nil {
 			os.Stderr.WriteString(err.Error() + "\n")
 			os.Exit(1)
 		}
 		os.Exit(0)
+	}
+	// After the worker: the tasks that a controller process submits inherit its environment.
+	if os.Getenv(controllerEnv) != "" {
+		os.Exit(controllerMain(os.Getenv(controllerEnv)))
 	}
 	os.Exit(m.Run())
 }
@@ -76,6 +83,26 @@ func clusterWorkspace(t testing.TB) (*workspace.Workspace, string) {
 func testBackend(chunk int, log *logLines) *Backend {
 	return &Backend{Chunk: chunk, Command: []string{os.Args[0]}, Env: []string{workerEnv + "=1"},
 		Poll: 100 * time.Millisecond, QueuePoll: 500 * time.Millisecond, Log: log.add}
+}
+
+// execLogEnv names a directory where each test worker keeps a hard link to its result file, so that every star
+// a task finished is still counted after the run's directory is gone.
+const execLogEnv = "TRANSITBENCH_SLURM_TEST_EXECLOG"
+
+// keepExecutions creates the result file of task of submission sub of the work list at work and links it into
+// the directory execLogEnv names (when set).
+func keepExecutions(work string, task int, sub string) error {
+	logDir := os.Getenv(execLogEnv)
+	if logDir == "" {
+		return nil
+	}
+	path := resultPath(filepath.Dir(work), task, sub)
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	if err != nil {
+		return err
+	}
+	f.Close()
+	return os.Link(path, filepath.Join(logDir, filepath.Base(filepath.Dir(work))+"-"+filepath.Base(path)))
 }
 
 type logLines struct {

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"transitbench/data/sets"
 	"transitbench/sandbox"
@@ -15,14 +16,18 @@ import (
 )
 
 // Work runs task's chunk of the work list at path (the hidden `transitbench worker` command, run by each
-// array task): every star not already in the task's result file runs in the sandbox exactly as a local run
-// would run it, and its sandbox.Result is appended to the file as one line, fsync'd, as soon as it finishes.
-// On a hidden set the star's stderr is dropped before the line is written; the file is 0600 in a 0700
-// directory and the controller removes it once read. A resubmitted task carries on where the file ends.
+// array task; sub is the submission, the array's job id): every star not already in one of the chunk's result
+// files runs in the sandbox exactly as a local run would run it, and its sandbox.Result is appended to this
+// submission's file as one line, fsync'd, as soon as it finishes. On a hidden set the star's stderr is dropped
+// before the line is written; the file is 0600 in a 0700 directory and the controller removes it once read.
+// A resubmitted task carries on where the chunk's files end.
 // When the task cannot run (the work list or the set unreadable, the sandbox refusing a hidden set), the
 // reason is also written to the task's error file, so the controller stops instead of resubmitting.
-func Work(ctx context.Context, path string, task int) error {
-	err := work(ctx, path, task)
+func Work(ctx context.Context, path string, task int, sub string) error {
+	if sub == "" || strings.ContainsAny(sub, "/\x00") {
+		return fmt.Errorf("slurm: submission %q: give the array's job id ($SLURM_ARRAY_JOB_ID)", sub)
+	}
+	err := work(ctx, path, task, sub)
 	if err != nil && ctx.Err() == nil {
 		msg := err.Error()
 		if errors.Is(err, sandbox.ErrDegraded) {
@@ -37,7 +42,7 @@ func Work(ctx context.Context, path string, task int) error {
 // controller reports sandbox.ErrDegraded (a refusal) rather than a failure.
 const degradedPrefix = "degraded: "
 
-func work(ctx context.Context, path string, task int) error {
+func work(ctx context.Context, path string, task int, sub string) error {
 	wl, err := readWorkList(path)
 	if err != nil {
 		return err
@@ -57,8 +62,12 @@ func work(ctx context.Context, path string, task int) error {
 		return err
 	}
 	defer sol.Close()
-	out := resultPath(filepath.Dir(path), task)
-	done, err := finishedStars(out)
+	out := resultPath(filepath.Dir(path), task, sub)
+	files, err := resultFiles(filepath.Dir(path))
+	if err != nil {
+		return err
+	}
+	done, err := finishedStars(out, files[task])
 	if err != nil {
 		return err
 	}
@@ -79,6 +88,9 @@ func work(ctx context.Context, path string, task int) error {
 	defer f.Close()
 	results := make(chan sandbox.Result)
 	errc := make(chan error, 1)
+	// Slurm's task/cgroup (proctrack/cgroup) removes the task's cgroups when it ends, which the sandbox's
+	// directory of run cgroups inside them would prevent.
+	defer sandbox.RemoveCgroupBase()
 	go func() { errc <- workspace.Local{}.Run(ctx, job, results) }()
 	var writeErr error
 	for {
@@ -109,27 +121,37 @@ func appendResult(f *os.File, res sandbox.Result) error {
 	return f.Sync()
 }
 
-// finishedStars returns the stars in the result file at path and cuts off a last line left without its
-// newline by a task that was killed while writing it.
-func finishedStars(path string) (map[string]bool, error) {
+// finishedStars returns the stars in the result files of the task's chunk, others and own (the file this
+// submission appends to), and cuts off a last line of own left without its newline by a task of the same
+// submission killed while writing it. A torn last line of another file is left alone (its task may still be
+// writing it) and its star runs again.
+func finishedStars(own string, others []string) (map[string]bool, error) {
 	done := map[string]bool{}
-	b, err := os.ReadFile(path)
-	if os.IsNotExist(err) {
-		return done, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	end := bytes.LastIndexByte(b, '\n') + 1
-	if end < len(b) {
-		if err := os.Truncate(path, int64(end)); err != nil {
-			return nil, err
+	paths := []string{own}
+	for _, p := range others {
+		if p != own {
+			paths = append(paths, p)
 		}
 	}
-	for line := range bytes.SplitSeq(b[:end], []byte("\n")) {
-		var res struct{ StarID string }
-		if len(line) > 0 && json.Unmarshal(line, &res) == nil {
-			done[res.StarID] = true
+	for _, path := range paths {
+		b, err := os.ReadFile(path)
+		if os.IsNotExist(err) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		end := bytes.LastIndexByte(b, '\n') + 1
+		if end < len(b) && path == own {
+			if err := os.Truncate(path, int64(end)); err != nil {
+				return nil, err
+			}
+		}
+		for line := range bytes.SplitSeq(b[:end], []byte("\n")) {
+			var res struct{ StarID string }
+			if len(line) > 0 && json.Unmarshal(line, &res) == nil {
+				done[res.StarID] = true
+			}
 		}
 	}
 	return done, nil

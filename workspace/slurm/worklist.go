@@ -8,6 +8,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 
 	"transitbench/data/sets"
 	"transitbench/sandbox"
@@ -47,9 +49,36 @@ const (
 // workPath and the others name the files of the run directory dir.
 func workPath(dir string) string { return filepath.Join(dir, workFile) }
 
-// resultPath is the JSON-lines file task i appends each finished star's sandbox.Result to.
-func resultPath(dir string, i int) string {
-	return filepath.Join(dir, "results", fmt.Sprintf("task-%d.jsonl", i))
+// resultPath is the JSON-lines file that task i of submission sub (the array's job id) appends each finished
+// star's sandbox.Result to. Each submission of a chunk writes a file of its own, so a task that Slurm gave up
+// on but that still runs (its node cut off, not dead) never writes into the file of the task that replaced it.
+func resultPath(dir string, i int, sub string) string {
+	return filepath.Join(dir, "results", fmt.Sprintf("task-%d-%s.jsonl", i, sub))
+}
+
+// resultFiles returns the result files in the run directory dir by task index, each task's in name order.
+func resultFiles(dir string) (map[int][]string, error) {
+	entries, err := os.ReadDir(filepath.Join(dir, "results"))
+	if os.IsNotExist(err) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	files := map[int][]string{}
+	for _, e := range entries {
+		rest, ok := strings.CutPrefix(e.Name(), "task-")
+		if !ok || !strings.HasSuffix(rest, ".jsonl") {
+			continue
+		}
+		idx, _, ok := strings.Cut(rest, "-")
+		i, err := strconv.Atoi(idx)
+		if !ok || err != nil || i < 0 {
+			continue
+		}
+		files[i] = append(files[i], filepath.Join(dir, "results", e.Name()))
+	}
+	return files, nil
 }
 
 // errorPath is where task i writes why it could not run its chunk (not a star's failure: the task's own).

@@ -50,20 +50,74 @@ func TestTailReaderTakesCompleteLines(t *testing.T) {
 	}
 }
 
-// TestFinishedStarsCutsATornLine: a resubmitted task skips the stars its file holds and removes the last line a
-// killed task left half written, so its own lines start clean.
+// TestFinishedStarsCutsATornLine: a resubmitted task skips the stars the chunk's files hold, and removes the
+// last line a killed task of its own submission left half written, so its own lines start clean; another
+// submission's torn line is left alone (that task may still be writing it).
 func TestFinishedStarsCutsATornLine(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "task-3.jsonl")
-	l1, l2 := resultLine(t, "A-0007"), resultLine(t, "A-0009")
-	if err := os.WriteFile(path, []byte(l1+l2[:30]), 0o600); err != nil {
+	dir := t.TempDir()
+	os.Mkdir(filepath.Join(dir, "results"), 0o700)
+	own, other := resultPath(dir, 3, "41"), resultPath(dir, 3, "40")
+	l1, l2, l3, l4 := resultLine(t, "A-0007"), resultLine(t, "A-0009"), resultLine(t, "A-0002"), resultLine(t, "A-0004")
+	if err := os.WriteFile(own, []byte(l1+l2[:30]), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	done, err := finishedStars(path)
-	if err != nil || len(done) != 1 || !done["A-0007"] {
-		t.Fatalf("finished stars %v, %v; want only A-0007", done, err)
+	if err := os.WriteFile(other, []byte(l3+l4[:10]), 0o600); err != nil {
+		t.Fatal(err)
 	}
-	if b, _ := os.ReadFile(path); string(b) != l1 {
+	files, err := resultFiles(dir)
+	if err != nil || len(files[3]) != 2 {
+		t.Fatalf("result files %v, %v; want task 3's two", files, err)
+	}
+	done, err := finishedStars(own, files[3])
+	if err != nil || len(done) != 2 || !done["A-0007"] || !done["A-0002"] {
+		t.Fatalf("finished stars %v, %v; want A-0007 and A-0002", done, err)
+	}
+	if b, _ := os.ReadFile(own); string(b) != l1 {
 		t.Errorf("the torn line was not cut: %q", b)
+	}
+	if b, _ := os.ReadFile(other); string(b) != l3+l4[:10] {
+		t.Errorf("another submission's file was changed: %q", b)
+	}
+}
+
+// TestIngestDeliversEachStarOnce: two submissions of a chunk (a task given up for lost that still ran, and the
+// task that replaced it) both write a star: the controller delivers it once, and only stars of the chunk.
+func TestIngestDeliversEachStarOnce(t *testing.T) {
+	dir := t.TempDir()
+	os.Mkdir(filepath.Join(dir, "results"), 0o700)
+	results := make(chan sandbox.Result, 10)
+	c := &controller{b: &Backend{}, dir: dir, results: results, delivered: map[string]bool{},
+		chunkOf: map[string]int{"A-0001": 0, "A-0002": 0, "A-0003": 1}}
+	c.chunks = []*chunkState{{stars: 2, tails: map[string]*tailReader{}}, {stars: 1, tails: map[string]*tailReader{}}}
+	write := func(path string, ids ...string) {
+		f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, id := range ids {
+			f.WriteString(resultLine(t, id))
+		}
+		f.Close()
+	}
+	write(resultPath(dir, 0, "10"), "A-0001", "A-0003") // A-0003 is not chunk 0's
+	write(resultPath(dir, 0, "11"), "A-0001")
+	if err := c.ingest(); err != nil {
+		t.Fatal(err)
+	}
+	write(resultPath(dir, 0, "11"), "A-0002")
+	write(resultPath(dir, 0, "10"), "A-0002")
+	write(resultPath(dir, 1, "10"), "A-0003")
+	if err := c.ingest(); err != nil {
+		t.Fatal(err)
+	}
+	close(results)
+	var got []string
+	for r := range results {
+		got = append(got, r.StarID)
+	}
+	slices.Sort(got)
+	if !slices.Equal(got, []string{"A-0001", "A-0002", "A-0003"}) || !c.done() {
+		t.Errorf("delivered %v (done %v), want A-0001, A-0002, A-0003 once each", got, c.done())
 	}
 }
 
@@ -75,7 +129,7 @@ func TestSbatchArgs(t *testing.T) {
 	args := b.sbatchArgs("transitbench-7-abc", "/data/slurm/run-7", "0-9%3", wl)
 	for _, want := range []string{"--job-name=transitbench-7-abc", "--array=0-9%3", "--cpus-per-task=2",
 		"--mem=8704M", "--time=15", "--partition=short", "--qos=normal", "--constraint=avx2",
-		"--output=/data/slurm/run-7/logs/%A_%a.out"} {
+		"--output=/data/slurm/run-7/logs/%A_%a.out", "--no-requeue"} {
 		if !slices.Contains(args, want) {
 			t.Errorf("sbatch args %q lack %q", args, want)
 		}
