@@ -68,7 +68,8 @@ func runTrainVetter(ctx context.Context, s streams, opts *trainVetterOptions) er
 		return usageErrorf("--stars %d, --workers %d: both must be positive", opts.Stars, opts.Workers)
 	}
 	switch opts.Pipeline {
-	case pipeline.NameLearnedVetter:
+	case "", pipeline.NameLearnedVetter:
+		opts.Pipeline = pipeline.NameLearnedVetter
 		if opts.Out == "" {
 			opts.Out = filepath.Join("engine", "pipeline", "vetter_model.json")
 		}

@@ -166,3 +166,66 @@ func TestParseVetterRefusesOtherFormat(t *testing.T) {
 		t.Errorf("error %q does not say %q", err, want)
 	}
 }
+
+// TestExpertKeepsWhatLearnedVetterKeepsOnKepler runs both classifier pipelines, with their embedded models, on
+// the real light curves of the shared data: the five DV hot Jupiters (one year, BKJD 170–540) and Kepler-90
+// (Q3–Q5), with the KOI table's stars. Every row of learned_vetter that claims a known planet must be claimed
+// by expert too (within 0.1 % in period), and no expert row may claim a period that is none of the star's known
+// planets' (or a multiple or fraction up to 3 of one, which the grader half-credits).
+func TestExpertKeepsWhatLearnedVetterKeepsOnKepler(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs two pipelines on six real light curves")
+	}
+	check := func(name string, c *lc.LightCurve, star pipeline.Star, known []float64) {
+		lv, err := pipeline.Run(pipeline.NameLearnedVetter, c, star)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ex, err := pipeline.Run(pipeline.NameExpert, c, star)
+		if err != nil {
+			t.Fatal(err)
+		}
+		related := func(p float64) bool {
+			for _, q := range known {
+				for _, f := range []float64{1, 2, 3, 0.5, 1.0 / 3} {
+					if math.Abs(p/(q*f)-1) < 0.01 {
+						return true
+					}
+				}
+			}
+			return false
+		}
+		claims := func(rows []pipeline.Row, p float64) bool {
+			for _, r := range rows {
+				if math.Abs(r.PeriodDays/p-1) < 1e-3 {
+					return true
+				}
+			}
+			return false
+		}
+		for _, r := range lv {
+			if related(r.PeriodDays) && !claims(ex, r.PeriodDays) {
+				t.Errorf("%s: learned_vetter claims P %.5f d (p %.3f), expert does not (rows %+v)", name, r.PeriodDays, r.Score, ex)
+			}
+		}
+		for _, r := range ex {
+			t.Logf("%s: expert row P %.5f d, p %.3f", name, r.PeriodDays, r.Score)
+			if !related(r.PeriodDays) {
+				t.Errorf("%s: expert row at P %.5f d (p %.3f) is none of the known planets %v", name, r.PeriodDays, r.Score, known)
+			}
+		}
+	}
+	kepref.EachDVKOI(t, func(koi kepref.KOI, whole *lc.LightCurve) {
+		star := pipeline.Star{RadiusRsun: koi.Get("koi_srad"), MassMsun: koi.MassMsun(), Teff: koi.Get("koi_steff"),
+			Logg: koi.Get("koi_slogg")}
+		check("KIC "+koi.KIC, kepref.Window(whole, 170, 540), star, []float64{koi.Get("koi_period")})
+	})
+	c, kois := kepref.Kepler90(t)
+	star := pipeline.Star{RadiusRsun: kois[0].Get("koi_srad"), MassMsun: kois[0].MassMsun(),
+		Teff: kois[0].Get("koi_steff"), Logg: kois[0].Get("koi_slogg")}
+	var periods []float64
+	for _, k := range kois {
+		periods = append(periods, k.Get("koi_period"))
+	}
+	check("Kepler-90", c, star, periods)
+}
