@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -47,8 +49,11 @@ FILE.svg also draws the recall by MES bin of each row as an SVG figure (the READ
 // runBaselinesFigure prints the breakdown table and writes the figure.
 func runBaselinesFigure(_ context.Context, s streams, opts *figureOptions) error {
 	t, err := baselines.ReadTable(opts.In)
+	if errors.Is(err, fs.ErrNotExist) {
+		return notFoundf("--in %s does not exist: give a table written by 'transitbench baselines --out'", opts.In)
+	}
 	if err != nil {
-		return notFoundf("%v: give a table written by 'transitbench baselines --out'", err)
+		return badInputf("%v: give a table written by 'transitbench baselines --out'", err)
 	}
 	if _, ok := t.Fingerprints[opts.Set]; !ok {
 		return usageErrorf("--set %q: the table %s holds no such set", opts.Set, opts.In)
