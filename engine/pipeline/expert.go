@@ -49,7 +49,7 @@ func ExpertCandidates(c *lc.LightCurve, star Star) ([]Features, error) {
 			break
 		}
 		kept = append(kept, k)
-		cur = cur.without([]vet.Ephemeris{ephemeris(k.peak)})
+		cur = cur.dropping(vet.TransitMask(cur.T, []vet.Ephemeris{ephemeris(k.peak)}))
 		if len(cur.T) < minCadences {
 			break
 		}
@@ -75,8 +75,7 @@ func (l *Light) strongestSignal(star Star, found []keptPeak) (keptPeak, bool, er
 			if residual(p, found) {
 				continue
 			}
-			s := vet.Compute(cur.T, cur.Flat, p.PeriodDays, p.T0Days, p.DurationDays, nil)
-			if s.NTransits >= 2 && s.SingleEventFraction <= MaxSingleEventFraction {
+			if cur.passesScreen(p) {
 				return keptPeak{peak: p, pg: SummarisePeriodogram(res)}, true, nil
 			}
 		}
@@ -102,23 +101,6 @@ func residual(p bls.Peak, found []keptPeak) bool {
 	return false
 }
 
-// without returns a copy of l without the cadences in the transit windows of eph (vet.TransitMask).
-func (l *Light) without(eph []vet.Ephemeris) *Light {
-	m := vet.TransitMask(l.T, eph)
-	out := &Light{DesatTimes: l.DesatTimes, WindowDays: l.WindowDays}
-	for i, t := range l.T {
-		if m[i] {
-			continue
-		}
-		out.T = append(out.T, t)
-		out.Flux = append(out.Flux, l.Flux[i])
-		out.Err = append(out.Err, l.Err[i])
-		out.Flat = append(out.Flat, l.Flat[i])
-		out.FlatErr = append(out.FlatErr, l.FlatErr[i])
-	}
-	return out
-}
-
 // ExpertThreshold is the probability of being a counted planet above which the expert prints a row: a row
 // scores +1 when it claims a planet and −1 when it is a false candidate (SPEC A5), so its expected contribution
 // p − (1 − p) = 2p − 1 is positive exactly when p > ½. (A half-credit alias scores +½, so a row whose chance of
@@ -129,18 +111,12 @@ const ExpertThreshold = 0.5
 //go:embed expert_model.json
 var expertModelJSON []byte
 
-var (
-	expertOnce  sync.Once
-	expertModel *VetterModel
-	expertErr   error
-)
+// embeddedExpertVetter parses expert_model.json once.
+var embeddedExpertVetter = sync.OnceValues(func() (*VetterModel, error) { return ParseVetter(expertModelJSON) })
 
 // EmbeddedExpertVetter returns the expert's classifier embedded in the program (expert_model.json), trained by
 // `transitbench baselines train-vetter --pipeline expert` on the expert's own candidates.
-func EmbeddedExpertVetter() (*VetterModel, error) {
-	expertOnce.Do(func() { expertModel, expertErr = ParseVetter(expertModelJSON) })
-	return expertModel, expertErr
-}
+func EmbeddedExpertVetter() (*VetterModel, error) { return embeddedExpertVetter() }
 
 // Expert is the expert pipeline: ExpertCandidates, each scored by the classifier m, printed when its
 // probability is above ExpertThreshold, highest first.
@@ -149,12 +125,7 @@ func Expert(c *lc.LightCurve, star Star, m *VetterModel) ([]Row, error) {
 	if err != nil {
 		return nil, err
 	}
-	var rows []Row
-	for i := range cands {
-		if p := m.Model.Predict(cands[i].Vector()); p > ExpertThreshold && !math.IsNaN(p) {
-			rows = append(rows, Row{PeriodDays: cands[i].Peak.PeriodDays, T0Days: cands[i].Peak.T0Days, Score: p})
-		}
-	}
+	rows := rowsAbove(cands, m, ExpertThreshold)
 	sort.SliceStable(rows, func(i, j int) bool { return rows[i].Score > rows[j].Score })
 	return rows, nil
 }

@@ -26,6 +26,35 @@ func starVariants(s pipeline.Star) map[string]pipeline.Star {
 	return out
 }
 
+// koiStar is the KOI table's star: its radius, the mass from its log g, its Teff and log g.
+func koiStar(k kepref.KOI) pipeline.Star {
+	return pipeline.Star{RadiusRsun: k.Get("koi_srad"), MassMsun: k.MassMsun(), Teff: k.Get("koi_steff"), Logg: k.Get("koi_slogg")}
+}
+
+// koiPeriods are the periods of a star's KOIs.
+func koiPeriods(kois []kepref.KOI) []float64 {
+	var out []float64
+	for _, k := range kois {
+		out = append(out, k.Get("koi_period"))
+	}
+	return out
+}
+
+// relatedTo returns whether a period is one of known's, or a multiple or fraction up to 3 of one (within 1 %),
+// which the grader half-credits.
+func relatedTo(known []float64) func(float64) bool {
+	return func(p float64) bool {
+		for _, q := range known {
+			for _, f := range []float64{1, 2, 3, 0.5, 1.0 / 3} {
+				if math.Abs(p/(q*f)-1) < 0.01 {
+					return true
+				}
+			}
+		}
+		return false
+	}
+}
+
 // vetted runs learned_vetter's candidates on c for star and returns each one's period and p (the pipeline keeps
 // those above pipeline.VetterThreshold as rows).
 func vetted(t *testing.T, m *pipeline.VetterModel, c *lc.LightCurve, star pipeline.Star) (periods, p []float64) {
@@ -83,8 +112,7 @@ func TestLearnedVetterKeepsKeplerDV(t *testing.T) {
 	kepref.EachDVKOI(t, func(koi kepref.KOI, whole *lc.LightCurve) {
 		seen++
 		kic, period := koi.KIC, koi.Get("koi_period")
-		star := pipeline.Star{RadiusRsun: koi.Get("koi_srad"), MassMsun: koi.MassMsun(), Teff: koi.Get("koi_steff"),
-			Logg: koi.Get("koi_slogg")}
+		star := koiStar(koi)
 		c := kepref.Window(whole, 170, 540)
 		ps, pr := vetted(t, m, c, star)
 		kept0, p0 := keptAt(ps, pr, period)
@@ -122,22 +150,9 @@ func TestLearnedVetterKeepsKepler90(t *testing.T) {
 		t.Fatal(err)
 	}
 	c, kois := kepref.Kepler90(t)
-	star := pipeline.Star{RadiusRsun: kois[0].Get("koi_srad"), MassMsun: kois[0].MassMsun(),
-		Teff: kois[0].Get("koi_steff"), Logg: kois[0].Get("koi_slogg")}
-	var periods []float64
-	for _, k := range kois {
-		periods = append(periods, k.Get("koi_period"))
-	}
-	related := func(p float64) bool {
-		for _, q := range periods {
-			for _, f := range []float64{1, 2, 3, 0.5, 1.0 / 3} {
-				if math.Abs(p/(q*f)-1) < 0.01 {
-					return true
-				}
-			}
-		}
-		return false
-	}
+	star := koiStar(kois[0])
+	periods := koiPeriods(kois)
+	related := relatedTo(periods)
 	for name, s := range starVariants(star) {
 		ps, pr := vetted(t, m, c, s)
 		for _, want := range []float64{59.737, 8.7198} {
@@ -193,16 +208,7 @@ func TestExpertKeepsWhatLearnedVetterKeepsOnKepler(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		related := func(p float64) bool {
-			for _, q := range known {
-				for _, f := range []float64{1, 2, 3, 0.5, 1.0 / 3} {
-					if math.Abs(p/(q*f)-1) < 0.01 {
-						return true
-					}
-				}
-			}
-			return false
-		}
+		related := relatedTo(known)
 		claims := func(rows []pipeline.Row, p float64) bool {
 			for _, r := range rows {
 				if math.Abs(r.PeriodDays/p-1) < 1e-3 {
@@ -231,16 +237,11 @@ func TestExpertKeepsWhatLearnedVetterKeepsOnKepler(t *testing.T) {
 		}
 	}
 	kepref.EachDVKOI(t, func(koi kepref.KOI, whole *lc.LightCurve) {
-		star := pipeline.Star{RadiusRsun: koi.Get("koi_srad"), MassMsun: koi.MassMsun(), Teff: koi.Get("koi_steff"),
-			Logg: koi.Get("koi_slogg")}
+		star := koiStar(koi)
 		check("KIC "+koi.KIC, kepref.Window(whole, 170, 540), star, []float64{koi.Get("koi_period")})
 	})
 	c, kois := kepref.Kepler90(t)
-	star := pipeline.Star{RadiusRsun: kois[0].Get("koi_srad"), MassMsun: kois[0].MassMsun(),
-		Teff: kois[0].Get("koi_steff"), Logg: kois[0].Get("koi_slogg")}
-	var periods []float64
-	for _, k := range kois {
-		periods = append(periods, k.Get("koi_period"))
-	}
+	star := koiStar(kois[0])
+	periods := koiPeriods(kois)
 	check("Kepler-90", c, star, periods)
 }

@@ -40,17 +40,11 @@ type VetterModel struct {
 //go:embed vetter_model.json
 var vetterModelJSON []byte
 
-var (
-	vetterOnce  sync.Once
-	vetterModel *VetterModel
-	vetterErr   error
-)
+// embeddedVetter parses vetter_model.json once.
+var embeddedVetter = sync.OnceValues(func() (*VetterModel, error) { return ParseVetter(vetterModelJSON) })
 
 // EmbeddedVetter returns the classifier embedded in the program (vetter_model.json).
-func EmbeddedVetter() (*VetterModel, error) {
-	vetterOnce.Do(func() { vetterModel, vetterErr = ParseVetter(vetterModelJSON) })
-	return vetterModel, vetterErr
-}
+func EmbeddedVetter() (*VetterModel, error) { return embeddedVetter() }
 
 // ParseVetter decodes a vetter model and checks that it takes FeatureNames.
 func ParseVetter(b []byte) (*VetterModel, error) {
@@ -121,9 +115,7 @@ func Candidates(c *lc.LightCurve, star Star) ([]Features, error) {
 			if duplicate(kept, p) {
 				continue
 			}
-			// The screen runs on the search's own detrending: it only counts transits and single events.
-			s := vet.Compute(l.T, l.Flat, p.PeriodDays, p.T0Days, p.DurationDays, nil)
-			if s.NTransits < 2 || s.SingleEventFraction > MaxSingleEventFraction {
+			if !l.passesScreen(p) {
 				if worst == nil {
 					worst = &all[i]
 				}
@@ -227,6 +219,14 @@ func measureKept(l *Light, star Star, v Variability, kept []keptPeak) []Features
 	return out
 }
 
+// passesScreen reports whether peak passes the Candidates screen on l: at least two transits with data and no
+// single transit carrying over MaxSingleEventFraction of its SNR². The screen runs on the search's own
+// detrending: it only counts transits and single events.
+func (l *Light) passesScreen(p bls.Peak) bool {
+	s := vet.Compute(l.T, l.Flat, p.PeriodDays, p.T0Days, p.DurationDays, nil)
+	return s.NTransits >= 2 && s.SingleEventFraction <= MaxSingleEventFraction
+}
+
 // keptPeak is a peak Candidates keeps and the periodogram it was found in.
 type keptPeak struct {
 	peak bls.Peak
@@ -267,9 +267,19 @@ func (l *Light) withoutEvent(p bls.Peak) *Light {
 		}
 	}
 	mid := p.T0Days + float64(best)*p.PeriodDays
+	drop := make([]bool, len(l.T))
+	for i, t := range l.T {
+		drop[i] = math.Abs(t-mid) <= p.DurationDays
+	}
+	return l.dropping(drop)
+}
+
+// dropping returns a copy of l without the cadences i where drop[i] is set (the desaturations and the
+// detrending window kept).
+func (l *Light) dropping(drop []bool) *Light {
 	out := &Light{DesatTimes: l.DesatTimes, WindowDays: l.WindowDays}
 	for i, t := range l.T {
-		if math.Abs(t-mid) <= p.DurationDays {
+		if drop[i] {
 			continue
 		}
 		out.T = append(out.T, t)
@@ -289,14 +299,19 @@ func LearnedVetter(c *lc.LightCurve, star Star, m *VetterModel) ([]Row, error) {
 	if err != nil {
 		return nil, err
 	}
+	return rowsAbove(cands, m, VetterThreshold), nil
+}
+
+// rowsAbove returns a row, scored by its probability, for each candidate that the classifier m gives a
+// probability above threshold, in the candidates' order.
+func rowsAbove(cands []Features, m *VetterModel, threshold float64) []Row {
 	var rows []Row
 	for i := range cands {
-		p := m.Model.Predict(cands[i].Vector())
-		if p > VetterThreshold {
+		if p := m.Model.Predict(cands[i].Vector()); p > threshold {
 			rows = append(rows, Row{PeriodDays: cands[i].Peak.PeriodDays, T0Days: cands[i].Peak.T0Days, Score: p})
 		}
 	}
-	return rows, nil
+	return rows
 }
 
 // Names of the pipelines Run knows.
