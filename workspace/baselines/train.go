@@ -84,14 +84,9 @@ func LabelPeak(ans data.Answer, valid []float64, periodDays, t0Days float64) boo
 	return r.Credit == 1
 }
 
-// Examples computes the labelled peaks of the scored stars among ids of set, in id order and peak rank.
-func Examples(ctx context.Context, set *sets.Set, ids []string, workers int, progress func(done, total int)) ([]Example, error) {
-	return PipelineExamples(ctx, pipeline.NameLearnedVetter, set, ids, workers, progress)
-}
-
-// PipelineExamples computes the labelled candidates of the classifier pipeline name (pipeline.CandidatesOf)
-// on the scored stars among ids of set, in id order and candidate rank.
-func PipelineExamples(ctx context.Context, name string, set *sets.Set, ids []string, workers int, progress func(done, total int)) ([]Example, error) {
+// Examples computes the labelled candidates of the classifier pipeline name (pipeline.CandidatesOf) on the
+// scored stars among ids of set, in id order and candidate rank.
+func Examples(ctx context.Context, name string, set *sets.Set, ids []string, workers int, progress func(done, total int)) ([]Example, error) {
 	search := pipeline.CandidatesOf(name)
 	if search == nil {
 		return nil, fmt.Errorf("%w %q: a classifier is trained for %s or %s", ErrUnknownPipeline, name, pipeline.NameLearnedVetter, pipeline.NameExpert)
@@ -187,7 +182,7 @@ func TrainVetter(ctx context.Context, opt TrainOptions) (*pipeline.VetterModel, 
 	if opt.Pipeline == "" {
 		opt.Pipeline = pipeline.NameLearnedVetter
 	}
-	ex, err := PipelineExamples(ctx, opt.Pipeline, set, ids, opt.Workers, opt.Progress)
+	ex, err := Examples(ctx, opt.Pipeline, set, ids, opt.Workers, opt.Progress)
 	if err != nil {
 		return nil, nil, err
 	}
