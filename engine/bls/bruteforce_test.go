@@ -179,6 +179,19 @@ func foldAll(t *testing.T, d *prepared, durations []float64) {
 	}
 }
 
+// randomScreen draws a screen's input: prefix sums of 1 … maxBins + k bins with random weights and deviations,
+// the box starts cs and ends ce = cs shifted by a box of k bins, and a threshold tau from 0.1 to 10^(decades−1).
+func randomScreen(rng *rand.Rand, maxBins, decades int) (cs, ce []bin, k int, tau float64) {
+	nb := 1 + rng.IntN(maxBins)
+	k = 1 + rng.IntN(nb)
+	c := make([]bin, nb+k+1)
+	for i := 1; i < len(c); i++ {
+		c[i] = bin{c[i-1].wy + rng.NormFloat64(), c[i-1].w + rng.Float64()}
+	}
+	tau = math.Pow(10, float64(decades)*rng.Float64()-1)
+	return c[:nb], c[k : k+nb], k, tau
+}
+
 func TestScreenVecMatchesGo(t *testing.T) {
 	// The vector screens stop at the same group as the Go ones, for random prefix sums of bins with random
 	// weights and deviations, every stride 1 … 5 and thresholds from passing almost every box to almost none.
@@ -187,14 +200,8 @@ func TestScreenVecMatchesGo(t *testing.T) {
 	}
 	rng := rand.New(rand.NewPCG(5, 6))
 	for trial := range 2000 {
-		nb := 1 + rng.IntN(60)
-		k := 1 + rng.IntN(nb)
-		c := make([]bin, nb+k+1)
-		for i := 1; i < len(c); i++ {
-			c[i] = bin{c[i-1].wy + rng.NormFloat64(), c[i-1].w + rng.Float64()}
-		}
-		tau := math.Pow(10, 3*rng.Float64()-1)
-		cs, ce := c[:nb], c[k:k+nb]
+		cs, ce, k, tau := randomScreen(rng, 60, 3)
+		nb := len(cs)
 		if got, want := screenVec(cs, ce, tau), screenGo(cs, ce, tau); got != want {
 			t.Fatalf("trial %d (nb %d, k %d, tau %g): screenVec %d, screenGo %d", trial, nb, k, tau, got, want)
 		}
@@ -229,14 +236,8 @@ func TestScreenVec512MatchesGo(t *testing.T) {
 	}
 	rng := rand.New(rand.NewPCG(9, 10))
 	for trial := range 3000 {
-		nb := 1 + rng.IntN(120)
-		k := 1 + rng.IntN(nb)
-		c := make([]bin, nb+k+1)
-		for i := 1; i < len(c); i++ {
-			c[i] = bin{c[i-1].wy + rng.NormFloat64(), c[i-1].w + rng.Float64()}
-		}
-		tau := math.Pow(10, 4*rng.Float64()-1)
-		cs, ce := c[:nb], c[k:k+nb]
+		cs, ce, k, tau := randomScreen(rng, 120, 4)
+		nb := len(cs)
 		if got, want := screenVec512(cs, ce, tau), screenGroupGo(cs, ce, 1, 8, tau); got != want {
 			t.Fatalf("trial %d (nb %d, k %d, tau %g): screenVec512 %d, reference %d", trial, nb, k, tau, got, want)
 		}
