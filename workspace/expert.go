@@ -13,8 +13,8 @@ const StarterExpert = "expert"
 // and it execs the copy of transitbench beside it on that star.
 const expertRun = `#!/bin/sh
 # The expert pipeline (transitbench's 'expert' ladder row) on one star: an iterative BLS search on the
-# transit-keeping detrending of the cleaned light curve, each signal vetted with the others masked by the
-# classifier trained on the train pool, rows printed when their probability of being a counted planet is
+# transit-keeping detrending of the cleaned light curve, each signal measured with the others masked, binary
+# giveaways dropped by rule, the rest scored by the classifier trained on the train pool, rows printed when their probability of being a counted planet is
 # above 1/2 (SPEC A5's break-even). See README.md. Edit freely: filter or rescore the rows, or replace the
 # line below with your own program.
 exec "$(dirname "$0")/bin/transitbench" pipeline expert "$1"
@@ -35,8 +35,10 @@ What it does, in order (engine/pipeline/expert.go):
    masked and the search runs again, until the peak's SNR is under 6 or five signals are out. A peak within
    5 % of a found signal's period is that signal's residue and is skipped.
 3. Measures each signal with the others masked (re-detrended, trapezoid fit, odd/even, secondary, shape,
-   single events) and scores it with a gradient-boosted classifier trained on the train pool with
-   catalogue-error stellar parameters ('transitbench baselines train-vetter --pipeline expert').
+   single events). A signal with a binary's giveaway is dropped by rule: a transit implying Rp/R★ > 0.3, a
+   secondary eclipse of MES ≥ 7.1 at least a tenth of the transit's depth, or odd and even transits 5σ apart.
+   The others are scored by a gradient-boosted classifier trained on the train pool with catalogue-error
+   stellar parameters ('transitbench baselines train-vetter --pipeline expert').
 4. Prints the signals whose probability p is above 1/2: a row adds p − (1 − p) to the expected credit minus
    false candidates.
 

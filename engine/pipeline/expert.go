@@ -3,6 +3,7 @@ package pipeline
 import (
 	_ "embed"
 	"math"
+	"slices"
 	"sort"
 	"sync"
 
@@ -108,6 +109,38 @@ func residual(p bls.Peak, found []keptPeak) bool {
 // matches, and the break-even is stated for them.)
 const ExpertThreshold = 0.5
 
+// The binary giveaways the expert applies as rules before its classifier: the tests of Kepler's DV and
+// Robovetter that no planet fails (SPEC A4 counts a binary given away by the same tests). A classifier learns
+// them only as far as its train pool holds binaries past each bound, and a deep binary with one of them, met
+// rarely there, can still score like the hot Jupiters beside it.
+const (
+	// MaxPlanetRpRs is the largest radius ratio a planet's transit may imply: above 0.3 (a depth over 9 %)
+	// the body is a star (SPEC A4's "too deep"; the largest Kepler planets around Sun-like stars reach ≈ 0.2).
+	MaxPlanetRpRs = 0.3
+	// SecondaryGiveawayMES and SecondaryGiveawayRatio: a secondary eclipse at least this significant and
+	// this deep against the transit is a stellar companion's. A planet's occultation is its dayside's
+	// light, at most ≈ 10⁻³–10⁻² of its transit depth for the hottest Jupiters (Kepler-13 Ab: 1.5 %).
+	SecondaryGiveawayMES   = 7.1
+	SecondaryGiveawayRatio = 0.1
+	// OddEvenGiveawaySigma: odd and even transits that differ by this many σ (the refined statistic, with its
+	// systematic floor) are two different eclipses, not one planet's.
+	OddEvenGiveawaySigma = 5.0
+)
+
+// BinaryGiveaway returns why a candidate is a binary by rule ("too_deep", "secondary", "odd_even"), or "".
+func BinaryGiveaway(f *Features) string {
+	r := &f.Refined
+	switch {
+	case f.Vet.RpRs > MaxPlanetRpRs:
+		return "too_deep"
+	case r.SigmaD > 0 && r.Fit.Depth > 0 && r.SecondaryMES >= SecondaryGiveawayMES && r.SecondaryDepth/r.Fit.Depth >= SecondaryGiveawayRatio:
+		return "secondary"
+	case r.OddDepthErr > 0 && r.OddEvenSigma >= OddEvenGiveawaySigma:
+		return "odd_even"
+	}
+	return ""
+}
+
 //go:embed expert_model.json
 var expertModelJSON []byte
 
@@ -118,13 +151,14 @@ var embeddedExpertVetter = sync.OnceValues(func() (*VetterModel, error) { return
 // `transitbench baselines train-vetter --pipeline expert` on the expert's own candidates.
 func EmbeddedExpertVetter() (*VetterModel, error) { return embeddedExpertVetter() }
 
-// Expert is the expert pipeline: ExpertCandidates, each scored by the classifier m, printed when its
-// probability is above ExpertThreshold, highest first.
+// Expert is the expert pipeline: ExpertCandidates without the binaries' giveaways (BinaryGiveaway), each
+// scored by the classifier m, printed when its probability is above ExpertThreshold, highest first.
 func Expert(c *lc.LightCurve, star Star, m *VetterModel) ([]Row, error) {
 	cands, err := ExpertCandidates(c, star)
 	if err != nil {
 		return nil, err
 	}
+	cands = slices.DeleteFunc(cands, func(f Features) bool { return BinaryGiveaway(&f) != "" })
 	rows := rowsAbove(cands, m, ExpertThreshold)
 	sort.SliceStable(rows, func(i, j int) bool { return rows[i].Score > rows[j].Score })
 	return rows, nil

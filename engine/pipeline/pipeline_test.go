@@ -376,3 +376,38 @@ func TestExpertFindsAPlanetUnderAStrongerSignal(t *testing.T) {
 		t.Errorf("the planet is measured on %d transits with the strong signal masked, want about 8", f.Vet.NTransits)
 	}
 }
+
+// TestBinaryGiveaway: each rule fires on its own evidence and only past its bound; a hot Jupiter's features
+// (Rp/R★ 0.1, an occultation at 1 % of the transit even when significant, equal odd and even depths) pass.
+func TestBinaryGiveaway(t *testing.T) {
+	planet := func() Features {
+		var f Features
+		f.Vet.RpRs = 0.1
+		f.Refined.SigmaD = 1e-5
+		f.Refined.Fit.Depth = 0.01
+		f.Refined.SecondaryDepth, f.Refined.SecondaryMES = 1e-4, 10 // significant, but 1 % of the transit
+		f.Refined.OddDepthErr, f.Refined.OddEvenSigma = 1e-4, 1.2
+		return f
+	}
+	cases := []struct {
+		name string
+		edit func(*Features)
+		want string
+	}{
+		{"hot Jupiter", func(*Features) {}, ""},
+		{"Rp/R★ at the bound", func(f *Features) { f.Vet.RpRs = MaxPlanetRpRs }, ""},
+		{"too deep", func(f *Features) { f.Vet.RpRs = 0.4 }, "too_deep"},
+		{"deep secondary", func(f *Features) { f.Refined.SecondaryDepth = 0.002 }, "secondary"},
+		{"deep secondary, not significant", func(f *Features) { f.Refined.SecondaryDepth, f.Refined.SecondaryMES = 0.002, 5 }, ""},
+		{"secondary without a noise level", func(f *Features) { f.Refined.SecondaryDepth, f.Refined.SigmaD = 0.002, 0 }, ""},
+		{"odd/even", func(f *Features) { f.Refined.OddEvenSigma = 6 }, "odd_even"},
+		{"odd/even unmeasured", func(f *Features) { f.Refined.OddEvenSigma, f.Refined.OddDepthErr = 6, 0 }, ""},
+	}
+	for _, c := range cases {
+		f := planet()
+		c.edit(&f)
+		if got := BinaryGiveaway(&f); got != c.want {
+			t.Errorf("%s: %q, want %q", c.name, got, c.want)
+		}
+	}
+}
