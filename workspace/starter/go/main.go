@@ -50,9 +50,7 @@ func main() {
 		fmt.Fprintln(os.Stderr, "starter: too few valid cadences, no candidate")
 		return
 	}
-	flat := detrend(t, f, windowDays)
-	clipHigh(flat, 5)
-	best, ok := search(t, flat, e)
+	best, ok := bestPeak(t, f, e)
 	if !ok {
 		return
 	}
@@ -61,6 +59,14 @@ func main() {
 	if best.snr >= snrThreshold && best.depth <= maxDepth {
 		fmt.Printf("%.6f,%.6f,%.3f\n", best.period, best.t0, best.snr)
 	}
+}
+
+// bestPeak detrends the light curve, clips its upward outliers and returns the strongest BLS peak; ok is false
+// when the search found no dip at all.
+func bestPeak(t, f, e []float64) (best peak, ok bool) {
+	flat := detrend(t, f, windowDays)
+	clipHigh(flat, 5)
+	return search(t, flat, e)
 }
 
 // readLightCurve returns the valid cadences (finite flux, no default-mask quality bit) in time order.

@@ -1,8 +1,13 @@
 package main
 
 import (
+	"fmt"
 	"math"
+	"path/filepath"
 	"testing"
+
+	"transitbench/data"
+	"transitbench/data/sim"
 )
 
 // TestScanBeyondSizedPeriod: the refinement of a candidate at the top of the coarse grid steps a little past
@@ -31,4 +36,41 @@ func TestScanBeyondSizedPeriod(t *testing.T) {
 	if math.Abs(got.depth/depth-1) > 0.2 {
 		t.Errorf("depth %.2e at P = %.3f d, want %.2e", got.depth, period, depth)
 	}
+}
+
+// BenchmarkStarterDevStar runs the starter's work on four simulated dev-like stars per op (an injected planet
+// on a random star and on a false-alarm star, an untouched star and an eclipsing binary, each a full Kepler-like
+// light curve from the repository's simulator): reading lightcurve.csv, the detrending and the BLS search.
+// It reports the time per star besides the time per op.
+func BenchmarkStarterDevStar(b *testing.B) {
+	specs := []sim.Spec{
+		{Seed: 11, Category: data.CategoryInjected, Population: data.PopulationRandom},
+		{Seed: 12, Category: data.CategoryInjected, Population: data.PopulationFalseAlarm},
+		{Seed: 13, Category: data.CategoryUntouched, Population: data.PopulationRandom},
+		{Seed: 14, Category: data.CategoryEB},
+	}
+	dir := b.TempDir()
+	var paths []string
+	for i, spec := range specs {
+		spec.Set, spec.Index, spec.ID = "bench", i, fmt.Sprintf("bench-%d", i)
+		r, err := sim.Generate(spec, sim.DefaultKnobs())
+		if err != nil {
+			b.Fatal(err)
+		}
+		star := filepath.Join(dir, spec.ID)
+		if err := data.WriteStarDir(star, r.Curve, &r.Star); err != nil {
+			b.Fatal(err)
+		}
+		paths = append(paths, filepath.Join(star, data.LightCurveFile))
+	}
+	for b.Loop() {
+		for _, path := range paths {
+			t, f, e, err := readLightCurve(path)
+			if err != nil {
+				b.Fatal(err)
+			}
+			bestPeak(t, f, e)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Seconds())/float64(b.N*len(paths)), "sec/star")
 }
