@@ -180,12 +180,9 @@ type series struct {
 	tt, w []float64
 	wy    []float64
 	sw    float64
-	bins  []bin // phase-bin scratch
+	// Phase-bin scratch: the weight and the weighted flux of each bin.
+	binW, binWY []float64
 }
-
-// bin holds the sums of one phase bin: weights and weighted flux, side by side so one update touches one
-// cache line.
-type bin struct{ w, wy float64 }
 
 func newSeries(t, y, dy []float64, pmax float64) *series {
 	s := &series{t0: t[0], tt: make([]float64, len(t)), w: make([]float64, len(t)), wy: make([]float64, len(t))}
@@ -201,7 +198,7 @@ func newSeries(t, y, dy []float64, pmax float64) *series {
 		s.tt[i] = t[i] - t[0]
 	}
 	maxBins := int(math.Ceil(pmax/(shortestDuration(pmax)/4))) + 1
-	s.bins = make([]bin, 2*maxBins)
+	s.binW, s.binWY = make([]float64, 2*maxBins), make([]float64, 2*maxBins)
 	return s
 }
 
@@ -232,22 +229,25 @@ func binCadences(t, y, dy []float64, n int) (bt, by, bdy []float64) {
 func (s *series) scan(p float64) peak {
 	dmin := shortestDuration(p)
 	nb := int(math.Ceil(p / (dmin / 4)))
-	if 2*nb > len(s.bins) { // a refinement step can pass a little beyond the period the scratch was sized for
-		s.bins = make([]bin, 2*nb)
+	if 2*nb > len(s.binW) { // a refinement step can pass a little beyond the period the scratch was sized for
+		s.binW, s.binWY = make([]float64, 2*nb), make([]float64, 2*nb)
 	}
-	bins := s.bins[:2*nb]
-	clear(bins[:nb])
+	bw, bwy := s.binW[:2*nb], s.binWY[:2*nb]
+	clear(bw[:nb])
+	clear(bwy[:nb])
 	// The phase fraction of a cadence is taken in 32-bit fixed point: u = ⌊x·2³²/p⌋ keeps its low 32 bits, the
 	// fraction times 2³², and the bin is (u·nb) >> 32, always below nb.
 	scale, unb := 0x1p32/p, uint64(nb)
 	fnb := float64(nb)
-	for i, x := range s.tt {
+	tt := s.tt
+	w, wy := s.w[:len(tt)], s.wy[:len(tt)] // one length for the three, so that the loop checks no index
+	for i, x := range tt {
 		k := int((uint64(uint32(int64(x*scale))) * unb) >> 32)
-		b := &bins[k]
-		b.w += s.w[i]
-		b.wy += s.wy[i]
+		bw[k] += w[i]
+		bwy[k] += wy[i]
 	}
-	copy(bins[nb:], bins[:nb])
+	copy(bw[nb:], bw[:nb])
+	copy(bwy[nb:], bwy[:nb])
 	sw := s.sw
 	var best peak
 	var bestQ float64
@@ -261,24 +261,36 @@ func (s *series) scan(p float64) peak {
 		m := max(1, int(math.Round(d/(p/fnb))))
 		var win, wyin float64
 		for k := 0; k < m; k++ {
-			win += bins[k].w
-			wyin += bins[k].wy
+			win += bw[k]
+			wyin += bwy[k]
 		}
 		bestJ := -1
+		// Few boxes beat the best so far, so slide passes over the others with a test that needs no division,
+		// s² > thr·w·(W − w), thr being bestQ lowered by far more than rounding can move either side: no box that
+		// the exact test below would take is passed over, and that test alone decides.
+		thr := bestQ * (1 - 1e-9)
+		// The bins leaving and entering the box as it slides.
+		outW, outWY, inW, inWY := bw[:nb], bwy[:nb], bw[m:m+nb], bwy[m:m+nb]
 		for j := 0; j < nb; j++ {
+			var n int
+			n, win, wyin = slide(inW[j:], inWY[j:], outW[j:], outWY[j:], win, wyin, sw, thr)
+			if j += n; j == nb {
+				break
+			}
 			if wyin < 0 && win > 0 && win < sw {
 				if q := wyin * wyin / (win * (sw - win)); q > bestQ {
 					bestQ, bestJ = q, j
+					thr = bestQ * (1 - 1e-9)
 				}
 			}
-			win += bins[j+m].w - bins[j].w
-			wyin += bins[j+m].wy - bins[j].wy
+			win += inW[j] - outW[j]
+			wyin += inWY[j] - outWY[j]
 		}
 		if bestJ >= 0 {
 			win, wyin = 0, 0
 			for k := bestJ; k < bestJ+m; k++ {
-				win += bins[k].w
-				wyin += bins[k].wy
+				win += bw[k]
+				wyin += bwy[k]
 			}
 			depth := -wyin * sw / (win * (sw - win))
 			best = peak{period: p, t0: s.t0 + (float64(bestJ)+float64(m)/2)*p/fnb, duration: d, depth: depth,
@@ -286,6 +298,21 @@ func (s *series) scan(p float64) peak {
 		}
 	}
 	return best
+}
+
+// slide moves the box one bin at a time, adding inW and inWY and taking off outW and outWY, while its sums
+// win, wyin fail the test of a box that could beat thr. It returns the number of steps n taken and the sums
+// there (n = len(outW) if no box passed the test).
+func slide(inW, inWY, outW, outWY []float64, win, wyin, sw, thr float64) (n int, _, _ float64) {
+	inW, inWY, outWY = inW[:len(outW)], inWY[:len(outW)], outWY[:len(outW)]
+	for n = range outW {
+		if wyin*wyin > thr*(win*(sw-win)) {
+			return n, win, wyin
+		}
+		win += inW[n] - outW[n]
+		wyin += inWY[n] - outWY[n]
+	}
+	return len(outW), win, wyin
 }
 
 // step is the relative period step at p for a given oversampling: the midtime drifts by span·dP/P over the
