@@ -12,6 +12,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -119,20 +120,25 @@ func readLightCurve(path string) (t, f, e []float64, err error) {
 	return t, f, e, nil
 }
 
-// detrend divides the flux by its running median over a window of w days.
+// detrend divides the flux by its running median over a window of w days. The window's values are kept sorted
+// as it slides, each cadence inserted as it enters and removed as it leaves, so each median is read off the
+// middle instead of sorting the window again.
 func detrend(t, f []float64, w float64) []float64 {
 	out := make([]float64, len(f))
 	lo, hi := 0, 0
-	buf := make([]float64, 0, 128)
+	sorted := make([]float64, 0, 128) // f[lo:hi], sorted
 	for i := range t {
 		for t[lo] < t[i]-w/2 {
+			k, _ := slices.BinarySearch(sorted, f[lo])
+			sorted = slices.Delete(sorted, k, k+1)
 			lo++
 		}
 		for hi < len(t) && t[hi] <= t[i]+w/2 {
+			k, _ := slices.BinarySearch(sorted, f[hi])
+			sorted = slices.Insert(sorted, k, f[hi])
 			hi++
 		}
-		buf = append(buf[:0], f[lo:hi]...)
-		out[i] = f[i] / median(buf)
+		out[i] = f[i] / middle(sorted)
 	}
 	return out
 }
@@ -152,12 +158,17 @@ func clipHigh(y []float64, k float64) {
 }
 
 func median(x []float64) float64 {
-	if len(x) == 0 {
-		return math.NaN()
-	}
 	s := append([]float64(nil), x...)
 	sort.Float64s(s)
+	return middle(s)
+}
+
+// middle returns the median of the sorted values s.
+func middle(s []float64) float64 {
 	n := len(s)
+	if n == 0 {
+		return math.NaN()
+	}
 	if n%2 == 1 {
 		return s[n/2]
 	}
