@@ -7,7 +7,6 @@
 package main
 
 import (
-	"bufio"
 	"fmt"
 	"math"
 	"os"
@@ -72,26 +71,32 @@ func bestPeak(t, f, e []float64) (best peak, ok bool) {
 
 // readLightCurve returns the valid cadences (finite flux, no default-mask quality bit) in time order.
 func readLightCurve(path string) (t, f, e []float64, err error) {
-	fh, err := os.Open(path)
+	raw, err := os.ReadFile(path)
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	defer fh.Close()
-	sc := bufio.NewScanner(fh)
-	sc.Buffer(make([]byte, 1<<20), 1<<20)
-	for line := 0; sc.Scan(); line++ {
-		s := sc.Text()
+	// The lines and their fields are substrings of the file read as one string: nothing is copied per line.
+	rest := string(raw)
+	n := strings.Count(rest, "\n") + 1
+	t, f, e = make([]float64, 0, n), make([]float64, 0, n), make([]float64, 0, n)
+	for line := 0; rest != ""; line++ {
+		var s string
+		s, rest, _ = strings.Cut(rest, "\n")
+		s = strings.TrimSuffix(s, "\r")
 		if line == 0 && strings.HasPrefix(s, "time") {
 			continue
 		}
-		p := strings.Split(s, ",")
-		if len(p) < 4 {
+		ts, s, ok1 := strings.Cut(s, ",")
+		fs, s, ok2 := strings.Cut(s, ",")
+		es, s, ok3 := strings.Cut(s, ",")
+		qs, _, _ := strings.Cut(s, ",")
+		if !ok1 || !ok2 || !ok3 {
 			continue
 		}
-		ti, err1 := strconv.ParseFloat(p[0], 64)
-		fi, err2 := strconv.ParseFloat(p[1], 64)
-		ei, err3 := strconv.ParseFloat(p[2], 64)
-		qi, err4 := strconv.ParseInt(p[3], 10, 64)
+		ti, err1 := strconv.ParseFloat(ts, 64)
+		fi, err2 := strconv.ParseFloat(fs, 64)
+		ei, err3 := strconv.ParseFloat(es, 64)
+		qi, err4 := strconv.ParseInt(qs, 10, 64)
 		if err1 != nil || err2 != nil || err3 != nil || err4 != nil {
 			continue
 		}
@@ -103,11 +108,8 @@ func readLightCurve(path string) (t, f, e []float64, err error) {
 		}
 		t, f, e = append(t, ti), append(f, fi), append(e, ei)
 	}
-	if err := sc.Err(); err != nil {
-		return nil, nil, nil, err
-	}
 	// Fill unknown errors with the robust point-to-point scatter.
-	var diffs []float64
+	diffs := make([]float64, 0, len(f))
 	for i := 1; i < len(f); i++ {
 		diffs = append(diffs, math.Abs(f[i]-f[i-1]))
 	}
