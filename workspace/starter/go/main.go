@@ -159,10 +159,51 @@ func clipHigh(y []float64, k float64) {
 	}
 }
 
+// median returns the median of x (NaN if x is empty), leaving x as it is. It selects the middle values rather
+// than sorting them all.
 func median(x []float64) float64 {
+	n := len(x)
+	if n == 0 {
+		return math.NaN()
+	}
 	s := append([]float64(nil), x...)
-	sort.Float64s(s)
-	return middle(s)
+	upper := selectNth(s, n/2)
+	if n%2 == 1 {
+		return upper
+	}
+	return 0.5 * (slices.Max(s[:n/2]) + upper) // s[:n/2] holds the n/2 smallest values
+}
+
+// selectNth reorders s so that s[k] is the value sorting would put there, with no larger value before it and no
+// smaller one after it (Hoare's quickselect), and returns it.
+func selectNth(s []float64, k int) float64 {
+	lo, hi := 0, len(s)-1
+	for lo < hi {
+		pivot := s[lo+(hi-lo)/2]
+		i, j := lo, hi
+		for i <= j {
+			for s[i] < pivot {
+				i++
+			}
+			for s[j] > pivot {
+				j--
+			}
+			if i <= j {
+				s[i], s[j] = s[j], s[i]
+				i, j = i+1, j-1
+			}
+		}
+		// Now s[lo:j+1] ≤ pivot ≤ s[i:hi+1], and anything between equals the pivot.
+		switch {
+		case k <= j:
+			hi = j
+		case k >= i:
+			lo = i
+		default:
+			return s[k]
+		}
+	}
+	return s[k]
 }
 
 // middle returns the median of the sorted values s.

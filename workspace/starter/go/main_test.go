@@ -3,7 +3,9 @@ package main
 import (
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"transitbench/data"
@@ -73,4 +75,43 @@ func BenchmarkStarterDevStar(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(b.Elapsed().Seconds())/float64(b.N*len(paths)), "sec/star")
+}
+
+// TestMedianMatchesSort: median selects the middle values instead of sorting, and must return exactly what the
+// middle of the sorted values gives, for odd and even lengths, ties and already sorted input.
+func TestMedianMatchesSort(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for n := 1; n < 300; n++ {
+		for _, kind := range []string{"normal", "ties", "sorted", "reversed"} {
+			x := make([]float64, n)
+			for i := range x {
+				switch kind {
+				case "ties":
+					x[i] = float64(rng.IntN(5))
+				case "sorted":
+					x[i] = float64(i) / 7
+				case "reversed":
+					x[i] = float64(n-i) / 7
+				default:
+					x[i] = rng.NormFloat64()
+				}
+			}
+			before := slices.Clone(x)
+			s := slices.Clone(x)
+			slices.Sort(s)
+			want := s[n/2]
+			if n%2 == 0 {
+				want = 0.5 * (s[n/2-1] + s[n/2])
+			}
+			if got := median(x); got != want {
+				t.Fatalf("median of %d %s values: %v, want %v", n, kind, got, want)
+			}
+			if !slices.Equal(x, before) {
+				t.Fatalf("median of %d %s values changed its input", n, kind)
+			}
+		}
+	}
+	if !math.IsNaN(median(nil)) {
+		t.Error("median of no values is not NaN")
+	}
 }
