@@ -130,15 +130,15 @@ func detrend(t, f []float64, w float64) []float64 {
 	lo, hi := 0, 0
 	sorted := make([]float64, 0, 128) // f[lo:hi], sorted
 	for i := range t {
-		for t[lo] < t[i]-w/2 {
-			k, _ := slices.BinarySearch(sorted, f[lo])
-			sorted = slices.Delete(sorted, k, k+1)
-			lo++
-		}
 		for hi < len(t) && t[hi] <= t[i]+w/2 {
 			k, _ := slices.BinarySearch(sorted, f[hi])
 			sorted = slices.Insert(sorted, k, f[hi])
 			hi++
+		}
+		for t[lo] < t[i]-w/2 {
+			k, _ := slices.BinarySearch(sorted, f[lo])
+			sorted = slices.Delete(sorted, k, k+1)
+			lo++
 		}
 		out[i] = f[i] / middle(sorted)
 	}
