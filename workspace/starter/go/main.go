@@ -7,11 +7,11 @@
 package main
 
 import (
-	"bufio"
 	"fmt"
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -50,9 +50,7 @@ func main() {
 		fmt.Fprintln(os.Stderr, "starter: too few valid cadences, no candidate")
 		return
 	}
-	flat := detrend(t, f, windowDays)
-	clipHigh(flat, 5)
-	best, ok := search(t, flat, e)
+	best, ok := bestPeak(t, f, e)
 	if !ok {
 		return
 	}
@@ -63,28 +61,42 @@ func main() {
 	}
 }
 
+// bestPeak detrends the light curve, clips its upward outliers and returns the strongest BLS peak; ok is false
+// when the search found no dip at all.
+func bestPeak(t, f, e []float64) (best peak, ok bool) {
+	flat := detrend(t, f, windowDays)
+	clipHigh(flat, 5)
+	return search(t, flat, e)
+}
+
 // readLightCurve returns the valid cadences (finite flux, no default-mask quality bit) in time order.
 func readLightCurve(path string) (t, f, e []float64, err error) {
-	fh, err := os.Open(path)
+	raw, err := os.ReadFile(path)
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	defer fh.Close()
-	sc := bufio.NewScanner(fh)
-	sc.Buffer(make([]byte, 1<<20), 1<<20)
-	for line := 0; sc.Scan(); line++ {
-		s := sc.Text()
+	// The lines and their fields are substrings of the file read as one string: nothing is copied per line.
+	rest := string(raw)
+	n := strings.Count(rest, "\n") + 1
+	t, f, e = make([]float64, 0, n), make([]float64, 0, n), make([]float64, 0, n)
+	for line := 0; rest != ""; line++ {
+		var s string
+		s, rest, _ = strings.Cut(rest, "\n")
+		s = strings.TrimSuffix(s, "\r")
 		if line == 0 && strings.HasPrefix(s, "time") {
 			continue
 		}
-		p := strings.Split(s, ",")
-		if len(p) < 4 {
+		ts, s, ok1 := strings.Cut(s, ",")
+		fs, s, ok2 := strings.Cut(s, ",")
+		es, s, ok3 := strings.Cut(s, ",")
+		qs, _, _ := strings.Cut(s, ",")
+		if !ok1 || !ok2 || !ok3 {
 			continue
 		}
-		ti, err1 := strconv.ParseFloat(p[0], 64)
-		fi, err2 := strconv.ParseFloat(p[1], 64)
-		ei, err3 := strconv.ParseFloat(p[2], 64)
-		qi, err4 := strconv.ParseInt(p[3], 10, 64)
+		ti, err1 := strconv.ParseFloat(ts, 64)
+		fi, err2 := strconv.ParseFloat(fs, 64)
+		ei, err3 := strconv.ParseFloat(es, 64)
+		qi, err4 := strconv.ParseInt(qs, 10, 64)
 		if err1 != nil || err2 != nil || err3 != nil || err4 != nil {
 			continue
 		}
@@ -96,11 +108,8 @@ func readLightCurve(path string) (t, f, e []float64, err error) {
 		}
 		t, f, e = append(t, ti), append(f, fi), append(e, ei)
 	}
-	if err := sc.Err(); err != nil {
-		return nil, nil, nil, err
-	}
 	// Fill unknown errors with the robust point-to-point scatter.
-	var diffs []float64
+	diffs := make([]float64, 0, len(f))
 	for i := 1; i < len(f); i++ {
 		diffs = append(diffs, math.Abs(f[i]-f[i-1]))
 	}
@@ -113,20 +122,25 @@ func readLightCurve(path string) (t, f, e []float64, err error) {
 	return t, f, e, nil
 }
 
-// detrend divides the flux by its running median over a window of w days.
+// detrend divides the flux by its running median over a window of w days. The window's values are kept sorted
+// as it slides, each cadence inserted as it enters and removed as it leaves, so each median is read off the
+// middle instead of sorting the window again.
 func detrend(t, f []float64, w float64) []float64 {
 	out := make([]float64, len(f))
 	lo, hi := 0, 0
-	buf := make([]float64, 0, 128)
+	sorted := make([]float64, 0, 128) // f[lo:hi], sorted
 	for i := range t {
-		for t[lo] < t[i]-w/2 {
-			lo++
-		}
 		for hi < len(t) && t[hi] <= t[i]+w/2 {
+			k, _ := slices.BinarySearch(sorted, f[hi])
+			sorted = slices.Insert(sorted, k, f[hi])
 			hi++
 		}
-		buf = append(buf[:0], f[lo:hi]...)
-		out[i] = f[i] / median(buf)
+		for t[lo] < t[i]-w/2 {
+			k, _ := slices.BinarySearch(sorted, f[lo])
+			sorted = slices.Delete(sorted, k, k+1)
+			lo++
+		}
+		out[i] = f[i] / middle(sorted)
 	}
 	return out
 }
@@ -145,13 +159,59 @@ func clipHigh(y []float64, k float64) {
 	}
 }
 
+// median returns the median of x (NaN if x is empty), leaving x as it is. It selects the middle values rather
+// than sorting them all.
 func median(x []float64) float64 {
-	if len(x) == 0 {
+	n := len(x)
+	if n == 0 {
 		return math.NaN()
 	}
 	s := append([]float64(nil), x...)
-	sort.Float64s(s)
+	upper := selectNth(s, n/2)
+	if n%2 == 1 {
+		return upper
+	}
+	return 0.5 * (slices.Max(s[:n/2]) + upper) // s[:n/2] holds the n/2 smallest values
+}
+
+// selectNth reorders s so that s[k] is the value sorting would put there, with no larger value before it and no
+// smaller one after it (Hoare's quickselect), and returns it.
+func selectNth(s []float64, k int) float64 {
+	lo, hi := 0, len(s)-1
+	for lo < hi {
+		pivot := s[lo+(hi-lo)/2]
+		i, j := lo, hi
+		for i <= j {
+			for s[i] < pivot {
+				i++
+			}
+			for s[j] > pivot {
+				j--
+			}
+			if i <= j {
+				s[i], s[j] = s[j], s[i]
+				i, j = i+1, j-1
+			}
+		}
+		// Now s[lo:j+1] ≤ pivot ≤ s[i:hi+1], and anything between equals the pivot.
+		switch {
+		case k <= j:
+			hi = j
+		case k >= i:
+			lo = i
+		default:
+			return s[k]
+		}
+	}
+	return s[k]
+}
+
+// middle returns the median of the sorted values s.
+func middle(s []float64) float64 {
 	n := len(s)
+	if n == 0 {
+		return math.NaN()
+	}
 	if n%2 == 1 {
 		return s[n/2]
 	}
@@ -174,12 +234,9 @@ type series struct {
 	tt, w []float64
 	wy    []float64
 	sw    float64
-	bins  []bin // phase-bin scratch
+	// Phase-bin scratch: the weight and the weighted flux of each bin.
+	binW, binWY []float64
 }
-
-// bin holds the sums of one phase bin: weights and weighted flux, side by side so one update touches one
-// cache line.
-type bin struct{ w, wy float64 }
 
 func newSeries(t, y, dy []float64, pmax float64) *series {
 	s := &series{t0: t[0], tt: make([]float64, len(t)), w: make([]float64, len(t)), wy: make([]float64, len(t))}
@@ -195,7 +252,7 @@ func newSeries(t, y, dy []float64, pmax float64) *series {
 		s.tt[i] = t[i] - t[0]
 	}
 	maxBins := int(math.Ceil(pmax/(shortestDuration(pmax)/4))) + 1
-	s.bins = make([]bin, 2*maxBins)
+	s.binW, s.binWY = make([]float64, 2*maxBins), make([]float64, 2*maxBins)
 	return s
 }
 
@@ -226,22 +283,25 @@ func binCadences(t, y, dy []float64, n int) (bt, by, bdy []float64) {
 func (s *series) scan(p float64) peak {
 	dmin := shortestDuration(p)
 	nb := int(math.Ceil(p / (dmin / 4)))
-	if 2*nb > len(s.bins) { // a refinement step can pass a little beyond the period the scratch was sized for
-		s.bins = make([]bin, 2*nb)
+	if 2*nb > len(s.binW) { // a refinement step can pass a little beyond the period the scratch was sized for
+		s.binW, s.binWY = make([]float64, 2*nb), make([]float64, 2*nb)
 	}
-	bins := s.bins[:2*nb]
-	clear(bins[:nb])
+	bw, bwy := s.binW[:2*nb], s.binWY[:2*nb]
+	clear(bw[:nb])
+	clear(bwy[:nb])
 	// The phase fraction of a cadence is taken in 32-bit fixed point: u = ⌊x·2³²/p⌋ keeps its low 32 bits, the
 	// fraction times 2³², and the bin is (u·nb) >> 32, always below nb.
 	scale, unb := 0x1p32/p, uint64(nb)
 	fnb := float64(nb)
-	for i, x := range s.tt {
+	tt := s.tt
+	w, wy := s.w[:len(tt)], s.wy[:len(tt)] // one length for the three, so that the loop checks no index
+	for i, x := range tt {
 		k := int((uint64(uint32(int64(x*scale))) * unb) >> 32)
-		b := &bins[k]
-		b.w += s.w[i]
-		b.wy += s.wy[i]
+		bw[k] += w[i]
+		bwy[k] += wy[i]
 	}
-	copy(bins[nb:], bins[:nb])
+	copy(bw[nb:], bw[:nb])
+	copy(bwy[nb:], bwy[:nb])
 	sw := s.sw
 	var best peak
 	var bestQ float64
@@ -255,24 +315,36 @@ func (s *series) scan(p float64) peak {
 		m := max(1, int(math.Round(d/(p/fnb))))
 		var win, wyin float64
 		for k := 0; k < m; k++ {
-			win += bins[k].w
-			wyin += bins[k].wy
+			win += bw[k]
+			wyin += bwy[k]
 		}
 		bestJ := -1
+		// Few boxes beat the best so far, so slide passes over the others with a test that needs no division,
+		// s² > thr·w·(W − w), thr being bestQ lowered by far more than rounding can move either side: no box that
+		// the exact test below would take is passed over, and that test alone decides.
+		thr := bestQ * (1 - 1e-9)
+		// The bins leaving and entering the box as it slides.
+		outW, outWY, inW, inWY := bw[:nb], bwy[:nb], bw[m:m+nb], bwy[m:m+nb]
 		for j := 0; j < nb; j++ {
+			var n int
+			n, win, wyin = slide(inW[j:], inWY[j:], outW[j:], outWY[j:], win, wyin, sw, thr)
+			if j += n; j == nb {
+				break
+			}
 			if wyin < 0 && win > 0 && win < sw {
 				if q := wyin * wyin / (win * (sw - win)); q > bestQ {
 					bestQ, bestJ = q, j
+					thr = bestQ * (1 - 1e-9)
 				}
 			}
-			win += bins[j+m].w - bins[j].w
-			wyin += bins[j+m].wy - bins[j].wy
+			win += inW[j] - outW[j]
+			wyin += inWY[j] - outWY[j]
 		}
 		if bestJ >= 0 {
 			win, wyin = 0, 0
 			for k := bestJ; k < bestJ+m; k++ {
-				win += bins[k].w
-				wyin += bins[k].wy
+				win += bw[k]
+				wyin += bwy[k]
 			}
 			depth := -wyin * sw / (win * (sw - win))
 			best = peak{period: p, t0: s.t0 + (float64(bestJ)+float64(m)/2)*p/fnb, duration: d, depth: depth,
@@ -280,6 +352,22 @@ func (s *series) scan(p float64) peak {
 		}
 	}
 	return best
+}
+
+// slide moves the box one bin at a time, adding inW and inWY and taking off outW and outWY, while its sums
+// win, wyin fail the test of a box that could beat thr. It returns the number of steps n taken and the sums
+// there (n = len(outW) if no box passed the test). It is a loop of its own, with few values live, so that the
+// compiler keeps them all in registers: most of the scan's time is spent here and in the fold above.
+func slide(inW, inWY, outW, outWY []float64, win, wyin, sw, thr float64) (n int, _, _ float64) {
+	inW, inWY, outWY = inW[:len(outW)], inWY[:len(outW)], outWY[:len(outW)]
+	for n = range outW {
+		if wyin*wyin > thr*(win*(sw-win)) {
+			return n, win, wyin
+		}
+		win += inW[n] - outW[n]
+		wyin += inWY[n] - outWY[n]
+	}
+	return len(outW), win, wyin
 }
 
 // step is the relative period step at p for a given oversampling: the midtime drifts by span·dP/P over the
