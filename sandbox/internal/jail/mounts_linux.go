@@ -284,7 +284,7 @@ func setupEtc(r string, cfg *Config) error {
 		group += fmt.Sprintf("sandbox:x:%d:\n", cfg.GID)
 	}
 	for name, body := range map[string]string{"passwd": passwd, "group": group, "hosts": etcHosts} {
-		if err := os.WriteFile(etc+"/"+name, []byte(body), 0o644); err != nil {
+		if err := writeFile(etc+"/"+name, body); err != nil {
 			return fmt.Errorf("writing /etc/%s: %w", name, err)
 		}
 	}
@@ -352,7 +352,7 @@ func setupDev(r string, cfg *Config) error {
 		return err
 	}
 	for _, d := range devices {
-		if err := os.WriteFile(dev+"/"+d, nil, 0o644); err != nil {
+		if err := writeFile(dev+"/"+d, ""); err != nil {
 			return fmt.Errorf("creating /dev/%s: %w", d, err)
 		}
 		if err := bindTree(atFDCWD, "/dev/"+d, dev+"/"+d, attrDevice); err != nil {
@@ -419,6 +419,27 @@ func copyDir(src, dst string) error {
 				return err
 			}
 		}
+	}
+	return nil
+}
+
+// writeFile creates the file dst (mode 0644) holding body, with plain system calls (os.WriteFile would start
+// the runtime's poller for it).
+func writeFile(dst, body string) error {
+	fd, err := syscall.Open(dst, syscall.O_WRONLY|syscall.O_CREAT|syscall.O_EXCL|syscall.O_CLOEXEC, 0o644)
+	if err != nil {
+		return &fs.PathError{Op: "create", Path: dst, Err: err}
+	}
+	defer syscall.Close(fd)
+	for b := []byte(body); len(b) > 0; {
+		n, err := syscall.Write(fd, b)
+		if err == syscall.EINTR {
+			continue
+		}
+		if err != nil {
+			return &fs.PathError{Op: "write", Path: dst, Err: err}
+		}
+		b = b[n:]
 	}
 	return nil
 }

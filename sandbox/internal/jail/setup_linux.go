@@ -180,16 +180,18 @@ func dropCapabilityBounds() error {
 	return nil
 }
 
-// becomeUser drops the supplementary groups and takes cfg's group and user.
+// becomeUser drops the supplementary groups and takes cfg's group and user, on this thread alone: the one that
+// executes the solution, which leaves the other threads behind (the syscall package's Setuid would stop every
+// thread of the process in turn to change it too).
 func becomeUser(cfg *Config) error {
-	if err := syscall.Setgroups(nil); err != nil {
-		return fmt.Errorf("dropping supplementary groups: %w", err)
+	if _, _, e := syscall.RawSyscall(sysSetgroups, 0, 0, 0); e != 0 {
+		return fmt.Errorf("dropping supplementary groups: %w", e)
 	}
-	if err := syscall.Setgid(cfg.GID); err != nil {
-		return fmt.Errorf("setgid %d: %w", cfg.GID, err)
+	if _, _, e := syscall.RawSyscall(sysSetgid, uintptr(cfg.GID), 0, 0); e != 0 {
+		return fmt.Errorf("setgid %d: %w", cfg.GID, e)
 	}
-	if err := syscall.Setuid(cfg.UID); err != nil {
-		return fmt.Errorf("setuid %d: %w", cfg.UID, err)
+	if _, _, e := syscall.RawSyscall(sysSetuid, uintptr(cfg.UID), 0, 0); e != 0 {
+		return fmt.Errorf("setuid %d: %w", cfg.UID, e)
 	}
 	return nil
 }
