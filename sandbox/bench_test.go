@@ -48,21 +48,21 @@ func runTrivialStars(b *testing.B, r *Runner) []Result {
 }
 
 // overheadParts split a star's overhead into the stages the runner and its child pass (stages.go): first the
-// star's own path, in the order a star meets them, then the making of its slot (its cgroup and its child,
-// started and waiting at the gate), which happens during the previous star when slots are made ahead, and
-// otherwise on the star's path, inside "slot".
+// star's own path, in the order a star meets them, then the making of its slot (its directory and user id, its
+// cgroup, and its child started, handed its configuration, with its root built, waiting at the gate), which
+// happens during the previous star when slots are made ahead, and otherwise on the star's path, inside "slot".
 var overheadParts = []struct {
 	name     string
 	from, to stage
 }{
-	{"prepare", stageStart, stagePrepared},         // the star's directory, Job.Prepare, made readable
-	{"uid", stagePrepared, stageUID},               // a fresh user id from the counter
+	{"prepare", stageStart, stagePrepared},         // Job.Prepare into the slot's directory, made readable
+	{"uid", stagePrepared, stageUID},               // the slot's user id checked
 	{"slot", stageUID, stageSlot},                  // waiting for the slot (made ahead) or making it
 	{"cgroup-pin", stageSlot, stagePinned},         // the cgroup given the worker's CPU
-	{"config", stagePinned, stageOpened},           // the configuration encoded and written to the gate
-	{"gate", stageOpened, stageChildGate},          // the child reading its configuration
-	{"root", stageChildGate, stageChildRoot},       // mounts, pivot_root, masks, host and domain names
-	{"limits", stageChildRoot, stageChildLimits},   // CPU, working directory, rlimits, capability bounds
+	{"gate", stagePinned, stageOpened},             // the gate opened: the star's files are ready
+	{"gate-child", stageOpened, stageChildGate},    // the child past its gate
+	{"star", stageChildGate, stageChildStar},       // the star's files copied in
+	{"limits", stageChildStar, stageChildLimits},   // CPU, working directory, rlimits, capability bounds
 	{"setuid", stageChildLimits, stageChildUser},   // the star's user
 	{"seccomp", stageChildUser, stageChildSeccomp}, // the filter loaded (assembled once per run)
 	{"exec", stageChildSeccomp, stageExecuted},     // the solution's lookup, RLIMIT_AS and execve, seen by the runner
@@ -70,11 +70,14 @@ var overheadParts = []struct {
 	{"cgroup-kill", stageExited, stageKilled},      // the cgroup emptied, its OOM count and peak read
 	{"cgroup-release", stageKilled, stageEnded},    // the cgroup's removal started
 	{"collect", stageEnded, stageCollected},        // output drained, Result made
-	{"cleanup", stageCollected, stageDone},         // the star's directory removed
+	{"cleanup", stageCollected, stageDone},         // the star's directory removal started
 	{"total", stageStart, stageDone},
 	{"spawn", stageSlotBegan, stageSpawned},        // pipes, cgroup, clone into new namespaces, exec of the child
 	{"child-init", stageSpawned, stageChildMain},   // the child program's runtime and package initialisation
 	{"cgroup-attach", stageSpawned, stageAttached}, // the child moved into the cgroup
+	{"config", stageChildMain, stageChildConfig},   // the child reading its configuration
+	{"root", stageChildConfig, stageChildRoot},     // mounts, pivot_root, masks, host and domain names
+	{"slot-ready", stageSlotBegan, stageChildRoot}, // the whole making of the slot, up to its gate
 }
 
 // BenchmarkRunStages is BenchmarkRunTrivial with a star's overhead split into its stages: each part's median

@@ -21,6 +21,7 @@ func childMain() {
 	if err := jail.ReadConfig(&cfg); err != nil {
 		jail.Fail(status, err)
 	}
+	jail.WaitGate()
 	if err := childSetup(&cfg, status); err != nil {
 		jail.Fail(status, err)
 	}

@@ -19,10 +19,12 @@
 // function recognises the child and runs the same jail code, so any program or test binary that links the
 // package works unchanged; cmd/transitbench also says so at the top of main (IsChild, ChildMain).
 //
-// A worker starts its next star's child, in its own new namespaces, and makes its cgroup while a star's
-// solution runs (a slot, slot.go): the child waits at its gate, doing nothing, until its star comes, which gives
-// the cgroup the worker's CPU, moves nothing else in, and only then hands the child its configuration. Each slot
-// serves one star and no other; one left when the run ends is killed and its cgroup removed.
+// A worker makes its next stars' slots while a star runs (slot.go): each has the star's directory (empty) and
+// user id, a cgroup, and a child started in its own new namespaces. Once the child is in its cgroup the runner
+// hands it its configuration, and the child builds the sandbox's root and enters it, then waits at its gate
+// until its star comes: the star's files are written into the directory, the cgroup gets the worker's CPU, and
+// the gate opens; the child copies the files in and goes on to the limits, the user, the filter and the exec.
+// Each slot serves one star and no other; one left when the run ends is killed and its cgroup removed.
 //
 // # The data directory
 //
@@ -161,9 +163,9 @@
 //   - on timeout, cancellation, output over the limit or the end of the star, every process in it is killed
 //     (v1: frozen, killed, thawed, until cgroup.procs is empty; v2: cgroup.kill), then the cgroup is removed.
 //
-// Cgroups left by a killed run (its pid gone) are removed at the start of the next run. The next star's cgroup
-// is made while a star runs (with its slot), and the ended star's removed in the background, to keep them off
-// the star's path. Each star has a cgroup of its own, never one an earlier star used.
+// Cgroups left by a killed run (its pid gone) are removed at the start of the next run. The next stars'
+// cgroups are made while a star runs (with their slots), and the ended star's removed in the background, to keep
+// them off the star's path. Each star has a cgroup of its own, never one an earlier star used.
 // Without cgroups (not root, no controllers, macOS) isolation is degraded ("cgroup" in Isolation.Missing,
 // Result.Protections.Cgroup false): the RSS watchdog below and the per-user kill are the fallback.
 //

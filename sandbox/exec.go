@@ -49,17 +49,17 @@ func (c *child) reason() (string, time.Time) {
 	return c.killReason, c.killedAt
 }
 
-// exec runs the child for one star, killing it after wall, and fills in res.
-// The star's child comes from its slot (slot.go): started, in its cgroup, waiting at its gate, which the
-// configuration opens.
-func (s *starRun) exec(ctx context.Context, cfg childConfig, wall time.Duration, res Result) Result {
-	sl := s.takeSlot(cfg)
+// exec runs the child of the slot sl for one star, killing it after wall, and fills in res.
+// The star's child comes from its slot (slot.go): started, in its cgroup, its root built, waiting at its gate,
+// which the runner opens once the star's files are ready.
+func (s *starRun) exec(ctx context.Context, sl *slot, wall time.Duration, res Result) Result {
+	<-sl.made
 	s.trace.slot(sl)
 	if sl.err != nil {
 		res.ExitReason, res.StderrTail = ExitStartFailed, fmt.Sprintf("sandbox: %v", sl.err)
 		return res
 	}
-	c, cg, p := sl.c, sl.cg, sl.p
+	c, cg, p, cfg := sl.c, sl.cg, sl.p, sl.cfg
 	if err := cg.pin(s.cpu); err != nil {
 		sl.discard()
 		res.ExitReason, res.StderrTail = ExitStartFailed, "sandbox: "+err.Error()
@@ -67,20 +67,23 @@ func (s *starRun) exec(ctx context.Context, cfg childConfig, wall time.Duration,
 	}
 	s.trace.mark(stagePinned)
 	res.Protections.Cgroup = cg != nil
-	cfg.Trace = p.trR != nil
 	start := time.Now()
-	if err := openGate(sl.gateW, cfg); err != nil {
+	if err := openGate(sl.gateW); err != nil {
+		// The child is gone: its setup failed, and the status pipe says why.
 		c.proc.Kill()
 		<-c.waited
 		cg.end()
+		msg, _ := io.ReadAll(p.stR)
 		p.closeRead()
-		res.ExitReason, res.StderrTail = ExitStartFailed, fmt.Sprintf("sandbox: starting the sandbox child: %v", err)
+		if len(msg) > 0 {
+			err = fmt.Errorf("setting up: %s", msg)
+		}
+		res.ExitReason, res.StderrTail = ExitStartFailed, fmt.Sprintf("sandbox: %v", err)
 		return res
 	}
 	s.trace.mark(stageOpened)
 
 	out := s.readOutput(p, c)
-	s.makeNextSlot(cfg, out.execd)
 	w, treePeak := s.watch(ctx, c, cg, cfg, wall)
 	s.trace.mark(stageExited)
 	if cg != nil {

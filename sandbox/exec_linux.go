@@ -235,11 +235,13 @@ func runProbeChild(cfg childConfig, refused string) ([]byte, waitResult, error) 
 	if err != nil {
 		return nil, waitResult{}, fmt.Errorf("%s (%v)", refused, err)
 	}
-	if err := openGate(gateW, cfg); err != nil {
+	if err := sendConfig(gateW, cfg); err != nil {
+		gateW.Close()
 		c.proc.Kill()
 		<-c.waited
 		return nil, waitResult{}, fmt.Errorf("%s (%v)", refused, err)
 	}
+	openGate(gateW) // when this fails, the child has already failed, and says why on the status pipe
 	msg, _ := io.ReadAll(stR)
 	return msg, <-c.waited, nil
 }

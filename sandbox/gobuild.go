@@ -170,9 +170,8 @@ func runGoBuild(ctx context.Context, wall time.Duration, goroot, snapshot, out, 
 	lim := Limits{MemoryBytes: goBuildMemoryBytes, StdoutBytes: 64 << 10, StderrBytes: goBuildOutputBytes + 1}.withDefaults()
 	cgroups, iso := runCgroups(iso)
 	defer cgroups.remove()
-	st := &starRun{iso: iso, lim: lim, uid: uid, cpu: -1, cgroups: cgroups}
-	defer st.closeSlots()
-	res := st.exec(ctx, cfg, wall, Result{StarID: "go build", Isolation: iso.String(), ExitCode: -1})
+	st := &starRun{iso: iso, lim: lim, cpu: -1, cgroups: cgroups}
+	res := st.exec(ctx, st.newSlot(cfg), wall, Result{StarID: "go build", Isolation: iso.String(), ExitCode: -1})
 	output := strings.TrimSpace(tail(string(res.Stdout)+"\n"+res.StderrTail, goBuildOutputBytes))
 	switch res.ExitReason {
 	case ExitOK:

@@ -163,8 +163,8 @@ func (r *Runner) Run(ctx context.Context, sol *Solution, jobs []Job, results cha
 			defer wg.Done()
 			st := &starRun{
 				iso: iso, lim: lim, mask: mask, stage: stage, hasBin: hasBin, argv: argv, filter: filter, ahead: slotsAhead(iso),
-				removing: &removing,
-				uid:      -1, cpu: -1, cgroups: cgroups, uidBase: r.UIDBase, onUID: r.onUID, onStages: r.onStages,
+				root: root, removing: &removing,
+				cpu: -1, cgroups: cgroups, uidBase: r.UIDBase, onUID: r.onUID, onStages: r.onStages,
 				strict: r.Hidden && !r.AllowDegraded,
 			}
 			defer st.closeSlots()
@@ -175,7 +175,7 @@ func (r *Runner) Run(ctx context.Context, sol *Solution, jobs []Job, results cha
 				if ctx.Err() != nil {
 					continue // handed over as the run was cancelled: not started, not delivered
 				}
-				res := st.run(ctx, root, jobs[i])
+				res := st.run(ctx, jobs[i])
 				results <- res
 			}
 		}()
@@ -201,8 +201,8 @@ type starRun struct {
 	stage  string
 	hasBin bool
 	argv   []string
-	uid    int // the current star's user id; -1 keeps the runner's
 	cpu    int
+	root   string // the run's directory, which holds the stars' directories
 
 	uidBase  int                // Runner.UIDBase
 	onUID    func(uid int)      // Runner.onUID
@@ -214,7 +214,7 @@ type starRun struct {
 	filter  []byte     // the system-call filter (jail.Config.Filter), nil without seccomp
 	cgroups *runCgroup // the run's parent cgroup; nil without cgroups
 	ahead   bool       // make the next star's slot while a star runs (slotsAhead)
-	next    chan slot  // the next star's slot, being made while a star runs
+	next    []*slot    // the next stars' slots, being made while a star runs
 }
 
 // runDir creates the run's directory: under WorkDir when set, else 0700 under the data directory's run root,
@@ -256,9 +256,9 @@ func runCgroups(iso Isolation) (*runCgroup, Isolation) {
 	return rc, iso
 }
 
-// run prepares the star in a new directory under root, runs the solution on it and removes the directory (in
-// the background, off the next star's path).
-func (s *starRun) run(ctx context.Context, root string, job Job) Result {
+// run prepares the star in its slot's directory (a new one under the run's), runs the solution on it and
+// removes the directory (in the background, off the next star's path).
+func (s *starRun) run(ctx context.Context, job Job) Result {
 	if s.onStages != nil {
 		s.trace = &starTrace{}
 		s.trace.mark(stageStart)
@@ -269,73 +269,62 @@ func (s *starRun) run(ctx context.Context, root string, job Job) Result {
 		}()
 	}
 	res := Result{StarID: job.StarID, Isolation: s.iso.String(), ExitCode: -1}
-	dir, err := os.MkdirTemp(root, "star-")
-	if err == nil {
-		defer func() {
-			s.removing.Add(1)
-			go func() {
-				defer s.removing.Done()
-				os.RemoveAll(dir)
-			}()
-		}()
-		err = os.Chmod(dir, 0o755)
-	}
-	if err != nil {
-		res.ExitReason, res.StderrTail = ExitStartFailed, "sandbox: creating the star directory: "+err.Error()
+	sl := s.takeSlot()
+	s.makeNextSlot()
+	defer s.removeDir(sl.dir)
+	fail := func(reason, msg string) Result {
+		sl.discard()
+		res.ExitReason, res.StderrTail = reason, msg
 		return res
+	}
+	if sl.dir == "" {
+		return fail(ExitStartFailed, fmt.Sprintf("sandbox: %v", sl.err))
 	}
 	if job.Prepare != nil {
-		if err := job.Prepare(dir); err != nil {
-			res.ExitReason, res.StderrTail = ExitStartFailed, fmt.Sprintf("sandbox: preparing star %s: %v", job.StarID, err)
-			return res
+		if err := job.Prepare(sl.dir); err != nil {
+			return fail(ExitStartFailed, fmt.Sprintf("sandbox: preparing star %s: %v", job.StarID, err))
 		}
 	}
-	if err := makeReadable(dir); err != nil {
-		res.ExitReason, res.StderrTail = ExitStartFailed, "sandbox: "+err.Error()
-		return res
+	if err := makeReadable(sl.dir); err != nil {
+		return fail(ExitStartFailed, "sandbox: "+err.Error())
 	}
 	if ctx.Err() != nil {
-		res.ExitReason = ExitCancelled
-		return res
+		return fail(ExitCancelled, "")
 	}
 	s.trace.mark(stagePrepared)
-	if err := s.protect(&res); err != nil {
-		res.ExitReason, res.StderrTail = ExitStartFailed, err.Error()
-		return res
+	if err := s.protect(&res, sl); err != nil {
+		return fail(ExitStartFailed, err.Error())
 	}
 	s.trace.mark(stageUID)
-	cfg := s.config(dir)
 	wall := s.lim.WallTime
 	if job.WallTime > 0 {
 		wall = job.WallTime
 	}
-	return s.exec(ctx, cfg, wall, res)
+	return s.exec(ctx, sl, wall, res)
 }
 
-// protect chooses the star's hardening: a fresh user id when the runner is root, and the protections that
-// the isolation allows, recorded in res.Protections. In a strict run a star that would lack one of those
-// protections is not run.
-func (s *starRun) protect(res *Result) error {
+// protect records the star's hardening: the fresh user id its slot took when the runner is root, and the
+// protections that the isolation allows, in res.Protections. In a strict run a star that would lack one of
+// those protections is not run.
+func (s *starRun) protect(res *Result, sl *slot) error {
 	res.Protections.Namespaces = s.iso.namespaces
 	res.Protections.Seccomp = s.iso.seccomp
 	if !isRoot() {
 		return nil
 	}
-	uid, fresh, err := uids.take(s.uidBase)
 	if s.onUID != nil {
-		s.onUID(uid)
+		s.onUID(sl.uid)
 	}
-	s.uid = uid
-	res.Protections.FreshUID = fresh
-	if s.strict && s.iso.freshUID && !fresh {
+	res.Protections.FreshUID = sl.fresh
+	if s.strict && s.iso.freshUID && !sl.fresh {
 		return fmt.Errorf("sandbox: no fresh user id for star %s (%v): a hidden set runs only with every "+
-			"protection; fix the counter file or pass --allow-degraded", res.StarID, err)
+			"protection; fix the counter file or pass --allow-degraded", res.StarID, sl.uidErr)
 	}
 	return nil
 }
 
-// config is the child's configuration for the star in dir.
-func (s *starRun) config(dir string) childConfig {
+// config is the child's configuration for the star in dir, run as the user uid (-1: the runner's).
+func (s *starRun) config(dir string, uid int) childConfig {
 	cfg := childConfig{
 		Namespaces:  s.iso.namespaces,
 		UserNS:      s.iso.userNS,
@@ -347,8 +336,8 @@ func (s *starRun) config(dir string) childConfig {
 		Processes:   s.lim.Processes,
 		FileBytes:   s.lim.FileBytes,
 		OpenFiles:   s.lim.OpenFiles,
-		UID:         s.uid,
-		GID:         s.uid,
+		UID:         uid,
+		GID:         uid,
 		CPU:         s.cpu,
 		Filter:      s.filter,
 	}

@@ -23,10 +23,12 @@ const (
 	stageUID                       // its user id taken
 	stageSlot                      // its slot in hand: its cgroup, and its child waiting at the gate (slot.go)
 	stagePinned                    // its cgroup given the worker's CPU
-	stageOpened                    // its configuration written through the gate
+	stageOpened                    // its gate opened: the star's files are ready
 	stageChildMain                 // child: its program's initialisation done, jail.Main entered
-	stageChildGate                 // child: past the gate, its configuration read
-	stageChildRoot                 // child: its root built (mounts, pivot_root, masks) and its names set
+	stageChildConfig               // child: its configuration read (ahead, when the slot is)
+	stageChildRoot                 // child: its root built (mounts, pivot_root, masks) and its names set (ahead too)
+	stageChildGate                 // child: past the gate
+	stageChildStar                 // child: the star's files copied in
 	stageChildLimits               // child: pinned, in its directory, resource limits set, capabilities dropped
 	stageChildUser                 // child: the star's user
 	stageChildSeccomp              // child: the system-call filter loaded
@@ -66,7 +68,7 @@ func (t *starTrace) mark(s stage) {
 }
 
 // slot records that the star's slot is in hand, and the moments of its making.
-func (t *starTrace) slot(sl slot) {
+func (t *starTrace) slot(sl *slot) {
 	if t != nil {
 		t.mark(stageSlot)
 		t.t[stageSlotBegan], t.t[stageSpawned], t.t[stageAttached] = sl.began, sl.spawned, sl.attached

@@ -17,7 +17,8 @@ const (
 	// succeeds, and carries the error message when it fails.
 	StatusFD = 3
 	// GateFD is the gate pipe. The runner writes the Config to it once the child is in its cgroup; the child
-	// waits for that before it does anything else (ReadConfig).
+	// waits for that before it does anything else (ReadConfig). Then one byte once the star's files are
+	// ready, which the child waits for before it reads them (WaitGate).
 	GateFD = 4
 	// TraceFD is the stage pipe, open only when Config.Trace is set (see Stages).
 	TraceFD = 5

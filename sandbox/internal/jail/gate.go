@@ -7,14 +7,16 @@ import (
 	"fmt"
 	"os"
 	"syscall"
+	"unsafe"
 )
 
 // maxConfigBytes bounds the configuration the child reads from its gate.
 const maxConfigBytes = 16 << 20
 
 // ReadConfig waits at the gate until the runner has placed the child in its cgroup and hands it its
-// configuration: MarshalConfig's bytes after their length (4 bytes, little-endian). A gate that closes before the whole of it
-// means the runner died or dropped the child: the child exits rather than run outside its cgroup.
+// configuration: MarshalConfig's bytes after their length (4 bytes, little-endian). A gate that closes before
+// the whole of it means the runner died or dropped the child: the child exits rather than run outside its
+// cgroup. The gate stays open for WaitGate.
 func ReadConfig(cfg *Config) error {
 	var n [4]byte
 	if !readGate(n[:]) {
@@ -28,21 +30,33 @@ func ReadConfig(cfg *Config) error {
 	if !readGate(js) {
 		os.Exit(127)
 	}
-	syscall.Close(GateFD)
 	if err := UnmarshalConfig(js, cfg); err != nil {
 		return fmt.Errorf("reading the sandbox configuration: %w", err)
 	}
 	return nil
 }
 
-// readGate fills b from the gate; false when the gate closed (or failed) first.
+// WaitGate waits at the gate for its second opening, one byte that says the star's files are ready, and closes
+// it. A gate that closes without it means the runner dropped the child (its star did not come, or the runner
+// died): the child exits.
+func WaitGate() {
+	var b [1]byte
+	if !readGate(b[:]) {
+		os.Exit(127)
+	}
+	syscall.Close(GateFD)
+}
+
+// readGate fills b from the gate; false when the gate closed (or failed) first. Its reads are raw system calls,
+// which the runtime does not see: the goroutine keeps its thread and processor while it waits, so that no other
+// thread is started to take them over, and none has to hand them back when the gate opens.
 func readGate(b []byte) bool {
 	for len(b) > 0 {
-		n, err := syscall.Read(GateFD, b)
-		if err == syscall.EINTR {
+		n, _, e := syscall.RawSyscall(syscall.SYS_READ, GateFD, uintptr(unsafe.Pointer(&b[0])), uintptr(len(b)))
+		if e == syscall.EINTR {
 			continue
 		}
-		if err != nil || n <= 0 {
+		if e != 0 || n == 0 {
 			return false
 		}
 		b = b[n:]

@@ -67,63 +67,75 @@ const (
 //	/dev             null, zero, full, random, urandom; fd, stdin, stdout, stderr links; a fresh /dev/shm tmpfs
 //	/proc            a new proc for the PID namespace
 //	/tmp             a fresh tmpfs of Limits.TmpBytes
-//	/run/star        a read-only tmpfs holding a copy of the star's files (StarMount)
+//	/run/star        a tmpfs for a copy of the star's files (StarMount), read-only once copyStar filled it
 //	/run/solution    the solution snapshot, read-only (SolutionMount)
 //	/run/bin         the built Go binary's directory, read-only (binMount)
 //	cfg.Binds        further binds (the Go build's toolchain, cache and output)
 //
 // The old root is detached afterwards: /proc/self/mountinfo lists only these mounts. Masked paths that still
-// exist inside the new tree (a data directory under /usr) are then covered by empty read-only tmpfs.
-func setupMounts(cfg *Config) error {
+// exist inside the new tree (a data directory under /usr) are then covered by empty read-only tmpfs. It returns
+// the star's directory (cfg.Star), held open as a descriptor for copyStar, or -1 when cfg has none.
+func setupMounts(cfg *Config) (star int, err error) {
 	sys = cfg.Sys
-	if err := syscall.Mount("", "/", "", syscall.MS_REC|syscall.MS_PRIVATE, ""); err != nil {
-		return fmt.Errorf("making mounts private: %w", err)
+	if err := rawMount("", "/", "", syscall.MS_REC|syscall.MS_PRIVATE, ""); err != nil {
+		return -1, fmt.Errorf("making mounts private: %w", err)
 	}
 	binds, starFD, closeSources, err := openSources(cfg)
 	if err != nil {
-		return err
+		return -1, err
 	}
+	defer func() {
+		if err != nil && starFD >= 0 {
+			syscall.Close(starFD)
+		}
+	}()
 	defer closeSources()
 
 	r := rootStaging
 	if err := tmpfs(r, "size=4m,nr_inodes=4096,mode=0755", 0); err != nil {
-		return fmt.Errorf("%w (the sandbox builds its root there)", err)
+		return -1, fmt.Errorf("%w (the sandbox builds its root there)", err)
 	}
 	if err := setupHostTrees(r); err != nil {
-		return err
+		return -1, err
 	}
 	if err := setupEtc(r, cfg); err != nil {
-		return err
+		return -1, err
 	}
 	if err := setupDev(r, cfg); err != nil {
-		return err
+		return -1, err
 	}
 	for _, d := range []string{"/proc", "/tmp", "/run"} {
 		if err := os.Mkdir(r+d, 0o755); err != nil {
-			return fmt.Errorf("creating %s: %w", d, err)
+			return -1, fmt.Errorf("creating %s: %w", d, err)
 		}
 	}
-	if err := syscall.Mount("proc", r+"/proc", "proc", syscall.MS_NOSUID|syscall.MS_NODEV|syscall.MS_NOEXEC, ""); err != nil {
-		return fmt.Errorf("mounting /proc for the new PID namespace: %w", err)
+	if err := rawMount("proc", r+"/proc", "proc", syscall.MS_NOSUID|syscall.MS_NODEV|syscall.MS_NOEXEC, ""); err != nil {
+		return -1, fmt.Errorf("mounting /proc for the new PID namespace: %w", err)
 	}
 	if err := tmpfs(r+"/tmp", fmt.Sprintf("size=%d,mode=1777", cfg.TmpBytes), 0); err != nil {
-		return err
+		return -1, err
 	}
 	if starFD >= 0 {
-		if err := copyStar(starFD, r+StarMount); err != nil {
-			return err
+		if err := os.Mkdir(r+StarMount, 0o755); err != nil {
+			return -1, fmt.Errorf("creating %s: %w", StarMount, err)
+		}
+		if err := tmpfs(r+StarMount, "mode=0755", syscall.MS_NOEXEC); err != nil {
+			return -1, err
 		}
 	}
 	if err := mountBinds(r, binds); err != nil {
-		return err
+		return -1, err
 	}
-	if err := syscall.Mount("", r, "", syscall.MS_BIND|syscall.MS_REMOUNT|syscall.MS_RDONLY|syscall.MS_NOSUID|syscall.MS_NODEV, ""); err != nil {
-		return fmt.Errorf("making the sandbox's root read-only: %w", err)
+	if err := rawMount("", r, "", syscall.MS_BIND|syscall.MS_REMOUNT|syscall.MS_RDONLY|syscall.MS_NOSUID|syscall.MS_NODEV, ""); err != nil {
+		return -1, fmt.Errorf("making the sandbox's root read-only: %w", err)
 	}
 	if err := pivotInto(r); err != nil {
-		return err
+		return -1, err
 	}
-	return maskPaths(cfg.Mask)
+	if err := maskPaths(cfg.Mask); err != nil {
+		return -1, err
+	}
+	return starFD, nil
 }
 
 // sourceBind is a directory of the host bound into the solution's tree, held open by fd.
@@ -134,8 +146,9 @@ type sourceBind struct {
 }
 
 // openSources opens the directories to bind (the solution, the binary's directory, cfg.Binds) and the star's
-// directory (-1 without one), and returns a function that closes them. They are held open because the new
-// root's tmpfs may cover them (a run directory under /tmp).
+// directory (-1 without one), and returns a function that closes the former. They are held open because the
+// new root's tmpfs may cover them (a run directory under /tmp); the star's stays open past the pivot into the
+// new root, until copyStar.
 func openSources(cfg *Config) ([]sourceBind, int, func(), error) {
 	var binds []sourceBind
 	if cfg.Solution != "" {
@@ -173,7 +186,6 @@ func openSources(cfg *Config) ([]sourceBind, int, func(), error) {
 			closeAll()
 			return nil, -1, nil, fmt.Errorf("opening the star directory %s: %w", cfg.Star, err)
 		}
-		fds = append(fds, fd)
 		starFD = fd
 	}
 	return binds, starFD, closeAll, nil
@@ -228,10 +240,10 @@ func pivotInto(r string) error {
 	if err := syscall.Chdir(r); err != nil {
 		return fmt.Errorf("entering the sandbox's root: %w", err)
 	}
-	if err := syscall.PivotRoot(".", "."); err != nil {
+	if err := rawPivotRoot(".", "."); err != nil {
 		return fmt.Errorf("pivot_root into the sandbox's root: %w", err)
 	}
-	if err := syscall.Unmount(".", syscall.MNT_DETACH); err != nil {
+	if err := rawUnmount(".", syscall.MNT_DETACH); err != nil {
 		return fmt.Errorf("detaching the host's filesystem: %w", err)
 	}
 	if err := syscall.Chdir("/"); err != nil {
@@ -254,10 +266,10 @@ func maskPaths(mask []string) error {
 			}
 			continue
 		}
-		if err := syscall.Mount("/dev/null", p, "", syscall.MS_BIND, ""); err != nil {
+		if err := rawMount("/dev/null", p, "", syscall.MS_BIND, ""); err != nil {
 			return fmt.Errorf("masking %s: %w", p, err)
 		}
-		if err := syscall.Mount("", p, "", syscall.MS_BIND|syscall.MS_REMOUNT|syscall.MS_RDONLY|syscall.MS_NOSUID|syscall.MS_NOEXEC, ""); err != nil {
+		if err := rawMount("", p, "", syscall.MS_BIND|syscall.MS_REMOUNT|syscall.MS_RDONLY|syscall.MS_NOSUID|syscall.MS_NOEXEC, ""); err != nil {
 			return fmt.Errorf("masking %s: %w", p, err)
 		}
 	}
@@ -265,7 +277,7 @@ func maskPaths(mask []string) error {
 }
 
 func tmpfs(dst, opts string, flags uintptr) error {
-	if err := syscall.Mount("tmpfs", dst, "tmpfs", flags|syscall.MS_NOSUID|syscall.MS_NODEV, opts); err != nil {
+	if err := rawMount("tmpfs", dst, "tmpfs", flags|syscall.MS_NOSUID|syscall.MS_NODEV, opts); err != nil {
 		return fmt.Errorf("mounting a tmpfs on %s: %w", dst, err)
 	}
 	return nil
@@ -372,55 +384,133 @@ func setupDev(r string, cfg *Config) error {
 	if err := tmpfs(dev+"/shm", fmt.Sprintf("size=%d,mode=1777", min(cfg.TmpBytes, 64<<20)), 0); err != nil {
 		return err
 	}
-	if err := syscall.Mount("", dev, "", syscall.MS_BIND|syscall.MS_REMOUNT|syscall.MS_RDONLY|syscall.MS_NOSUID|syscall.MS_NODEV|syscall.MS_NOEXEC, ""); err != nil {
+	if err := rawMount("", dev, "", syscall.MS_BIND|syscall.MS_REMOUNT|syscall.MS_RDONLY|syscall.MS_NOSUID|syscall.MS_NODEV|syscall.MS_NOEXEC, ""); err != nil {
 		return fmt.Errorf("making /dev read-only: %w", err)
 	}
 	return nil
 }
 
-// copyStar copies the star's files (the directory open as fd) into a fresh tmpfs on dst and makes it read-only.
-// A copy rather than a bind: a bind would show the star directory's host path, and with it the run
-// directory's, in /proc/self/mountinfo.
+// copyStar copies the star's files (the directory open as fd, which it closes) into the tmpfs on dst and makes
+// that read-only. A copy rather than a bind: a bind would show the star directory's host path, and with it the
+// run directory's, in /proc/self/mountinfo.
 func copyStar(fd int, dst string) error {
-	if err := os.MkdirAll(dst, 0o755); err != nil {
-		return fmt.Errorf("creating %s: %w", dst, err)
-	}
-	if err := tmpfs(dst, "mode=0755", syscall.MS_NOEXEC); err != nil {
-		return err
-	}
-	if err := copyDir("/proc/self/fd/"+strconv.Itoa(fd), dst); err != nil {
+	err := copyDirAt(fd, dst)
+	syscall.Close(fd)
+	if err != nil {
 		return fmt.Errorf("copying the star's files into the sandbox: %w", err)
 	}
-	if err := syscall.Mount("", dst, "", syscall.MS_BIND|syscall.MS_REMOUNT|syscall.MS_RDONLY|syscall.MS_NOSUID|syscall.MS_NODEV|syscall.MS_NOEXEC, ""); err != nil {
+	if err := rawMount("", dst, "", syscall.MS_BIND|syscall.MS_REMOUNT|syscall.MS_RDONLY|syscall.MS_NOSUID|syscall.MS_NODEV|syscall.MS_NOEXEC, ""); err != nil {
 		return fmt.Errorf("making %s read-only: %w", dst, err)
 	}
 	return nil
 }
 
-// copyDir copies the directories and regular files under src into the existing directory dst; the runner
-// writes nothing else into a star's directory.
-func copyDir(src, dst string) error {
-	entries, err := os.ReadDir(src)
+// copyDirAt copies the directories and regular files under the directory open as src (an O_PATH descriptor
+// will do) into the existing directory dst; the runner writes nothing else into a star's directory. It reads
+// the directory through descriptors alone, so the star's directory need not be in view (the child reads it
+// from inside the sandbox's root).
+func copyDirAt(src int, dst string) error {
+	fd, err := syscall.Openat(src, ".", syscall.O_RDONLY|syscall.O_DIRECTORY|syscall.O_CLOEXEC, 0)
+	if err != nil {
+		return err
+	}
+	defer syscall.Close(fd)
+	entries, err := readDir(fd)
 	if err != nil {
 		return err
 	}
 	for _, e := range entries {
-		s, d := src+"/"+e.Name(), dst+"/"+e.Name()
-		switch {
-		case e.IsDir():
-			if err := os.Mkdir(d, 0o755); err != nil {
+		d := dst + "/" + e.name
+		switch e.typ {
+		case syscall.DT_DIR:
+			sub, err := syscall.Openat(fd, e.name, sys.OPath|syscall.O_DIRECTORY|syscall.O_NOFOLLOW|syscall.O_CLOEXEC, 0)
+			if err != nil {
+				return &fs.PathError{Op: "open", Path: e.name, Err: err}
+			}
+			err = syscall.Mkdir(d, 0o755)
+			if err == nil {
+				err = copyDirAt(sub, d)
+			}
+			syscall.Close(sub)
+			if err != nil {
 				return err
 			}
-			if err := copyDir(s, d); err != nil {
-				return err
-			}
-		case e.Type().IsRegular():
-			if err := copyRegular(s, d); err != nil {
+		case syscall.DT_REG:
+			if err := copyRegularAt(fd, e.name, d); err != nil {
 				return err
 			}
 		}
 	}
 	return nil
+}
+
+// dirEntry is a name in a directory and its type (syscall.DT_*).
+type dirEntry struct {
+	name string
+	typ  uint8
+}
+
+// readDir lists the directory open as fd, without "." and "..". An entry whose type the filesystem does not
+// give is looked at with fstat.
+func readDir(fd int) ([]dirEntry, error) {
+	var entries []dirEntry
+	buf := make([]byte, 8192)
+	for {
+		n, err := syscall.ReadDirent(fd, buf)
+		if err == syscall.EINTR {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		if n <= 0 {
+			return entries, nil
+		}
+		// struct linux_dirent64: d_ino (8), d_off (8), d_reclen (2), d_type (1), d_name (NUL-terminated).
+		for b := buf[:n]; len(b) >= 19; {
+			reclen := int(b[16]) | int(b[17])<<8
+			if reclen < 19 || reclen > len(b) {
+				return nil, syscall.EIO
+			}
+			name := b[19:reclen]
+			for i, c := range name {
+				if c == 0 {
+					name = name[:i]
+					break
+				}
+			}
+			e := dirEntry{name: string(name), typ: b[18]}
+			b = b[reclen:]
+			if e.name == "." || e.name == ".." {
+				continue
+			}
+			if e.typ == syscall.DT_UNKNOWN {
+				e.typ = typeAt(fd, e.name)
+			}
+			entries = append(entries, e)
+		}
+	}
+}
+
+// typeAt is the type (syscall.DT_DIR, DT_REG, or DT_UNKNOWN for anything else) of name in the directory open
+// as dir, not following a final symbolic link.
+func typeAt(dir int, name string) uint8 {
+	fd, err := syscall.Openat(dir, name, sys.OPath|syscall.O_NOFOLLOW|syscall.O_CLOEXEC, 0)
+	if err != nil {
+		return syscall.DT_UNKNOWN
+	}
+	defer syscall.Close(fd)
+	var st syscall.Stat_t
+	if syscall.Fstat(fd, &st) != nil {
+		return syscall.DT_UNKNOWN
+	}
+	switch st.Mode & syscall.S_IFMT {
+	case syscall.S_IFDIR:
+		return syscall.DT_DIR
+	case syscall.S_IFREG:
+		return syscall.DT_REG
+	}
+	return syscall.DT_UNKNOWN
 }
 
 // writeFile creates the file dst (mode 0644) holding body, with plain system calls (os.WriteFile would start
@@ -449,8 +539,16 @@ var copyBuf []byte
 
 // copyRegular copies the regular file src to the new file dst (mode 0644) with plain system calls: the child
 // copies a handful of small files and should not pay for more.
-func copyRegular(src, dst string) error {
-	in, err := syscall.Open(src, syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
+func copyRegular(src, dst string) error { return copyRegularAt(atFDCWD, src, dst) }
+
+// copyRegularAt is copyRegular of the file src in the directory open as dir (not following a final symbolic
+// link when dir is not atFDCWD).
+func copyRegularAt(dir int, src, dst string) error {
+	flags := syscall.O_RDONLY | syscall.O_CLOEXEC
+	if dir != atFDCWD {
+		flags |= syscall.O_NOFOLLOW
+	}
+	in, err := syscall.Openat(dir, src, flags, 0)
 	if err != nil {
 		return &fs.PathError{Op: "open", Path: src, Err: err}
 	}
@@ -533,7 +631,7 @@ func openTree(dirfd int, path string, flags uintptr) (int, error) {
 	if err != nil {
 		return -1, err
 	}
-	fd, _, e := syscall.Syscall(uintptr(sys.OpenTree), uintptr(dirfd), uintptr(unsafe.Pointer(p)), flags)
+	fd, _, e := syscall.RawSyscall(uintptr(sys.OpenTree), uintptr(dirfd), uintptr(unsafe.Pointer(p)), flags)
 	if e != 0 {
 		return -1, e
 	}
@@ -548,7 +646,7 @@ func mountSetattr(fd int, flags uintptr, attr uint64) error {
 	// struct mount_attr: attr_set, attr_clr, propagation, userns_fd.
 	ma := [4]uint64{attr, 0, 0, 0}
 	empty := [1]byte{}
-	_, _, e := syscall.Syscall6(uintptr(sys.MountSetattr), uintptr(fd), uintptr(unsafe.Pointer(&empty[0])), flags,
+	_, _, e := syscall.RawSyscall6(uintptr(sys.MountSetattr), uintptr(fd), uintptr(unsafe.Pointer(&empty[0])), flags,
 		uintptr(unsafe.Pointer(&ma)), unsafe.Sizeof(ma), 0)
 	if e != 0 {
 		return e
@@ -567,7 +665,7 @@ func moveMount(fd int, dst string) error {
 	}
 	empty := [1]byte{}
 	negFDCWD := atFDCWD
-	_, _, e := syscall.Syscall6(uintptr(sys.MoveMount), uintptr(fd), uintptr(unsafe.Pointer(&empty[0])),
+	_, _, e := syscall.RawSyscall6(uintptr(sys.MoveMount), uintptr(fd), uintptr(unsafe.Pointer(&empty[0])),
 		uintptr(negFDCWD), uintptr(unsafe.Pointer(p)), moveMountFEmptyPath, 0)
 	if e != 0 {
 		return e
@@ -578,7 +676,7 @@ func moveMount(fd int, dst string) error {
 // bindTreeLegacy is bindTree with mount(2) alone: a recursive bind, then a remount of its top with attr and
 // the flags the source already had (a remount in a user namespace may not clear them).
 func bindTreeLegacy(src, dst string, attr uint64) error {
-	if err := syscall.Mount(src, dst, "", syscall.MS_BIND|syscall.MS_REC, ""); err != nil {
+	if err := rawMount(src, dst, "", syscall.MS_BIND|syscall.MS_REC, ""); err != nil {
 		return fmt.Errorf("bind-mounting %s on %s: %w", src, dst, err)
 	}
 	flags := uintptr(syscall.MS_BIND | syscall.MS_REMOUNT)
@@ -597,7 +695,7 @@ func bindTreeLegacy(src, dst string, attr uint64) error {
 			}
 		}
 	}
-	if err := syscall.Mount("", dst, "", flags, ""); err != nil {
+	if err := rawMount("", dst, "", flags, ""); err != nil {
 		return fmt.Errorf("remounting %s: %w", dst, err)
 	}
 	return nil

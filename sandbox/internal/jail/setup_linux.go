@@ -12,6 +12,13 @@ import (
 
 // Main sets up the sandbox in the current process (mounts, limits, user, filter) and executes the solution in
 // its place. It never returns. When setup fails it writes the reason to the status pipe and exits with 127.
+//
+// The setup comes in two parts, on either side of the gate's second opening. Once the runner has moved the
+// process into the star's cgroup it sends the configuration, and the child builds the sandbox's root and enters
+// it (prepare): that needs nothing of the star but its directory, empty until then, and so happens ahead, while
+// the worker's previous star still runs. When the star's files are in that directory the runner sends one more
+// byte, and the child copies them in, takes its limits, its user and its filter and executes the solution
+// (finish).
 func Main() {
 	// Affinity, no_new_privs and the parent-death signal belong to a thread: set them on the thread that
 	// executes the solution.
@@ -29,9 +36,15 @@ func Main() {
 	if cfg.Trace {
 		stages = &Stages{}
 		stages[StageMain] = entered
-		stages.mark(StageGate)
+		stages.mark(StageConfig)
 	}
-	if err := setup(&cfg); err != nil {
+	star, err := prepare(&cfg)
+	if err != nil {
+		Fail(status, err)
+	}
+	WaitGate() // until the star's files are ready
+	stages.mark(StageGate)
+	if err := finish(&cfg, star); err != nil {
 		Fail(status, err)
 	}
 	os.Exit(0) // a probe: everything was set up
@@ -61,26 +74,41 @@ func prctl(option, arg2 uintptr) error {
 	return nil
 }
 
-// setup runs in the child: inherited descriptors marked close-on-exec, mounts (inside its own mount
-// namespace), hostname, CPU, limits, user, no_new_privs, the system-call filter, and finally the exec of the
-// solution, which makes the solution PID 1 of its PID namespace.
-func setup(cfg *Config) error {
+// prepare is the part of the setup that needs nothing of the star but its directory: inherited descriptors
+// marked close-on-exec, the root built and entered (inside the child's own mount namespace) and the names. It
+// returns the star's directory, held open as a descriptor (-1 without namespaces: the solution then reads it by
+// its host path).
+func prepare(cfg *Config) (star int, err error) {
 	if err := sealDescriptors(cfg); err != nil {
-		return err
+		return -1, err
 	}
-	if cfg.Namespaces {
-		if err := setupMounts(cfg); err != nil {
-			return err
-		}
-		// The new UTS namespace starts with the host's names: replace both.
-		if err := syscall.Sethostname([]byte("sandbox")); err != nil {
-			return fmt.Errorf("sethostname: %w", err)
-		}
-		if err := syscall.Setdomainname([]byte("(none)")); err != nil {
-			return fmt.Errorf("setdomainname: %w", err)
-		}
+	if !cfg.Namespaces {
+		return -1, nil
+	}
+	if star, err = setupMounts(cfg); err != nil {
+		return -1, err
+	}
+	// The new UTS namespace starts with the host's names: replace both.
+	if err := rawSetName(syscall.SYS_SETHOSTNAME, "sandbox"); err != nil {
+		return -1, fmt.Errorf("sethostname: %w", err)
+	}
+	if err := rawSetName(syscall.SYS_SETDOMAINNAME, "(none)"); err != nil {
+		return -1, fmt.Errorf("setdomainname: %w", err)
 	}
 	stages.mark(StageRoot)
+	return star, nil
+}
+
+// finish runs once the star's files are ready: they are copied in from star (when not -1), then come the CPU,
+// the limits, the user, no_new_privs, the system-call filter, and finally the exec of the solution, which makes
+// the solution PID 1 of its PID namespace.
+func finish(cfg *Config, star int) error {
+	if star >= 0 {
+		if err := copyStar(star, StarMount); err != nil {
+			return err
+		}
+	}
+	stages.mark(StageStar)
 	if cfg.CPU >= 0 {
 		var set [16]uint64 // 1024 CPUs
 		if cfg.CPU >= 64*len(set) {

@@ -11,8 +11,10 @@ type Stage int
 
 const (
 	StageMain    Stage = iota // the program's initialisation done, Main entered
-	StageGate                 // past the gate, the configuration read
+	StageConfig               // the configuration read (the gate's first opening)
 	StageRoot                 // the root built (mounts, pivot_root, masks) and the names set
+	StageGate                 // past the gate's second opening: the star's files are ready
+	StageStar                 // the star's files copied in
 	StageLimits               // pinned, in its directory, resource limits set, capabilities dropped
 	StageUser                 // the star's user
 	StageSeccomp              // the system-call filter loaded
