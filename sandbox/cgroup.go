@@ -62,18 +62,24 @@ func (g *starGroup) kill() {
 }
 
 // end kills what is left and removes the cgroup, in the background: the run's remove waits for it.
-func (g *starGroup) end() {
+func (g *starGroup) end() { g.endAfter(func() {}) }
+
+// endAfter is end, calling first before the cgroup is removed (in the background too, but without a cgroup).
+func (g *starGroup) endAfter(first func()) {
 	if g == nil {
+		first()
 		return
 	}
 	g.cg.kill()
 	if g.rc == nil {
+		first()
 		g.cg.remove()
 		return
 	}
 	g.rc.removing.Add(1)
 	go func() {
 		defer g.rc.removing.Done()
+		first()
 		g.cg.remove()
 	}()
 }

@@ -15,6 +15,11 @@ import (
 type child struct {
 	proc   *os.Process
 	waited chan waitResult
+	// mountNS holds the child's mount namespace open (a descriptor, -1 for none), so that the solution's exit
+	// does not tear the sandbox's mounts down on its way (which takes the mount table's lock and waits for an
+	// RCU grace period, milliseconds): the runner lets it go after the star, in the background
+	// (releaseNamespace). Nothing enters the namespace through it.
+	mountNS int
 
 	mu         sync.Mutex
 	killReason string
@@ -41,6 +46,15 @@ func (c *child) kill(reason string) {
 		syscall.Kill(-c.proc.Pid, syscall.SIGKILL)
 	}
 	c.proc.Kill()
+}
+
+// releaseNamespace lets the child's mount namespace go: when the child has exited, its mounts are torn down
+// now, by the caller.
+func (c *child) releaseNamespace() {
+	if c.mountNS >= 0 {
+		syscall.Close(c.mountNS)
+		c.mountNS = -1
+	}
 }
 
 func (c *child) reason() (string, time.Time) {
@@ -72,6 +86,7 @@ func (s *starRun) exec(ctx context.Context, sl *slot, wall time.Duration, res Re
 		// The child is gone: its setup failed, and the status pipe says why.
 		c.proc.Kill()
 		<-c.waited
+		c.releaseNamespace()
 		cg.end()
 		msg, _ := io.ReadAll(p.stR)
 		p.closeRead()
@@ -94,7 +109,7 @@ func (s *starRun) exec(ctx context.Context, sl *slot, wall time.Duration, res Re
 	oom := cg.overMemory()
 	treePeak = max(treePeak, cg.peak())
 	s.trace.mark(stageKilled)
-	cg.end()
+	cg.endAfter(c.releaseNamespace)
 	s.trace.mark(stageEnded)
 	if c.group {
 		syscall.Kill(-c.proc.Pid, syscall.SIGKILL)

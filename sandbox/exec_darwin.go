@@ -40,7 +40,7 @@ func startChild(cfg childConfig, stdout, stderr, status, trace *os.File) (*child
 		gateW.Close()
 		return nil, nil, err
 	}
-	c := &child{proc: p, waited: make(chan waitResult, 1), group: true}
+	c := &child{proc: p, waited: make(chan waitResult, 1), group: true, mountNS: -1}
 	go func() {
 		st, err := p.Wait()
 		c.waited <- waitResult{state: st, at: time.Now(), err: err}

@@ -63,7 +63,7 @@ func startChild(cfg childConfig, stdout, stderr, status, trace *os.File) (*child
 	if trace != nil {
 		attr.Files = append(attr.Files, trace) // jail.TraceFD
 	}
-	c := &child{waited: make(chan waitResult, 1), group: !cfg.Namespaces}
+	c := &child{waited: make(chan waitResult, 1), group: !cfg.Namespaces, mountNS: -1}
 	started := make(chan error, 1)
 	program := childProgram()
 	go func() {
@@ -84,6 +84,12 @@ func startChild(cfg childConfig, stdout, stderr, status, trace *os.File) (*child
 	if err != nil {
 		gateW.Close()
 		return nil, nil, err
+	}
+	if cfg.Namespaces {
+		// The child waits at its gate, in its new mount namespace (see child.mountNS).
+		if fd, err := unix.Open("/proc/"+strconv.Itoa(c.proc.Pid)+"/ns/mnt", unix.O_RDONLY|unix.O_CLOEXEC, 0); err == nil {
+			c.mountNS = fd
+		}
 	}
 	return c, gateW, nil
 }
@@ -239,11 +245,14 @@ func runProbeChild(cfg childConfig, refused string) ([]byte, waitResult, error) 
 		gateW.Close()
 		c.proc.Kill()
 		<-c.waited
+		c.releaseNamespace()
 		return nil, waitResult{}, fmt.Errorf("%s (%v)", refused, err)
 	}
 	openGate(gateW) // when this fails, the child has already failed, and says why on the status pipe
 	msg, _ := io.ReadAll(stR)
-	return msg, <-c.waited, nil
+	w := <-c.waited
+	c.releaseNamespace()
+	return msg, w, nil
 }
 
 // probeNamespaces starts one child that sets up a whole sandbox around empty directories and exits.

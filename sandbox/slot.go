@@ -123,6 +123,7 @@ func (s *starRun) startSlot(sl *slot) {
 		gateW.Close()
 		c.proc.Kill()
 		<-c.waited
+		c.releaseNamespace()
 		cg.end()
 		p.closeRead()
 		sl.err = err
@@ -149,6 +150,7 @@ func (sl *slot) discard() {
 	sl.gateW.Close() // the child sees the gate close and exits
 	sl.c.proc.Kill()
 	<-sl.c.waited
+	sl.c.releaseNamespace()
 	sl.cg.end()
 	sl.p.closeRead()
 }
