@@ -16,21 +16,20 @@ import (
 // childMain is ChildMain on macOS: no cgroup and no namespaces; the configuration comes through the gate.
 func childMain() {
 	runtime.LockOSThread()
-	status := os.NewFile(childStatusFD, "status")
 	var cfg childConfig
 	if err := jail.ReadConfig(&cfg); err != nil {
-		jail.Fail(status, err)
+		jail.Fail(err)
 	}
 	jail.WaitGate()
-	if err := childSetup(&cfg, status); err != nil {
-		jail.Fail(status, err)
+	if err := childSetup(&cfg); err != nil {
+		jail.Fail(err)
 	}
 	os.Exit(0) // a probe: everything was set up
 }
 
 // childSetup runs in the child where there are no namespaces (macOS): limits, user, and the exec of the
 // solution, which leads its own process group.
-func childSetup(cfg *childConfig, status *os.File) error {
+func childSetup(cfg *childConfig) error {
 	if err := sealDescriptors(); err != nil {
 		return err
 	}

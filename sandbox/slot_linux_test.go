@@ -3,6 +3,7 @@ package sandbox
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -237,4 +238,15 @@ func mustUserCacheDir(t *testing.T) string {
 		t.Fatal(err)
 	}
 	return c
+}
+
+// TestChildEnviron: the child runs with its collector off, which jail's execCapped relies on (after the
+// address-space cap no allocation may fail, and a collection could need memory), and on one processor.
+func TestChildEnviron(t *testing.T) {
+	env := childEnviron()
+	for _, want := range []string{"GOGC=off", "GOMAXPROCS=1", childEnv + "=1"} {
+		if !slices.Contains(env, want) {
+			t.Errorf("the child's environment %q lacks %s", env, want)
+		}
+	}
 }

@@ -87,11 +87,13 @@ func monotonicNow() int64 {
 // readChildStages reads the child's stages from its stage pipe into t; a short record (the child failed before
 // its exec) leaves them at 0.
 func (t *starTrace) readChildStages(r io.Reader) {
-	st, ok := jail.ReadStages(r)
-	if !ok {
+	var b [jail.StagesBytes]byte
+	_, err := io.ReadFull(r, b[:])
+	io.Copy(io.Discard, r)
+	if err != nil {
 		return
 	}
-	for i, v := range st {
+	for i, v := range jail.DecodeStages(b[:]) {
 		t.t[firstChildStage+stage(i)] = v
 	}
 }

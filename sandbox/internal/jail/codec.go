@@ -1,10 +1,6 @@
 package jail
 
-import (
-	"encoding/binary"
-	"errors"
-	"math"
-)
+import "errors"
 
 // The Config goes through the gate in a small binary form of its own rather than JSON: the child decodes it
 // with a few loops, where encoding/json's reflection costs a fresh process a good part of a millisecond (its code
@@ -108,10 +104,10 @@ func (e *encoder) bool(v bool) {
 	}
 }
 
-func (e *encoder) int(v int) { e.b = binary.LittleEndian.AppendUint64(e.b, uint64(int64(v))) }
+func (e *encoder) int(v int) { e.b = appendLE64(e.b, uint64(int64(v))) }
 
 func (e *encoder) string(s string) {
-	e.b = binary.LittleEndian.AppendUint32(e.b, uint32(len(s)))
+	e.b = appendLE32(e.b, uint32(len(s)))
 	e.b = append(e.b, s...)
 }
 
@@ -149,8 +145,8 @@ func (d *decoder) int() int {
 	if p == nil {
 		return 0
 	}
-	v := int64(binary.LittleEndian.Uint64(p))
-	if v > math.MaxInt || v < math.MinInt {
+	v := int64(le64(p))
+	if int64(int(v)) != v { // past the range of int (a 32-bit platform)
 		d.bad = true
 		return 0
 	}
@@ -172,7 +168,7 @@ func (d *decoder) string() string {
 	if p == nil {
 		return ""
 	}
-	return string(d.take(int(binary.LittleEndian.Uint32(p))))
+	return string(d.take(int(le32(p))))
 }
 
 func (d *decoder) strings() []string {

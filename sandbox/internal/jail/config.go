@@ -1,11 +1,6 @@
 package jail
 
-import (
-	"fmt"
-	"os"
-	"path/filepath"
-	"strings"
-)
+import "syscall"
 
 // Env is the environment variable that marks a process as the sandbox's child (its value is "1"; the Config
 // comes through the gate, see ReadConfig).
@@ -73,27 +68,60 @@ const (
 )
 
 // Fail writes err to the status pipe and exits with 127.
-func Fail(status *os.File, err error) {
-	if status != nil {
-		fmt.Fprint(status, err.Error())
+func Fail(err error) {
+	msg := []byte(err.Error())
+	for len(msg) > 0 {
+		n, err := syscall.Write(StatusFD, msg)
+		if err == syscall.EINTR {
+			continue
+		}
+		if err != nil || n <= 0 {
+			break
+		}
+		msg = msg[n:]
 	}
-	os.Exit(127)
+	syscall.Exit(127)
 }
 
 // LookPath resolves a bare command name against the PATH in env.
 func LookPath(name string, env []string) (string, error) {
-	if strings.Contains(name, "/") {
-		return name, nil
-	}
-	for _, kv := range env {
-		if p, ok := strings.CutPrefix(kv, "PATH="); ok {
-			for _, d := range filepath.SplitList(p) {
-				c := filepath.Join(d, name)
-				if fi, err := os.Stat(c); err == nil && !fi.IsDir() && fi.Mode()&0o111 != 0 {
-					return c, nil
-				}
-			}
+	for i := 0; i < len(name); i++ {
+		if name[i] == '/' {
+			return name, nil
 		}
 	}
-	return "", fmt.Errorf("executing %s: not found on the sandbox PATH", name)
+	for _, kv := range env {
+		if len(kv) < 5 || kv[:5] != "PATH=" {
+			continue
+		}
+		for p := kv[5:]; ; {
+			d := p
+			end := len(p)
+			for i := 0; i < len(p); i++ {
+				if p[i] == ':' {
+					d, end = p[:i], i
+					break
+				}
+			}
+			c := name
+			if d != "" {
+				for len(d) > 1 && d[len(d)-1] == '/' {
+					d = d[:len(d)-1]
+				}
+				if d == "/" {
+					d = ""
+				}
+				c = d + "/" + name
+			}
+			var st syscall.Stat_t
+			if syscall.Stat(c, &st) == nil && st.Mode&syscall.S_IFMT != syscall.S_IFDIR && st.Mode&0o111 != 0 {
+				return c, nil
+			}
+			if end == len(p) {
+				break
+			}
+			p = p[end+1:]
+		}
+	}
+	return "", errorf("executing %s: not found on the sandbox PATH", name)
 }

@@ -1,6 +1,9 @@
 package jail
 
-import "syscall"
+import (
+	"strconv"
+	"syscall"
+)
 
 // closeRangeCloexec is CLOSE_RANGE_CLOEXEC (linux/close_range.h).
 const closeRangeCloexec = 1 << 2
@@ -21,4 +24,24 @@ func closeInheritedFDs(closeRange int) error {
 }
 
 // cloexecFromProc marks every descriptor above 2 that /proc/self/fd lists close-on-exec.
-func cloexecFromProc() error { return CloexecListed("/proc/self/fd", "mount /proc") }
+func cloexecFromProc() error {
+	fd, err := syscall.Open("/proc/self/fd", syscall.O_RDONLY|syscall.O_DIRECTORY|syscall.O_CLOEXEC, 0)
+	if err != nil {
+		return errorf("listing the open descriptors: %w (mount /proc)", err)
+	}
+	entries, err := readDir(fd)
+	syscall.Close(fd)
+	if err != nil {
+		return errorf("listing the open descriptors: %w", err)
+	}
+	for _, e := range entries {
+		n, err := strconv.Atoi(e.name)
+		if err != nil || n <= 2 || n == fd {
+			continue
+		}
+		if _, _, e := syscall.RawSyscall(syscall.SYS_FCNTL, uintptr(n), syscall.F_SETFD, syscall.FD_CLOEXEC); e != 0 && e != syscall.EBADF {
+			return errorf("marking descriptor %d close-on-exec: %w", n, e)
+		}
+	}
+	return nil
+}

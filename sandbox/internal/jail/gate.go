@@ -3,9 +3,6 @@
 package jail
 
 import (
-	"encoding/binary"
-	"fmt"
-	"os"
 	"syscall"
 	"unsafe"
 )
@@ -20,18 +17,18 @@ const maxConfigBytes = 16 << 20
 func ReadConfig(cfg *Config) error {
 	var n [4]byte
 	if !readGate(n[:]) {
-		os.Exit(127)
+		syscall.Exit(127)
 	}
-	size := binary.LittleEndian.Uint32(n[:])
+	size := le32(n[:])
 	if size > maxConfigBytes {
-		return fmt.Errorf("reading the sandbox configuration: %d bytes", size)
+		return errorf("reading the sandbox configuration: %d bytes", size)
 	}
 	js := make([]byte, size)
 	if !readGate(js) {
-		os.Exit(127)
+		syscall.Exit(127)
 	}
 	if err := UnmarshalConfig(js, cfg); err != nil {
-		return fmt.Errorf("reading the sandbox configuration: %w", err)
+		return errorf("reading the sandbox configuration: %w", err)
 	}
 	return nil
 }
@@ -42,7 +39,7 @@ func ReadConfig(cfg *Config) error {
 func WaitGate() {
 	var b [1]byte
 	if !readGate(b[:]) {
-		os.Exit(127)
+		syscall.Exit(127)
 	}
 	syscall.Close(GateFD)
 }

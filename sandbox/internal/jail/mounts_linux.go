@@ -2,9 +2,6 @@ package jail
 
 import (
 	"errors"
-	"fmt"
-	"io/fs"
-	"os"
 	"strconv"
 	"syscall"
 	"unsafe"
@@ -78,7 +75,7 @@ const (
 func setupMounts(cfg *Config) (star int, err error) {
 	sys = cfg.Sys
 	if err := rawMount("", "/", "", syscall.MS_REC|syscall.MS_PRIVATE, ""); err != nil {
-		return -1, fmt.Errorf("making mounts private: %w", err)
+		return -1, errorf("making mounts private: %w", err)
 	}
 	binds, starFD, closeSources, err := openSources(cfg)
 	if err != nil {
@@ -93,7 +90,7 @@ func setupMounts(cfg *Config) (star int, err error) {
 
 	r := rootStaging
 	if err := tmpfs(r, "size=4m,nr_inodes=4096,mode=0755", 0); err != nil {
-		return -1, fmt.Errorf("%w (the sandbox builds its root there)", err)
+		return -1, errorf("%w (the sandbox builds its root there)", err)
 	}
 	if err := setupHostTrees(r); err != nil {
 		return -1, err
@@ -105,19 +102,19 @@ func setupMounts(cfg *Config) (star int, err error) {
 		return -1, err
 	}
 	for _, d := range []string{"/proc", "/tmp", "/run"} {
-		if err := os.Mkdir(r+d, 0o755); err != nil {
-			return -1, fmt.Errorf("creating %s: %w", d, err)
+		if err := mkdir(r + d); err != nil {
+			return -1, errorf("creating %s: %w", d, err)
 		}
 	}
 	if err := rawMount("proc", r+"/proc", "proc", syscall.MS_NOSUID|syscall.MS_NODEV|syscall.MS_NOEXEC, ""); err != nil {
-		return -1, fmt.Errorf("mounting /proc for the new PID namespace: %w", err)
+		return -1, errorf("mounting /proc for the new PID namespace: %w", err)
 	}
-	if err := tmpfs(r+"/tmp", fmt.Sprintf("size=%d,mode=1777", cfg.TmpBytes), 0); err != nil {
+	if err := tmpfs(r+"/tmp", sprintf("size=%d,mode=1777", cfg.TmpBytes), 0); err != nil {
 		return -1, err
 	}
 	if starFD >= 0 {
-		if err := os.Mkdir(r+StarMount, 0o755); err != nil {
-			return -1, fmt.Errorf("creating %s: %w", StarMount, err)
+		if err := mkdir(r + StarMount); err != nil {
+			return -1, errorf("creating %s: %w", StarMount, err)
 		}
 		if err := tmpfs(r+StarMount, "mode=0755", syscall.MS_NOEXEC); err != nil {
 			return -1, err
@@ -127,7 +124,7 @@ func setupMounts(cfg *Config) (star int, err error) {
 		return -1, err
 	}
 	if err := rawMount("", r, "", syscall.MS_BIND|syscall.MS_REMOUNT|syscall.MS_RDONLY|syscall.MS_NOSUID|syscall.MS_NODEV, ""); err != nil {
-		return -1, fmt.Errorf("making the sandbox's root read-only: %w", err)
+		return -1, errorf("making the sandbox's root read-only: %w", err)
 	}
 	if err := pivotInto(r); err != nil {
 		return -1, err
@@ -174,7 +171,7 @@ func openSources(cfg *Config) ([]sourceBind, int, func(), error) {
 		fd, err := syscall.Open(binds[i].src, sys.OPath|syscall.O_DIRECTORY|syscall.O_CLOEXEC, 0)
 		if err != nil {
 			closeAll()
-			return nil, -1, nil, fmt.Errorf("opening %s: %w", binds[i].src, err)
+			return nil, -1, nil, errorf("opening %s: %w", binds[i].src, err)
 		}
 		fds = append(fds, fd)
 		binds[i].fd = fd
@@ -184,7 +181,7 @@ func openSources(cfg *Config) ([]sourceBind, int, func(), error) {
 		fd, err := syscall.Open(cfg.Star, sys.OPath|syscall.O_DIRECTORY|syscall.O_CLOEXEC, 0)
 		if err != nil {
 			closeAll()
-			return nil, -1, nil, fmt.Errorf("opening the star directory %s: %w", cfg.Star, err)
+			return nil, -1, nil, errorf("opening the star directory %s: %w", cfg.Star, err)
 		}
 		starFD = fd
 	}
@@ -195,21 +192,21 @@ func openSources(cfg *Config) ([]sourceBind, int, func(), error) {
 // those that are symbolic links on the host as the same links.
 func setupHostTrees(r string) error {
 	for _, p := range HostTrees {
-		fi, err := os.Lstat(p)
+		mode, err := fileMode(p, false)
 		switch {
 		case err != nil:
 			continue
-		case fi.Mode()&fs.ModeSymlink != 0:
-			target, err := os.Readlink(p)
+		case mode == syscall.S_IFLNK:
+			target, err := readlink(p)
 			if err != nil {
-				return fmt.Errorf("reading the link %s: %w", p, err)
+				return errorf("reading the link %s: %w", p, err)
 			}
-			if err := os.Symlink(target, r+p); err != nil {
-				return fmt.Errorf("recreating the link %s: %w", p, err)
+			if err := symlink(target, r+p); err != nil {
+				return errorf("recreating the link %s: %w", p, err)
 			}
-		case fi.IsDir():
-			if err := os.Mkdir(r+p, 0o755); err != nil {
-				return fmt.Errorf("creating the mount point %s: %w", p, err)
+		case mode == syscall.S_IFDIR:
+			if err := mkdir(r + p); err != nil {
+				return errorf("creating the mount point %s: %w", p, err)
 			}
 			if err := bindTree(atFDCWD, p, r+p, attrReadOnly); err != nil {
 				return err
@@ -223,13 +220,13 @@ func setupHostTrees(r string) error {
 func mountBinds(r string, binds []sourceBind) error {
 	for _, b := range binds {
 		dst := r + b.dst
-		if fi, err := os.Stat(dst); err != nil || !fi.IsDir() {
-			if err := os.MkdirAll(dst, 0o755); err != nil {
-				return fmt.Errorf("creating the mount point %s: %w", b.dst, err)
+		if mode, err := fileMode(dst, true); err != nil || mode != syscall.S_IFDIR {
+			if err := mkdirAll(dst); err != nil {
+				return errorf("creating the mount point %s: %w", b.dst, err)
 			}
 		}
 		if err := bindTree(b.fd, "", dst, b.attr); err != nil {
-			return fmt.Errorf("%w (from %s)", err, b.src)
+			return errorf("%w (from %s)", err, b.src)
 		}
 	}
 	return nil
@@ -238,16 +235,16 @@ func mountBinds(r string, binds []sourceBind) error {
 // pivotInto makes r the root; the old root is then detached with every host mount under it.
 func pivotInto(r string) error {
 	if err := syscall.Chdir(r); err != nil {
-		return fmt.Errorf("entering the sandbox's root: %w", err)
+		return errorf("entering the sandbox's root: %w", err)
 	}
 	if err := rawPivotRoot(".", "."); err != nil {
-		return fmt.Errorf("pivot_root into the sandbox's root: %w", err)
+		return errorf("pivot_root into the sandbox's root: %w", err)
 	}
 	if err := rawUnmount(".", syscall.MNT_DETACH); err != nil {
-		return fmt.Errorf("detaching the host's filesystem: %w", err)
+		return errorf("detaching the host's filesystem: %w", err)
 	}
 	if err := syscall.Chdir("/"); err != nil {
-		return fmt.Errorf("entering the sandbox's root: %w", err)
+		return errorf("entering the sandbox's root: %w", err)
 	}
 	return nil
 }
@@ -256,21 +253,21 @@ func pivotInto(r string) error {
 // a file with a read-only bind of /dev/null.
 func maskPaths(mask []string) error {
 	for _, p := range mask {
-		fi, err := os.Stat(p)
+		mode, err := fileMode(p, true)
 		if err != nil {
 			continue // outside the sandbox's tree, or covered by one of its fresh tmpfs
 		}
-		if fi.IsDir() {
+		if mode == syscall.S_IFDIR {
 			if err := tmpfs(p, "size=4k,mode=0555", syscall.MS_RDONLY|syscall.MS_NOEXEC); err != nil {
-				return fmt.Errorf("masking: %w", err)
+				return errorf("masking: %w", err)
 			}
 			continue
 		}
 		if err := rawMount("/dev/null", p, "", syscall.MS_BIND, ""); err != nil {
-			return fmt.Errorf("masking %s: %w", p, err)
+			return errorf("masking %s: %w", p, err)
 		}
 		if err := rawMount("", p, "", syscall.MS_BIND|syscall.MS_REMOUNT|syscall.MS_RDONLY|syscall.MS_NOSUID|syscall.MS_NOEXEC, ""); err != nil {
-			return fmt.Errorf("masking %s: %w", p, err)
+			return errorf("masking %s: %w", p, err)
 		}
 	}
 	return nil
@@ -278,7 +275,7 @@ func maskPaths(mask []string) error {
 
 func tmpfs(dst, opts string, flags uintptr) error {
 	if err := rawMount("tmpfs", dst, "tmpfs", flags|syscall.MS_NOSUID|syscall.MS_NODEV, opts); err != nil {
-		return fmt.Errorf("mounting a tmpfs on %s: %w", dst, err)
+		return errorf("mounting a tmpfs on %s: %w", dst, err)
 	}
 	return nil
 }
@@ -286,18 +283,18 @@ func tmpfs(dst, opts string, flags uintptr) error {
 // setupEtc fills the new root's /etc.
 func setupEtc(r string, cfg *Config) error {
 	etc := r + "/etc"
-	if err := os.Mkdir(etc, 0o755); err != nil {
-		return fmt.Errorf("creating /etc: %w", err)
+	if err := mkdir(etc); err != nil {
+		return errorf("creating /etc: %w", err)
 	}
 	passwd := "root:x:0:0:root:/tmp:/usr/sbin/nologin\nnobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin\n"
 	group := "root:x:0:\nnogroup:x:65534:\n"
 	if cfg.UID > 0 && cfg.UID != 65534 && !cfg.UserNS {
-		passwd += fmt.Sprintf("sandbox:x:%d:%d:sandbox:/tmp:/usr/sbin/nologin\n", cfg.UID, cfg.GID)
-		group += fmt.Sprintf("sandbox:x:%d:\n", cfg.GID)
+		passwd += sprintf("sandbox:x:%d:%d:sandbox:/tmp:/usr/sbin/nologin\n", cfg.UID, cfg.GID)
+		group += sprintf("sandbox:x:%d:\n", cfg.GID)
 	}
 	for name, body := range map[string]string{"passwd": passwd, "group": group, "hosts": etcHosts} {
 		if err := writeFile(etc+"/"+name, body); err != nil {
-			return fmt.Errorf("writing /etc/%s: %w", name, err)
+			return errorf("writing /etc/%s: %w", name, err)
 		}
 	}
 	for _, name := range etcFiles {
@@ -305,9 +302,9 @@ func setupEtc(r string, cfg *Config) error {
 			return err
 		}
 	}
-	if fi, err := os.Stat("/etc/alternatives"); err == nil && fi.IsDir() {
-		if err := os.Mkdir(etc+"/alternatives", 0o755); err != nil {
-			return fmt.Errorf("creating /etc/alternatives: %w", err)
+	if mode, err := fileMode("/etc/alternatives", true); err == nil && mode == syscall.S_IFDIR {
+		if err := mkdir(etc + "/alternatives"); err != nil {
+			return errorf("creating /etc/alternatives: %w", err)
 		}
 		if err := bindTree(atFDCWD, "/etc/alternatives", etc+"/alternatives", attrReadOnly); err != nil {
 			return err
@@ -319,33 +316,38 @@ func setupEtc(r string, cfg *Config) error {
 // copyEntry copies the host's file, link or directory src (with depth levels of directories below it) to
 // dst; a missing src is skipped, and so is anything else than a regular file, link or directory.
 func copyEntry(src, dst string, depth int) error {
-	fi, err := os.Lstat(src)
+	mode, err := fileMode(src, false)
 	if err != nil {
 		return nil
 	}
 	switch {
-	case fi.Mode()&fs.ModeSymlink != 0:
-		target, err := os.Readlink(src)
+	case mode == syscall.S_IFLNK:
+		target, err := readlink(src)
 		if err == nil {
-			err = os.Symlink(target, dst)
+			err = symlink(target, dst)
 		}
 		if err != nil {
-			return fmt.Errorf("copying the link %s: %w", src, err)
+			return errorf("copying the link %s: %w", src, err)
 		}
-	case fi.Mode().IsRegular():
+	case mode == syscall.S_IFREG:
 		if err := copyRegular(src, dst); err != nil {
-			return fmt.Errorf("copying %s: %w", src, err)
+			return errorf("copying %s: %w", src, err)
 		}
-	case fi.IsDir() && depth > 0:
-		if err := os.Mkdir(dst, 0o755); err != nil {
-			return fmt.Errorf("copying %s: %w", src, err)
+	case mode == syscall.S_IFDIR && depth > 0:
+		if err := mkdir(dst); err != nil {
+			return errorf("copying %s: %w", src, err)
 		}
-		entries, err := os.ReadDir(src)
+		fd, err := syscall.Open(src, syscall.O_RDONLY|syscall.O_DIRECTORY|syscall.O_CLOEXEC, 0)
 		if err != nil {
-			return fmt.Errorf("copying %s: %w", src, err)
+			return errorf("copying %s: %w", src, err)
+		}
+		entries, err := readDir(fd)
+		syscall.Close(fd)
+		if err != nil {
+			return errorf("copying %s: %w", src, err)
 		}
 		for _, e := range entries {
-			if err := copyEntry(src+"/"+e.Name(), dst+"/"+e.Name(), depth-1); err != nil {
+			if err := copyEntry(src+"/"+e.name, dst+"/"+e.name, depth-1); err != nil {
 				return err
 			}
 		}
@@ -357,15 +359,15 @@ func copyEntry(src, dst string, depth int) error {
 // fresh /dev/shm; the tmpfs itself is read-only.
 func setupDev(r string, cfg *Config) error {
 	dev := r + "/dev"
-	if err := os.Mkdir(dev, 0o755); err != nil {
-		return fmt.Errorf("creating /dev: %w", err)
+	if err := mkdir(dev); err != nil {
+		return errorf("creating /dev: %w", err)
 	}
 	if err := tmpfs(dev, "size=64k,nr_inodes=64,mode=0755", syscall.MS_NOEXEC); err != nil {
 		return err
 	}
 	for _, d := range devices {
 		if err := writeFile(dev+"/"+d, ""); err != nil {
-			return fmt.Errorf("creating /dev/%s: %w", d, err)
+			return errorf("creating /dev/%s: %w", d, err)
 		}
 		if err := bindTree(atFDCWD, "/dev/"+d, dev+"/"+d, attrDevice); err != nil {
 			return err
@@ -374,18 +376,18 @@ func setupDev(r string, cfg *Config) error {
 	links := map[string]string{"fd": "/proc/self/fd", "stdin": "/proc/self/fd/0", "stdout": "/proc/self/fd/1",
 		"stderr": "/proc/self/fd/2"}
 	for name, target := range links {
-		if err := os.Symlink(target, dev+"/"+name); err != nil {
-			return fmt.Errorf("creating /dev/%s: %w", name, err)
+		if err := symlink(target, dev+"/"+name); err != nil {
+			return errorf("creating /dev/%s: %w", name, err)
 		}
 	}
-	if err := os.Mkdir(dev+"/shm", 0o755); err != nil {
-		return fmt.Errorf("creating /dev/shm: %w", err)
+	if err := mkdir(dev + "/shm"); err != nil {
+		return errorf("creating /dev/shm: %w", err)
 	}
-	if err := tmpfs(dev+"/shm", fmt.Sprintf("size=%d,mode=1777", min(cfg.TmpBytes, 64<<20)), 0); err != nil {
+	if err := tmpfs(dev+"/shm", sprintf("size=%d,mode=1777", min(cfg.TmpBytes, 64<<20)), 0); err != nil {
 		return err
 	}
 	if err := rawMount("", dev, "", syscall.MS_BIND|syscall.MS_REMOUNT|syscall.MS_RDONLY|syscall.MS_NOSUID|syscall.MS_NODEV|syscall.MS_NOEXEC, ""); err != nil {
-		return fmt.Errorf("making /dev read-only: %w", err)
+		return errorf("making /dev read-only: %w", err)
 	}
 	return nil
 }
@@ -397,10 +399,10 @@ func copyStar(fd int, dst string) error {
 	err := copyDirAt(fd, dst)
 	syscall.Close(fd)
 	if err != nil {
-		return fmt.Errorf("copying the star's files into the sandbox: %w", err)
+		return errorf("copying the star's files into the sandbox: %w", err)
 	}
 	if err := rawMount("", dst, "", syscall.MS_BIND|syscall.MS_REMOUNT|syscall.MS_RDONLY|syscall.MS_NOSUID|syscall.MS_NODEV|syscall.MS_NOEXEC, ""); err != nil {
-		return fmt.Errorf("making %s read-only: %w", dst, err)
+		return errorf("making %s read-only: %w", dst, err)
 	}
 	return nil
 }
@@ -425,7 +427,7 @@ func copyDirAt(src int, dst string) error {
 		case syscall.DT_DIR:
 			sub, err := syscall.Openat(fd, e.name, sys.OPath|syscall.O_DIRECTORY|syscall.O_NOFOLLOW|syscall.O_CLOEXEC, 0)
 			if err != nil {
-				return &fs.PathError{Op: "open", Path: e.name, Err: err}
+				return pathError("open", e.name, err)
 			}
 			err = syscall.Mkdir(d, 0o755)
 			if err == nil {
@@ -518,7 +520,7 @@ func typeAt(dir int, name string) uint8 {
 func writeFile(dst, body string) error {
 	fd, err := syscall.Open(dst, syscall.O_WRONLY|syscall.O_CREAT|syscall.O_EXCL|syscall.O_CLOEXEC, 0o644)
 	if err != nil {
-		return &fs.PathError{Op: "create", Path: dst, Err: err}
+		return pathError("create", dst, err)
 	}
 	defer syscall.Close(fd)
 	for b := []byte(body); len(b) > 0; {
@@ -527,7 +529,7 @@ func writeFile(dst, body string) error {
 			continue
 		}
 		if err != nil {
-			return &fs.PathError{Op: "write", Path: dst, Err: err}
+			return pathError("write", dst, err)
 		}
 		b = b[n:]
 	}
@@ -550,12 +552,12 @@ func copyRegularAt(dir int, src, dst string) error {
 	}
 	in, err := syscall.Openat(dir, src, flags, 0)
 	if err != nil {
-		return &fs.PathError{Op: "open", Path: src, Err: err}
+		return pathError("open", src, err)
 	}
 	defer syscall.Close(in)
 	out, err := syscall.Open(dst, syscall.O_WRONLY|syscall.O_CREAT|syscall.O_EXCL|syscall.O_CLOEXEC, 0o644)
 	if err != nil {
-		return &fs.PathError{Op: "create", Path: dst, Err: err}
+		return pathError("create", dst, err)
 	}
 	defer syscall.Close(out)
 	if copyBuf == nil {
@@ -567,7 +569,7 @@ func copyRegularAt(dir int, src, dst string) error {
 			continue
 		}
 		if err != nil {
-			return &fs.PathError{Op: "read", Path: src, Err: err}
+			return pathError("read", src, err)
 		}
 		if n == 0 {
 			return nil
@@ -578,7 +580,7 @@ func copyRegularAt(dir int, src, dst string) error {
 				continue
 			}
 			if err != nil {
-				return &fs.PathError{Op: "write", Path: dst, Err: err}
+				return pathError("write", dst, err)
 			}
 			b = b[m:]
 		}
@@ -602,7 +604,7 @@ func bindTree(dirfd int, src, dst string, attr uint64) error {
 		return bindTreeLegacy(name, dst, attr)
 	}
 	if err != nil {
-		return fmt.Errorf("bind-mounting %s on %s: open_tree: %w", name, dst, err)
+		return errorf("bind-mounting %s on %s: open_tree: %w", name, dst, err)
 	}
 	defer syscall.Close(fd)
 	err = mountSetattr(fd, atEmptyPath|atRecursive, attr)
@@ -610,10 +612,10 @@ func bindTree(dirfd int, src, dst string, attr uint64) error {
 		return bindTreeLegacy(name, dst, attr)
 	}
 	if err != nil {
-		return fmt.Errorf("bind-mounting %s on %s: mount_setattr: %w", name, dst, err)
+		return errorf("bind-mounting %s on %s: mount_setattr: %w", name, dst, err)
 	}
 	if err := moveMount(fd, dst); err != nil {
-		return fmt.Errorf("bind-mounting %s on %s: move_mount: %w", name, dst, err)
+		return errorf("bind-mounting %s on %s: move_mount: %w", name, dst, err)
 	}
 	return nil
 }
@@ -677,7 +679,7 @@ func moveMount(fd int, dst string) error {
 // the flags the source already had (a remount in a user namespace may not clear them).
 func bindTreeLegacy(src, dst string, attr uint64) error {
 	if err := rawMount(src, dst, "", syscall.MS_BIND|syscall.MS_REC, ""); err != nil {
-		return fmt.Errorf("bind-mounting %s on %s: %w", src, dst, err)
+		return errorf("bind-mounting %s on %s: %w", src, dst, err)
 	}
 	flags := uintptr(syscall.MS_BIND | syscall.MS_REMOUNT)
 	for _, kv := range [][2]uint64{{mountAttrRdonly, syscall.MS_RDONLY}, {mountAttrNosuid, syscall.MS_NOSUID},
@@ -696,7 +698,7 @@ func bindTreeLegacy(src, dst string, attr uint64) error {
 		}
 	}
 	if err := rawMount("", dst, "", flags, ""); err != nil {
-		return fmt.Errorf("remounting %s: %w", dst, err)
+		return errorf("remounting %s: %w", dst, err)
 	}
 	return nil
 }

@@ -2,10 +2,7 @@ package jail
 
 import (
 	"errors"
-	"fmt"
-	"os"
 	"runtime"
-	"runtime/debug"
 	"syscall"
 	"unsafe"
 )
@@ -28,10 +25,9 @@ func Main() {
 	name := [16]byte{}
 	copy(name[:15], "sandbox-child")
 	syscall.RawSyscall6(syscall.SYS_PRCTL, prSetName, uintptr(unsafe.Pointer(&name[0])), 0, 0, 0, 0)
-	status := os.NewFile(StatusFD, "status")
 	var cfg Config
 	if err := ReadConfig(&cfg); err != nil { // once the runner has moved this process into the star's cgroup
-		Fail(status, err)
+		Fail(err)
 	}
 	if cfg.Trace {
 		stages = &Stages{}
@@ -40,14 +36,14 @@ func Main() {
 	}
 	star, err := prepare(&cfg)
 	if err != nil {
-		Fail(status, err)
+		Fail(err)
 	}
 	WaitGate() // until the star's files are ready
 	stages.mark(StageGate)
 	if err := finish(&cfg, star); err != nil {
-		Fail(status, err)
+		Fail(err)
 	}
-	os.Exit(0) // a probe: everything was set up
+	syscall.Exit(0) // a probe: everything was set up
 }
 
 // Constants of linux/prctl.h and linux/securebits.h that the syscall package lacks.
@@ -90,10 +86,10 @@ func prepare(cfg *Config) (star int, err error) {
 	}
 	// The new UTS namespace starts with the host's names: replace both.
 	if err := rawSetName(syscall.SYS_SETHOSTNAME, "sandbox"); err != nil {
-		return -1, fmt.Errorf("sethostname: %w", err)
+		return -1, errorf("sethostname: %w", err)
 	}
 	if err := rawSetName(syscall.SYS_SETDOMAINNAME, "(none)"); err != nil {
-		return -1, fmt.Errorf("setdomainname: %w", err)
+		return -1, errorf("setdomainname: %w", err)
 	}
 	stages.mark(StageRoot)
 	return star, nil
@@ -112,16 +108,16 @@ func finish(cfg *Config, star int) error {
 	if cfg.CPU >= 0 {
 		var set [16]uint64 // 1024 CPUs
 		if cfg.CPU >= 64*len(set) {
-			return fmt.Errorf("pinning to CPU %d: past the last CPU a mask here can name", cfg.CPU)
+			return errorf("pinning to CPU %d: past the last CPU a mask here can name", cfg.CPU)
 		}
 		set[cfg.CPU/64] |= 1 << (cfg.CPU % 64)
 		if _, _, e := syscall.RawSyscall(syscall.SYS_SCHED_SETAFFINITY, 0, unsafe.Sizeof(set), uintptr(unsafe.Pointer(&set))); e != 0 {
-			return fmt.Errorf("pinning to CPU %d: %w", cfg.CPU, e)
+			return errorf("pinning to CPU %d: %w", cfg.CPU, e)
 		}
 	}
 	if cfg.Dir != "" {
-		if err := os.Chdir(cfg.Dir); err != nil {
-			return fmt.Errorf("entering the solution directory: %w", err)
+		if err := syscall.Chdir(cfg.Dir); err != nil {
+			return errorf("entering the solution directory: %w", err)
 		}
 	}
 	if err := setLimits(cfg); err != nil {
@@ -139,10 +135,10 @@ func finish(cfg *Config, star int) error {
 	stages.mark(StageUser)
 	// A change of user clears the parent-death signal; set it again so the child dies with the runner.
 	if err := prctl(prSetPdeathsig, uintptr(syscall.SIGKILL)); err != nil {
-		return fmt.Errorf("prctl(PR_SET_PDEATHSIG): %w", err)
+		return errorf("prctl(PR_SET_PDEATHSIG): %w", err)
 	}
 	if err := prctl(prSetNoNewPrivs, 1); err != nil {
-		return fmt.Errorf("prctl(PR_SET_NO_NEW_PRIVS): %w", err)
+		return errorf("prctl(PR_SET_NO_NEW_PRIVS): %w", err)
 	}
 	if err := applySeccomp(cfg); err != nil {
 		return err
@@ -158,7 +154,7 @@ func finish(cfg *Config, star int) error {
 // solution then closes the status pipe: an empty pipe tells the runner the exec happened.
 func sealDescriptors(cfg *Config) error {
 	if _, _, e := syscall.RawSyscall(syscall.SYS_FCNTL, StatusFD, syscall.F_SETFD, syscall.FD_CLOEXEC); e != 0 {
-		return fmt.Errorf("status pipe: %w", e)
+		return errorf("status pipe: %w", e)
 	}
 	return closeInheritedFDs(cfg.Sys.CloseRange)
 }
@@ -178,7 +174,7 @@ func setLimits(cfg *Config) error {
 	}
 	for _, l := range limits {
 		if err := syscall.Setrlimit(l.resource, &syscall.Rlimit{Cur: l.value, Max: l.value}); err != nil {
-			return fmt.Errorf("setting %s to %d: %w", l.name, l.value, err)
+			return errorf("setting %s to %d: %w", l.name, l.value, err)
 		}
 	}
 	return nil
@@ -198,12 +194,12 @@ func dropCapabilityBounds() error {
 			if errors.Is(err, syscall.EINVAL) {
 				break // past the last capability this kernel knows
 			}
-			return fmt.Errorf("dropping capability %d from the bounding set: %w", c, err)
+			return errorf("dropping capability %d from the bounding set: %w", c, err)
 		}
 	}
 	bits := secbitNoRoot | secbitNoRootLocked | secbitNoCapAmbientRaise | secbitNoCapAmbientRaiseLocked
 	if err := prctl(prSetSecurebits, uintptr(bits)); err != nil {
-		return fmt.Errorf("prctl(PR_SET_SECUREBITS): %w", err)
+		return errorf("prctl(PR_SET_SECUREBITS): %w", err)
 	}
 	return nil
 }
@@ -213,13 +209,13 @@ func dropCapabilityBounds() error {
 // thread of the process in turn to change it too).
 func becomeUser(cfg *Config) error {
 	if _, _, e := syscall.RawSyscall(sysSetgroups, 0, 0, 0); e != 0 {
-		return fmt.Errorf("dropping supplementary groups: %w", e)
+		return errorf("dropping supplementary groups: %w", e)
 	}
 	if _, _, e := syscall.RawSyscall(sysSetgid, uintptr(cfg.GID), 0, 0); e != 0 {
-		return fmt.Errorf("setgid %d: %w", cfg.GID, e)
+		return errorf("setgid %d: %w", cfg.GID, e)
 	}
 	if _, _, e := syscall.RawSyscall(sysSetuid, uintptr(cfg.UID), 0, 0); e != 0 {
-		return fmt.Errorf("setuid %d: %w", cfg.UID, e)
+		return errorf("setuid %d: %w", cfg.UID, e)
 	}
 	return nil
 }
@@ -234,7 +230,7 @@ func applySeccomp(cfg *Config) error {
 	}
 	const insn = 8 // sizeof(struct sock_filter)
 	if len(cfg.Filter) == 0 || len(cfg.Filter)%insn != 0 || len(cfg.Filter)/insn > 0xFFFF {
-		return fmt.Errorf("seccomp: the filter is %d bytes, not a whole number of instructions", len(cfg.Filter))
+		return errorf("seccomp: the filter is %d bytes, not a whole number of instructions", len(cfg.Filter))
 	}
 	prog := struct {
 		len    uint16
@@ -244,9 +240,9 @@ func applySeccomp(cfg *Config) error {
 	runtime.KeepAlive(cfg.Filter)
 	switch {
 	case errno != 0:
-		return fmt.Errorf("seccomp: loading the system-call filter: %w (the kernel needs CONFIG_SECCOMP_FILTER)", errno)
+		return errorf("seccomp: loading the system-call filter: %w (the kernel needs CONFIG_SECCOMP_FILTER)", errno)
 	case tid != 0:
-		return fmt.Errorf("seccomp: thread %d could not take the system-call filter", tid)
+		return errorf("seccomp: thread %d could not take the system-call filter", tid)
 	}
 	if cfg.Argv == nil {
 		return checkSeccomp(cfg.Sys.Setns)
@@ -261,7 +257,7 @@ func checkSeccomp(setns int) error {
 	if e == syscall.EPERM {
 		return nil
 	}
-	return fmt.Errorf("seccomp: the filter was loaded but setns(-1, 0) returned %v instead of EPERM", e)
+	return errorf("seccomp: the filter was loaded but setns(-1, 0) returned %v instead of EPERM", e)
 }
 
 // execSolution looks up the solution's program, caps the address space and executes it; it returns only on
@@ -279,28 +275,28 @@ func execSolution(cfg *Config) error {
 // execCapped sets the address-space cap and executes the solution. The cap binds this process too, whose
 // address space may already be past it, so that after it no allocation may happen (the Go runtime aborts on a
 // failed mmap, a garbage collection or a new goroutine's stack included): the exec's arguments are made
-// first, the collector is stopped, and the cap and the exec are raw system calls.
+// first, the collector never runs (the runner starts the child with GOGC=off), and the cap and the exec are raw
+// system calls.
 func execCapped(argv0 string, cfg *Config) error {
 	path, err := syscall.BytePtrFromString(argv0)
 	if err != nil {
-		return fmt.Errorf("executing %s: %w", cfg.Argv[0], err)
+		return errorf("executing %s: %w", cfg.Argv[0], err)
 	}
 	argv, err := syscall.SlicePtrFromStrings(cfg.Argv)
 	if err != nil {
-		return fmt.Errorf("executing %s: %w", cfg.Argv[0], err)
+		return errorf("executing %s: %w", cfg.Argv[0], err)
 	}
 	envv, err := syscall.SlicePtrFromStrings(cfg.Env)
 	if err != nil {
-		return fmt.Errorf("executing %s: %w", cfg.Argv[0], err)
+		return errorf("executing %s: %w", cfg.Argv[0], err)
 	}
 	lim := syscall.Rlimit{Cur: uint64(cfg.MemoryBytes), Max: uint64(cfg.MemoryBytes)}
-	debug.SetGCPercent(-1)
 	if _, _, e := syscall.RawSyscall6(syscall.SYS_PRLIMIT64, 0, syscall.RLIMIT_AS, uintptr(unsafe.Pointer(&lim)), 0, 0, 0); e != 0 {
-		return fmt.Errorf("setting RLIMIT_AS to %d: %w", cfg.MemoryBytes, e)
+		return errorf("setting RLIMIT_AS to %d: %w", cfg.MemoryBytes, e)
 	}
 	_, _, e := syscall.RawSyscall(syscall.SYS_EXECVE, uintptr(unsafe.Pointer(path)), uintptr(unsafe.Pointer(&argv[0])),
 		uintptr(unsafe.Pointer(&envv[0])))
 	runtime.KeepAlive(argv)
 	runtime.KeepAlive(envv)
-	return fmt.Errorf("executing %s: %w", cfg.Argv[0], e)
+	return errorf("executing %s: %w", cfg.Argv[0], e)
 }

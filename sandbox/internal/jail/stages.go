@@ -1,10 +1,5 @@
 package jail
 
-import (
-	"encoding/binary"
-	"io"
-)
-
 // Stage is a moment of the child's setup that it records when Config.Trace is set (the runner's overhead
 // benchmark): the runner reads them from the stage pipe next to its own.
 type Stage int
@@ -26,17 +21,13 @@ const (
 // child share: the sandbox has no time namespace); 0 for a stage not passed.
 type Stages [NumStages]int64
 
-// ReadStages reads what the child wrote to the stage pipe, to its end; ok is false when the record is short
-// (the child failed before its exec).
-func ReadStages(r io.Reader) (s Stages, ok bool) {
-	var b [8 * NumStages]byte
-	_, err := io.ReadFull(r, b[:])
-	io.Copy(io.Discard, r)
-	if err != nil {
-		return s, false
-	}
+// StagesBytes is the size of the child's record on the stage pipe: 8 bytes a stage, little-endian.
+const StagesBytes = 8 * NumStages
+
+// DecodeStages decodes the child's record, b (StagesBytes long).
+func DecodeStages(b []byte) (s Stages) {
 	for i := range s {
-		s[i] = int64(binary.LittleEndian.Uint64(b[8*i:]))
+		s[i] = int64(le64(b[8*i:]))
 	}
-	return s, true
+	return s
 }

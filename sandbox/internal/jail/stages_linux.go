@@ -1,7 +1,6 @@
 package jail
 
 import (
-	"encoding/binary"
 	"syscall"
 	"unsafe"
 )
@@ -34,9 +33,9 @@ func writeStages() {
 		return
 	}
 	stages.mark(StageExec)
-	var b [8 * NumStages]byte
-	for i, t := range stages {
-		binary.LittleEndian.PutUint64(b[8*i:], uint64(t))
+	b := make([]byte, 0, StagesBytes)
+	for _, t := range stages {
+		b = appendLE64(b, uint64(t))
 	}
-	syscall.Write(TraceFD, b[:])
+	syscall.Write(TraceFD, b)
 }
