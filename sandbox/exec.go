@@ -173,13 +173,12 @@ type childOutput struct {
 	stdout  []byte
 	stderr  tailBuffer
 	setup   []byte
-	execAt  time.Time     // when the setup pipe closed: the child has exec'd the solution
-	execd   chan struct{} // closed then (or when the child failed before its exec)
+	execAt  time.Time // when the setup pipe closed: the child has exec'd the solution
 }
 
 // readOutput starts reading the child's pipes; stdout past its limit kills the child.
 func (s *starRun) readOutput(p childPipes, c *child) *childOutput {
-	out := &childOutput{stderr: tailBuffer{max: s.lim.StderrBytes}, execd: make(chan struct{})}
+	out := &childOutput{stderr: tailBuffer{max: s.lim.StderrBytes}}
 	out.readers.Add(3)
 	go func() {
 		defer out.readers.Done()
@@ -194,7 +193,6 @@ func (s *starRun) readOutput(p childPipes, c *child) *childOutput {
 		out.setup, _ = io.ReadAll(p.stR)
 		out.execAt = time.Now()
 		s.trace.mark(stageExecuted)
-		close(out.execd)
 	}()
 	if p.trR != nil {
 		out.readers.Add(1)

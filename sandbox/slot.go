@@ -34,8 +34,9 @@ type slot struct {
 	err                      error
 }
 
-// slotsAheadCount is how many slots a worker keeps in the making ahead of its stars.
-var slotsAheadCount = 2
+// slotsAheadCount is how many slots a worker keeps in the making ahead of its stars: a slot's making (its child's
+// start and initialisation, its root) takes longer than a short star, so each slot gets two stars' time.
+const slotsAheadCount = 2
 
 // takeSlot returns the slot of the worker's next star: the oldest made ahead, else one made now.
 func (s *starRun) takeSlot() *slot {
