@@ -62,7 +62,7 @@ var overheadParts = []struct {
 	{"gate", stagePinned, stageOpened},             // the gate opened: the star's files are ready
 	{"gate-child", stageOpened, stageChildGate},    // the child past its gate
 	{"star", stageChildGate, stageChildStar},       // the star's files copied in
-	{"limits", stageChildStar, stageChildLimits},   // CPU, working directory, rlimits, capability bounds
+	{"limits", stageChildStar, stageChildLimits},   // CPU, working directory, rlimits
 	{"setuid", stageChildLimits, stageChildUser},   // the star's user
 	{"seccomp", stageChildUser, stageChildSeccomp}, // the filter loaded (assembled once per run)
 	{"exec", stageChildSeccomp, stageExecuted},     // the solution's lookup, RLIMIT_AS and execve, seen by the runner

@@ -66,8 +66,9 @@
 // nothing of the home, the workspace, the data or the runner. Every bind is made with open_tree and given its
 // read-only attributes before it is attached (mount_setattr), so it is never writable in the tree. Masks still
 // cover, after the pivot, any masked path that lies inside this tree (a data directory under /usr) with an empty
-// read-only tmpfs (a file: with /dev/null). Then the child pins itself to one CPU; sets RLIMIT_CORE 0,
-// RLIMIT_NPROC, RLIMIT_FSIZE, RLIMIT_NOFILE; empties its capability bounding set; drops to the star's own fresh user
+// read-only tmpfs (a file: with /dev/null); the child has emptied its capability bounding set before. All that
+// is done ahead, in the star's slot. Once the star's files are copied in, the child pins itself to one CPU;
+// sets RLIMIT_CORE 0, RLIMIT_NPROC, RLIMIT_FSIZE, RLIMIT_NOFILE; drops to the star's own fresh user
 // (see Hardening; same group, no supplementary groups); sets no_new_privs and the parent-death signal; loads
 // the system-call filter; sets RLIMIT_AS; and executes the solution with a clean environment
 // (OMP/OPENBLAS/MKL/NUMEXPR_NUM_THREADS=1, GOMAXPROCS=1, PATH=/usr/local/bin:/usr/bin:/bin). The network

@@ -250,3 +250,29 @@ func TestChildEnviron(t *testing.T) {
 		}
 	}
 }
+
+// TestSolutionCredentials: the solution runs as the star's user and group alone, on every thread it starts,
+// with no capabilities and an empty bounding set, though the child changed its user on its own thread only
+// (the one that executes the solution) and dropped the bounding set ahead, before its gate.
+func TestSolutionCredentials(t *testing.T) {
+	requireFull(t)
+	sol := shellSolution(t, `grep -E '^(Uid|Gid|Groups|CapInh|CapPrm|CapEff|CapBnd|CapAmb|NoNewPrivs):' /proc/self/status | tr -d ' \t'
+(grep -E '^(Uid|CapEff):' /proc/self/status | tr -d ' \t' | sed 's/^/sub/') &
+wait`)
+	r := &Runner{Workers: 1}
+	res := runJobs(t, r, sol, starJob("s", nil))["s"]
+	assertReason(t, res, ExitOK)
+	uids := usedUIDs(r)
+	if len(uids) != 1 {
+		t.Fatalf("user ids %v, want one", uids)
+	}
+	id := strconv.Itoa(uids[0])
+	zero := "0000000000000000"
+	for _, want := range []string{"Uid:" + id + id + id + id, "Gid:" + id + id + id + id, "Groups:\n",
+		"CapInh:" + zero, "CapPrm:" + zero, "CapEff:" + zero, "CapBnd:" + zero, "CapAmb:" + zero, "NoNewPrivs:1",
+		"subUid:" + id + id + id + id, "subCapEff:" + zero} {
+		if !strings.Contains(string(res.Stdout), want) {
+			t.Errorf("stdout %q lacks %q", res.Stdout, want)
+		}
+	}
+}

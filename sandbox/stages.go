@@ -26,10 +26,10 @@ const (
 	stageOpened                    // its gate opened: the star's files are ready
 	stageChildMain                 // child: its program's initialisation done, jail.Main entered
 	stageChildConfig               // child: its configuration read (ahead, when the slot is)
-	stageChildRoot                 // child: its root built (mounts, pivot_root, masks) and its names set (ahead too)
+	stageChildRoot                 // child: capability bounds dropped, its root built (mounts, pivot_root, masks), its names set (ahead too)
 	stageChildGate                 // child: past the gate
 	stageChildStar                 // child: the star's files copied in
-	stageChildLimits               // child: pinned, in its directory, resource limits set, capabilities dropped
+	stageChildLimits               // child: pinned, in its directory, resource limits set
 	stageChildUser                 // child: the star's user
 	stageChildSeccomp              // child: the system-call filter loaded
 	stageChildExec                 // child: about to execute the solution

@@ -71,11 +71,17 @@ func prctl(option, arg2 uintptr) error {
 }
 
 // prepare is the part of the setup that needs nothing of the star but its directory: inherited descriptors
-// marked close-on-exec, the root built and entered (inside the child's own mount namespace) and the names. It
+// marked close-on-exec, the capability bounds dropped, the root built and entered (inside the child's own mount
+// namespace) and the names. It
 // returns the star's directory, held open as a descriptor (-1 without namespaces: the solution then reads it by
 // its host path).
 func prepare(cfg *Config) (star int, err error) {
 	if err := sealDescriptors(cfg); err != nil {
+		return -1, err
+	}
+	// The bounding set and the securebits only bind what an exec may grant: the rest of the setup keeps the
+	// capabilities it has.
+	if err := dropCapabilityBounds(); err != nil {
 		return -1, err
 	}
 	if !cfg.Namespaces {
@@ -121,9 +127,6 @@ func finish(cfg *Config, star int) error {
 		}
 	}
 	if err := setLimits(cfg); err != nil {
-		return err
-	}
-	if err := dropCapabilityBounds(); err != nil {
 		return err
 	}
 	stages.mark(StageLimits)

@@ -10,7 +10,7 @@ const (
 	StageRoot                 // the root built (mounts, pivot_root, masks) and the names set
 	StageGate                 // past the gate's second opening: the star's files are ready
 	StageStar                 // the star's files copied in
-	StageLimits               // pinned, in its directory, resource limits set, capabilities dropped
+	StageLimits               // pinned, in its directory, resource limits set
 	StageUser                 // the star's user
 	StageSeccomp              // the system-call filter loaded
 	StageExec                 // about to execute the solution
