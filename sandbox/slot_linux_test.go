@@ -276,3 +276,31 @@ wait`)
 		}
 	}
 }
+
+// TestStarFilesCopied: the star's files, in directories too, reach the solution in a read-only /run/star (the
+// child copies them in after its gate, its root built before); links are left out.
+func TestStarFilesCopied(t *testing.T) {
+	requireFull(t)
+	big := strings.Repeat("0123456789abcdef", 1<<16) // 1 MiB: more than one read of the copy's buffer
+	job := Job{StarID: "s", Prepare: func(dir string) error {
+		if err := os.MkdirAll(filepath.Join(dir, "sub", "deeper"), 0o755); err != nil {
+			return err
+		}
+		for name, body := range map[string]string{"a.txt": "A", "sub/b.txt": "B", "sub/deeper/c.txt": "C", "big": big} {
+			if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o600); err != nil {
+				return err
+			}
+		}
+		return os.Symlink("/etc/passwd", filepath.Join(dir, "link"))
+	}}
+	sol := shellSolution(t, `cd "$1" && find . | sort | tr '\n' ' '; echo
+cat a.txt sub/b.txt sub/deeper/c.txt; echo; wc -c < big
+touch new 2>/dev/null && echo WRITABLE
+grep -c ' /run/star ro,' /proc/self/mountinfo`)
+	res := runJobs(t, &Runner{Workers: 1}, sol, job)["s"]
+	assertReason(t, res, ExitOK)
+	want := ". ./a.txt ./big ./sub ./sub/b.txt ./sub/deeper ./sub/deeper/c.txt \nABC\n1048576\n1\n"
+	if string(res.Stdout) != want {
+		t.Errorf("stdout %q, want %q (stderr %q)", res.Stdout, want, res.StderrTail)
+	}
+}
