@@ -283,25 +283,8 @@ func binCadences(t, y, dy []float64, n int) (bt, by, bdy []float64) {
 func (s *series) scan(p float64) peak {
 	dmin := shortestDuration(p)
 	nb := int(math.Ceil(p / (dmin / 4)))
-	if 2*nb > len(s.binW) { // a refinement step can pass a little beyond the period the scratch was sized for
-		s.binW, s.binWY = make([]float64, 2*nb), make([]float64, 2*nb)
-	}
-	bw, bwy := s.binW[:2*nb], s.binWY[:2*nb]
-	clear(bw[:nb])
-	clear(bwy[:nb])
-	// The phase fraction of a cadence is taken in 32-bit fixed point: u = ⌊x·2³²/p⌋ keeps its low 32 bits, the
-	// fraction times 2³², and the bin is (u·nb) >> 32, always below nb.
-	scale, unb := 0x1p32/p, uint64(nb)
+	bw, bwy := s.fold(p, nb)
 	fnb := float64(nb)
-	tt := s.tt
-	w, wy := s.w[:len(tt)], s.wy[:len(tt)] // one length for the three, so that the loop checks no index
-	for i, x := range tt {
-		k := int((uint64(uint32(int64(x*scale))) * unb) >> 32)
-		bw[k] += w[i]
-		bwy[k] += wy[i]
-	}
-	copy(bw[nb:], bw[:nb])
-	copy(bwy[nb:], bwy[:nb])
 	sw := s.sw
 	var best peak
 	var bestQ float64
@@ -352,6 +335,31 @@ func (s *series) scan(p float64) peak {
 		}
 	}
 	return best
+}
+
+// fold bins the series at period p into nb phase bins: bw holds their weights and bwy their weighted fluxes,
+// each followed by a copy of itself, so that a box may run past the last bin. Both are the series' scratch,
+// valid until the next fold.
+func (s *series) fold(p float64, nb int) (bw, bwy []float64) {
+	if 2*nb > len(s.binW) { // a refinement step can pass a little beyond the period the scratch was sized for
+		s.binW, s.binWY = make([]float64, 2*nb), make([]float64, 2*nb)
+	}
+	bw, bwy = s.binW[:2*nb], s.binWY[:2*nb]
+	clear(bw[:nb])
+	clear(bwy[:nb])
+	// The phase fraction of a cadence is taken in 32-bit fixed point: u = ⌊x·2³²/p⌋ keeps its low 32 bits, the
+	// fraction times 2³², and the bin is (u·nb) >> 32, always below nb.
+	scale, unb := 0x1p32/p, uint64(nb)
+	tt := s.tt
+	w, wy := s.w[:len(tt)], s.wy[:len(tt)] // one length for the three, so that the loop checks no index
+	for i, x := range tt {
+		k := int((uint64(uint32(int64(x*scale))) * unb) >> 32)
+		bw[k] += w[i]
+		bwy[k] += wy[i]
+	}
+	copy(bw[nb:], bw[:nb])
+	copy(bwy[nb:], bwy[:nb])
+	return bw, bwy
 }
 
 // slide moves the box one bin at a time, adding inW and inWY and taking off outW and outWY, while its sums

@@ -182,19 +182,12 @@ func TestScanMatchesDividingEveryBox(t *testing.T) {
 	}
 }
 
-// divideEveryBox is scan as written before its boxes were screened: fold, then every box's q by division.
+// divideEveryBox is scan as written before its boxes were screened: the same fold, then every box's q by
+// division.
 func divideEveryBox(s *series, p float64) peak {
 	dmin := shortestDuration(p)
 	nb := int(math.Ceil(p / (dmin / 4)))
-	bw, bwy := make([]float64, 2*nb), make([]float64, 2*nb)
-	scale, unb := 0x1p32/p, uint64(nb)
-	for i, x := range s.tt {
-		k := int((uint64(uint32(int64(x*scale))) * unb) >> 32)
-		bw[k] += s.w[i]
-		bwy[k] += s.wy[i]
-	}
-	copy(bw[nb:], bw[:nb])
-	copy(bwy[nb:], bwy[:nb])
+	bw, bwy := s.fold(p, nb)
 	fnb, sw := float64(nb), s.sw
 	var best peak
 	var bestQ float64
