@@ -69,18 +69,26 @@ const (
 
 // Fail writes err to the status pipe and exits with 127.
 func Fail(err error) {
-	msg := []byte(err.Error())
-	for len(msg) > 0 {
-		n, err := syscall.Write(StatusFD, msg)
+	writeAll(StatusFD, []byte(err.Error()))
+	syscall.Exit(127)
+}
+
+// writeAll writes all of b to fd, again after an interruption; a write that takes nothing is an EIO.
+func writeAll(fd int, b []byte) error {
+	for len(b) > 0 {
+		n, err := syscall.Write(fd, b)
 		if err == syscall.EINTR {
 			continue
 		}
-		if err != nil || n <= 0 {
-			break
+		if err != nil {
+			return err
 		}
-		msg = msg[n:]
+		if n <= 0 {
+			return syscall.EIO
+		}
+		b = b[n:]
 	}
-	syscall.Exit(127)
+	return nil
 }
 
 // LookPath resolves a bare command name against the PATH in env.

@@ -523,15 +523,8 @@ func writeFile(dst, body string) error {
 		return pathError("create", dst, err)
 	}
 	defer syscall.Close(fd)
-	for b := []byte(body); len(b) > 0; {
-		n, err := syscall.Write(fd, b)
-		if err == syscall.EINTR {
-			continue
-		}
-		if err != nil {
-			return pathError("write", dst, err)
-		}
-		b = b[n:]
+	if err := writeAll(fd, []byte(body)); err != nil {
+		return pathError("write", dst, err)
 	}
 	return nil
 }
@@ -574,15 +567,8 @@ func copyRegularAt(dir int, src, dst string) error {
 		if n == 0 {
 			return nil
 		}
-		for b := copyBuf[:n]; len(b) > 0; {
-			m, err := syscall.Write(out, b)
-			if err == syscall.EINTR {
-				continue
-			}
-			if err != nil {
-				return pathError("write", dst, err)
-			}
-			b = b[m:]
+		if err := writeAll(out, copyBuf[:n]); err != nil {
+			return pathError("write", dst, err)
 		}
 	}
 }
