@@ -348,12 +348,29 @@ func (s *series) fold(p float64, nb int) (bw, bwy []float64) {
 	clear(bw[:nb])
 	clear(bwy[:nb])
 	// The phase fraction of a cadence is taken in 32-bit fixed point: u = ⌊x·2³²/p⌋ keeps its low 32 bits, the
-	// fraction times 2³², and the bin is (u·nb) >> 32, always below nb.
+	// fraction times 2³², and the bin is (u·nb) >> 32, always below nb. The bins of four cadences are found
+	// before any of them is added to, so that finding them need not wait for the additions; each bin still
+	// receives its cadences in time order, so the sums are those of one cadence at a time.
 	scale, unb := 0x1p32/p, uint64(nb)
 	tt := s.tt
 	w, wy := s.w[:len(tt)], s.wy[:len(tt)] // one length for the three, so that the loop checks no index
-	for i, x := range tt {
-		k := int((uint64(uint32(int64(x*scale))) * unb) >> 32)
+	i := 0
+	for ; i+4 <= len(tt); i += 4 {
+		k0 := int((uint64(uint32(int64(tt[i]*scale))) * unb) >> 32)
+		k1 := int((uint64(uint32(int64(tt[i+1]*scale))) * unb) >> 32)
+		k2 := int((uint64(uint32(int64(tt[i+2]*scale))) * unb) >> 32)
+		k3 := int((uint64(uint32(int64(tt[i+3]*scale))) * unb) >> 32)
+		bw[k0] += w[i]
+		bwy[k0] += wy[i]
+		bw[k1] += w[i+1]
+		bwy[k1] += wy[i+1]
+		bw[k2] += w[i+2]
+		bwy[k2] += wy[i+2]
+		bw[k3] += w[i+3]
+		bwy[k3] += wy[i+3]
+	}
+	for ; i < len(tt); i++ {
+		k := int((uint64(uint32(int64(tt[i]*scale))) * unb) >> 32)
 		bw[k] += w[i]
 		bwy[k] += wy[i]
 	}
