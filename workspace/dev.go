@@ -9,8 +9,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"transitbench/data"
@@ -140,13 +142,8 @@ func devStars(home string, opt InitOptions) (*sets.Set, []string, error) {
 
 func writeWorkspace(root string, set *sets.Set, ids []string, cfg Config, preset Preset, opt InitOptions) error {
 	dev := filepath.Join(root, "data", "dev")
-	for i, id := range ids {
-		if err := set.WriteStarDir(id, filepath.Join(dev, id)); err != nil {
-			return err
-		}
-		if opt.StarProgress != nil {
-			opt.StarProgress(i+1, len(ids))
-		}
+	if err := writeStarDirs(set, ids, dev, opt.StarProgress); err != nil {
+		return err
 	}
 	answers := make([]any, 0, len(ids))
 	for _, id := range ids {
@@ -170,6 +167,50 @@ func writeWorkspace(root string, set *sets.Set, ids []string, cfg Config, preset
 		return err
 	}
 	return writeJSON(filepath.Join(root, StateDir, "workspace.json"), cfg)
+}
+
+// writeStarDirs writes the directories of stars ids of set into dir, one star per processor at a time: a
+// simulated star is made again from its set's recipe and checked against its digest, which is most of the
+// work of writing it. progress, if not nil, is called after each star from one goroutine at a time. The
+// first error stops the stars not yet started and is returned.
+func writeStarDirs(set *sets.Set, ids []string, dir string, progress func(done, total int)) error {
+	var (
+		mu       sync.Mutex
+		next     int
+		done     int
+		firstErr error
+	)
+	// take returns the index of the next star to write, or −1 when there is none or a star has failed.
+	take := func() int {
+		mu.Lock()
+		defer mu.Unlock()
+		if firstErr != nil || next == len(ids) {
+			return -1
+		}
+		next++
+		return next - 1
+	}
+	var wg sync.WaitGroup
+	for range min(runtime.NumCPU(), len(ids)) {
+		wg.Go(func() {
+			for i := take(); i >= 0; i = take() {
+				err := set.WriteStarDir(ids[i], filepath.Join(dir, ids[i]))
+				mu.Lock()
+				if err != nil && firstErr == nil {
+					firstErr = err
+				}
+				if err == nil {
+					done++
+					if progress != nil {
+						progress(done, len(ids))
+					}
+				}
+				mu.Unlock()
+			}
+		})
+	}
+	wg.Wait()
+	return firstErr
 }
 
 func writeJSON(path string, v any) error {

@@ -92,6 +92,36 @@ func TestInitWritesTheBox(t *testing.T) {
 	}
 }
 
+// TestInitReportsEachStar: the dev stars are written several at a time, and the progress still counts each
+// written star once, in order, against the set's size, and every star is on disk when Init returns.
+func TestInitReportsEachStar(t *testing.T) {
+	home := t.TempDir()
+	var got []int
+	total := -1
+	ws, err := Init(filepath.Join(t.TempDir(), "ws"), InitOptions{Home: home, Lang: "go", Compositions: small,
+		StarProgress: func(done, n int) { got, total = append(got, done), n }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	set, err := openSmall(home, sets.Dev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if total != len(set.IDs) || len(got) != len(set.IDs) {
+		t.Fatalf("progress reported %d stars of %d, want %d of %d", len(got), total, len(set.IDs), len(set.IDs))
+	}
+	for i, d := range got {
+		if d != i+1 {
+			t.Fatalf("progress counts %v, want 1, 2, … %d", got, len(set.IDs))
+		}
+	}
+	for _, id := range set.IDs {
+		if _, err := os.Stat(filepath.Join(ws.DevDir(), id, data.LightCurveFile)); err != nil {
+			t.Errorf("star %s: %v", id, err)
+		}
+	}
+}
+
 func TestDevScoresAndStores(t *testing.T) {
 	ws, home, set := oracleWorkspace(t)
 	events := make(chan Event, 64)
