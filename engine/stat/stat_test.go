@@ -62,7 +62,7 @@ func TestMedianEven(t *testing.T) {
 	}
 }
 
-// TestMADSortedMatchesMAD checks the merge-based MAD of a sorted sample against the selection-based MAD, bit
+// TestMADSortedMatchesMAD checks the bisection-based MAD of a sorted sample against the selection-based MAD, bit
 // for bit, on samples with outliers and ties, odd and even sizes.
 func TestMADSortedMatchesMAD(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
@@ -84,6 +84,15 @@ func TestMADSortedMatchesMAD(t *testing.T) {
 		want := MAD(slices.Clone(x))
 		if got != want {
 			t.Fatalf("iteration %d, n %d: MADSorted %v, MAD %v", iter, n, got, want)
+		}
+	}
+	// Edge cases of the bisection: one or two values, constant samples, and the m smallest deviations all on
+	// one side of the median.
+	for _, x := range [][]float64{{5}, {1, 2}, {2, 2}, {3, 3, 3}, {1, 1, 1, 9}, {1, 9, 9, 9}, {1, 2, 3, 100, 101},
+		{-100, -99, 0, 1, 2}, {0, 0, 1, 1}, {1, 2, 2, 2, 2, 3}} {
+		med := MedianSorted(x)
+		if got, want := MADSorted(x, med), MAD(slices.Clone(x)); got != want {
+			t.Errorf("MADSorted(%v) = %v, MAD %v", x, got, want)
 		}
 	}
 	// |x − 3| of 1, 2, 3, 4, 10 is 2, 1, 0, 1, 7: the median deviation is 1.
