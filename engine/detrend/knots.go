@@ -75,6 +75,7 @@ func placeKnots(t []float64, gapDays, windowDays, knotsPerWindow float64) []knot
 			e++
 		}
 		first, last, half := t[s], t[e-1], windowDays/2
+		lo, hi := s, s
 		for x := first; ; x += windowDays / knotsPerWindow {
 			if x > last {
 				x = last
@@ -83,8 +84,23 @@ func placeKnots(t []float64, gapDays, windowDays, knotsPerWindow float64) []knot
 			// (half/3, not edgeShrink*half: the two can differ in the last bit, and the simulator's published sets were
 			// built with half/3).
 			h := math.Min(half, math.Max(math.Min(x-first, last-x), half/3))
-			lo := s + sort.SearchFloat64s(t[s:e], x-h)
-			hi := s + sort.Search(e-s, func(i int) bool { return t[s+i] > x+h })
+			// The window is t[lo:hi], lo the first cadence with t ≥ x−h and hi the first with t > x+h (the
+			// bisections sort.SearchFloat64s and sort.Search would make). Both are a few cadences from the
+			// previous knot's, so they are found by stepping from there, backwards too: near the segment's ends
+			// a window edge can move back.
+			a, b := x-h, x+h
+			for lo < e && t[lo] < a {
+				lo++
+			}
+			for lo > s && t[lo-1] >= a {
+				lo--
+			}
+			for hi < e && t[hi] <= b {
+				hi++
+			}
+			for hi > s && t[hi-1] > b {
+				hi--
+			}
 			knots = append(knots, knot{t: x, lo: lo, hi: hi, segEnd: x == last})
 			if x == t[e-1] {
 				break
