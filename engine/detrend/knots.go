@@ -68,7 +68,15 @@ func FlattenKnots(t, f []float64, opt Options, knotsPerWindow float64) (flat, tr
 // placeKnots places knots every windowDays/knotsPerWindow along each segment of t (segments are split at gaps
 // longer than gapDays), the last one on the segment's last cadence, each with the cadence range of its window.
 func placeKnots(t []float64, gapDays, windowDays, knotsPerWindow float64) []knot {
-	var knots []knot
+	// Room for the knots of one segment spanning t, plus a few for segment ends, so that the slice is seldom
+	// grown; the estimate is capped at one knot per cadence (and ignored when not a number).
+	n := 64
+	if len(t) > 0 {
+		if est := (t[len(t)-1] - t[0]) * knotsPerWindow / windowDays; est >= 0 {
+			n += int(min(est, float64(len(t))))
+		}
+	}
+	knots := make([]knot, 0, n)
 	for s := 0; s < len(t); {
 		e := s + 1
 		for e < len(t) && t[e]-t[e-1] <= gapDays {
