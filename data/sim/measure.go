@@ -26,7 +26,15 @@ type meter struct {
 // newMeter detrends the valid cadences of flux with a biweight window of max(MinWindowDays, WindowDurations ×
 // 12 h) (the longest duration measured is CDPP's 12 h).
 func newMeter(cal *calendar, flux []float64, k *Knobs) *meter {
-	var t, f []float64
+	// Counting the valid cadences first sizes t and f once: grown by append they would leave as much garbage
+	// again behind them, and a false-alarm star makes up to five meters.
+	n := 0
+	for i := range cal.time {
+		if cal.valid(i) && !math.IsNaN(flux[i]) {
+			n++
+		}
+	}
+	t, f := make([]float64, 0, n), make([]float64, 0, n)
 	for i := range cal.time {
 		if cal.valid(i) && !math.IsNaN(flux[i]) {
 			t = append(t, cal.time[i])
