@@ -195,12 +195,22 @@ func fillErr(c *lc.LightCurve) {
 func AppendCSV(dst []byte, c *lc.LightCurve) []byte {
 	dst = append(dst, CSVHeader...)
 	dst = append(dst, '\n')
+	// flux_err is often the same on every cadence (the simulator's white-noise σ): a value with the same bits
+	// as the previous row's is written by copying that row's text rather than by formatting it again.
+	var errBuf [32]byte
+	errText, errBits := errBuf[:0], uint64(0)
 	for i := range c.Time {
 		dst = appendNum(dst, c.Time[i], 'f', 7)
 		dst = append(dst, ',')
 		dst = appendNum(dst, c.Flux[i], 'g', 9)
 		dst = append(dst, ',')
-		dst = appendNum(dst, c.FluxErr[i], 'g', 9)
+		if b := math.Float64bits(c.FluxErr[i]); len(errText) == 0 || b != errBits {
+			start := len(dst)
+			dst = appendNum(dst, c.FluxErr[i], 'g', 9)
+			errText, errBits = append(errText[:0], dst[start:]...), b
+		} else {
+			dst = append(dst, errText...)
+		}
 		dst = append(dst, ',')
 		dst = strconv.AppendInt(dst, int64(c.Quality[i]), 10)
 		dst = append(dst, '\n')
