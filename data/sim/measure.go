@@ -16,10 +16,12 @@ import (
 type meter struct {
 	t, flat []float64 // valid cadences: time (BKJD days) and detrended relative flux (median ≈ 1)
 	window  float64   // detrending window, days
-	cad     float64   // the cadence as engine/noise finds it: the median spacing of t
 	cache   map[float64]float64
 
-	// scratch buffers
+	// cad is the cadence as engine/noise finds it, the median spacing of t, and model and work are scratch
+	// buffers; all three are set up on first use (cadence, signal), since the meters rescale makes of trial
+	// light curves only compare their detrended flux.
+	cad         float64
 	model, work []float64
 }
 
@@ -49,14 +51,15 @@ func meterFrom(t, f []float64, k *Knobs) *meter {
 	m := &meter{t: t, cache: map[float64]float64{}}
 	m.window = math.Max(k.Measure.MinWindowDays, k.Measure.WindowDurations*0.5)
 	m.flat, _ = detrend.FlattenKnots(m.t, f, detrend.Options{WindowDays: m.window}, knotsPerWindow)
-	m.init()
 	return m
 }
 
-// init measures the cadence and allocates the scratch buffers.
-func (m *meter) init() {
+// cadence returns the cadence (m.cad), measuring it and allocating the work buffer on the first call.
+func (m *meter) cadence() float64 {
+	if m.work != nil {
+		return m.cad
+	}
 	n := len(m.t)
-	m.model = make([]float64, n)
 	m.work = make([]float64, 4*n+1)
 	if n > 1 {
 		d := m.work[:n-1]
@@ -65,6 +68,7 @@ func (m *meter) init() {
 		}
 		m.cad = stat.Median(d)
 	}
+	return m.cad
 }
 
 // sigmaD returns σ_D of the meter's flux over windows of durationDays (engine/noise.SigmaDInto), cached.
@@ -72,7 +76,7 @@ func (m *meter) sigmaD(durationDays float64) float64 {
 	if v, ok := m.cache[durationDays]; ok {
 		return v
 	}
-	s := noise.SigmaDInto(m.work, m.t, m.flat, m.cad, durationDays)
+	s := noise.SigmaDInto(m.work, m.t, m.flat, m.cadence(), durationDays)
 	m.cache[durationDays] = s
 	return s
 }
@@ -115,6 +119,5 @@ func newRawMeter(cal *calendar, flux []float64) *meter {
 		}
 		s = e
 	}
-	m.init()
 	return m
 }
