@@ -103,50 +103,89 @@ func MADSorted(x []float64, med float64) float64 {
 }
 
 // nth reorders x so that x[k] is the value a sort would put there, every x[:k] ≤ x[k] ≤ every x[k+1:], and
-// returns it (Hoare's selection with a median-of-three pivot). After 2·log₂ n rounds without finishing, which
-// only adversarial orderings cause, it sorts what is left, so the worst case is O(n log n). x must not hold NaN.
+// returns it. It is a quickselect whose partition has no data-dependent branch (see partitionLess): on noise
+// a branch per comparison is mispredicted half the time, which made Hoare's partition, with its two scans that
+// stop at unpredictable places, take several times longer per value. The pivot is the median of the range's
+// first, middle and last values. After 2·log₂ n rounds without finishing, which only adversarial orderings
+// cause, it sorts what is left, so the worst case is O(n log n). x must not hold NaN.
+//
+// When x holds both −0 and +0 and the answer is zero, which of the two is returned depends on the algorithm:
+// they compare equal, and no caller tells them apart.
 func nth(x []float64, k int) float64 {
-	lo, hi := 0, len(x)-1
-	for budget := 2 * bits.Len(uint(len(x))); hi > lo; budget-- {
+	lo, hi := 0, len(x) // x[:lo] ≤ x[lo:hi] ≤ x[hi:], and lo ≤ k < hi
+	for budget := 2 * bits.Len(uint(len(x))); hi-lo > insertionMax; budget-- {
 		if budget == 0 {
-			slices.Sort(x[lo : hi+1])
+			slices.Sort(x[lo:hi])
 			return x[k]
 		}
-		mid := lo + (hi-lo)/2
-		if x[mid] < x[lo] {
-			x[mid], x[lo] = x[lo], x[mid]
-		}
-		if x[hi] < x[lo] {
-			x[hi], x[lo] = x[lo], x[hi]
-		}
-		if x[hi] < x[mid] {
-			x[hi], x[mid] = x[mid], x[hi]
-		}
-		pivot := x[mid]
-		i, j := lo, hi
-		for i <= j {
-			for x[i] < pivot {
-				i++
+		a, b, c := x[lo], x[lo+(hi-lo)/2], x[hi-1]
+		pivot := max(min(a, b), min(max(a, b), c))
+		s := lo + partitionLess(x[lo:hi], pivot)
+		if s == lo {
+			// Nothing is below the pivot: it is the smallest value. Set its copies apart, which also ends the
+			// rounds that would make no progress on a range of equal values.
+			e := lo + partitionNotGreater(x[lo:hi], pivot)
+			if k < e {
+				return pivot
 			}
-			for x[j] > pivot {
-				j--
-			}
-			if i <= j {
-				x[i], x[j] = x[j], x[i]
-				i++
-				j--
-			}
+			lo = e
+			continue
 		}
-		switch {
-		case k <= j:
-			hi = j
-		case k >= i:
-			lo = i
-		default:
-			return x[k]
+		if k < s {
+			hi = s
+		} else {
+			lo = s
 		}
 	}
+	insertionSort(x[lo:hi])
 	return x[k]
+}
+
+// insertionMax is the longest range nth leaves to insertion sort.
+const insertionMax = 16
+
+// partitionLess moves the values of x below pivot to its front, in place, and returns their number. Each
+// step swaps x[i] with the first value not yet known to be below the pivot and advances that position by
+// the comparison's outcome (Lomuto's scheme without its branch), so the processor never guesses.
+func partitionLess(x []float64, pivot float64) int {
+	s := 0
+	for i, v := range x {
+		x[i] = x[s]
+		x[s] = v
+		s += b2i(v < pivot)
+	}
+	return s
+}
+
+// partitionNotGreater is partitionLess for the values not above pivot.
+func partitionNotGreater(x []float64, pivot float64) int {
+	s := 0
+	for i, v := range x {
+		x[i] = x[s]
+		x[s] = v
+		s += b2i(!(pivot < v))
+	}
+	return s
+}
+
+// insertionSort sorts the short x.
+func insertionSort(x []float64) {
+	for i := 1; i < len(x); i++ {
+		v := x[i]
+		j := i
+		for ; j > 0 && x[j-1] > v; j-- {
+			x[j] = x[j-1]
+		}
+		x[j] = v
+	}
+}
+
+// b2i is 1 for true and 0 for false; the compiler makes it a flag-to-register move, not a branch.
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // Extent returns the smallest and largest finite values of v, or NaN, NaN when there are none.

@@ -132,3 +132,45 @@ func TestExtent(t *testing.T) {
 		t.Errorf("Extent of no finite value = %v, %v; want NaN, NaN", lo, hi)
 	}
 }
+
+// TestNthMatchesSort checks that nth returns the value a sort puts at k and leaves x partitioned around it, on
+// noise, on few distinct values (down to one, where every pivot is the smallest value), on sorted, reversed
+// and organ-pipe orders, at sizes around the insertion-sort cut-off and up to 20,000.
+func TestNthMatchesSort(t *testing.T) {
+	rng := rand.New(rand.NewPCG(13, 14))
+	for iter := range 3000 {
+		n := 1 + rng.IntN(3*insertionMax)
+		if iter%50 == 0 {
+			n = 1 + rng.IntN(20000)
+		}
+		x := make([]float64, n)
+		levels := 1 + rng.IntN(4)
+		for i := range x {
+			switch iter % 5 {
+			case 0, 1:
+				x[i] = rng.NormFloat64()
+			case 2:
+				x[i] = float64(rng.IntN(levels))
+			case 3:
+				x[i] = float64(min(i, n-i)) // organ pipe
+			case 4:
+				x[i] = float64(i)
+			}
+		}
+		if iter%7 == 0 {
+			slices.Reverse(x)
+		}
+		k := rng.IntN(n)
+		want := slices.Sorted(slices.Values(x))
+		got := nth(x, k)
+		if got != want[k] {
+			t.Fatalf("iteration %d, n %d, k %d: nth %v, sort %v", iter, n, k, got, want[k])
+		}
+		if x[k] != got || slices.Max(x[:k+1]) != got || slices.Min(x[k:]) != got {
+			t.Fatalf("iteration %d, n %d, k %d: x is not partitioned around x[k]", iter, n, k)
+		}
+		if !slices.Equal(slices.Sorted(slices.Values(x)), want) {
+			t.Fatalf("iteration %d, n %d: nth changed the values", iter, n)
+		}
+	}
+}
