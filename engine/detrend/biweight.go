@@ -189,6 +189,24 @@ func removeSorted(x []float64, v float64) []float64 {
 	return x[:len(x)-1]
 }
 
+// replaceSorted removes one occurrence of r from the sorted slice x (r must be present) and inserts a, as
+// removeSorted and insertSorted would, but shifts only the values between the two places.
+func replaceSorted(x []float64, r, a float64) []float64 {
+	p := sort.SearchFloat64s(x, r) // x[p] == r
+	q := sort.SearchFloat64s(x, a) // a's place before r is removed
+	switch {
+	case q > p+1: // a goes above r's place: the values in between move down
+		copy(x[p:q-1], x[p+1:q])
+		x[q-1] = a
+	case q < p: // a goes below: the values in between move up
+		copy(x[q+1:p+1], x[q:p])
+		x[q] = a
+	default: // a takes r's place
+		x[p] = a
+	}
+	return x
+}
+
 // fillGaps replaces NaN trend values of one segment (idx, in time order) by linear interpolation in time
 // between the nearest finite neighbours, or by the nearest finite value at the segment's ends.
 func fillGaps(dst, t []float64, idx []int) {

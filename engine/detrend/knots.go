@@ -136,16 +136,7 @@ func knotPass(knots []knot, f []float64, use []bool, win []float64, dirty []bool
 			lo, hi = k.lo, k.lo
 		}
 		prev = i
-		for ; hi < k.hi; hi++ {
-			if use[hi] {
-				win = insertSorted(win, f[hi])
-			}
-		}
-		for ; lo < k.lo; lo++ {
-			if use[lo] {
-				win = removeSorted(win, f[lo])
-			}
-		}
+		win, lo, hi = slideWindow(win, f, use, lo, hi, k.lo, k.hi)
 		if len(win) == 0 { // every cadence clipped (or none in the window): fall back to all of them
 			var all []float64
 			for j := k.lo; j < k.hi; j++ {
@@ -157,6 +148,64 @@ func knotPass(knots []knot, f []float64, use []bool, win []float64, dirty []bool
 		k.loc, k.mad = knotLocation(win)
 	}
 	return win
+}
+
+// slideWindow moves the sorted window win from the cadences in use among [lo, hi) to those among [newLo,
+// newHi), bounds that only move forward (a bound that would move back stays), and returns it with the new
+// bounds. The result is the slice that inserting every entering value with insertSorted and then removing
+// every leaving one with removeSorted gives, bit for bit. When canPair allows, each leaving value is paired
+// with an entering one, which takes its place (replaceSorted): one shift of the values between the two places
+// instead of two shifts of half the window each.
+func slideWindow(win, f []float64, use []bool, lo, hi, newLo, newHi int) ([]float64, int, int) {
+	if canPair(f, use, lo, newLo, hi, newHi) {
+		for {
+			for lo < newLo && !use[lo] {
+				lo++
+			}
+			for hi < newHi && !use[hi] {
+				hi++
+			}
+			if lo == newLo || hi == newHi {
+				break
+			}
+			win = replaceSorted(win, f[lo], f[hi])
+			lo++
+			hi++
+		}
+	}
+	for ; hi < newHi; hi++ {
+		if use[hi] {
+			win = insertSorted(win, f[hi])
+		}
+	}
+	for ; lo < newLo; lo++ {
+		if use[lo] {
+			win = removeSorted(win, f[lo])
+		}
+	}
+	return win, lo, hi
+}
+
+// canPair reports whether sliding the window from cadences [lo, hi) to [newLo, newHi) may pair removals with
+// insertions (replaceSorted) instead of inserting every entering value and then removing every leaving one:
+// the window then comes out the same, bit for bit, when every leaving cadence is in the window (newLo ≤ hi)
+// and no value that enters or leaves is zero. Sorted windows with the same values are the same slice, except
+// for the order of +0 and −0, which compare equal; that order depends on the order of the operations.
+func canPair(f []float64, use []bool, lo, newLo, hi, newHi int) bool {
+	if newLo > hi || lo >= newLo || hi >= newHi {
+		return false
+	}
+	for j := lo; j < newLo; j++ {
+		if use[j] && f[j] == 0 {
+			return false
+		}
+	}
+	for j := hi; j < newHi; j++ {
+		if use[j] && f[j] == 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // interpolateKnots sets trend and mad at every cadence of t by linear interpolation between the knots of its
