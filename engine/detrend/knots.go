@@ -35,7 +35,9 @@ func FlattenKnots(t, f []float64, opt Options, knotsPerWindow float64) (flat, tr
 	var win []float64
 	win = knotPass(knots, f, use, win, nil)
 	trend = make([]float64, len(t))
-	mad := make([]float64, len(t))
+	// Each cadence's window MAD is needed only until flat is computed, so it lives in flat's buffer.
+	flat = make([]float64, len(t))
+	mad := flat
 	interpolateKnots(knots, t, opt.GapDays, trend, mad)
 	dirty := make([]bool, len(knots))
 	for range max(opt.ClipIterations, 0) {
@@ -58,7 +60,6 @@ func FlattenKnots(t, f []float64, opt Options, knotsPerWindow float64) (flat, tr
 		clear(dirty)
 		interpolateKnots(knots, t, opt.GapDays, trend, mad)
 	}
-	flat = make([]float64, len(t))
 	for i := range f {
 		flat[i] = f[i] / trend[i]
 	}
