@@ -3,6 +3,8 @@ package detrend
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
+	"sort"
 	"testing"
 )
 
@@ -50,6 +52,27 @@ func TestSlideWindowMatchesInsertThenRemove(t *testing.T) {
 			}
 			newLo += rng.IntN(12) - 2 // mostly forward, sometimes back
 			newLo = max(newLo, 0)
+		}
+	}
+}
+
+// TestSearchSorted2MatchesSort checks the double branch-free bisection against sort.SearchFloat64s on sorted
+// windows of every length up to 100 with ties, for values below, between, equal to and above the window's.
+func TestSearchSorted2MatchesSort(t *testing.T) {
+	rng := rand.New(rand.NewPCG(19, 20))
+	for iter := range 5000 {
+		x := make([]float64, iter%101)
+		for i := range x {
+			x[i] = float64(rng.IntN(40)) / 4
+		}
+		slices.Sort(x)
+		vals := []float64{-1, 0, 0.125, float64(rng.IntN(40)) / 4, 10 * rng.Float64(), 9.75, 10, 11}
+		for _, r := range vals {
+			a := vals[rng.IntN(len(vals))]
+			p, q := searchSorted2(x, r, a)
+			if wp, wq := sort.SearchFloat64s(x, r), sort.SearchFloat64s(x, a); p != wp || q != wq {
+				t.Fatalf("len %d: searchSorted2(%v, %v) = %d, %d; sort.SearchFloat64s %d, %d", len(x), r, a, p, q, wp, wq)
+			}
 		}
 	}
 }
