@@ -99,8 +99,15 @@ const knotsPerWindow = 16.0
 // newRawMeter is a meter on the undetrended flux: each quarter divided by its median. Its σ_D keeps
 // the slow variability (spots, trends) a detrended meter removes.
 func newRawMeter(cal *calendar, flux []float64) *meter {
-	m := &meter{cache: map[float64]float64{}}
-	var q []int8
+	// Sized once, as in newMeter.
+	n := 0
+	for i := range cal.time {
+		if cal.valid(i) && !math.IsNaN(flux[i]) {
+			n++
+		}
+	}
+	m := &meter{cache: map[float64]float64{}, t: make([]float64, 0, n), flat: make([]float64, 0, n)}
+	q := make([]int8, 0, n)
 	for i := range cal.time {
 		if cal.valid(i) && !math.IsNaN(flux[i]) {
 			m.t = append(m.t, cal.time[i])
@@ -108,12 +115,15 @@ func newRawMeter(cal *calendar, flux []float64) *meter {
 			q = append(q, cal.quarter[i])
 		}
 	}
+	var sorted []float64 // one quarter's flux, sorted; the buffer is reused from quarter to quarter
 	for s := 0; s < len(q); {
 		e := s
 		for e < len(q) && q[e] == q[s] {
 			e++
 		}
-		med := stat.MedianSorted(slices.Sorted(slices.Values(m.flat[s:e])))
+		sorted = append(sorted[:0], m.flat[s:e]...)
+		slices.Sort(sorted)
+		med := stat.MedianSorted(sorted)
 		for i := s; i < e; i++ {
 			m.flat[i] /= med
 		}
