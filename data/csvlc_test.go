@@ -1,10 +1,12 @@
 package data
 
 import (
+	"bytes"
 	"errors"
 	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -152,4 +154,33 @@ func FuzzParseCSV(f *testing.F) {
 			t.Fatalf("re-read %d cadences from %d", back.Len(), c.Len())
 		}
 	})
+}
+
+// TestAppendCSVRepeatedErrors checks that copying the text of a repeated flux_err gives the bytes that
+// formatting every field gives, on runs of equal values and on values that compare equal with different bits
+// (+0 and −0) or differ only in their last bit.
+func TestAppendCSVRepeatedErrors(t *testing.T) {
+	errs := []float64{1e-4, 1e-4, 1e-4, math.Nextafter(1e-4, 1), 1e-4, 0, math.Copysign(0, -1), math.Copysign(0, -1),
+		math.NaN(), math.NaN(), math.Inf(1), 2.5e-5, 2.5e-5}
+	c := &lc.LightCurve{}
+	for i, e := range errs {
+		c.Time = append(c.Time, 131.5+float64(i)*lc.CadenceDays)
+		c.Flux = append(c.Flux, 1+1e-5*float64(i))
+		c.FluxErr = append(c.FluxErr, e)
+		c.Quality = append(c.Quality, int32(i%3))
+	}
+	want := []byte(CSVHeader + "\n")
+	for i := range c.Time {
+		for _, f := range []struct {
+			x      float64
+			format byte
+			prec   int
+		}{{c.Time[i], 'f', 7}, {c.Flux[i], 'g', 9}, {c.FluxErr[i], 'g', 9}} {
+			want = append(appendNum(want, f.x, f.format, f.prec), ',')
+		}
+		want = append(strconv.AppendInt(want, int64(c.Quality[i]), 10), '\n')
+	}
+	if got := AppendCSV(nil, c); !bytes.Equal(got, want) {
+		t.Errorf("AppendCSV:\n%s\nformatting every field:\n%s", got, want)
+	}
 }

@@ -221,6 +221,23 @@ func BenchmarkAppendCSV(b *testing.B) {
 	b.SetBytes(int64(len(buf)))
 }
 
+// BenchmarkAppendCSVSimulated formats a star whose flux_err is the same on every cadence, as the simulator's
+// stars are.
+func BenchmarkAppendCSVSimulated(b *testing.B) {
+	c := synthCurve(17600, 3)
+	for i := range c.FluxErr {
+		c.FluxErr[i] = 1.23456789e-4
+	}
+	buf := make([]byte, 0, 1<<20)
+	b.ReportAllocs()
+	start := testutil.ProcessCPU()
+	for b.Loop() {
+		buf = AppendCSV(buf[:0], c)
+	}
+	testutil.ReportCPU(b, start)
+	b.SetBytes(int64(len(buf)))
+}
+
 // BenchmarkReadStarDir reads the star back.
 func BenchmarkReadStarDir(b *testing.B) {
 	dir := b.TempDir()

@@ -212,8 +212,11 @@ func runStars(tmp string, p *buildPlan, opt Options, gen generator, done map[int
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			var csv []byte // the worker's lightcurve.csv buffer, reused from star to star
 			for i := range jobs {
-				l, err := makeStar(gen, p.specs[i])
+				var l journalLine
+				var err error
+				l, csv, err = makeStar(gen, p.specs[i], csv)
 				results <- result{l, err}
 			}
 		}()
@@ -265,43 +268,47 @@ func runStars(tmp string, p *buildPlan, opt Options, gen generator, done map[int
 
 // makeStar simulates one star and records its metadata, digest and answer. It checks that the generator's
 // calendar (cadences) matches the light curve and that every cadence valid by its quality flags has a finite
-// flux, since ValidTimes relies on both.
-func makeStar(gen generator, sp starSpec) (line journalLine, err error) {
+// flux, since ValidTimes relies on both. The star's lightcurve.csv, needed only for its digest, is written
+// into buf (data.EncodeStarDir's bytes, without allocating a megabyte per star), which it returns for reuse.
+func makeStar(gen generator, sp starSpec, buf []byte) (line journalLine, csv []byte, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			err = fmt.Errorf("sets: the generator failed on star %s (set %s, index %d, seed %d): %v; report it with "+
 				"these numbers", sp.ID, sp.Set, sp.Index, sp.Seed, p)
 		}
 	}()
+	csv = buf
 	r, err := materialise(gen, sp)
 	if err != nil {
-		return journalLine{}, err
+		return journalLine{}, csv, err
 	}
-	csv, sj, err := data.EncodeStarDir(r.Curve, &r.Star)
+	// materialise has validated the curve, the rest of what EncodeStarDir does.
+	csv = data.AppendCSV(csv[:0], r.Curve)
+	sj, err := data.EncodeStar(&r.Star)
 	if err != nil {
-		return journalLine{}, fmt.Errorf("sets: encoding star %s: %w", sp.ID, err)
+		return journalLine{}, csv, fmt.Errorf("sets: encoding star %s: %w", sp.ID, err)
 	}
 	aj, err := json.Marshal(r.Answer)
 	if err != nil {
-		return journalLine{}, fmt.Errorf("sets: encoding the answer of star %s: %w", sp.ID, err)
+		return journalLine{}, csv, fmt.Errorf("sets: encoding the answer of star %s: %w", sp.ID, err)
 	}
 	c := r.Curve
 	t, q := gen.cadences(sp)
 	if len(t) != c.Len() || len(q) != c.Len() {
-		return journalLine{}, fmt.Errorf("sets: star %s: the generator's calendar has %d cadences, its light curve %d; "+
+		return journalLine{}, csv, fmt.Errorf("sets: star %s: the generator's calendar has %d cadences, its light curve %d; "+
 			"the valid times given to the matcher would be wrong (a generator bug)", sp.ID, len(t), c.Len())
 	}
 	valid := 0
 	for i := range t {
 		if t[i] != c.Time[i] || q[i] != c.Quality[i] {
-			return journalLine{}, fmt.Errorf("sets: star %s: the generator's calendar differs from its light curve at "+
+			return journalLine{}, csv, fmt.Errorf("sets: star %s: the generator's calendar differs from its light curve at "+
 				"cadence %d (time %v vs %v, quality %d vs %d); a generator bug", sp.ID, i, t[i], c.Time[i], q[i], c.Quality[i])
 		}
 		if q[i]&lc.DefaultQualityMask != 0 {
 			continue
 		}
 		if math.IsNaN(c.Flux[i]) || math.IsInf(c.Flux[i], 0) || math.IsNaN(t[i]) {
-			return journalLine{}, fmt.Errorf("sets: star %s: cadence %d at %.5f has no finite flux but no quality flag of "+
+			return journalLine{}, csv, fmt.Errorf("sets: star %s: cadence %d at %.5f has no finite flux but no quality flag of "+
 				"the default mask; the valid times given to the matcher would include it (a generator bug)", sp.ID, i, t[i])
 		}
 		valid++
@@ -311,7 +318,7 @@ func makeStar(gen generator, sp starSpec) (line journalLine, err error) {
 		Info: StarInfo{ID: sp.ID, Index: sp.Index, Star: r.Star, Cadences: c.Len(), ValidCadences: valid,
 			Digest: starDigest(csv, sj, aj)},
 		Answer: r.Answer,
-	}, nil
+	}, csv, nil
 }
 
 // finishBuild writes the finished set's files into the build directory and moves it into place.

@@ -16,17 +16,27 @@ import (
 type meter struct {
 	t, flat []float64 // valid cadences: time (BKJD days) and detrended relative flux (median ≈ 1)
 	window  float64   // detrending window, days
-	cad     float64   // the cadence as engine/noise finds it: the median spacing of t
 	cache   map[float64]float64
 
-	// scratch buffers
+	// cad is the cadence as engine/noise finds it, the median spacing of t, and model and work are scratch
+	// buffers; all three are set up on first use (cadence, signal), since the meters rescale makes of trial
+	// light curves only compare their detrended flux.
+	cad         float64
 	model, work []float64
 }
 
 // newMeter detrends the valid cadences of flux with a biweight window of max(MinWindowDays, WindowDurations ×
 // 12 h) (the longest duration measured is CDPP's 12 h).
 func newMeter(cal *calendar, flux []float64, k *Knobs) *meter {
-	var t, f []float64
+	// Counting the valid cadences first sizes t and f once: grown by append they would leave as much garbage
+	// again behind them, and a false-alarm star makes up to five meters.
+	n := 0
+	for i := range cal.time {
+		if cal.valid(i) && !math.IsNaN(flux[i]) {
+			n++
+		}
+	}
+	t, f := make([]float64, 0, n), make([]float64, 0, n)
 	for i := range cal.time {
 		if cal.valid(i) && !math.IsNaN(flux[i]) {
 			t = append(t, cal.time[i])
@@ -41,14 +51,15 @@ func meterFrom(t, f []float64, k *Knobs) *meter {
 	m := &meter{t: t, cache: map[float64]float64{}}
 	m.window = math.Max(k.Measure.MinWindowDays, k.Measure.WindowDurations*0.5)
 	m.flat, _ = detrend.FlattenKnots(m.t, f, detrend.Options{WindowDays: m.window}, knotsPerWindow)
-	m.init()
 	return m
 }
 
-// init measures the cadence and allocates the scratch buffers.
-func (m *meter) init() {
+// cadence returns the cadence (m.cad), measuring it and allocating the work buffer on the first call.
+func (m *meter) cadence() float64 {
+	if m.work != nil {
+		return m.cad
+	}
 	n := len(m.t)
-	m.model = make([]float64, n)
 	m.work = make([]float64, 4*n+1)
 	if n > 1 {
 		d := m.work[:n-1]
@@ -57,6 +68,7 @@ func (m *meter) init() {
 		}
 		m.cad = stat.Median(d)
 	}
+	return m.cad
 }
 
 // sigmaD returns σ_D of the meter's flux over windows of durationDays (engine/noise.SigmaDInto), cached.
@@ -64,7 +76,7 @@ func (m *meter) sigmaD(durationDays float64) float64 {
 	if v, ok := m.cache[durationDays]; ok {
 		return v
 	}
-	s := noise.SigmaDInto(m.work, m.t, m.flat, m.cad, durationDays)
+	s := noise.SigmaDInto(m.work, m.t, m.flat, m.cadence(), durationDays)
 	m.cache[durationDays] = s
 	return s
 }
@@ -87,8 +99,15 @@ const knotsPerWindow = 16.0
 // newRawMeter is a meter on the undetrended flux: each quarter divided by its median. Its σ_D keeps
 // the slow variability (spots, trends) a detrended meter removes.
 func newRawMeter(cal *calendar, flux []float64) *meter {
-	m := &meter{cache: map[float64]float64{}}
-	var q []int8
+	// Sized once, as in newMeter.
+	n := 0
+	for i := range cal.time {
+		if cal.valid(i) && !math.IsNaN(flux[i]) {
+			n++
+		}
+	}
+	m := &meter{cache: map[float64]float64{}, t: make([]float64, 0, n), flat: make([]float64, 0, n)}
+	q := make([]int8, 0, n)
 	for i := range cal.time {
 		if cal.valid(i) && !math.IsNaN(flux[i]) {
 			m.t = append(m.t, cal.time[i])
@@ -96,17 +115,19 @@ func newRawMeter(cal *calendar, flux []float64) *meter {
 			q = append(q, cal.quarter[i])
 		}
 	}
+	var sorted []float64 // one quarter's flux, sorted; the buffer is reused from quarter to quarter
 	for s := 0; s < len(q); {
 		e := s
 		for e < len(q) && q[e] == q[s] {
 			e++
 		}
-		med := stat.MedianSorted(slices.Sorted(slices.Values(m.flat[s:e])))
+		sorted = append(sorted[:0], m.flat[s:e]...)
+		slices.Sort(sorted)
+		med := stat.MedianSorted(sorted)
 		for i := s; i < e; i++ {
 			m.flat[i] /= med
 		}
 		s = e
 	}
-	m.init()
 	return m
 }

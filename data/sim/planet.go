@@ -16,7 +16,7 @@ var errNoPeriod = errors.New("no period in the planet range leaves the required 
 // transits counts the epochs t0 + nP with data on the meter's cadences: at least max(1, ⌈D/(2c)⌉) of them
 // within ±D/2 of the mid-time, c the meter's cadence (engine/noise.CountTransits).
 func (m *meter) transits(period, t0, durationDays float64) int {
-	return noise.CountTransits(m.t, m.cad, period, t0, durationDays)
+	return noise.CountTransits(m.t, m.cadence(), period, t0, durationDays)
 }
 
 // signal returns the MES statistics of planet p on the meter's flux as engine/noise.MES defines them (SPEC A4,
@@ -24,8 +24,12 @@ func (m *meter) transits(period, t0, durationDays float64) int {
 // the valid cadences within ±T14/2 of a mid-time, σ_D(T14) of the flux with every cadence within T14/2 + one
 // cadence of a mid-time masked, and the transits with data; MES = depth/σ_D·√N.
 func (m *meter) signal(p transit.Params) noise.Signal {
+	cad := m.cadence()
+	if m.model == nil {
+		m.model = make([]float64, len(m.t))
+	}
 	p.Flux(m.model, m.t)
-	return noise.MESInto(m.work, m.t, m.flat, m.model, m.cad, p.PeriodDays, p.T0Days, p.DurationDays())
+	return noise.MESInto(m.work, m.t, m.flat, m.model, cad, p.PeriodDays, p.T0Days, p.DurationDays())
 }
 
 // solveRpRs returns the radius ratio k at which the MES of p (with RpRs = k) is within tol of target, or NaN

@@ -85,9 +85,10 @@ func Generate(spec Spec, k *Knobs) (*Result, error) {
 		return nil, fmt.Errorf("sim: star %q (set %s, index %d): %w", spec.ID, spec.Set, spec.Index, err)
 	}
 
+	// The flux, signal times base, is written over the signal, which is not needed after.
 	curve := &lc.LightCurve{
 		Time:    cal.time,
-		Flux:    make([]float64, n),
+		Flux:    signal,
 		FluxErr: make([]float64, n),
 		Quality: cal.quality,
 	}

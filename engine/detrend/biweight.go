@@ -189,6 +189,50 @@ func removeSorted(x []float64, v float64) []float64 {
 	return x[:len(x)-1]
 }
 
+// replaceSorted removes one occurrence of r from the sorted slice x (r must be present) and inserts a, as
+// removeSorted and insertSorted would, but shifts only the values between the two places.
+func replaceSorted(x []float64, r, a float64) []float64 {
+	p, q := searchSorted2(x, r, a) // x[p] == r, and q is a's place before r is removed
+	switch {
+	case q > p+1: // a goes above r's place: the values in between move down
+		copy(x[p:q-1], x[p+1:q])
+		x[q-1] = a
+	case q < p: // a goes below: the values in between move up
+		copy(x[q+1:p+1], x[q:p])
+		x[q] = a
+	default: // a takes r's place
+		x[p] = a
+	}
+	return x
+}
+
+// searchSorted2 returns the first indices p and q with x[p] ≥ r and x[q] ≥ a (len(x) when there is none), as
+// sort.SearchFloat64s would. It bisects for both at once, each step adding half·b2i(…), which compiles to a
+// conditional move, not a branch: on noise a branch would be mispredicted half the time, and the two chains
+// of dependent loads and moves overlap.
+func searchSorted2(x []float64, r, a float64) (p, q int) {
+	n := len(x)
+	if n == 0 {
+		return 0, 0
+	}
+	// Invariant: x[:p] < r and x[:q] < a, and the answers lie in [p, p+n] and [q, q+n].
+	for n > 1 {
+		half := n / 2
+		p += half * b2i(x[p+half] < r)
+		q += half * b2i(x[q+half] < a)
+		n -= half
+	}
+	return p + b2i(x[p] < r), q + b2i(x[q] < a)
+}
+
+// b2i is 1 for true and 0 for false.
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
 // fillGaps replaces NaN trend values of one segment (idx, in time order) by linear interpolation in time
 // between the nearest finite neighbours, or by the nearest finite value at the segment's ends.
 func fillGaps(dst, t []float64, idx []int) {

@@ -35,7 +35,9 @@ func FlattenKnots(t, f []float64, opt Options, knotsPerWindow float64) (flat, tr
 	var win []float64
 	win = knotPass(knots, f, use, win, nil)
 	trend = make([]float64, len(t))
-	mad := make([]float64, len(t))
+	// Each cadence's window MAD is needed only until flat is computed, so it lives in flat's buffer.
+	flat = make([]float64, len(t))
+	mad := flat
 	interpolateKnots(knots, t, opt.GapDays, trend, mad)
 	dirty := make([]bool, len(knots))
 	for range max(opt.ClipIterations, 0) {
@@ -58,7 +60,6 @@ func FlattenKnots(t, f []float64, opt Options, knotsPerWindow float64) (flat, tr
 		clear(dirty)
 		interpolateKnots(knots, t, opt.GapDays, trend, mad)
 	}
-	flat = make([]float64, len(t))
 	for i := range f {
 		flat[i] = f[i] / trend[i]
 	}
@@ -68,13 +69,22 @@ func FlattenKnots(t, f []float64, opt Options, knotsPerWindow float64) (flat, tr
 // placeKnots places knots every windowDays/knotsPerWindow along each segment of t (segments are split at gaps
 // longer than gapDays), the last one on the segment's last cadence, each with the cadence range of its window.
 func placeKnots(t []float64, gapDays, windowDays, knotsPerWindow float64) []knot {
-	var knots []knot
+	// Room for the knots of one segment spanning t, plus a few for segment ends, so that the slice is seldom
+	// grown; the estimate is capped at one knot per cadence (and ignored when not a number).
+	n := 64
+	if len(t) > 0 {
+		if est := (t[len(t)-1] - t[0]) * knotsPerWindow / windowDays; est >= 0 {
+			n += int(min(est, float64(len(t))))
+		}
+	}
+	knots := make([]knot, 0, n)
 	for s := 0; s < len(t); {
 		e := s + 1
 		for e < len(t) && t[e]-t[e-1] <= gapDays {
 			e++
 		}
 		first, last, half := t[s], t[e-1], windowDays/2
+		lo, hi := s, s
 		for x := first; ; x += windowDays / knotsPerWindow {
 			if x > last {
 				x = last
@@ -83,8 +93,23 @@ func placeKnots(t []float64, gapDays, windowDays, knotsPerWindow float64) []knot
 			// (half/3, not edgeShrink*half: the two can differ in the last bit, and the simulator's published sets were
 			// built with half/3).
 			h := math.Min(half, math.Max(math.Min(x-first, last-x), half/3))
-			lo := s + sort.SearchFloat64s(t[s:e], x-h)
-			hi := s + sort.Search(e-s, func(i int) bool { return t[s+i] > x+h })
+			// The window is t[lo:hi], lo the first cadence with t ≥ x−h and hi the first with t > x+h (the
+			// bisections sort.SearchFloat64s and sort.Search would make). Both are a few cadences from the
+			// previous knot's, so they are found by stepping from there, backwards too: near the segment's ends
+			// a window edge can move back.
+			a, b := x-h, x+h
+			for lo < e && t[lo] < a {
+				lo++
+			}
+			for lo > s && t[lo-1] >= a {
+				lo--
+			}
+			for hi < e && t[hi] <= b {
+				hi++
+			}
+			for hi > s && t[hi-1] > b {
+				hi--
+			}
 			knots = append(knots, knot{t: x, lo: lo, hi: hi, segEnd: x == last})
 			if x == t[e-1] {
 				break
@@ -112,16 +137,7 @@ func knotPass(knots []knot, f []float64, use []bool, win []float64, dirty []bool
 			lo, hi = k.lo, k.lo
 		}
 		prev = i
-		for ; hi < k.hi; hi++ {
-			if use[hi] {
-				win = insertSorted(win, f[hi])
-			}
-		}
-		for ; lo < k.lo; lo++ {
-			if use[lo] {
-				win = removeSorted(win, f[lo])
-			}
-		}
+		win, lo, hi = slideWindow(win, f, use, lo, hi, k.lo, k.hi)
 		if len(win) == 0 { // every cadence clipped (or none in the window): fall back to all of them
 			var all []float64
 			for j := k.lo; j < k.hi; j++ {
@@ -133,6 +149,64 @@ func knotPass(knots []knot, f []float64, use []bool, win []float64, dirty []bool
 		k.loc, k.mad = knotLocation(win)
 	}
 	return win
+}
+
+// slideWindow moves the sorted window win from the cadences in use among [lo, hi) to those among [newLo,
+// newHi), bounds that only move forward (a bound that would move back stays), and returns it with the new
+// bounds. The result is the slice that inserting every entering value with insertSorted and then removing
+// every leaving one with removeSorted gives, bit for bit. When canPair allows, each leaving value is paired
+// with an entering one, which takes its place (replaceSorted): one shift of the values between the two places
+// instead of two shifts of half the window each.
+func slideWindow(win, f []float64, use []bool, lo, hi, newLo, newHi int) ([]float64, int, int) {
+	if canPair(f, use, lo, newLo, hi, newHi) {
+		for {
+			for lo < newLo && !use[lo] {
+				lo++
+			}
+			for hi < newHi && !use[hi] {
+				hi++
+			}
+			if lo == newLo || hi == newHi {
+				break
+			}
+			win = replaceSorted(win, f[lo], f[hi])
+			lo++
+			hi++
+		}
+	}
+	for ; hi < newHi; hi++ {
+		if use[hi] {
+			win = insertSorted(win, f[hi])
+		}
+	}
+	for ; lo < newLo; lo++ {
+		if use[lo] {
+			win = removeSorted(win, f[lo])
+		}
+	}
+	return win, lo, hi
+}
+
+// canPair reports whether sliding the window from cadences [lo, hi) to [newLo, newHi) may pair removals with
+// insertions (replaceSorted) instead of inserting every entering value and then removing every leaving one:
+// the window then comes out the same, bit for bit, when every leaving cadence is in the window (newLo ≤ hi)
+// and no value that enters or leaves is zero. Sorted windows with the same values are the same slice, except
+// for the order of +0 and −0, which compare equal; that order depends on the order of the operations.
+func canPair(f []float64, use []bool, lo, newLo, hi, newHi int) bool {
+	if newLo > hi || lo >= newLo || hi >= newHi {
+		return false
+	}
+	for j := lo; j < newLo; j++ {
+		if use[j] && f[j] == 0 {
+			return false
+		}
+	}
+	for j := hi; j < newHi; j++ {
+		if use[j] && f[j] == 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // interpolateKnots sets trend and mad at every cadence of t by linear interpolation between the knots of its

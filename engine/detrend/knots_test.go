@@ -3,6 +3,7 @@ package detrend
 import (
 	"math"
 	"math/rand/v2"
+	"sort"
 	"testing"
 )
 
@@ -84,4 +85,53 @@ func BenchmarkFlattenKnotsYear(b *testing.B) {
 	for b.Loop() {
 		FlattenKnots(tt, f, Options{}, 16)
 	}
+}
+
+// TestPlaceKnotsWindowsMatchBisection checks that each knot's cadence range, found by stepping from the
+// previous knot's, is the one bisecting its segment gives: lo the first cadence with t ≥ x − h, hi the first
+// with t > x + h. The light curves have gaps, short segments, duplicate and irregular times, and the knot
+// spacing ranges from more than a window to less than a cadence.
+func TestPlaceKnotsWindowsMatchBisection(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	year := keplerTimes(372)
+	jittered := make([]float64, 0, 3000)
+	for x := 100.0; len(jittered) < cap(jittered); {
+		jittered = append(jittered, x)
+		switch r := rng.IntN(100); {
+		case r < 3:
+			x += 0.6 + rng.Float64() // a gap
+		case r < 6: // a duplicate time
+		default:
+			x += 0.02 * rng.Float64()
+		}
+	}
+	for _, tt := range [][]float64{year, jittered, {5}, {5, 5.01}} {
+		for _, window := range []float64{0.1, 1.5, 4} {
+			for _, perWindow := range []float64{0.3, 1, 16, 100} {
+				for _, k := range placeKnots(tt, DefaultGapDays, window, perWindow) {
+					s, e := segmentOf(tt, k.lo, DefaultGapDays)
+					first, last, half := tt[s], tt[e-1], window/2
+					h := math.Min(half, math.Max(math.Min(k.t-first, last-k.t), half/3))
+					lo := s + sort.SearchFloat64s(tt[s:e], k.t-h)
+					hi := s + sort.Search(e-s, func(i int) bool { return tt[s+i] > k.t+h })
+					if k.lo != lo || k.hi != hi {
+						t.Fatalf("window %v, %v knots per window, knot at %v: cadences [%d, %d), bisection gives [%d, %d)",
+							window, perWindow, k.t, k.lo, k.hi, lo, hi)
+					}
+				}
+			}
+		}
+	}
+}
+
+// segmentOf returns the segment [s, e) of the sorted t (split at gaps longer than gapDays) that holds cadence i.
+func segmentOf(t []float64, i int, gapDays float64) (s, e int) {
+	s, e = i, i+1
+	for s > 0 && t[s]-t[s-1] <= gapDays {
+		s--
+	}
+	for e < len(t) && t[e]-t[e-1] <= gapDays {
+		e++
+	}
+	return s, e
 }

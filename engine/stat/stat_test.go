@@ -62,7 +62,7 @@ func TestMedianEven(t *testing.T) {
 	}
 }
 
-// TestMADSortedMatchesMAD checks the merge-based MAD of a sorted sample against the selection-based MAD, bit
+// TestMADSortedMatchesMAD checks the bisection-based MAD of a sorted sample against the selection-based MAD, bit
 // for bit, on samples with outliers and ties, odd and even sizes.
 func TestMADSortedMatchesMAD(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
@@ -84,6 +84,15 @@ func TestMADSortedMatchesMAD(t *testing.T) {
 		want := MAD(slices.Clone(x))
 		if got != want {
 			t.Fatalf("iteration %d, n %d: MADSorted %v, MAD %v", iter, n, got, want)
+		}
+	}
+	// Edge cases of the bisection: one or two values, constant samples, and the m smallest deviations all on
+	// one side of the median.
+	for _, x := range [][]float64{{5}, {1, 2}, {2, 2}, {3, 3, 3}, {1, 1, 1, 9}, {1, 9, 9, 9}, {1, 2, 3, 100, 101},
+		{-100, -99, 0, 1, 2}, {0, 0, 1, 1}, {1, 2, 2, 2, 2, 3}} {
+		med := MedianSorted(x)
+		if got, want := MADSorted(x, med), MAD(slices.Clone(x)); got != want {
+			t.Errorf("MADSorted(%v) = %v, MAD %v", x, got, want)
 		}
 	}
 	// |x − 3| of 1, 2, 3, 4, 10 is 2, 1, 0, 1, 7: the median deviation is 1.
@@ -121,5 +130,47 @@ func TestExtent(t *testing.T) {
 	}
 	if lo, hi := Extent([]float64{math.NaN(), math.Inf(1)}); !math.IsNaN(lo) || !math.IsNaN(hi) {
 		t.Errorf("Extent of no finite value = %v, %v; want NaN, NaN", lo, hi)
+	}
+}
+
+// TestNthMatchesSort checks that nth returns the value a sort puts at k and leaves x partitioned around it, on
+// noise, on few distinct values (down to one, where every pivot is the smallest value), on sorted, reversed
+// and organ-pipe orders, at sizes around the insertion-sort cut-off and up to 20,000.
+func TestNthMatchesSort(t *testing.T) {
+	rng := rand.New(rand.NewPCG(13, 14))
+	for iter := range 3000 {
+		n := 1 + rng.IntN(3*insertionMax)
+		if iter%50 == 0 {
+			n = 1 + rng.IntN(20000)
+		}
+		x := make([]float64, n)
+		levels := 1 + rng.IntN(4)
+		for i := range x {
+			switch iter % 5 {
+			case 0, 1:
+				x[i] = rng.NormFloat64()
+			case 2:
+				x[i] = float64(rng.IntN(levels))
+			case 3:
+				x[i] = float64(min(i, n-i)) // organ pipe
+			case 4:
+				x[i] = float64(i)
+			}
+		}
+		if iter%7 == 0 {
+			slices.Reverse(x)
+		}
+		k := rng.IntN(n)
+		want := slices.Sorted(slices.Values(x))
+		got := nth(x, k)
+		if got != want[k] {
+			t.Fatalf("iteration %d, n %d, k %d: nth %v, sort %v", iter, n, k, got, want[k])
+		}
+		if x[k] != got || slices.Max(x[:k+1]) != got || slices.Min(x[k:]) != got {
+			t.Fatalf("iteration %d, n %d, k %d: x is not partitioned around x[k]", iter, n, k)
+		}
+		if !slices.Equal(slices.Sorted(slices.Values(x)), want) {
+			t.Fatalf("iteration %d, n %d: nth changed the values", iter, n)
+		}
 	}
 }
