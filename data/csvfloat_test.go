@@ -52,6 +52,25 @@ func TestAppendTimeAndFluxMatchStrconv(t *testing.T) {
 	}
 }
 
+// FuzzAppendTimeAndFlux: for any float64, appendTime and appendFlux write exactly what strconv writes with
+// %.7f and %.9g (the columns of lightcurve.csv, whose bytes the sets' digests fix). Besides x itself it checks
+// x folded into the ranges of the integer paths: a relative flux near 1 and a time in BKJD days.
+func FuzzAppendTimeAndFlux(f *testing.F) {
+	for _, x := range []float64{0, 1, 0.1, 9.999999995, 131.5204336, 1.0 / 2048, 1e-4, -1.5, 1 << 52} {
+		f.Add(x)
+	}
+	f.Fuzz(func(t *testing.T, x float64) {
+		for _, v := range []float64{x, 1 + 0.01*math.Remainder(x, 1), 120 + math.Abs(math.Remainder(x, 1500))} {
+			if got, want := appendTime(nil, v), appendNum(nil, v, 'f', 7); !bytes.Equal(got, want) {
+				t.Fatalf("appendTime(%v) = %s, strconv %s", v, got, want)
+			}
+			if got, want := appendFlux(nil, v), appendNum(nil, v, 'g', 9); !bytes.Equal(got, want) {
+				t.Fatalf("appendFlux(%v) = %s, strconv %s", v, got, want)
+			}
+		}
+	})
+}
+
 // BenchmarkAppendTime formats a year of cadence times.
 func BenchmarkAppendTime(b *testing.B) {
 	buf := make([]byte, 0, 1<<20)
