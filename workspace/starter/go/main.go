@@ -347,19 +347,16 @@ func (s *series) fold(p float64, nb int) (bw, bwy []float64) {
 	bw, bwy = s.binW[:2*nb], s.binWY[:2*nb]
 	clear(bw[:nb])
 	clear(bwy[:nb])
-	// The phase fraction of a cadence is taken in 32-bit fixed point: u = ⌊x·2³²/p⌋ keeps its low 32 bits, the
-	// fraction times 2³², and the bin is (u·nb) >> 32, always below nb. The bins of four cadences are found
-	// before any of them is added to, so that finding them need not wait for the additions; each bin still
-	// receives its cadences in time order, so the sums are those of one cadence at a time.
+	// The bins of four cadences are found before any of them is added to, so that finding them need not wait
+	// for the additions; each bin still receives its cadences in time order, so the sums are those of one
+	// cadence at a time.
 	scale, unb := 0x1p32/p, uint64(nb)
 	tt := s.tt
 	w, wy := s.w[:len(tt)], s.wy[:len(tt)] // one length for the three, so that the loop checks no index
 	i := 0
 	for ; i+4 <= len(tt); i += 4 {
-		k0 := int((uint64(uint32(int64(tt[i]*scale))) * unb) >> 32)
-		k1 := int((uint64(uint32(int64(tt[i+1]*scale))) * unb) >> 32)
-		k2 := int((uint64(uint32(int64(tt[i+2]*scale))) * unb) >> 32)
-		k3 := int((uint64(uint32(int64(tt[i+3]*scale))) * unb) >> 32)
+		k0, k1 := phaseBin(tt[i], scale, unb), phaseBin(tt[i+1], scale, unb)
+		k2, k3 := phaseBin(tt[i+2], scale, unb), phaseBin(tt[i+3], scale, unb)
 		bw[k0] += w[i]
 		bwy[k0] += wy[i]
 		bw[k1] += w[i+1]
@@ -370,13 +367,20 @@ func (s *series) fold(p float64, nb int) (bw, bwy []float64) {
 		bwy[k3] += wy[i+3]
 	}
 	for ; i < len(tt); i++ {
-		k := int((uint64(uint32(int64(tt[i]*scale))) * unb) >> 32)
+		k := phaseBin(tt[i], scale, unb)
 		bw[k] += w[i]
 		bwy[k] += wy[i]
 	}
 	copy(bw[nb:], bw[:nb])
 	copy(bwy[nb:], bwy[:nb])
 	return bw, bwy
+}
+
+// phaseBin returns the phase bin, of nb, of time x at the period whose 2³²/p is scale. The phase fraction is
+// taken in 32-bit fixed point: u = ⌊x·2³²/p⌋ keeps its low 32 bits, the fraction times 2³², and the bin is
+// (u·nb) >> 32, always below nb.
+func phaseBin(x, scale float64, nb uint64) int {
+	return int((uint64(uint32(int64(x*scale))) * nb) >> 32)
 }
 
 // slide moves the box one bin at a time, adding inW and inWY and taking off outW and outWY, while its sums
