@@ -236,6 +236,9 @@ func appendNum(dst []byte, x float64, format byte, prec int) []byte {
 const csvBytesPerRow = 50
 
 // encodeCSV returns c as lightcurve.csv bytes.
-func encodeCSV(c *lc.LightCurve) []byte {
-	return AppendCSV(make([]byte, 0, len(CSVHeader)+1+c.Len()*csvBytesPerRow), c)
+func encodeCSV(c *lc.LightCurve) []byte { return AppendCSV(csvBuffer(c), c) }
+
+// csvBuffer returns an empty buffer with room for c's lightcurve.csv.
+func csvBuffer(c *lc.LightCurve) []byte {
+	return make([]byte, 0, len(CSVHeader)+1+c.Len()*csvBytesPerRow)
 }

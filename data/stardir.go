@@ -118,12 +118,18 @@ func EncodeStar(s *Star) ([]byte, error) { return encodeStar(s) }
 // EncodeStarDir returns the exact bytes WriteStarDir would write for lightcurve.csv and star.json, for callers
 // that hash or archive a star without touching the disk.
 func EncodeStarDir(c *lc.LightCurve, s *Star) (csv, star []byte, err error) {
+	return AppendStarDir(csvBuffer(c), c, s)
+}
+
+// AppendStarDir is EncodeStarDir with lightcurve.csv appended to buf, so that a caller making many stars can
+// reuse one buffer (a year's CSV is about a megabyte); csv is buf extended, also when err is not nil.
+func AppendStarDir(buf []byte, c *lc.LightCurve, s *Star) (csv, star []byte, err error) {
 	if err := c.Validate(); err != nil {
-		return nil, nil, err
+		return buf, nil, err
 	}
 	star, err = encodeStar(s)
 	if err != nil {
-		return nil, nil, err
+		return buf, nil, err
 	}
-	return encodeCSV(c), star, nil
+	return AppendCSV(buf, c), star, nil
 }

@@ -269,7 +269,7 @@ func runStars(tmp string, p *buildPlan, opt Options, gen generator, done map[int
 // makeStar simulates one star and records its metadata, digest and answer. It checks that the generator's
 // calendar (cadences) matches the light curve and that every cadence valid by its quality flags has a finite
 // flux, since ValidTimes relies on both. The star's lightcurve.csv, needed only for its digest, is written
-// into buf (data.EncodeStarDir's bytes, without allocating a megabyte per star), which it returns for reuse.
+// into buf (data.AppendStarDir), which it returns for reuse.
 func makeStar(gen generator, sp starSpec, buf []byte) (line journalLine, csv []byte, err error) {
 	defer func() {
 		if p := recover(); p != nil {
@@ -282,9 +282,7 @@ func makeStar(gen generator, sp starSpec, buf []byte) (line journalLine, csv []b
 	if err != nil {
 		return journalLine{}, csv, err
 	}
-	// materialise has validated the curve, the rest of what EncodeStarDir does.
-	csv = data.AppendCSV(csv[:0], r.Curve)
-	sj, err := data.EncodeStar(&r.Star)
+	csv, sj, err := data.AppendStarDir(csv[:0], r.Curve, &r.Star)
 	if err != nil {
 		return journalLine{}, csv, fmt.Errorf("sets: encoding star %s: %w", sp.ID, err)
 	}
