@@ -28,22 +28,33 @@ type meter struct {
 // newMeter detrends the valid cadences of flux with a biweight window of max(MinWindowDays, WindowDurations ×
 // 12 h) (the longest duration measured is CDPP's 12 h).
 func newMeter(cal *calendar, flux []float64, k *Knobs) *meter {
-	// Counting the valid cadences first sizes t and f once: grown by append they would leave as much garbage
-	// again behind them, and a false-alarm star makes up to five meters.
-	n := 0
-	for i := range cal.time {
-		if cal.valid(i) && !math.IsNaN(flux[i]) {
-			n++
-		}
-	}
+	// Counting the cadences first sizes t and f once: grown by append they would leave as much garbage again
+	// behind them, and a false-alarm star makes up to five meters.
+	n := cal.countMeasured(flux)
 	t, f := make([]float64, 0, n), make([]float64, 0, n)
 	for i := range cal.time {
-		if cal.valid(i) && !math.IsNaN(flux[i]) {
+		if cal.measured(flux, i) {
 			t = append(t, cal.time[i])
 			f = append(f, flux[i])
 		}
 	}
 	return meterFrom(t, f, k)
+}
+
+// measured reports whether a meter measures cadence i of flux: valid by the calendar, with a flux.
+func (cal *calendar) measured(flux []float64, i int) bool {
+	return cal.valid(i) && !math.IsNaN(flux[i])
+}
+
+// countMeasured returns the number of cadences of flux a meter measures.
+func (cal *calendar) countMeasured(flux []float64) int {
+	n := 0
+	for i := range cal.time {
+		if cal.measured(flux, i) {
+			n++
+		}
+	}
+	return n
 }
 
 // meterFrom returns the meter of valid cadences at times t (sorted) with flux f.
@@ -99,17 +110,11 @@ const knotsPerWindow = 16.0
 // newRawMeter is a meter on the undetrended flux: each quarter divided by its median. Its σ_D keeps
 // the slow variability (spots, trends) a detrended meter removes.
 func newRawMeter(cal *calendar, flux []float64) *meter {
-	// Sized once, as in newMeter.
-	n := 0
-	for i := range cal.time {
-		if cal.valid(i) && !math.IsNaN(flux[i]) {
-			n++
-		}
-	}
+	n := cal.countMeasured(flux) // sized once, as in newMeter
 	m := &meter{cache: map[float64]float64{}, t: make([]float64, 0, n), flat: make([]float64, 0, n)}
 	q := make([]int8, 0, n)
 	for i := range cal.time {
-		if cal.valid(i) && !math.IsNaN(flux[i]) {
+		if cal.measured(flux, i) {
 			m.t = append(m.t, cal.time[i])
 			m.flat = append(m.flat, flux[i])
 			q = append(q, cal.quarter[i])
