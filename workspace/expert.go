@@ -15,8 +15,8 @@ const expertRun = `#!/bin/sh
 # The expert pipeline (transitbench's 'expert' ladder row) on one star: an iterative BLS search on the
 # transit-keeping detrending of the cleaned light curve, each signal measured with the others masked, binary
 # giveaways dropped by rule, the rest scored by the classifier trained on the train pool, rows printed when
-# their probability of being a counted planet is above 1/2 (SPEC A5's break-even). See README.md. Edit freely: filter or rescore the rows, or replace the
-# line below with your own program.
+# their probability of being a counted planet is above 1/2 (SPEC A5's break-even). See README.md. Edit freely:
+# filter or rescore the rows, or replace the line below with your own program.
 exec "$(dirname "$0")/bin/transitbench" pipeline expert "$1"
 `
 
