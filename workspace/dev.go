@@ -12,7 +12,6 @@ import (
 	"runtime"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"transitbench/data"
@@ -20,6 +19,7 @@ import (
 	"transitbench/grader"
 	"transitbench/grader/store"
 	"transitbench/sandbox"
+	"transitbench/workspace/internal/pool"
 )
 
 // InitOptions tune Init.
@@ -171,46 +171,29 @@ func writeWorkspace(root string, set *sets.Set, ids []string, cfg Config, preset
 
 // writeStarDirs writes the directories of stars ids of set into dir, one star per processor at a time: a
 // simulated star is made again from its set's recipe and checked against its digest, which is most of the
-// work of writing it. progress, if not nil, is called after each star from one goroutine at a time. The
-// first error stops the stars not yet started and is returned.
+// work of writing it. progress, if not nil, is called after each star written, from one goroutine at a time.
+// A failed star stops the stars not yet started; the error of the first failed star in ids is returned.
 func writeStarDirs(set *sets.Set, ids []string, dir string, progress func(done, total int)) error {
-	var (
-		mu       sync.Mutex
-		next     int
-		done     int
-		firstErr error
-	)
-	// take returns the index of the next star to write, or −1 when there is none or a star has failed.
-	take := func() int {
-		mu.Lock()
-		defer mu.Unlock()
-		if firstErr != nil || next == len(ids) {
-			return -1
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	errs := make([]error, len(ids))
+	written := 0
+	pool.Each(ctx, len(ids), runtime.NumCPU(), func(i int) {
+		if errs[i] = set.WriteStarDir(ids[i], filepath.Join(dir, ids[i])); errs[i] != nil {
+			cancel()
 		}
-		next++
-		return next - 1
+	}, func(i, _ int) {
+		if errs[i] == nil && progress != nil {
+			written++
+			progress(written, len(ids))
+		}
+	})
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
 	}
-	var wg sync.WaitGroup
-	for range min(runtime.NumCPU(), len(ids)) {
-		wg.Go(func() {
-			for i := take(); i >= 0; i = take() {
-				err := set.WriteStarDir(ids[i], filepath.Join(dir, ids[i]))
-				mu.Lock()
-				if err != nil && firstErr == nil {
-					firstErr = err
-				}
-				if err == nil {
-					done++
-					if progress != nil {
-						progress(done, len(ids))
-					}
-				}
-				mu.Unlock()
-			}
-		})
-	}
-	wg.Wait()
-	return firstErr
+	return nil
 }
 
 func writeJSON(path string, v any) error {
